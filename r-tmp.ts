@@ -1,0 +1,10 @@
+import { paymentSwitch } from './shared/sim/payment-switch/index.ts';
+import { runRound } from './shared/sim/engine.ts';
+import { parseControlValue } from './shared/sim/controls.ts';
+const [scenario, seedS, noiseS, ...sets] = process.argv.slice(2);
+const changes = sets.map((t) => { const m = /^(\w+)=([^@]*)(?:@(\d+))?$/.exec(t)!; return { key: m[1], value: parseControlValue(paymentSwitch, m[1], m[2]), minute: Number(m[3] ?? 0) }; });
+const r = runRound(paymentSwitch, { scenario, seed: Number(seedS), noise: noiseS === 'on', minutes: 60, changes });
+const cols = ['goodApproval','healthyApproval','authTimeMs','fraudRateBp','slotsBusy','newTps','offeredTps','retryTps','shedTps','queueDropShare','issuerTimeoutShare','standInTps','serversInService','costSoFar','standInExposure','awaitingRetry'];
+console.log('min ' + cols.map(c=>c.slice(0,9).padStart(9)).join(' '));
+for (const s of r.snapshots) console.log(String(s.minute).padStart(3) + ' ' + cols.map(c => { const v = s.indicators[c]; return (Math.abs(v) < 10 ? v.toFixed(4) : v.toFixed(1)).padStart(9); }).join(' ') + ' ' + s.events.map(e=>e.kind).join(','));
+console.log(JSON.stringify(r.result));

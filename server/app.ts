@@ -1,0 +1,134 @@
+// buildApp(): the whole Opsroom server as one Fastify app — HTTP API, socket.io classroom protocol,
+// the plain WebSocket feed, the web build, and the database. main.ts only listens and shuts down.
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Server } from 'socket.io';
+import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
+import { openDatabase } from './db/index.ts';
+import { Store } from './db/store.ts';
+import { sendError } from './http/errors.ts';
+import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
+import { FeedHub } from './realtime/feed.ts';
+import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
+import { realClock, type Clock } from './rooms/clock.ts';
+import { RoomManager } from './rooms/manager.ts';
+
+export interface AppOptions {
+  /** SQLite file, or ':memory:'. */
+  databasePath: string;
+  clock?: Clock;
+  /** Folder of the web build (adapter-static output); null serves no web app. */
+  webRoot?: string | null;
+  logger?: FastifyServerOptions['logger'];
+  httpLimits?: Partial<HttpLimits>;
+  realtimeLimits?: Partial<RealtimeLimits>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rooms: RoomManager;
+    store: Store;
+    io: IoServer;
+    feed: FeedHub;
+  }
+}
+
+/** Largest socket.io message accepted: every classroom message is far smaller. */
+export const MAX_SOCKET_MESSAGE = 8 * 1024;
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024, forceCloseConnections: true });
+  const clock = opts.clock ?? realClock;
+  const { sqlite, db } = openDatabase(opts.databasePath);
+  const store = new Store(db);
+
+  // socket.io handles its own upgrades; @fastify/websocket gets only the others (see STACK.md).
+  const io: IoServer = new Server(app.server, { serveClient: false, destroyUpgrade: false, maxHttpBufferSize: MAX_SOCKET_MESSAGE });
+  const upgrades = new EventEmitter();
+  app.server.on('upgrade', (req, socket, head) => {
+    if (!req.url?.startsWith('/socket.io/')) upgrades.emit('upgrade', req, socket, head);
+  });
+
+  const feed = new FeedHub();
+  const rooms = new RoomManager({ store, out: socketOutput(io, feed), clock, log: app.log });
+  app.decorate('rooms', rooms);
+  app.decorate('store', store);
+  app.decorate('io', io);
+  app.decorate('feed', feed);
+  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits });
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof ClassroomError) return sendError(reply, err);
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status === 429) return sendError(reply, new ClassroomError(ErrorCode.RATE_LIMITED, 'too many requests: wait a little'));
+    if (status && status >= 400 && status < 500) {
+      // Fastify's own 4xx (bad JSON, body too large…) keep their status, with our error shape.
+      const code = status === 413 ? ErrorCode.TOO_LARGE : ErrorCode.BAD_REQUEST;
+      return reply.code(status).send({ error: { code, message: (err as Error).message } });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ error: { code: ErrorCode.INTERNAL, message: 'internal error' } });
+  });
+
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyWebsocket, { options: { server: upgrades as never, maxPayload: 4096 } });
+  const httpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.httpLimits };
+  await app.register(roomRoutes, { limits: httpLimits });
+
+  app.register(async (scope) => {
+    scope.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true }, (ws, req) => {
+      let room;
+      try {
+        room = rooms.get(req.params.code);
+      } catch (e) {
+        const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
+        ws.send(JSON.stringify({ type: 'error', ...err }));
+        ws.close(4404, err.code);
+        return;
+      }
+      ws.on('message', () => ws.send(JSON.stringify({ type: 'error', code: ErrorCode.BAD_REQUEST, message: 'the feed is read-only' })));
+      feed.add(room.code, ws);
+      ws.send(JSON.stringify({ type: 'hello', room: room.view(), summary: room.summary(), scores: room.scores() }));
+    });
+  });
+
+  const webRoot = opts.webRoot === undefined ? null : opts.webRoot;
+  const hasWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      preCompressed: true,
+      setHeaders(reply, path) {
+        if (path.includes('/_app/immutable/')) (reply as unknown as { header(k: string, v: string): void }).header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    if (req.method === 'GET' && hasWeb && !path.startsWith('/api/') && !path.startsWith('/socket.io/')) {
+      // The web app routes in the browser: every page is index.html.
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return sendError(reply, new ClassroomError(ErrorCode.NOT_FOUND, `no route ${req.method} ${path}`));
+  });
+
+  app.addHook('preClose', async () => {
+    rooms.dispose();
+    feed.closeAll();
+    io.local.disconnectSockets(true);
+    io.engine.close();
+  });
+  app.addHook('onClose', async () => {
+    sqlite.close();
+  });
+
+  rooms.recover();
+  return app;
+}
+

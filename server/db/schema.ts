@@ -1,0 +1,142 @@
+// The database schema, in code. `npx drizzle-kit generate` turns changes here into SQL in migrations/.
+
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** A teacher is a secret key (no account); everything they own hangs off it. */
+export const teachers = sqliteTable('teachers', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  keyHash: text('key_hash').notNull().unique(),
+  createdAt: integer('created_at').notNull(),
+});
+
+export const rooms = sqliteTable('rooms', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  code: text('code').notNull().unique(),
+  teacherId: integer('teacher_id').notNull().references(() => teachers.id),
+  /** RoundConfig (JSON) for the next round. */
+  config: text('config').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+export const teams = sqliteTable(
+  'teams',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    roomId: integer('room_id').notNull().references(() => rooms.id),
+    idx: integer('idx').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [uniqueIndex('teams_room_idx').on(t.roomId, t.idx)],
+);
+
+export const players = sqliteTable(
+  'players',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    roomId: integer('room_id').notNull().references(() => rooms.id),
+    teamId: integer('team_id').references(() => teams.id),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** Order within the team: the deal of roles follows it. */
+    seq: integer('seq').notNull(),
+    /** Role ids (JSON array) dealt to this player. */
+    roles: text('roles').notNull().default('[]'),
+    removed: integer('removed', { mode: 'boolean' }).notNull().default(false),
+    joinedAt: integer('joined_at').notNull(),
+  },
+  (t) => [index('players_room').on(t.roomId)],
+);
+
+export const rounds = sqliteTable(
+  'rounds',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    roomId: integer('room_id').notNull().references(() => rooms.id),
+    number: integer('number').notNull(),
+    simulator: text('simulator').notNull(),
+    scenario: text('scenario').notNull(),
+    seed: integer('seed'),
+    minutes: integer('minutes').notNull(),
+    tempo: integer('tempo').notNull(),
+    noise: integer('noise', { mode: 'boolean' }).notNull().default(true),
+    /** lobby | running | paused | finished */
+    state: text('state').notNull(),
+    /** Last stored minute; -1 before the start. */
+    minute: integer('minute').notNull().default(-1),
+    createdAt: integer('created_at').notNull(),
+    startedAt: integer('started_at'),
+    finishedAt: integer('finished_at'),
+    forkOfRoundId: integer('fork_of_round_id'),
+    forkOfTeamId: integer('fork_of_team_id'),
+    forkMinute: integer('fork_minute'),
+  },
+  (t) => [uniqueIndex('rounds_room_number').on(t.roomId, t.number), index('rounds_state').on(t.state)],
+);
+
+/** The teams that play a round, with their names at the time. */
+export const roundTeams = sqliteTable(
+  'round_teams',
+  {
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').notNull().references(() => teams.id),
+    idx: integer('idx').notNull(),
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roundId, t.teamId] })],
+);
+
+/** Every control change, recorded when received; applied at the start of `minute`. */
+export const changes = sqliteTable(
+  'changes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').notNull().references(() => teams.id),
+    minute: integer('minute').notNull(),
+    key: text('key').notNull(),
+    /** JSON value in base units. */
+    value: text('value').notNull(),
+    playerId: integer('player_id').references(() => players.id),
+    authorName: text('author_name').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('changes_round_team').on(t.roundId, t.teamId, t.minute)],
+);
+
+/** Every minute snapshot (JSON), stored before it is broadcast. */
+export const snapshots = sqliteTable(
+  'snapshots',
+  {
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').notNull().references(() => teams.id),
+    minute: integer('minute').notNull(),
+    data: text('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roundId, t.teamId, t.minute] })],
+);
+
+export const scores = sqliteTable(
+  'scores',
+  {
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').notNull().references(() => teams.id),
+    score: real('score'),
+  },
+  (t) => [primaryKey({ columns: [t.roundId, t.teamId] })],
+);
+
+export const goalResults = sqliteTable(
+  'goal_results',
+  {
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').notNull().references(() => teams.id),
+    goalId: text('goal_id').notNull(),
+    indicator: text('indicator').notNull(),
+    op: text('op').notNull(),
+    value: real('value').notNull(),
+    target: real('target').notNull(),
+    met: integer('met', { mode: 'boolean' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roundId, t.teamId, t.goalId] })],
+);
+

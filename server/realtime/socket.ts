@@ -1,0 +1,236 @@
+// The classroom protocol over socket.io: identity per socket, schema-checked payloads, per-IP join
+// limits and per-socket event limits (socket.io traffic bypasses Fastify's hooks).
+import type { Server, Socket } from 'socket.io';
+import type { z } from 'zod';
+import { ClassroomError, ErrorCode, type ProtocolError } from '../../shared/protocol/errors.ts';
+import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
+import { schemas, type ClientEvent } from '../../shared/protocol/schemas.ts';
+import type { Logger } from '../rooms/room.ts';
+import type { RoomManager } from '../rooms/manager.ts';
+import type { Room } from '../rooms/room.ts';
+import type { Channel, RoomOutput } from '../rooms/output.ts';
+import type { Clock } from '../rooms/clock.ts';
+import type { FeedHub } from './feed.ts';
+import { KeyedLimiter, TokenBucket, type BucketConfig } from './limits.ts';
+
+interface SocketData {
+  ip: string;
+  role: 'none' | 'student' | 'teacher' | 'observer';
+  code?: string;
+  playerId?: number;
+  events?: TokenBucket;
+}
+export type IoServer = Server<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
+type IoSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
+
+export interface RealtimeLimits {
+  /** Join attempts (student, teacher, observer) per IP address. */
+  join: BucketConfig;
+  /** Events per socket. */
+  events: BucketConfig;
+}
+export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
+  join: { capacity: 60, refillPerSecond: 2 },
+  events: { capacity: 30, refillPerSecond: 10 },
+};
+
+const ch = {
+  all: (code: string) => `r:${code}`,
+  team: (code: string, teamId: number) => `r:${code}:t:${teamId}`,
+  teacher: (code: string) => `r:${code}:teacher`,
+  observers: (code: string) => `r:${code}:obs`,
+  player: (code: string, playerId: number) => `r:${code}:p:${playerId}`,
+};
+
+function channelName(code: string, to: Channel): string {
+  switch (to.kind) {
+    case 'all':
+      return ch.all(code);
+    case 'team':
+      return ch.team(code, to.teamId);
+    case 'teacher':
+      return ch.teacher(code);
+    case 'observers':
+      return ch.observers(code);
+    case 'player':
+      return ch.player(code, to.playerId);
+  }
+}
+
+/** RoomOutput over socket.io rooms, mirroring what observers get to the plain feed. */
+export function socketOutput(io: IoServer, feed: FeedHub): RoomOutput {
+  const localSockets = (room: string): IoSocket[] => {
+    const ids = io.sockets.adapter.rooms.get(room);
+    return ids ? [...ids].map((id) => io.sockets.sockets.get(id)).filter((s): s is IoSocket => !!s) : [];
+  };
+  return {
+    emit(code, to, event, payload) {
+      (io.to(channelName(code, to)).emit as (e: string, p: unknown) => void)(event, payload);
+      if (to.kind === 'observers' && event === 'summary') feed.send(code, { type: 'summary', ...(payload as object) });
+      if (to.kind === 'all' && event === 'room') feed.send(code, { type: 'room', room: payload });
+      if (to.kind === 'all' && event === 'scores') feed.send(code, { type: 'scores', ...(payload as object) });
+    },
+    placePlayer(code, playerId, teamId) {
+      const prefix = `r:${code}:t:`;
+      for (const s of localSockets(ch.player(code, playerId))) {
+        for (const r of s.rooms) if (r.startsWith(prefix)) s.leave(r);
+        if (teamId !== null) s.join(ch.team(code, teamId));
+      }
+    },
+    dropPlayer(code, playerId) {
+      for (const s of localSockets(ch.player(code, playerId))) s.disconnect(true);
+    },
+  };
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
+}
+
+export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock, log: Logger, limits: RealtimeLimits): void {
+  const joins = new KeyedLimiter(limits.join, clock);
+
+  io.on('connection', (socket: IoSocket) => {
+    socket.data.ip = socket.handshake.address;
+    socket.data.role = 'none';
+    socket.data.events = new TokenBucket(limits.events, clock);
+
+    const reply = (ack: unknown, result: object) => {
+      if (typeof ack === 'function') ack(result);
+    };
+    const error = (ack: unknown, e: ProtocolError) => reply(ack, { ok: false, error: e });
+
+    /** Registers a handler: rate limit, schema check, then the handler's result or its typed error. */
+    const on = <E extends ClientEvent>(event: E, handler: (data: z.output<(typeof schemas)[E]>) => object) => {
+      (socket.on as (e: string, fn: (...args: unknown[]) => void) => void)(event, (payload: unknown, ack: unknown) => {
+        if (typeof ack !== 'function') {
+          socket.emit('notice', { code: ErrorCode.BAD_REQUEST, message: `${event} needs an acknowledgement callback` });
+          return;
+        }
+        if (!socket.data.events!.take()) return error(ack, { code: ErrorCode.RATE_LIMITED, message: 'too many messages: slow down' });
+        const parsed = schemas[event].safeParse(payload);
+        if (!parsed.success) return error(ack, { code: ErrorCode.BAD_REQUEST, message: `${event}: ${describeIssues(parsed.error)}` });
+        try {
+          reply(ack, { ok: true, ...handler(parsed.data as z.output<(typeof schemas)[E]>) });
+        } catch (e) {
+          if (e instanceof ClassroomError) return error(ack, e.toJSON());
+          log.error({ err: e, event }, 'socket handler failed');
+          error(ack, { code: ErrorCode.INTERNAL, message: 'internal error' });
+        }
+      });
+    };
+
+    socket.onAny((event: string, ...args: unknown[]) => {
+      if (Object.hasOwn(schemas, event)) return;
+      const ack = args[args.length - 1];
+      const e = { code: ErrorCode.BAD_REQUEST, message: `unknown event ${JSON.stringify(String(event).slice(0, 40))}` };
+      if (typeof ack === 'function') error(ack, e);
+      else socket.emit('notice', e);
+    });
+
+    const limitJoin = () => {
+      if (!joins.take(socket.data.ip)) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many join attempts from this address: wait a little');
+    };
+    const room = (): Room => {
+      const r = socket.data.code ? manager.peek(socket.data.code) : undefined;
+      if (!r) throw new ClassroomError(ErrorCode.NOT_JOINED, 'join a room first');
+      return r;
+    };
+    const teacherRoom = (): Room => {
+      if (socket.data.role !== 'teacher') throw new ClassroomError(ErrorCode.NOT_TEACHER, 'only the teacher can do this');
+      return room();
+    };
+    /** Forgets the socket's previous identity, so one socket is one person in one room. */
+    const leave = () => {
+      const { code, role, playerId } = socket.data;
+      for (const r of socket.rooms) if (r !== socket.id) socket.leave(r);
+      if (role === 'student' && code && playerId !== undefined) manager.peek(code)?.disconnect(playerId);
+      socket.data.role = 'none';
+      socket.data.code = undefined;
+      socket.data.playerId = undefined;
+    };
+
+    on('student:join', (req) => {
+      limitJoin();
+      let joined;
+      let token = req.token;
+      if (token) {
+        joined = manager.rejoin(token, req.code);
+      } else {
+        if (!req.name) throw new ClassroomError(ErrorCode.BAD_REQUEST, 'a display name is needed to join');
+        const j = manager.joinStudent(req.code, req.name);
+        joined = j;
+        token = j.token;
+      }
+      const { room: r, player } = joined;
+      leave();
+      socket.data = { ...socket.data, role: 'student', code: r.code, playerId: player.id };
+      socket.join([ch.all(r.code), ch.player(r.code, player.id)]);
+      if (player.teamId !== null) socket.join(ch.team(r.code, player.teamId));
+      r.connect(player.id);
+      return { token, playerId: player.id, room: r.view(), history: player.teamId !== null ? r.historyOf(player.teamId) : null };
+    });
+
+    on('student:control', (req) => {
+      if (socket.data.role !== 'student') throw new ClassroomError(ErrorCode.NOT_JOINED, 'join as a student first');
+      return { change: room().control(socket.data.playerId!, req.key, req.value) };
+    });
+
+    on('teacher:join', (req) => {
+      limitJoin();
+      const r = manager.teacherRoom(req.code, req.key);
+      leave();
+      socket.data = { ...socket.data, role: 'teacher', code: r.code };
+      socket.join([ch.all(r.code), ch.teacher(r.code)]);
+      return { room: r.view(), latest: r.latestMinute(), trends: r.trends(), scores: r.scores() };
+    });
+
+    on('observer:join', (req) => {
+      limitJoin();
+      const r = manager.get(req.code);
+      leave();
+      socket.data = { ...socket.data, role: 'observer', code: r.code };
+      socket.join([ch.all(r.code), ch.observers(r.code)]);
+      return { room: r.view(), summary: r.summary(), scores: r.scores() };
+    });
+
+    on('teacher:configure', (req) => {
+      const r = teacherRoom();
+      r.configure(req as Parameters<Room['configure']>[0]);
+      return { room: r.view() };
+    });
+    on('teacher:clock', (req) => {
+      const r = teacherRoom();
+      r.clock(req.action);
+      return { room: r.view() };
+    });
+    on('teacher:tempo', (req) => {
+      const r = teacherRoom();
+      r.setTempo(req.tempo as Parameters<Room['setTempo']>[0]);
+      return { room: r.view() };
+    });
+    on('teacher:move', (req) => {
+      const r = teacherRoom();
+      r.move(req.playerId, req.teamId);
+      return { room: r.view() };
+    });
+    on('teacher:rename', (req) => {
+      const r = teacherRoom();
+      r.rename(req.teamId, req.name);
+      return { room: r.view() };
+    });
+    on('teacher:remove', (req) => {
+      const r = teacherRoom();
+      r.remove(req.playerId);
+      return { room: r.view() };
+    });
+    on('teacher:team', (req) => {
+      const r = teacherRoom();
+      const history = r.historyOf(req.teamId);
+      if (!history) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${req.teamId} has no round in progress`);
+      return { history };
+    });
+
+    socket.on('disconnect', () => leave());
+  });
+}

@@ -1,0 +1,41 @@
+// How a room reaches people: a small interface, implemented over socket.io (+ the plain feed) in
+// production and by an in-memory recorder in tests.
+import type { ServerToClient } from '../../shared/protocol/events.ts';
+
+export type Channel =
+  | { kind: 'all' }
+  | { kind: 'team'; teamId: number }
+  | { kind: 'teacher' }
+  | { kind: 'observers' }
+  | { kind: 'player'; playerId: number };
+
+export type EventName = keyof ServerToClient;
+export type EventPayload<E extends EventName> = Parameters<ServerToClient[E]>[0];
+
+export interface RoomOutput {
+  emit<E extends EventName>(code: string, to: Channel, event: E, payload: EventPayload<E>): void;
+  /** A player's sockets follow them to their (new) team's channel; null: no team. */
+  placePlayer(code: string, playerId: number, teamId: number | null): void;
+  /** Disconnects a removed player's sockets. */
+  dropPlayer(code: string, playerId: number): void;
+}
+
+/** Records everything a room sends, for tests. */
+export class MemoryOutput implements RoomOutput {
+  readonly sent: { code: string; to: Channel; event: EventName; payload: unknown }[] = [];
+  readonly placed: { code: string; playerId: number; teamId: number | null }[] = [];
+  readonly dropped: { code: string; playerId: number }[] = [];
+  emit<E extends EventName>(code: string, to: Channel, event: E, payload: EventPayload<E>): void {
+    this.sent.push({ code, to, event, payload });
+  }
+  placePlayer(code: string, playerId: number, teamId: number | null): void {
+    this.placed.push({ code, playerId, teamId });
+  }
+  dropPlayer(code: string, playerId: number): void {
+    this.dropped.push({ code, playerId });
+  }
+  /** Payloads of one event, optionally to one kind of channel. */
+  of<E extends EventName>(event: E, kind?: Channel['kind']): EventPayload<E>[] {
+    return this.sent.filter((s) => s.event === event && (!kind || s.to.kind === kind)).map((s) => s.payload as EventPayload<E>);
+  }
+}

@@ -1,0 +1,525 @@
+// A room owns its clock, its timer and every team's simulation. All inputs arrive as synchronous
+// method calls (the database is synchronous too), so they are handled one at a time; dispose()
+// clears everything the room scheduled.
+import { randomInt } from 'node:crypto';
+import { ControlError, validateChange } from '../../shared/sim/controls.ts';
+import { scenarioDef } from '../../shared/sim/engine.ts';
+import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
+import type { ControlValue } from '../../shared/sim/types.ts';
+import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import type { ChangeRecord, ClockAction, RoomView, RoundConfig, RoundScores, Tempo } from '../../shared/protocol/types.ts';
+import { LIMITS } from '../../shared/protocol/types.ts';
+import type { RoundRow, Store } from '../db/store.ts';
+import type { Clock, Timer } from './clock.ts';
+import type { RoomOutput } from './output.ts';
+import { Roster, type PlayerState } from './roster.ts';
+import { commitStep, headlineTrend, openTeam, rebuildTeam, stepTeam, teamHistory, teamMinute, teamSummary, type RoundRun, type TeamRun } from './round.ts';
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface RoomDeps {
+  store: Store;
+  out: RoomOutput;
+  clock: Clock;
+  log: Logger;
+}
+
+const fail = (code: ErrorCode, message: string): never => {
+  throw new ClassroomError(code, message);
+};
+
+export class Room {
+  readonly roster = new Roster();
+  round!: RoundRun;
+  private timer: Timer | null = null;
+  private lastTickAt = 0;
+  private disposed = false;
+  /** Minutes whose re-simulation differed from the stored snapshot, found at recovery. */
+  recoveryMismatches: { teamId: number; minutes: number[] }[] = [];
+
+  constructor(
+    private readonly deps: RoomDeps,
+    readonly id: number,
+    readonly code: string,
+    readonly teacherId: number,
+    public config: RoundConfig,
+  ) {}
+
+  // ── views ────────────────────────────────────────────────────────────
+  view(): RoomView {
+    const r = this.round;
+    return {
+      code: this.code,
+      config: this.config,
+      round: { id: r.id, number: r.number, state: r.state, simulator: r.simulator, scenario: r.scenario, seed: r.seed, minutes: r.minutes, tempo: r.tempo, minute: r.minute, forkOf: r.forkOf },
+      teams: this.roster.teamViews(this.config.teamCount),
+      players: this.roster.playerViews(),
+    };
+  }
+  private broadcastRoom(): void {
+    this.deps.out.emit(this.code, { kind: 'all' }, 'room', this.view());
+  }
+  get started(): boolean {
+    return this.round.state !== 'lobby';
+  }
+  teamRun(teamId: number): TeamRun | undefined {
+    return this.round.teams.get(teamId);
+  }
+  scores(): RoundScores | null {
+    if (this.round.state !== 'finished') return null;
+    return {
+      roundId: this.round.id,
+      teams: [...this.round.teams.values()].map((t) => ({ teamId: t.teamId, name: t.name, goals: t.progress, score: t.score })),
+    };
+  }
+  trends(): Record<number, Record<string, number[]>> {
+    const out: Record<number, Record<string, number[]>> = {};
+    for (const t of this.round.teams.values()) out[t.teamId] = headlineTrend(this.round, t);
+    return out;
+  }
+  latestMinute() {
+    if (!this.started) return null;
+    return { roundId: this.round.id, minute: this.round.minute, sentAt: this.deps.clock.now(), teams: [...this.round.teams.values()].map(teamMinute) };
+  }
+  summary() {
+    if (!this.started) return null;
+    return {
+      roundId: this.round.id,
+      state: this.round.state,
+      minute: this.round.minute,
+      sentAt: this.deps.clock.now(),
+      teams: [...this.round.teams.values()].map((t) => teamSummary(this.round, t)),
+    };
+  }
+  historyOf(teamId: number) {
+    const t = this.round.teams.get(teamId);
+    return t ? teamHistory(this.round.id, t) : null;
+  }
+
+  // ── loading ──────────────────────────────────────────────────────────
+  /** Sets the round from its stored row; a started round is rebuilt by re-simulation and checked. */
+  loadRound(row: RoundRow): void {
+    if (!isSimulatorId(row.simulator)) throw new Error(`round ${row.id}: unknown simulator ${row.simulator}`);
+    const model = getModel(row.simulator);
+    this.round = {
+      id: row.id,
+      number: row.number,
+      state: row.state as RoundRun['state'],
+      simulator: row.simulator,
+      scenario: row.scenario,
+      seed: row.seed,
+      minutes: row.minutes,
+      tempo: row.tempo as Tempo,
+      minute: row.minute,
+      forkOf: row.forkOfRoundId != null ? { roundId: row.forkOfRoundId, teamId: row.forkOfTeamId!, minute: row.forkMinute! } : null,
+      model,
+      scenarioDef: scenarioDef(model, row.scenario),
+      teams: new Map(),
+    };
+    if (row.state === 'lobby') return;
+    const { store } = this.deps;
+    const changes = store.changesOfRound(row.id);
+    const stored = new Map<number, Map<number, string>>();
+    for (const s of store.snapshotsOfRound(row.id)) {
+      let m = stored.get(s.teamId);
+      if (!m) stored.set(s.teamId, (m = new Map()));
+      m.set(s.minute, s.data);
+    }
+    this.recoveryMismatches = [];
+    for (const rt of store.roundTeams(row.id)) {
+      const { team, mismatches } = rebuildTeam(
+        this.round,
+        { teamId: rt.teamId, idx: rt.idx, name: rt.name },
+        row.seed!,
+        changes.filter((c) => c.teamId === rt.teamId),
+        stored.get(rt.teamId) ?? new Map(),
+        row.minute,
+      );
+      if (mismatches.length) this.recoveryMismatches.push({ teamId: rt.teamId, minutes: mismatches });
+      this.round.teams.set(rt.teamId, team);
+    }
+    if (this.recoveryMismatches.length) {
+      this.deps.log.error({ room: this.code, round: row.id, mismatches: this.recoveryMismatches }, 're-simulation differs from the stored snapshots');
+    }
+    // Nobody ticks a round while the server is down: it resumes paused, for the teacher to restart.
+    if (row.state === 'running') {
+      this.round.state = 'paused';
+      store.updateRound(row.id, { state: 'paused' });
+    }
+  }
+
+  // ── students ─────────────────────────────────────────────────────────
+  addStudent(name: string, tokenHash: string): PlayerState {
+    const { store, clock } = this.deps;
+    if (this.roster.activePlayers().length >= LIMITS.maxPlayers) fail(ErrorCode.ROOM_FULL, `the room is full (${LIMITS.maxPlayers} players)`);
+    const team = this.roster.teamWithRoom(this.config.teamCount, LIMITS.maxTeamSize);
+    if (!team) return fail(ErrorCode.ROOM_FULL, `every team is full (${LIMITS.maxTeamSize} players each); the teacher can add teams`);
+    const player = store.transaction(() => {
+      const row = store.createPlayer({ roomId: this.id, teamId: team.id, name, tokenHash, seq: this.roster.nextSeq(team.id), roles: [], joinedAt: clock.now() });
+      const p: PlayerState = { id: row.id, name, teamId: team.id, seq: row.seq, roles: [], removed: false };
+      this.roster.players.set(p.id, p);
+      this.persistRoles(this.roster.redeal(team.id, this.round.model));
+      return p;
+    });
+    this.deps.out.placePlayer(this.code, player.id, player.teamId);
+    this.broadcastRoom();
+    return player;
+  }
+  private persistRoles(changed: PlayerState[]): void {
+    for (const p of changed) this.deps.store.updatePlayer(p.id, { roles: p.roles });
+  }
+  connect(playerId: number): void {
+    if (this.roster.connect(playerId)) this.broadcastRoom();
+  }
+  disconnect(playerId: number): void {
+    if (this.roster.disconnect(playerId)) this.broadcastRoom();
+  }
+
+  /** A student's change: owner and range checked, recorded, shown to the team as pending. */
+  control(playerId: number, key: string, value: ControlValue): ChangeRecord {
+    const p = this.roster.players.get(playerId);
+    if (!p || p.removed) return fail(ErrorCode.NOT_JOINED, 'you are not in this room');
+    const r = this.round;
+    if (r.state === 'lobby') fail(ErrorCode.BAD_STATE, 'the round has not started yet');
+    if (r.state === 'finished') fail(ErrorCode.ROUND_FINISHED, 'the round is over');
+    if (p.teamId === null || !r.teams.has(p.teamId)) return fail(ErrorCode.NOT_IN_TEAM, 'you are not in a team playing this round');
+    const def = r.model.controls.find((c) => c.key === key);
+    if (!def) fail(ErrorCode.UNKNOWN_CONTROL, `unknown control "${key}"`);
+    if (!p.roles.includes(def!.role)) fail(ErrorCode.NOT_OWNER, `${key} belongs to the ${def!.role} role, which you do not own`);
+    try {
+      validateChange(r.model, { key, value });
+    } catch (e) {
+      if (e instanceof ControlError) {
+        const code = e.code === 'OUT_OF_RANGE' || e.code === 'OFF_STEP' ? ErrorCode.OUT_OF_RANGE : ErrorCode.BAD_VALUE;
+        throw new ClassroomError(code, e.message, { key: e.key, allowed: e.allowed });
+      }
+      throw e;
+    }
+    const change = this.deps.store.recordChange({
+      roundId: r.id,
+      teamId: p.teamId,
+      minute: r.minute + 1,
+      key,
+      value,
+      author: { playerId: p.id, name: p.name },
+      at: this.deps.clock.now(),
+    });
+    r.teams.get(p.teamId)!.changes.push(change);
+    this.deps.out.emit(this.code, { kind: 'team', teamId: p.teamId }, 'pending', change);
+    this.deps.out.emit(this.code, { kind: 'teacher' }, 'pending', change);
+    return change;
+  }
+
+  // ── teacher ──────────────────────────────────────────────────────────
+  configure(patch: Partial<RoundConfig>): void {
+    const r = this.round;
+    const onlyTempo = Object.keys(patch).every((k) => k === 'tempo');
+    if (r.state !== 'lobby' && !onlyTempo) fail(ErrorCode.BAD_STATE, 'the round has started: only the tempo can change now (use next round)');
+    if (r.state !== 'lobby') {
+      if (patch.tempo !== undefined) this.setTempo(patch.tempo);
+      return;
+    }
+    const next: RoundConfig = { ...this.config, ...patch } as RoundConfig;
+    if (!isSimulatorId(next.simulator)) return fail(ErrorCode.BAD_REQUEST, `unknown simulator "${next.simulator}"`);
+    const model = getModel(next.simulator);
+    if (patch.simulator && patch.simulator !== this.config.simulator && patch.scenario === undefined) next.scenario = 'free';
+    if (!model.scenarios.some((s) => s.id === next.scenario)) fail(ErrorCode.BAD_REQUEST, `unknown scenario "${next.scenario}" for ${next.simulator}`);
+    const { store } = this.deps;
+    const before = { config: this.config, round: this.round };
+    try {
+      store.transaction(() => {
+        store.setRoomConfig(this.id, next);
+        store.updateRound(r.id, { simulator: next.simulator, scenario: next.scenario, seed: next.seed, minutes: next.minutes, tempo: next.tempo });
+        this.config = next;
+        this.round = { ...r, simulator: next.simulator, scenario: next.scenario, seed: next.seed, minutes: next.minutes, tempo: next.tempo, model, scenarioDef: scenarioDef(model, next.scenario) };
+        this.setTeamCount(next.teamCount);
+      });
+    } catch (e) {
+      // The transaction rolled back: so does the room.
+      this.config = before.config;
+      this.round = before.round;
+      this.reloadRoster();
+      throw e;
+    }
+    this.broadcastRoom();
+  }
+
+  /** Grows or shrinks the playing teams (lobby only); members of dropped teams are dealt anew; roles follow the model. */
+  private setTeamCount(n: number): void {
+    const { store } = this.deps;
+    while (this.roster.teams.length < n) {
+      const row = store.createTeam(this.id, this.roster.teams.length, '');
+      this.roster.teams.push({ id: row.id, idx: row.idx, name: row.name });
+    }
+    for (const t of this.roster.teams.filter((t) => t.idx >= n)) {
+      for (const p of this.roster.members(t.id)) {
+        const dest = this.roster.teamWithRoom(n, LIMITS.maxTeamSize);
+        if (!dest) fail(ErrorCode.ROOM_FULL, `not enough seats in ${n} teams for everyone`);
+        this.placeInTeam(p, dest!.id);
+      }
+    }
+    for (const t of this.roster.activeTeams(n)) this.persistRoles(this.roster.redeal(t.id, this.round.model));
+  }
+
+  /** Reads players and teams back from the database (after a failed transaction, or on load). */
+  reloadRoster(): void {
+    const { store } = this.deps;
+    this.roster.teams = store.teamsOfRoom(this.id).map((t) => ({ id: t.id, idx: t.idx, name: t.name }));
+    this.roster.players.clear();
+    for (const p of store.playersOfRoom(this.id)) {
+      this.roster.players.set(p.id, { id: p.id, name: p.name, teamId: p.teamId, seq: p.seq, roles: JSON.parse(p.roles), removed: p.removed });
+    }
+  }
+
+  private placeInTeam(p: PlayerState, teamId: number | null): void {
+    const from = p.teamId;
+    p.teamId = teamId;
+    p.seq = teamId === null ? 0 : this.roster.nextSeq(teamId);
+    p.roles = [];
+    this.deps.store.updatePlayer(p.id, { teamId, seq: p.seq, roles: [] });
+    if (from !== null) this.persistRoles(this.roster.redeal(from, this.round.model));
+    if (teamId !== null) this.persistRoles(this.roster.redeal(teamId, this.round.model));
+    this.deps.out.placePlayer(this.code, p.id, teamId);
+    const history = teamId === null ? null : this.historyOf(teamId);
+    if (history) this.deps.out.emit(this.code, { kind: 'player', playerId: p.id }, 'history', history);
+  }
+
+  move(playerId: number, teamId: number): void {
+    const p = this.roster.players.get(playerId);
+    if (!p || p.removed) return fail(ErrorCode.PLAYER_NOT_FOUND, `no player ${playerId} in this room`);
+    const team = this.roster.activeTeams(this.config.teamCount).find((t) => t.id === teamId);
+    if (!team) fail(ErrorCode.TEAM_NOT_FOUND, `no team ${teamId} in this room`);
+    if (p.teamId === teamId) return;
+    if (this.started && !this.round.teams.has(teamId)) fail(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} does not play this round`);
+    if (this.roster.members(teamId).length >= LIMITS.maxTeamSize) fail(ErrorCode.TEAM_FULL, `that team is full (${LIMITS.maxTeamSize})`);
+    this.deps.store.transaction(() => this.placeInTeam(p, teamId));
+    this.broadcastRoom();
+  }
+
+  rename(teamId: number, name: string): void {
+    const team = this.roster.team(teamId);
+    if (!team || team.idx >= this.config.teamCount) return fail(ErrorCode.TEAM_NOT_FOUND, `no team ${teamId} in this room`);
+    this.deps.store.renameTeam(teamId, name);
+    team.name = name;
+    const run = this.round.teams.get(teamId);
+    if (run) run.name = name;
+    this.broadcastRoom();
+  }
+
+  remove(playerId: number): void {
+    const p = this.roster.players.get(playerId);
+    if (!p || p.removed) return fail(ErrorCode.PLAYER_NOT_FOUND, `no player ${playerId} in this room`);
+    const from = p.teamId;
+    this.deps.store.transaction(() => {
+      p.removed = true;
+      p.roles = [];
+      this.deps.store.updatePlayer(p.id, { removed: true, roles: [] });
+      if (from !== null) this.persistRoles(this.roster.redeal(from, this.round.model));
+    });
+    this.deps.out.emit(this.code, { kind: 'player', playerId }, 'notice', { code: ErrorCode.REMOVED, message: 'the teacher removed you from the room' });
+    this.deps.out.dropPlayer(this.code, playerId);
+    this.broadcastRoom();
+  }
+
+  clock(action: ClockAction): void {
+    const state = this.round.state;
+    const need = (ok: boolean, what: string) => ok || fail(ErrorCode.BAD_STATE, `cannot ${action}: the round is ${state}${what ? `; ${what}` : ''}`);
+    switch (action) {
+      case 'start':
+        need(state === 'lobby', '');
+        this.start();
+        break;
+      case 'pause':
+        need(state === 'running', '');
+        this.clearTimer();
+        this.setState('paused');
+        break;
+      case 'resume':
+        need(state === 'paused', '');
+        this.setState('running');
+        this.schedule(this.deps.clock.now());
+        break;
+      case 'step':
+        need(state === 'paused', 'pause first');
+        this.tick();
+        break;
+      case 'end':
+        need(state === 'running' || state === 'paused', '');
+        this.finish();
+        break;
+      case 'next':
+        need(state === 'finished', 'end the round first');
+        this.nextRound();
+        break;
+    }
+  }
+
+  setTempo(tempo: Tempo): void {
+    const r = this.round;
+    r.tempo = tempo;
+    this.config = { ...this.config, tempo };
+    this.deps.store.transaction(() => {
+      this.deps.store.updateRound(r.id, { tempo });
+      this.deps.store.setRoomConfig(this.id, this.config);
+    });
+    if (r.state === 'running') {
+      // The next minute comes one new tempo after the last one (at once if that is already past).
+      this.clearTimer();
+      this.schedule(this.lastTickAt);
+    }
+    this.broadcastRoom();
+  }
+
+  private setState(state: RoundRun['state']): void {
+    this.round.state = state;
+    this.deps.store.updateRound(this.round.id, { state });
+    this.broadcastRoom();
+  }
+
+  private start(): void {
+    const r = this.round;
+    const { store, clock } = this.deps;
+    const seed = r.seed ?? randomInt(0, 2 ** 32);
+    const teams = this.roster.activeTeams(this.config.teamCount);
+    const now = clock.now();
+    const runs = teams.map((t) => openTeam(r, { teamId: t.id, idx: t.idx, name: t.name }, seed));
+    store.transaction(() => {
+      store.setRoundTeams(r.id, teams.map((t) => ({ teamId: t.id, idx: t.idx, name: t.name })));
+      store.updateRound(r.id, { seed, state: 'running', startedAt: now });
+      store.saveMinute(r.id, 0, runs.map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(t.sim.snapshot) })));
+    });
+    r.seed = seed;
+    r.state = 'running';
+    r.minute = 0;
+    for (const t of runs) r.teams.set(t.teamId, t);
+    this.broadcastRoom();
+    this.broadcastMinute(now);
+    this.schedule(now);
+  }
+
+  private nextRound(): void {
+    const r = this.round;
+    const row = this.deps.store.createRound({
+      roomId: this.id,
+      number: r.number + 1,
+      simulator: this.config.simulator,
+      scenario: this.config.scenario,
+      seed: this.config.seed,
+      minutes: this.config.minutes,
+      tempo: this.config.tempo,
+      state: 'lobby',
+      createdAt: this.deps.clock.now(),
+    });
+    this.loadRound(row);
+    this.broadcastRoom();
+  }
+
+  // ── the clock ────────────────────────────────────────────────────────
+  /** The next tick one tempo after `from`; timers are planned from the previous plan, so they do not drift. */
+  private schedule(from: number): void {
+    if (this.disposed) return;
+    this.lastTickAt = from;
+    const at = from + this.round.tempo * 1000;
+    this.timer = this.deps.clock.setTimeout(() => {
+      this.timer = null;
+      this.tick();
+      if (this.round.state === 'running') this.schedule(at);
+    }, Math.max(0, at - this.deps.clock.now()));
+  }
+  private clearTimer(): void {
+    this.deps.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /**
+   * One simulated minute for every team: compute, store in one transaction, then broadcast. A
+   * failure leaves the room at its last stored minute, paused, and tells the teacher.
+   */
+  tick(): void {
+    const r = this.round;
+    if (r.state !== 'running' && r.state !== 'paused') return;
+    const { store, clock, out, log } = this.deps;
+    const started = clock.now();
+    const minute = r.minute + 1;
+    try {
+      const teams = [...r.teams.values()];
+      const next = teams.map((t) => stepTeam(r, t, minute));
+      const done = minute >= r.minutes;
+      // Commit in memory only after the database has it.
+      const records = next.map((s, i) => ({ teamId: teams[i].teamId, minute, data: JSON.stringify(s.snapshot) }));
+      const saved = teams.map((t) => ({ snapshots: t.snapshots.length, progress: t.progress, score: t.score, sim: t.sim }));
+      teams.forEach((t, i) => commitStep(r, t, next[i]));
+      try {
+        store.saveMinute(r.id, minute, records, done ? { finishedAt: started, results: teams.map((t) => ({ teamId: t.teamId, goals: t.progress, score: t.score })) } : undefined);
+      } catch (e) {
+        teams.forEach((t, i) => {
+          t.snapshots.length = saved[i].snapshots;
+          t.sim = saved[i].sim;
+          t.progress = saved[i].progress;
+          t.score = saved[i].score;
+        });
+        throw e;
+      }
+      r.minute = minute;
+      this.broadcastMinute(started);
+      if (done) {
+        this.clearTimer();
+        r.state = 'finished';
+        this.broadcastRoom();
+        out.emit(this.code, { kind: 'all' }, 'scores', this.scores()!);
+      }
+    } catch (e) {
+      log.error({ room: this.code, round: r.id, minute, err: e }, 'tick failed');
+      this.clearTimer();
+      if (r.state === 'running') {
+        r.state = 'paused';
+        try {
+          store.updateRound(r.id, { state: 'paused' });
+        } catch {
+          // The database is what failed; the in-memory state is still the truth until restart.
+        }
+      }
+      out.emit(this.code, { kind: 'teacher' }, 'notice', { code: ErrorCode.TICK_FAILED, message: `minute ${minute} could not be computed or stored; the round is paused` });
+      this.broadcastRoom();
+    }
+  }
+
+  private broadcastMinute(sentAt: number): void {
+    const r = this.round;
+    const { out } = this.deps;
+    const teams = [...r.teams.values()];
+    for (const t of teams) out.emit(this.code, { kind: 'team', teamId: t.teamId }, 'minute', { roundId: r.id, sentAt, ...teamMinute(t) });
+    out.emit(this.code, { kind: 'teacher' }, 'room:minute', { roundId: r.id, minute: r.minute, sentAt, teams: teams.map(teamMinute) });
+    out.emit(this.code, { kind: 'observers' }, 'summary', {
+      roundId: r.id,
+      state: r.state,
+      minute: r.minute,
+      sentAt,
+      teams: teams.map((t) => teamSummary(r, t)),
+    });
+  }
+
+  /** Ends the round at its last stored minute and records the scores. */
+  private finish(): void {
+    const r = this.round;
+    this.clearTimer();
+    const now = this.deps.clock.now();
+    this.deps.store.finishRound(r.id, now, [...r.teams.values()].map((t) => ({ teamId: t.teamId, goals: t.progress, score: t.score })));
+    r.state = 'finished';
+    this.broadcastRoom();
+    this.deps.out.emit(this.code, { kind: 'all' }, 'scores', this.scores()!);
+  }
+
+  get isRunning(): boolean {
+    return this.round.state === 'running';
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.clearTimer();
+  }
+}

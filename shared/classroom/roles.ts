@@ -1,0 +1,13 @@
+// Dealing a simulator's roles to a team's members (classroom.md, "Room, teams, roles").
+
+/**
+ * members in join order → the role ids each one owns. Four members or more: one role each, in deal
+ * order, the fifth and later are analysts (no role). Fewer: roles go round-robin so every role has an
+ * owner (a team of one owns them all).
+ */
+export function dealRoles(roleIds: readonly string[], memberCount: number): string[][] {
+  const out: string[][] = Array.from({ length: memberCount }, () => []);
+  if (memberCount === 0) return out;
+  roleIds.forEach((role, i) => out[i % memberCount].push(role));
+  return out;
+}

@@ -1,0 +1,51 @@
+// Error codes of the classroom protocol. Clients translate codes; messages are for logs and tools.
+export const ErrorCode = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  NOT_FOUND: 'NOT_FOUND',
+  TOO_LARGE: 'TOO_LARGE',
+  RATE_LIMITED: 'RATE_LIMITED',
+  ROOM_NOT_FOUND: 'ROOM_NOT_FOUND',
+  ROOM_FULL: 'ROOM_FULL',
+  TEAM_FULL: 'TEAM_FULL',
+  BAD_TOKEN: 'BAD_TOKEN',
+  BAD_KEY: 'BAD_KEY',
+  NOT_JOINED: 'NOT_JOINED',
+  NOT_TEACHER: 'NOT_TEACHER',
+  NOT_OWNER: 'NOT_OWNER',
+  NOT_IN_TEAM: 'NOT_IN_TEAM',
+  UNKNOWN_CONTROL: 'UNKNOWN_CONTROL',
+  BAD_VALUE: 'BAD_VALUE',
+  OUT_OF_RANGE: 'OUT_OF_RANGE',
+  BAD_STATE: 'BAD_STATE',
+  ROUND_FINISHED: 'ROUND_FINISHED',
+  TEAM_NOT_FOUND: 'TEAM_NOT_FOUND',
+  PLAYER_NOT_FOUND: 'PLAYER_NOT_FOUND',
+  ROUND_NOT_FOUND: 'ROUND_NOT_FOUND',
+  REMOVED: 'REMOVED',
+  TICK_FAILED: 'TICK_FAILED',
+  INTERNAL: 'INTERNAL',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface ProtocolError {
+  code: ErrorCode;
+  message: string;
+  /** For control errors: the control key and its allowed values. */
+  key?: string;
+  allowed?: string;
+}
+
+/** Thrown inside the server; turned into `{ ok: false, error }` at the edge. */
+export class ClassroomError extends Error {
+  override readonly name = 'ClassroomError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { key?: string; allowed?: string } = {},
+  ) {
+    super(message);
+  }
+  toJSON(): ProtocolError {
+    return { code: this.code, message: this.message, ...this.extra };
+  }
+}

@@ -1,0 +1,106 @@
+// Control validation: the engine rejects anything out of range with a typed error; it never clamps.
+import { PRESS, type ControlChange, type ControlDef, type ControlValue, type SimModel } from './types.ts';
+
+export const ControlErrorCode = {
+  UNKNOWN_CONTROL: 'UNKNOWN_CONTROL',
+  BAD_TYPE: 'BAD_TYPE',
+  OUT_OF_RANGE: 'OUT_OF_RANGE',
+  OFF_STEP: 'OFF_STEP',
+} as const;
+export type ControlErrorCode = (typeof ControlErrorCode)[keyof typeof ControlErrorCode];
+
+export class ControlError extends Error {
+  override readonly name = 'ControlError';
+  constructor(
+    readonly code: ControlErrorCode,
+    readonly key: string,
+    /** Human-readable allowed values, e.g. "2–24 step 1" or "on/off". */
+    readonly allowed: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Decimals needed to print a step (0.1 → 1, 0.05 → 2, 1 → 0). */
+function stepDecimals(step: number): number {
+  let d = 0;
+  while (d < 6 && Math.abs(Math.round(step * 10 ** d) - step * 10 ** d) > 1e-9) d++;
+  return d;
+}
+
+export function describeAllowed(def: ControlDef): string {
+  switch (def.kind) {
+    case 'number': {
+      const d = stepDecimals(def.step);
+      return `${def.min.toFixed(d)}–${def.max.toFixed(d)} step ${def.step} (${def.unit})`;
+    }
+    case 'bool':
+      return 'on/off';
+    case 'enum':
+      return def.options.join('/');
+    case 'action':
+      return PRESS;
+  }
+}
+
+export function controlDef(model: SimModel<any>, key: string): ControlDef {
+  const def = model.controls.find((c) => c.key === key);
+  if (!def) {
+    const keys = model.controls.map((c) => c.key).join(', ');
+    throw new ControlError(ControlErrorCode.UNKNOWN_CONTROL, key, keys, `unknown control "${key}" for ${model.id}; controls are: ${keys}`);
+  }
+  return def;
+}
+
+/** Throws ControlError unless `value` is allowed for `key`; returns the value unchanged. */
+export function validateChange(model: SimModel<any>, change: ControlChange): ControlChange {
+  const def = controlDef(model, change.key);
+  const allowed = describeAllowed(def);
+  const fail = (code: ControlErrorCode, why: string): never => {
+    throw new ControlError(code, def.key, allowed, `${def.key}: ${why}; allowed ${allowed}`);
+  };
+  const v = change.value;
+  switch (def.kind) {
+    case 'number': {
+      if (typeof v !== 'number' || !Number.isFinite(v)) return fail(ControlErrorCode.BAD_TYPE, `expected a number, got ${JSON.stringify(v)}`);
+      if (v < def.min || v > def.max) return fail(ControlErrorCode.OUT_OF_RANGE, `${v} is out of range`);
+      const k = (v - def.min) / def.step;
+      if (Math.abs(k - Math.round(k)) > 1e-6) return fail(ControlErrorCode.OFF_STEP, `${v} is not a multiple of the step ${def.step}`);
+      break;
+    }
+    case 'bool':
+      if (typeof v !== 'boolean') fail(ControlErrorCode.BAD_TYPE, `expected on/off, got ${JSON.stringify(v)}`);
+      break;
+    case 'enum':
+      if (typeof v !== 'string' || !def.options.includes(v)) fail(ControlErrorCode.BAD_TYPE, `expected one of ${def.options.join('/')}, got ${JSON.stringify(v)}`);
+      break;
+    case 'action':
+      if (v !== PRESS) fail(ControlErrorCode.BAD_TYPE, `an action takes "${PRESS}", got ${JSON.stringify(v)}`);
+      break;
+  }
+  return change;
+}
+
+/** Parses the CLI's text form of a value (on/off, immediate/backoff, press, numbers) and validates it. */
+export function parseControlValue(model: SimModel<any>, key: string, text: string): ControlValue {
+  const def = controlDef(model, key);
+  let value: ControlValue;
+  if (def.kind === 'number') value = text.trim() === '' ? NaN : Number(text);
+  else if (def.kind === 'bool') value = text === 'on' ? true : text === 'off' ? false : text;
+  else value = text;
+  validateChange(model, { key, value });
+  return value;
+}
+
+/** Default value of every non-action control. */
+export function defaultControls(model: SimModel<any>): Record<string, ControlValue> {
+  const out: Record<string, ControlValue> = {};
+  for (const c of model.controls) if (c.kind !== 'action') out[c.key] = c.default;
+  return out;
+}
+
+/** Text form of a value, as the CLI takes it. */
+export function formatControlValue(value: ControlValue): string {
+  return typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value);
+}

@@ -1,0 +1,99 @@
+// The generic engine: validates changes, drives a model minute by minute, evaluates goals.
+// Every function is pure; the server, the CLI, replays and tests all play rounds through here.
+import { validateChange } from './controls.ts';
+import { evaluateRound } from './score.ts';
+import type {
+  ControlChange,
+  CreateOptions,
+  RoundResult,
+  ScenarioDef,
+  ScheduledChange,
+  SimModel,
+  SimStateBase,
+  Snapshot,
+} from './types.ts';
+
+export class ScenarioError extends Error {
+  override readonly name = 'ScenarioError';
+  constructor(readonly scenario: string, readonly allowed: readonly string[]) {
+    super(`unknown scenario "${scenario}"; scenarios are: ${allowed.join(', ')}`);
+  }
+}
+
+export function scenarioDef(model: SimModel<any>, id: string): ScenarioDef {
+  const def = model.scenarios.find((s) => s.id === id);
+  if (!def) throw new ScenarioError(id, model.scenarios.map((s) => s.id));
+  return def;
+}
+
+function withControlEvents(snapshot: Snapshot, changes: readonly ControlChange[]): void {
+  for (const c of changes) snapshot.events.push({ kind: 'control', key: c.key, value: c.value });
+}
+
+/** Minute 0 of a round: the scenario's controls, then `changes`, then the opening screen. */
+export function createRound<S extends SimStateBase>(model: SimModel<S>, opts: CreateOptions): S {
+  scenarioDef(model, opts.scenario);
+  if (!Number.isInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffffffff) {
+    throw new RangeError(`seed must be an integer in 0–4294967295, got ${opts.seed}`);
+  }
+  const changes = (opts.changes ?? []).map((c) => validateChange(model, c));
+  const state = model.create({ ...opts, changes });
+  withControlEvents(state.snapshot, changes);
+  return state;
+}
+
+/** The next minute, with `changes` applied at its start. Throws ControlError on any bad change. */
+export function stepRound<S extends SimStateBase>(model: SimModel<S>, state: S, changes: readonly ControlChange[] = []): S {
+  for (const c of changes) validateChange(model, c);
+  const next = model.step(state, changes);
+  withControlEvents(next.snapshot, changes);
+  return next;
+}
+
+export interface RunOptions {
+  scenario: string;
+  seed: number;
+  noise: boolean;
+  minutes: number;
+  changes?: readonly ScheduledChange[];
+}
+
+/** Changes grouped by minute, in the order given. */
+export function changesByMinute(changes: readonly ScheduledChange[]): Map<number, ControlChange[]> {
+  const out = new Map<number, ControlChange[]>();
+  for (const c of changes) {
+    if (!Number.isInteger(c.minute) || c.minute < 0) throw new RangeError(`change of ${c.key}: minute must be an integer ≥ 0, got ${c.minute}`);
+    let list = out.get(c.minute);
+    if (!list) out.set(c.minute, (list = []));
+    list.push({ key: c.key, value: c.value });
+  }
+  return out;
+}
+
+/** Replays the state forward from `state` to `untilMinute`, applying the scheduled changes. */
+export function advanceTo<S extends SimStateBase>(
+  model: SimModel<S>,
+  state: S,
+  untilMinute: number,
+  byMinute: Map<number, ControlChange[]>,
+  onMinute?: (s: S) => void,
+): S {
+  let s = state;
+  while (s.minute < untilMinute) {
+    s = stepRound(model, s, byMinute.get(s.minute + 1) ?? []);
+    onMinute?.(s);
+  }
+  return s;
+}
+
+/** Plays a whole round: the snapshots of minutes 0..minutes and the goal verdicts. */
+export function runRound<S extends SimStateBase>(model: SimModel<S>, opts: RunOptions): { snapshots: Snapshot[]; result: RoundResult; final: S } {
+  const byMinute = changesByMinute(opts.changes ?? []);
+  for (const m of byMinute.keys()) {
+    if (m > opts.minutes) throw new RangeError(`a change is scheduled at minute ${m}, after the round's last minute ${opts.minutes}`);
+  }
+  const first = createRound(model, { scenario: opts.scenario, seed: opts.seed, noise: opts.noise, changes: byMinute.get(0) ?? [] });
+  const snapshots: Snapshot[] = [first.snapshot];
+  const final = advanceTo(model, first, opts.minutes, byMinute, (s) => snapshots.push(s.snapshot));
+  return { snapshots, result: evaluateRound(scenarioDef(model, opts.scenario), snapshots), final };
+}

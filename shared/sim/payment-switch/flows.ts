@@ -1,0 +1,286 @@
+// One minute of the fluid model (spec §1–9): who is offered, admitted, queued, screened, answered,
+// approved and retried. Expected values throughout; the only random inputs (the arrival count and
+// group B's latency) are drawn by the caller.
+import { expectedMinExp, expTail, lognormalCdf, lognormalMean, lognormalPartialMean, normalCdf } from '../math.ts';
+import {
+  AMOUNT_MU,
+  AMOUNT_SIGMA,
+  D_PRIME,
+  FRAUD_AMOUNT_MU,
+  GROUP_B_SHARE,
+  ISSUER_MEAN_S,
+  MAX_RETRIES,
+  RETRY_P,
+  REVERSAL_S,
+  SHED_ADMIT,
+  SLOTS_PER_SERVER,
+  STEP_UP_PASS_FRAUD,
+  STEP_UP_PASS_GENUINE,
+  SWITCH_TIME_S,
+} from './constants.ts';
+import { queueMinute } from './queue.ts';
+import { CLASSES, FRESH, ISSUER_FAILED, KINDS, ROWS, isFraud, isGroupB, rowOf, schedule, slotOf } from './retries.ts';
+
+export interface MinuteInputs {
+  minute: number;
+  serversInService: number;
+  shedding: boolean;
+  backoff: boolean;
+  threshold: number;
+  band: number;
+  timeoutS: number;
+  standInLimit: number;
+  /** Transactions arriving this minute (drawn or expected). */
+  newCount: number;
+  fraudShare: number;
+  /** Group B's mean issuer latency this minute (s). */
+  groupBMeanS: number;
+  /** false on the opening screen: nothing is scheduled. */
+  scheduleRetries: boolean;
+}
+
+export interface MinuteFlows {
+  newTps: number;
+  offeredTps: number;
+  retryTps: number;
+  shedTps: number;
+  queueDropShare: number;
+  slotsBusy: number;
+  authTimeMs: number;
+  goodApproval: number;
+  healthyApproval: number;
+  fraudRateBp: number;
+  goodDeclinedByRule: number;
+  stepUpShare: number;
+  fraudStopped: number;
+  issuerTimeoutShare: number;
+  standInTps: number;
+  /** This minute's amounts and counts, added to the running totals by the caller. */
+  standInVolume: number;
+  fraudApprovedAmount: number;
+  genuineLost: number;
+  awaitingRetry: number;
+}
+
+// Scratch space reused by every call (a step is synchronous), so a minute allocates almost nothing.
+/** Offered attempts per (class, kind, attempt number 0..3): index (cls·KINDS + kind)·4 + attempt. */
+const offered = new Float64Array(CLASSES * KINDS * (MAX_RETRIES + 1));
+/** Failures to retry per ring row. */
+const toRetry = new Float64Array(ROWS);
+
+const off = (cls: number, kind: number, attempt: number): number => (cls * KINDS + kind) * (MAX_RETRIES + 1) + attempt;
+
+/**
+ * Simulates one minute. Reads and empties the ring's slot for `minute` (due retries) and schedules
+ * this minute's failures into `ring`, which must be the step's own copy.
+ */
+export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
+  const { minute, threshold: t, band: b, timeoutS: T, standInLimit: limit } = inp;
+
+  // §1 Arrivals, split into the four classes.
+  offered.fill(0);
+  const n = inp.newCount;
+  const f = inp.fraudShare;
+  const shareB = GROUP_B_SHARE;
+  offered[off(0, FRESH, 0)] = n * (1 - f) * (1 - shareB);
+  offered[off(1, FRESH, 0)] = n * (1 - f) * shareB;
+  offered[off(2, FRESH, 0)] = n * f * (1 - shareB);
+  offered[off(3, FRESH, 0)] = n * f * shareB;
+
+  // §2 Retries due this minute join them; their slot is emptied for reuse by the horizon.
+  let due = 0;
+  for (let cls = 0; cls < CLASSES; cls++) {
+    for (let kind = 0; kind < KINDS; kind++) {
+      for (let k = 1; k <= MAX_RETRIES; k++) {
+        const s = slotOf(rowOf(cls, kind, k), minute);
+        const x = ring[s];
+        if (x !== 0) {
+          offered[off(cls, kind, k)] = x;
+          due += x;
+          ring[s] = 0;
+        }
+      }
+    }
+  }
+  const total = n + due;
+
+  // §3 Screening probabilities of a fresh attempt (genuine score N(0,1), fraud N(d′,1)).
+  const gDecl = 1 - normalCdf(t);
+  const gChal = normalCdf(t) - normalCdf(t - b);
+  const gFail = (1 - STEP_UP_PASS_GENUINE) * gChal;
+  const gFwd = 1 - gDecl - gFail;
+  const fDecl = 1 - normalCdf(t - D_PRIME);
+  const fChal = normalCdf(t - D_PRIME) - normalCdf(t - b - D_PRIME);
+  const fFail = (1 - STEP_UP_PASS_FRAUD) * fChal;
+  const fFwd = 1 - fDecl - fFail;
+
+  // §4 Issuer answers: timeout share and slot time per forwarded attempt, by group.
+  const mB = inp.groupBMeanS;
+  const tauA = expTail(ISSUER_MEAN_S, T);
+  const tauB = expTail(mB, T);
+  const holdA = expectedMinExp(ISSUER_MEAN_S, T) + tauA * REVERSAL_S;
+  const holdB = expectedMinExp(mB, T) + tauB * REVERSAL_S;
+
+  // §7–8 Amounts: stand-in share and volume under the limit; mean amount of a retry known to be over it.
+  const gMean = lognormalMean(AMOUNT_MU, AMOUNT_SIGMA);
+  const fMean = lognormalMean(FRAUD_AMOUNT_MU, AMOUNT_SIGMA);
+  const gUnder = lognormalCdf(limit, AMOUNT_MU, AMOUNT_SIGMA);
+  const fUnder = lognormalCdf(limit, FRAUD_AMOUNT_MU, AMOUNT_SIGMA);
+  const gVol = lognormalPartialMean(limit, AMOUNT_MU, AMOUNT_SIGMA);
+  const fVol = lognormalPartialMean(limit, FRAUD_AMOUNT_MU, AMOUNT_SIGMA);
+  const gOver = gUnder < 1 - 1e-12 ? (gMean - gVol) / (1 - gUnder) : limit;
+  const fOver = fUnder < 1 - 1e-12 ? (fMean - fVol) / (1 - fUnder) : limit;
+
+  // §4 Slot holding time S = 80 ms + Σ (forwarded share of admitted) × (E[min(L,T)] + P(L>T)·80 ms).
+  let fwdHold = 0;
+  let fwdWeight = 0;
+  let fwdTimeout = 0;
+  let freshGenuine = 0;
+  let freshFraud = 0;
+  for (let cls = 0; cls < CLASSES; cls++) {
+    const fraud = isFraud(cls);
+    const hold = isGroupB(cls) ? holdB : holdA;
+    const tau = isGroupB(cls) ? tauB : tauA;
+    let freshX = 0;
+    let knownX = 0;
+    for (let k = 0; k <= MAX_RETRIES; k++) {
+      freshX += offered[off(cls, FRESH, k)];
+      knownX += offered[off(cls, ISSUER_FAILED, k)];
+    }
+    const fw = freshX * (fraud ? fFwd : gFwd) + knownX;
+    fwdHold += fw * hold;
+    fwdWeight += fw;
+    fwdTimeout += fw * tau;
+    if (fraud) freshFraud += freshX;
+    else freshGenuine += freshX;
+  }
+  const holdS = SWITCH_TIME_S + (total > 0 ? fwdHold / total : 0);
+
+  // §5 Capacity and shedding.
+  const slots = inp.serversInService * SLOTS_PER_SERVER;
+  const lambda = total / 60;
+  const mu = slots / holdS;
+  const admitted = inp.shedding ? Math.min(lambda, SHED_ADMIT * mu) : lambda;
+  const shedShare = lambda > 0 ? 1 - admitted / lambda : 0;
+
+  // §6 Queue.
+  const q = queueMinute(admitted, holdS, slots);
+  const gotSlot = (1 - shedShare) * (1 - q.drop);
+
+  // §7 and §9 per cohort: outcomes, amounts, failures.
+  toRetry.fill(0);
+  let genApproved = 0;
+  let genEnded = 0;
+  let genApprovedA = 0;
+  let genEndedA = 0;
+  let amountApproved = 0;
+  let fraudAmount = 0;
+  let standInCount = 0;
+  let standInVolume = 0;
+  for (let cls = 0; cls < CLASSES; cls++) {
+    const fraud = isFraud(cls);
+    const groupB = isGroupB(cls);
+    const tau = groupB ? tauB : tauA;
+    const decl = fraud ? fDecl : gDecl;
+    const fail = fraud ? fFail : gFail;
+    const fwdP = fraud ? fFwd : gFwd;
+    const under = fraud ? fUnder : gUnder;
+    const vol = fraud ? fVol : gVol;
+    const mean = fraud ? fMean : gMean;
+    const over = fraud ? fOver : gOver;
+    let approved = 0;
+    let ended = 0;
+    let amount = 0;
+    for (let kind = 0; kind < KINDS; kind++) {
+      for (let k = 0; k <= MAX_RETRIES; k++) {
+        const x = offered[off(cls, kind, k)];
+        if (x === 0) continue;
+        const slot = x * gotSlot;
+        const blocked = x - slot; // shed or dropped in the queue: technical, keeps its kind
+        let fw: number;
+        let businessDecline = 0;
+        if (kind === FRESH) {
+          fw = slot * fwdP;
+          businessDecline = slot * (decl + fail);
+        } else {
+          fw = slot; // already screened: same score, same decision
+        }
+        const timedOut = fw * tau;
+        const answered = fw - timedOut;
+        // Only a fresh attempt can be under the limit: an issuer-failed retry was over it.
+        const standIn = kind === FRESH ? timedOut * under : 0;
+        const unavailable = timedOut - standIn;
+        approved += answered + standIn;
+        amount += answered * (kind === FRESH ? mean : over) + (kind === FRESH ? timedOut * vol : 0);
+        standInCount += standIn;
+        if (kind === FRESH) standInVolume += timedOut * vol;
+        ended += businessDecline;
+        if (k < MAX_RETRIES) {
+          toRetry[rowOf(cls, kind, k + 1)] += RETRY_P * blocked;
+          toRetry[rowOf(cls, ISSUER_FAILED, k + 1)] += RETRY_P * unavailable;
+          ended += (1 - RETRY_P) * (blocked + unavailable);
+        } else {
+          ended += blocked + unavailable;
+        }
+      }
+    }
+    ended += approved;
+    amountApproved += amount;
+    if (fraud) {
+      fraudAmount += amount;
+    } else {
+      genApproved += approved;
+      genEnded += ended;
+      if (!groupB) {
+        genApprovedA += approved;
+        genEndedA += ended;
+      }
+    }
+  }
+
+  let awaiting = 0;
+  if (inp.scheduleRetries) {
+    for (let row = 0; row < ROWS; row++) {
+      const y = toRetry[row];
+      if (y > 0) schedule(ring, row, (row % MAX_RETRIES) + 1, minute, y, inp.backoff);
+    }
+    // Four running sums: a single one would chain 720 dependent additions.
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let i = 0; i < ring.length; i += 4) {
+      s0 += ring[i];
+      s1 += ring[i + 1];
+      s2 += ring[i + 2];
+      s3 += ring[i + 3];
+    }
+    awaiting = s0 + s1 + s2 + s3;
+  }
+
+  const freshAll = freshGenuine + freshFraud;
+  // Screened mix = fresh offered mix (admission and queue are blind to class); with nothing offered, the arrival mix.
+  const fraudMix = freshAll > 0 ? freshFraud / freshAll : f;
+  const tauMix = (1 - shareB) * tauA + shareB * tauB;
+  return {
+    newTps: n / 60,
+    offeredTps: lambda,
+    retryTps: due / 60,
+    shedTps: lambda - admitted,
+    queueDropShare: q.drop,
+    slotsBusy: q.busy,
+    authTimeMs: (q.wait + holdS) * 1000,
+    goodApproval: genEnded > 1e-9 ? genApproved / genEnded : 1,
+    healthyApproval: genEndedA > 1e-9 ? genApprovedA / genEndedA : 1,
+    fraudRateBp: amountApproved > 0 ? (fraudAmount / amountApproved) * 1e4 : 0,
+    goodDeclinedByRule: gDecl,
+    stepUpShare: (1 - fraudMix) * gChal + fraudMix * fChal,
+    fraudStopped: fDecl + fFail,
+    issuerTimeoutShare: fwdWeight > 0 ? fwdTimeout / fwdWeight : tauMix,
+    standInTps: standInCount / 60,
+    standInVolume,
+    fraudApprovedAmount: fraudAmount,
+    genuineLost: genEnded - genApproved,
+    awaitingRetry: awaiting,
+  };
+}

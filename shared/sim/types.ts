@@ -1,0 +1,161 @@
+// The contract every simulator fulfils, so the engine, the CLI, the server and the web app treat
+// them alike. Everything here is plain data: a state can be cloned, stored, compared and replayed.
+import type { Rng } from './rng.ts';
+
+export type SimulatorId = 'payment-switch' | 'web-service';
+export type ControlValue = number | boolean | string;
+export type Status = 'normal' | 'warning' | 'critical';
+
+/** The value an action control (a button) carries in the control stream. */
+export const PRESS = 'press';
+
+interface ControlBase {
+  key: string;
+  /** Classroom role that owns this control. */
+  role: string;
+}
+export interface NumberControlDef extends ControlBase {
+  kind: 'number';
+  min: number;
+  max: number;
+  /** Allowed values are min + k·step. */
+  step: number;
+  default: number;
+  /** Base unit the value travels in: 'count', 'share', 's', 'sigma', 'u'. */
+  unit: string;
+}
+export interface BoolControlDef extends ControlBase {
+  kind: 'bool';
+  default: boolean;
+}
+export interface EnumControlDef extends ControlBase {
+  kind: 'enum';
+  options: readonly string[];
+  default: string;
+}
+/** A button: its only value is PRESS; it is recorded in the control stream like any change. */
+export interface ActionControlDef extends ControlBase {
+  kind: 'action';
+}
+export type ControlDef = NumberControlDef | BoolControlDef | EnumControlDef | ActionControlDef;
+
+export interface RoleDef {
+  id: string;
+  controls: readonly string[];
+}
+
+/** How an indicator is shown: value × scale, `digits` decimals, then the unit. */
+export interface DisplayDef {
+  scale: number;
+  digits: number;
+  unit: string;
+}
+export interface IndicatorDef {
+  key: string;
+  display: DisplayDef;
+  /** Headline indicators carry a status and are charted. */
+  headline?: boolean;
+}
+
+export interface GoalDef {
+  id: string;
+  indicator: string;
+  /** mean: average of the per-minute values over [from, last minute]; final: value at the last minute. */
+  aggregate: 'mean' | 'final';
+  /** First minute of the averaging window (default 1: the opening screen, minute 0, is not played). */
+  from?: number;
+  op: '>=' | '<=';
+  /** In base units, like the indicator. */
+  target: number;
+}
+
+export interface ScenarioDef {
+  id: string;
+  /** Crisis level (payment switch) for ordering; free play has none. */
+  level?: number;
+  /** Scenario's own starting controls, applied before any user change. */
+  controls?: Readonly<Record<string, ControlValue>>;
+  goals: readonly GoalDef[];
+}
+
+export interface SimEvent {
+  /** A stable key (translated by the client), e.g. 'sale-start', 'servers-ready', 'control'. */
+  kind: string;
+  [field: string]: string | number | boolean;
+}
+
+/** What everybody sees of one minute. Minute 0 is the opening screen. */
+export interface Snapshot {
+  minute: number;
+  /** Time of day in minutes after midnight, for simulators that show a clock. */
+  clock?: number;
+  /** Every indicator under the spec's key, in base units. */
+  indicators: Record<string, number>;
+  /** Status of each headline indicator. */
+  status: Record<string, Status>;
+  /** Controls in force during this minute (actions excluded). */
+  controls: Record<string, ControlValue>;
+  /** Extra numbers for the picture (progress of actions, issuer states…), not indicators. */
+  detail: Record<string, number>;
+  events: SimEvent[];
+}
+
+export interface ControlChange {
+  key: string;
+  value: ControlValue;
+}
+export interface ScheduledChange extends ControlChange {
+  /** Applied at the start of this minute (0 = before the opening screen). */
+  minute: number;
+}
+
+export interface CreateOptions {
+  scenario: string;
+  seed: number;
+  noise: boolean;
+  /** Changes applied before the opening screen (after the scenario's own controls). */
+  changes?: readonly ControlChange[];
+}
+
+/** Fields every simulation state has. A state is plain JSON data and is never mutated. */
+export interface SimStateBase {
+  model: SimulatorId;
+  scenario: string;
+  seed: number;
+  noise: boolean;
+  minute: number;
+  /** The generator's state: the round re-simulates exactly from it. */
+  rng: Rng;
+  controls: Record<string, ControlValue>;
+  snapshot: Snapshot;
+}
+
+export interface SimModel<S extends SimStateBase = SimStateBase> {
+  id: SimulatorId;
+  controls: readonly ControlDef[];
+  /** Deal order: the first roles go to the first players. */
+  roles: readonly RoleDef[];
+  indicators: readonly IndicatorDef[];
+  scenarios: readonly ScenarioDef[];
+  defaultMinutes: number;
+  /** Indicator keys the CLI's table shows after the headline ones. */
+  tableColumns: readonly string[];
+  /** The state at minute 0, whose snapshot is the opening screen. Changes are already validated. */
+  create(opts: CreateOptions): S;
+  /** The next minute: apply the (validated) changes, simulate, return a new state. Pure. */
+  step(state: S, changes: readonly ControlChange[]): S;
+}
+
+export interface GoalResult {
+  id: string;
+  indicator: string;
+  op: '>=' | '<=';
+  value: number;
+  target: number;
+  met: boolean;
+}
+export interface RoundResult {
+  goals: GoalResult[];
+  /** Leaderboard score (see docs/scoring.md); null in free play. */
+  score: number | null;
+}

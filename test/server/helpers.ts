@@ -1,0 +1,84 @@
+// Test helpers: a real server on port 0 with a manual clock, and typed socket.io clients.
+import type { FastifyInstance } from 'fastify';
+import { io as ioClient, type Socket } from 'socket.io-client';
+import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
+import type { AckResult } from '../../shared/protocol/types.ts';
+import { buildApp, type AppOptions } from '../../server/app.ts';
+import { ManualClock } from '../../server/rooms/clock.ts';
+
+export type Client = Socket<ServerToClient, ClientToServer>;
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  clock: ManualClock;
+  clients: Client[];
+  close(): Promise<void>;
+}
+
+export async function startServer(opts: Partial<AppOptions> = {}): Promise<TestServer> {
+  const clock = (opts.clock as ManualClock | undefined) ?? new ManualClock();
+  const app = await buildApp({ databasePath: ':memory:', webRoot: null, ...opts, clock });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const clients: Client[] = [];
+  return {
+    app,
+    url,
+    clock,
+    clients,
+    async close() {
+      for (const c of clients) c.disconnect();
+      await app.close();
+    },
+  };
+}
+
+/** The transport each client had when it connected (before any upgrade). */
+export const firstTransport = new WeakMap<Client, string>();
+
+export function connect(server: TestServer, transports: ('websocket' | 'polling')[] = ['websocket']): Promise<Client> {
+  const c: Client = ioClient(server.url, { transports, forceNew: true, reconnection: false });
+  server.clients.push(c);
+  // The engine opens on its first transport; an upgrade to websocket may follow before 'connect'.
+  c.io.once('open', () => firstTransport.set(c, c.io.engine.transport.name));
+  return new Promise((resolve, reject) => {
+    c.once('connect', () => resolve(c));
+    c.once('connect_error', reject);
+  });
+}
+
+/** Emits an event and resolves with its acknowledgement. */
+export function request<E extends keyof ClientToServer>(c: Client, event: E, payload: Parameters<ClientToServer[E]>[0]): Promise<AckResult<any>> {
+  return new Promise((resolve) => (c.emit as (...a: unknown[]) => void)(event, payload, resolve));
+}
+
+/** Like request, but fails the test unless the answer is ok. */
+export async function ok<E extends keyof ClientToServer>(c: Client, event: E, payload: Parameters<ClientToServer[E]>[0]): Promise<any> {
+  const r = await request(c, event, payload);
+  if (!r.ok) throw new Error(`${event} failed: ${JSON.stringify(r.error)}`);
+  return r;
+}
+
+/** Collects every payload of an event a client receives. */
+export function collect<E extends keyof ServerToClient>(c: Client, event: E): Parameters<ServerToClient[E]>[0][] {
+  const out: Parameters<ServerToClient[E]>[0][] = [];
+  (c.on as (e: string, fn: (p: unknown) => void) => void)(event, (p) => out.push(p as Parameters<ServerToClient[E]>[0]));
+  return out;
+}
+
+/** Resolves when `cond` holds, polling on the event loop (no timers of the manual clock involved). */
+export async function until(cond: () => boolean, what = 'condition', ms = 5000): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+export async function createRoom(server: TestServer, body: object = {}, key?: string): Promise<{ code: string; teacherKey: string; room: any }> {
+  const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: body, headers: key ? { authorization: `Bearer ${key}` } : {} });
+  if (res.statusCode !== 201) throw new Error(`create room: ${res.statusCode} ${res.body}`);
+  return res.json();
+}

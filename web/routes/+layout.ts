@@ -1,0 +1,3 @@
+// The app renders in the browser only: the server sends snapshots, not pages.
+export const ssr = false;
+export const prerender = false;
