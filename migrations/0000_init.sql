@@ -54,6 +54,7 @@ CREATE TABLE `rooms` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `rooms_code_unique` ON `rooms` (`code`);--> statement-breakpoint
+CREATE INDEX `rooms_teacher` ON `rooms` (`teacher_id`);--> statement-breakpoint
 CREATE TABLE `round_teams` (
 	`round_id` integer NOT NULL,
 	`team_id` integer NOT NULL,
@@ -87,6 +88,7 @@ CREATE TABLE `rounds` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `rounds_room_number` ON `rounds` (`room_id`,`number`);--> statement-breakpoint
 CREATE INDEX `rounds_state` ON `rounds` (`state`);--> statement-breakpoint
+CREATE INDEX `rounds_fork_of` ON `rounds` (`fork_of_round_id`);--> statement-breakpoint
 CREATE TABLE `scores` (
 	`round_id` integer NOT NULL,
 	`team_id` integer NOT NULL,

@@ -13,6 +13,8 @@ import { openDatabase } from './db/index.ts';
 import { Store } from './db/store.ts';
 import { sendError } from './http/errors.ts';
 import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
+import { teacherRoutes } from './http/teacher.ts';
+import { ReplayCache } from './replay/cache.ts';
 import { FeedHub } from './realtime/feed.ts';
 import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
@@ -35,6 +37,7 @@ declare module 'fastify' {
     store: Store;
     io: IoServer;
     feed: FeedHub;
+    replayCache: ReplayCache;
   }
 }
 
@@ -79,6 +82,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyWebsocket, { options: { server: upgrades as never, maxPayload: 4096 } });
   const httpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.httpLimits };
   await app.register(roomRoutes, { limits: httpLimits });
+  const replayCache = new ReplayCache();
+  app.decorate('replayCache', replayCache);
+  await app.register(teacherRoutes, { cache: replayCache });
 
   app.register(async (scope) => {
     scope.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true }, (ws, req) => {

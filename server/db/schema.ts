@@ -9,14 +9,18 @@ export const teachers = sqliteTable('teachers', {
   createdAt: integer('created_at').notNull(),
 });
 
-export const rooms = sqliteTable('rooms', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  code: text('code').notNull().unique(),
-  teacherId: integer('teacher_id').notNull().references(() => teachers.id),
-  /** RoundConfig (JSON) for the next round. */
-  config: text('config').notNull(),
-  createdAt: integer('created_at').notNull(),
-});
+export const rooms = sqliteTable(
+  'rooms',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    code: text('code').notNull().unique(),
+    teacherId: integer('teacher_id').notNull().references(() => teachers.id),
+    /** RoundConfig (JSON) for the next round. */
+    config: text('config').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('rooms_teacher').on(t.teacherId)],
+);
 
 export const teams = sqliteTable(
   'teams',
@@ -70,7 +74,7 @@ export const rounds = sqliteTable(
     forkOfTeamId: integer('fork_of_team_id'),
     forkMinute: integer('fork_minute'),
   },
-  (t) => [uniqueIndex('rounds_room_number').on(t.roomId, t.number), index('rounds_state').on(t.state)],
+  (t) => [uniqueIndex('rounds_room_number').on(t.roomId, t.number), index('rounds_state').on(t.state), index('rounds_fork_of').on(t.forkOfRoundId)],
 );
 
 /** The teams that play a round, with their names at the time. */

@@ -199,6 +199,28 @@ export class Store {
       this.saveResults(roundId, results);
     });
   }
+  /** Rounds forked from this one. */
+  forksOf(roundId: number): RoundRow[] {
+    return this.db.select().from(rounds).where(eq(rounds.forkOfRoundId, roundId)).orderBy(asc(rounds.id)).all();
+  }
+  /** Copies a team's changes and snapshots up to a minute into another round and team (a what-if fork). */
+  copyTeamRecords(from: { roundId: number; teamId: number }, to: { roundId: number; teamId: number }, upToMinute: number): void {
+    const client = this.db.$client;
+    client
+      .prepare(
+        `insert into changes (round_id, team_id, minute, key, value, player_id, author_name, at)
+         select ?, ?, minute, key, value, null, author_name, at from changes
+         where round_id = ? and team_id = ? and minute <= ? order by id`,
+      )
+      .run(to.roundId, to.teamId, from.roundId, from.teamId, upToMinute);
+    client
+      .prepare(
+        `insert into snapshots (round_id, team_id, minute, data)
+         select ?, ?, minute, data from snapshots where round_id = ? and team_id = ? and minute <= ?`,
+      )
+      .run(to.roundId, to.teamId, from.roundId, from.teamId, upToMinute);
+  }
+
   snapshotsOfRound(roundId: number, teamId?: number): { teamId: number; minute: number; data: string }[] {
     const where = teamId === undefined ? eq(snapshots.roundId, roundId) : and(eq(snapshots.roundId, roundId), eq(snapshots.teamId, teamId));
     return this.db

@@ -121,6 +121,56 @@ export class RoomManager {
     return id;
   }
 
+  /**
+   * A what-if: a new room of the same teacher whose single round starts from one team's exact state
+   * at `minute` of another round (same seed, the recorded changes up to that minute), paused there.
+   */
+  fork(teacherId: number, roundId: number, teamId: number, minute: number): Room {
+    const { store, clock } = this.deps;
+    const origin = store.roundById(roundId);
+    const originRoom = origin && store.roomById(origin.roomId);
+    if (!origin || !originRoom || originRoom.teacherId !== teacherId) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `no round ${roundId} of yours`);
+    if (origin.state === 'lobby' || origin.seed === null) throw new ClassroomError(ErrorCode.BAD_STATE, 'this round has not started');
+    if (!Number.isInteger(minute) || minute < 0 || minute > origin.minute) {
+      throw new ClassroomError(ErrorCode.BAD_REQUEST, `minute must be between 0 and ${origin.minute}`);
+    }
+    const team = store.roundTeams(roundId).find((t) => t.teamId === teamId);
+    if (!team) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} did not play round ${roundId}`);
+    const config = RoomManager.checkConfig({
+      simulator: origin.simulator as RoundConfig['simulator'],
+      scenario: origin.scenario,
+      minutes: origin.minutes,
+      tempo: origin.tempo as RoundConfig['tempo'],
+      seed: origin.seed,
+      teamCount: 1,
+    });
+    const now = clock.now();
+    return store.transaction(() => {
+      let code = newCode();
+      while (store.codeExists(code)) code = newCode();
+      const row = store.createRoom(code, teacherId, config, now);
+      const newTeam = store.createTeam(row.id, 0, team.name);
+      const round = store.createRound({
+        roomId: row.id,
+        number: 1,
+        simulator: config.simulator,
+        scenario: config.scenario,
+        seed: config.seed,
+        minutes: config.minutes,
+        tempo: config.tempo,
+        state: 'paused',
+        createdAt: now,
+        forkOf: { roundId, teamId, minute },
+      });
+      store.updateRound(round.id, { minute, startedAt: now });
+      store.setRoundTeams(round.id, [{ teamId: newTeam.id, idx: 0, name: team.name }]);
+      store.copyTeamRecords({ roundId, teamId }, { roundId: round.id, teamId: newTeam.id }, minute);
+      const room = this.load(row);
+      if (room.recoveryMismatches.length) throw new Error(`fork of round ${roundId} does not re-simulate to the original`);
+      return room;
+    });
+  }
+
   /** Loads every room whose round was running or paused: rebuilt by re-simulation, left paused. */
   recover(): Room[] {
     const { store } = this.deps;

@@ -7,13 +7,13 @@ import { scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
 import type { ControlValue } from '../../shared/sim/types.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { ChangeRecord, ClockAction, RoomView, RoundConfig, RoundScores, Tempo } from '../../shared/protocol/types.ts';
-import { LIMITS } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, ClockAction, RoomMinute, RoomSummary, RoomView, RoundConfig, RoundScores, TeamHistory, Tempo } from '../../shared/protocol/types.ts';
 import type { RoundRow, Store } from '../db/store.ts';
 import type { Clock, Timer } from './clock.ts';
 import type { RoomOutput } from './output.ts';
 import { Roster, type PlayerState } from './roster.ts';
-import { commitStep, headlineTrend, openTeam, rebuildTeam, stepTeam, teamHistory, teamMinute, teamSummary, type RoundRun, type TeamRun } from './round.ts';
+import { Staffing } from './staffing.ts';
+import { commitStep, headlineTrend, loadRoundRun, openTeam, roomMinute, roomSummary, roundScores, stepTeam, teamHistory, teamMinute, type RoundRun, type TeamRun } from './round.ts';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -41,13 +41,26 @@ export class Room {
   /** Minutes whose re-simulation differed from the stored snapshot, found at recovery. */
   recoveryMismatches: { teamId: number; minutes: number[] }[] = [];
 
+  private readonly staff: Staffing;
+
   constructor(
     private readonly deps: RoomDeps,
     readonly id: number,
     readonly code: string,
     readonly teacherId: number,
     public config: RoundConfig,
-  ) {}
+  ) {
+    this.staff = new Staffing({
+      ...deps,
+      roomId: id,
+      code,
+      roster: this.roster,
+      model: () => this.round.model,
+      teamCount: () => this.config.teamCount,
+      historyOf: (teamId) => this.historyOf(teamId),
+      playsRound: (teamId) => !this.started || this.round.teams.has(teamId),
+    });
+  }
 
   // ── views ────────────────────────────────────────────────────────────
   view(): RoomView {
@@ -70,32 +83,20 @@ export class Room {
     return this.round.teams.get(teamId);
   }
   scores(): RoundScores | null {
-    if (this.round.state !== 'finished') return null;
-    return {
-      roundId: this.round.id,
-      teams: [...this.round.teams.values()].map((t) => ({ teamId: t.teamId, name: t.name, goals: t.progress, score: t.score })),
-    };
+    return roundScores(this.round);
   }
   trends(): Record<number, Record<string, number[]>> {
     const out: Record<number, Record<string, number[]>> = {};
     for (const t of this.round.teams.values()) out[t.teamId] = headlineTrend(this.round, t);
     return out;
   }
-  latestMinute() {
-    if (!this.started) return null;
-    return { roundId: this.round.id, minute: this.round.minute, sentAt: this.deps.clock.now(), teams: [...this.round.teams.values()].map(teamMinute) };
+  latestMinute(): RoomMinute | null {
+    return this.started ? roomMinute(this.round, this.deps.clock.now()) : null;
   }
-  summary() {
-    if (!this.started) return null;
-    return {
-      roundId: this.round.id,
-      state: this.round.state,
-      minute: this.round.minute,
-      sentAt: this.deps.clock.now(),
-      teams: [...this.round.teams.values()].map((t) => teamSummary(this.round, t)),
-    };
+  summary(): RoomSummary | null {
+    return this.started ? roomSummary(this.round, this.deps.clock.now()) : null;
   }
-  historyOf(teamId: number) {
+  historyOf(teamId: number): TeamHistory | null {
     const t = this.round.teams.get(teamId);
     return t ? teamHistory(this.round.id, t) : null;
   }
@@ -103,74 +104,24 @@ export class Room {
   // ── loading ──────────────────────────────────────────────────────────
   /** Sets the round from its stored row; a started round is rebuilt by re-simulation and checked. */
   loadRound(row: RoundRow): void {
-    if (!isSimulatorId(row.simulator)) throw new Error(`round ${row.id}: unknown simulator ${row.simulator}`);
-    const model = getModel(row.simulator);
-    this.round = {
-      id: row.id,
-      number: row.number,
-      state: row.state as RoundRun['state'],
-      simulator: row.simulator,
-      scenario: row.scenario,
-      seed: row.seed,
-      minutes: row.minutes,
-      tempo: row.tempo as Tempo,
-      minute: row.minute,
-      forkOf: row.forkOfRoundId != null ? { roundId: row.forkOfRoundId, teamId: row.forkOfTeamId!, minute: row.forkMinute! } : null,
-      model,
-      scenarioDef: scenarioDef(model, row.scenario),
-      teams: new Map(),
-    };
-    if (row.state === 'lobby') return;
-    const { store } = this.deps;
-    const changes = store.changesOfRound(row.id);
-    const stored = new Map<number, Map<number, string>>();
-    for (const s of store.snapshotsOfRound(row.id)) {
-      let m = stored.get(s.teamId);
-      if (!m) stored.set(s.teamId, (m = new Map()));
-      m.set(s.minute, s.data);
-    }
-    this.recoveryMismatches = [];
-    for (const rt of store.roundTeams(row.id)) {
-      const { team, mismatches } = rebuildTeam(
-        this.round,
-        { teamId: rt.teamId, idx: rt.idx, name: rt.name },
-        row.seed!,
-        changes.filter((c) => c.teamId === rt.teamId),
-        stored.get(rt.teamId) ?? new Map(),
-        row.minute,
-      );
-      if (mismatches.length) this.recoveryMismatches.push({ teamId: rt.teamId, minutes: mismatches });
-      this.round.teams.set(rt.teamId, team);
-    }
-    if (this.recoveryMismatches.length) {
-      this.deps.log.error({ room: this.code, round: row.id, mismatches: this.recoveryMismatches }, 're-simulation differs from the stored snapshots');
+    const { round, mismatches } = loadRoundRun(this.deps.store, row);
+    this.round = round;
+    this.recoveryMismatches = mismatches;
+    if (mismatches.length) {
+      this.deps.log.error({ room: this.code, round: row.id, mismatches }, 're-simulation differs from the stored snapshots');
     }
     // Nobody ticks a round while the server is down: it resumes paused, for the teacher to restart.
-    if (row.state === 'running') {
-      this.round.state = 'paused';
-      store.updateRound(row.id, { state: 'paused' });
+    if (round.state === 'running') {
+      round.state = 'paused';
+      this.deps.store.updateRound(row.id, { state: 'paused' });
     }
   }
 
   // ── students ─────────────────────────────────────────────────────────
   addStudent(name: string, tokenHash: string): PlayerState {
-    const { store, clock } = this.deps;
-    if (this.roster.activePlayers().length >= LIMITS.maxPlayers) fail(ErrorCode.ROOM_FULL, `the room is full (${LIMITS.maxPlayers} players)`);
-    const team = this.roster.teamWithRoom(this.config.teamCount, LIMITS.maxTeamSize);
-    if (!team) return fail(ErrorCode.ROOM_FULL, `every team is full (${LIMITS.maxTeamSize} players each); the teacher can add teams`);
-    const player = store.transaction(() => {
-      const row = store.createPlayer({ roomId: this.id, teamId: team.id, name, tokenHash, seq: this.roster.nextSeq(team.id), roles: [], joinedAt: clock.now() });
-      const p: PlayerState = { id: row.id, name, teamId: team.id, seq: row.seq, roles: [], removed: false };
-      this.roster.players.set(p.id, p);
-      this.persistRoles(this.roster.redeal(team.id, this.round.model));
-      return p;
-    });
-    this.deps.out.placePlayer(this.code, player.id, player.teamId);
+    const p = this.staff.addStudent(name, tokenHash);
     this.broadcastRoom();
-    return player;
-  }
-  private persistRoles(changed: PlayerState[]): void {
-    for (const p of changed) this.deps.store.updatePlayer(p.id, { roles: p.roles });
+    return p;
   }
   connect(playerId: number): void {
     if (this.roster.connect(playerId)) this.broadcastRoom();
@@ -236,7 +187,7 @@ export class Room {
         store.updateRound(r.id, { simulator: next.simulator, scenario: next.scenario, seed: next.seed, minutes: next.minutes, tempo: next.tempo });
         this.config = next;
         this.round = { ...r, simulator: next.simulator, scenario: next.scenario, seed: next.seed, minutes: next.minutes, tempo: next.tempo, model, scenarioDef: scenarioDef(model, next.scenario) };
-        this.setTeamCount(next.teamCount);
+        this.staff.setTeamCount(next.teamCount);
       });
     } catch (e) {
       // The transaction rolled back: so does the room.
@@ -248,80 +199,22 @@ export class Room {
     this.broadcastRoom();
   }
 
-  /** Grows or shrinks the playing teams (lobby only); members of dropped teams are dealt anew; roles follow the model. */
-  private setTeamCount(n: number): void {
-    const { store } = this.deps;
-    while (this.roster.teams.length < n) {
-      const row = store.createTeam(this.id, this.roster.teams.length, '');
-      this.roster.teams.push({ id: row.id, idx: row.idx, name: row.name });
-    }
-    for (const t of this.roster.teams.filter((t) => t.idx >= n)) {
-      for (const p of this.roster.members(t.id)) {
-        const dest = this.roster.teamWithRoom(n, LIMITS.maxTeamSize);
-        if (!dest) fail(ErrorCode.ROOM_FULL, `not enough seats in ${n} teams for everyone`);
-        this.placeInTeam(p, dest!.id);
-      }
-    }
-    for (const t of this.roster.activeTeams(n)) this.persistRoles(this.roster.redeal(t.id, this.round.model));
-  }
-
-  /** Reads players and teams back from the database (after a failed transaction, or on load). */
+  /** Reads players and teams from the database. */
   reloadRoster(): void {
-    const { store } = this.deps;
-    this.roster.teams = store.teamsOfRoom(this.id).map((t) => ({ id: t.id, idx: t.idx, name: t.name }));
-    this.roster.players.clear();
-    for (const p of store.playersOfRoom(this.id)) {
-      this.roster.players.set(p.id, { id: p.id, name: p.name, teamId: p.teamId, seq: p.seq, roles: JSON.parse(p.roles), removed: p.removed });
-    }
+    this.staff.reload();
   }
-
-  private placeInTeam(p: PlayerState, teamId: number | null): void {
-    const from = p.teamId;
-    p.teamId = teamId;
-    p.seq = teamId === null ? 0 : this.roster.nextSeq(teamId);
-    p.roles = [];
-    this.deps.store.updatePlayer(p.id, { teamId, seq: p.seq, roles: [] });
-    if (from !== null) this.persistRoles(this.roster.redeal(from, this.round.model));
-    if (teamId !== null) this.persistRoles(this.roster.redeal(teamId, this.round.model));
-    this.deps.out.placePlayer(this.code, p.id, teamId);
-    const history = teamId === null ? null : this.historyOf(teamId);
-    if (history) this.deps.out.emit(this.code, { kind: 'player', playerId: p.id }, 'history', history);
-  }
-
   move(playerId: number, teamId: number): void {
-    const p = this.roster.players.get(playerId);
-    if (!p || p.removed) return fail(ErrorCode.PLAYER_NOT_FOUND, `no player ${playerId} in this room`);
-    const team = this.roster.activeTeams(this.config.teamCount).find((t) => t.id === teamId);
-    if (!team) fail(ErrorCode.TEAM_NOT_FOUND, `no team ${teamId} in this room`);
-    if (p.teamId === teamId) return;
-    if (this.started && !this.round.teams.has(teamId)) fail(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} does not play this round`);
-    if (this.roster.members(teamId).length >= LIMITS.maxTeamSize) fail(ErrorCode.TEAM_FULL, `that team is full (${LIMITS.maxTeamSize})`);
-    this.deps.store.transaction(() => this.placeInTeam(p, teamId));
+    this.staff.move(playerId, teamId);
     this.broadcastRoom();
   }
-
   rename(teamId: number, name: string): void {
-    const team = this.roster.team(teamId);
-    if (!team || team.idx >= this.config.teamCount) return fail(ErrorCode.TEAM_NOT_FOUND, `no team ${teamId} in this room`);
-    this.deps.store.renameTeam(teamId, name);
-    team.name = name;
+    this.staff.rename(teamId, name);
     const run = this.round.teams.get(teamId);
     if (run) run.name = name;
     this.broadcastRoom();
   }
-
   remove(playerId: number): void {
-    const p = this.roster.players.get(playerId);
-    if (!p || p.removed) return fail(ErrorCode.PLAYER_NOT_FOUND, `no player ${playerId} in this room`);
-    const from = p.teamId;
-    this.deps.store.transaction(() => {
-      p.removed = true;
-      p.roles = [];
-      this.deps.store.updatePlayer(p.id, { removed: true, roles: [] });
-      if (from !== null) this.persistRoles(this.roster.redeal(from, this.round.model));
-    });
-    this.deps.out.emit(this.code, { kind: 'player', playerId }, 'notice', { code: ErrorCode.REMOVED, message: 'the teacher removed you from the room' });
-    this.deps.out.dropPlayer(this.code, playerId);
+    this.staff.remove(playerId);
     this.broadcastRoom();
   }
 
@@ -491,16 +384,9 @@ export class Room {
   private broadcastMinute(sentAt: number): void {
     const r = this.round;
     const { out } = this.deps;
-    const teams = [...r.teams.values()];
-    for (const t of teams) out.emit(this.code, { kind: 'team', teamId: t.teamId }, 'minute', { roundId: r.id, sentAt, ...teamMinute(t) });
-    out.emit(this.code, { kind: 'teacher' }, 'room:minute', { roundId: r.id, minute: r.minute, sentAt, teams: teams.map(teamMinute) });
-    out.emit(this.code, { kind: 'observers' }, 'summary', {
-      roundId: r.id,
-      state: r.state,
-      minute: r.minute,
-      sentAt,
-      teams: teams.map((t) => teamSummary(r, t)),
-    });
+    for (const t of r.teams.values()) out.emit(this.code, { kind: 'team', teamId: t.teamId }, 'minute', { roundId: r.id, sentAt, ...teamMinute(t) });
+    out.emit(this.code, { kind: 'teacher' }, 'room:minute', roomMinute(r, sentAt));
+    out.emit(this.code, { kind: 'observers' }, 'summary', roomSummary(r, sentAt));
   }
 
   /** Ends the round at its last stored minute and records the scores. */

@@ -1,8 +1,10 @@
 // One round in memory: every team's simulation state, its minutes so far and its changes.
-import { createRound, stepRound } from '../../shared/sim/engine.ts';
+import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts';
+import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
 import { evaluateRound } from '../../shared/sim/score.ts';
 import type { ControlChange, GoalResult, ScenarioDef, SimModel, SimStateBase, Snapshot } from '../../shared/sim/types.ts';
-import type { ChangeRecord, RoundState, RoundView, TeamHistory, TeamMinute, TeamSummary, Tempo } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, RoomMinute, RoomSummary, RoundScores, RoundState, RoundView, TeamHistory, TeamMinute, TeamSummary, Tempo } from '../../shared/protocol/types.ts';
+import type { RoundRow, Store } from '../db/store.ts';
 
 export interface TeamRun {
   teamId: number;
@@ -115,4 +117,63 @@ export function headlineTrend(round: RoundRun, t: TeamRun): Record<string, numbe
   const out: Record<string, number[]> = {};
   for (const i of round.model.indicators) if (i.headline) out[i.key] = t.snapshots.map((s) => s.indicators[i.key]);
   return out;
+}
+
+export function roomMinute(r: RoundRun, sentAt: number): RoomMinute {
+  return { roundId: r.id, minute: r.minute, sentAt, teams: [...r.teams.values()].map(teamMinute) };
+}
+
+export function roomSummary(r: RoundRun, sentAt: number): RoomSummary {
+  return { roundId: r.id, state: r.state, minute: r.minute, sentAt, teams: [...r.teams.values()].map((t) => teamSummary(r, t)) };
+}
+
+export function roundScores(r: RoundRun): RoundScores | null {
+  if (r.state !== 'finished') return null;
+  return { roundId: r.id, teams: [...r.teams.values()].map((t) => ({ teamId: t.teamId, name: t.name, goals: t.progress, score: t.score })) };
+}
+
+/**
+ * A round from its stored row. A started round is rebuilt by re-simulating every team from the seed
+ * and the recorded changes, and each minute is compared with the stored snapshot.
+ */
+export function loadRoundRun(store: Store, row: RoundRow): { round: RoundRun; mismatches: { teamId: number; minutes: number[] }[] } {
+  if (!isSimulatorId(row.simulator)) throw new Error(`round ${row.id}: unknown simulator ${row.simulator}`);
+  const model = getModel(row.simulator);
+  const round: RoundRun = {
+    id: row.id,
+    number: row.number,
+    state: row.state as RoundState,
+    simulator: row.simulator,
+    scenario: row.scenario,
+    seed: row.seed,
+    minutes: row.minutes,
+    tempo: row.tempo as Tempo,
+    minute: row.minute,
+    forkOf: row.forkOfRoundId != null ? { roundId: row.forkOfRoundId, teamId: row.forkOfTeamId!, minute: row.forkMinute! } : null,
+    model,
+    scenarioDef: scenarioDef(model, row.scenario),
+    teams: new Map(),
+  };
+  const mismatches: { teamId: number; minutes: number[] }[] = [];
+  if (row.state === 'lobby') return { round, mismatches };
+  const changes = store.changesOfRound(row.id);
+  const stored = new Map<number, Map<number, string>>();
+  for (const s of store.snapshotsOfRound(row.id)) {
+    let m = stored.get(s.teamId);
+    if (!m) stored.set(s.teamId, (m = new Map()));
+    m.set(s.minute, s.data);
+  }
+  for (const rt of store.roundTeams(row.id)) {
+    const { team, mismatches: bad } = rebuildTeam(
+      round,
+      { teamId: rt.teamId, idx: rt.idx, name: rt.name },
+      row.seed!,
+      changes.filter((c) => c.teamId === rt.teamId),
+      stored.get(rt.teamId) ?? new Map(),
+      row.minute,
+    );
+    if (bad.length) mismatches.push({ teamId: rt.teamId, minutes: bad });
+    round.teams.set(rt.teamId, team);
+  }
+  return { round, mismatches };
 }

@@ -1,6 +1,8 @@
 // Payloads of the classroom protocol. They carry keys and numbers, never display text, so every
 // person in a room can read it in their own language.
 import type { ControlValue, GoalResult, SimulatorId, Snapshot, Status } from '../sim/types.ts';
+import type { Chapter } from '../replay/chapters.ts';
+import type { SnapshotColumns } from '../replay/columns.ts';
 import type { ProtocolError } from './errors.ts';
 
 export type RoundState = 'lobby' | 'running' | 'paused' | 'finished';
@@ -168,4 +170,59 @@ export type ClockAction = 'start' | 'pause' | 'resume' | 'step' | 'end' | 'next'
 export interface ProtocolNotice {
   code: string;
   message: string;
+}
+
+// ── history and replay (teacher only) ─────────────────────────────────
+export interface HistoryTeam {
+  teamId: number;
+  idx: number;
+  name: string;
+  score: number | null;
+  goalsMet: number;
+  goals: number;
+}
+export interface HistoryRound {
+  id: number;
+  number: number;
+  simulator: SimulatorId;
+  scenario: string;
+  seed: number | null;
+  state: RoundState;
+  minutes: number;
+  minute: number;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  forkOf: RoundView['forkOf'];
+  teams: HistoryTeam[];
+}
+export interface HistoryRoom {
+  code: string;
+  createdAt: number;
+  rounds: HistoryRound[];
+}
+
+export interface ReplayTeam {
+  teamId: number;
+  idx: number;
+  name: string;
+  columns: SnapshotColumns;
+  changes: ChangeRecord[];
+  result: { goals: GoalResult[]; score: number | null } | null;
+  chapters: Chapter[];
+}
+export interface ForkInfo {
+  roundId: number;
+  roomCode: string;
+  teamId: number;
+  minute: number;
+}
+export interface RoundReplay {
+  roomCode: string;
+  round: HistoryRound;
+  teams: ReplayTeam[];
+  /** What-if rounds forked from this one. */
+  forks: ForkInfo[];
+  /** For a fork: where it came from. */
+  origin: ForkInfo | null;
 }

@@ -55,6 +55,8 @@ export interface IndicatorDef {
   display: DisplayDef;
   /** Headline indicators carry a status and are charted. */
   headline?: boolean;
+  /** Cumulative figures: 'rising' never decreases, 'falling' never increases (a goal on them can be lost for good). */
+  trend?: 'rising' | 'falling';
 }
 
 export interface GoalDef {

@@ -24,6 +24,7 @@ const tps = { scale: 1, digits: 0, unit: 'tx/s' };
 const mu = { scale: 1e-6, digits: 2, unit: 'M u' };
 const count = { scale: 1, digits: 0, unit: '' };
 
+// The running totals are marked 'rising': they never fall, so a goal capping them can be lost for good.
 export const INDICATORS: readonly IndicatorDef[] = [
   { key: 'goodApproval', display: share1, headline: true },
   { key: 'authTimeMs', display: { scale: 1, digits: 0, unit: 'ms' }, headline: true },
@@ -43,10 +44,10 @@ export const INDICATORS: readonly IndicatorDef[] = [
   { key: 'serversInService', display: count },
   { key: 'serversBooting', display: count },
   { key: 'costRatePerHour', display: { scale: 1, digits: 0, unit: 'u/h' } },
-  { key: 'costSoFar', display: { scale: 1, digits: 0, unit: 'u' } },
-  { key: 'standInExposure', display: mu },
-  { key: 'fraudApprovedSoFar', display: mu },
-  { key: 'goodLostSoFar', display: { scale: 1e-3, digits: 1, unit: 'k tx' } },
+  { key: 'costSoFar', display: { scale: 1, digits: 0, unit: 'u' }, trend: 'rising' },
+  { key: 'standInExposure', display: mu, trend: 'rising' },
+  { key: 'fraudApprovedSoFar', display: mu, trend: 'rising' },
+  { key: 'goodLostSoFar', display: { scale: 1e-3, digits: 1, unit: 'k tx' }, trend: 'rising' },
   { key: 'awaitingRetry', display: { scale: 1, digits: 0, unit: 'tx' } },
   { key: 'groupBLatencyMs', display: { scale: 1, digits: 0, unit: 'ms' } },
 ];

@@ -35,11 +35,11 @@ export const indicators: readonly IndicatorDef[] = [
   { key: 'cacheHitRatio', display: pct0 },
   { key: 'throttledShare', display: pct0 },
   { key: 'fleetCostPerHour', display: { scale: 1, digits: 2, unit: '$/h' } },
-  { key: 'costSoFar', display: { scale: 1, digits: 2, unit: '$' } },
+  { key: 'costSoFar', display: { scale: 1, digits: 2, unit: '$' }, trend: 'rising' },
   { key: 'cachedAnswerAgeS', display: { scale: 1, digits: 0, unit: 's' } },
   { key: 'badBuildShare', display: pct0 },
   { key: 'recommendationsAvailable', display: pct0 },
-  { key: 'errorBudgetRemaining', display: { scale: 100, digits: 1, unit: '%' } },
+  { key: 'errorBudgetRemaining', display: { scale: 100, digits: 1, unit: '%' }, trend: 'falling' },
 ];
 
 export const tableColumns: readonly string[] = [

@@ -1,0 +1,36 @@
+// Finished rounds never change: their replay is built and gzipped once, then served from memory.
+import { gzipSync } from 'node:zlib';
+
+export interface CachedBody {
+  json: string;
+  gzip: Buffer;
+}
+
+export class ReplayCache {
+  private entries = new Map<number, CachedBody>();
+  constructor(private readonly capacity = 32) {}
+
+  get(roundId: number): CachedBody | undefined {
+    const e = this.entries.get(roundId);
+    if (e) {
+      // Most recently used goes to the end.
+      this.entries.delete(roundId);
+      this.entries.set(roundId, e);
+    }
+    return e;
+  }
+
+  static encode(value: unknown): CachedBody {
+    const json = JSON.stringify(value);
+    return { json, gzip: gzipSync(json, { level: 6 }) };
+  }
+
+  set(roundId: number, body: CachedBody): void {
+    this.entries.set(roundId, body);
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

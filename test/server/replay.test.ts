@@ -1,0 +1,289 @@
+// Replay and debrief: exact re-simulation, what-if forks, CSV export, the teacher's history.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RoundReplay } from '../../shared/protocol/types.ts';
+import { fromColumns } from '../../shared/replay/columns.ts';
+import { models } from '../../shared/sim/registry.ts';
+import type { ControlValue } from '../../shared/sim/types.ts';
+import { csvField } from '../../server/replay/csv.ts';
+import { verifyRounds } from '../../server/replay/verify.ts';
+import type { Room } from '../../server/rooms/room.ts';
+import { startServer, type TestServer } from './helpers.ts';
+
+/** A small RFC 4180 parser, enough to check what the export writes. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') row.push(field), (field = '');
+    else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field), rows.push(row), (row = []), (field = ''), i++;
+    } else field += ch;
+  }
+  if (field || row.length) row.push(field), rows.push(row);
+  return rows;
+}
+
+interface Played {
+  room: Room;
+  key: string;
+  roundId: number;
+  teams: number[];
+}
+
+describe('replay of finished rounds', () => {
+  let server: TestServer;
+  let ps: Played;
+  let ws: Played;
+  const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+  /** Plays a whole round in-process: students join, changes are sent to apply at their minute, the clock runs out. */
+  async function play(body: object, moves: { team: number; minute: number; key: string; value: ControlValue }[], key?: string): Promise<Played> {
+    const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: body, headers: key ? auth(key) : {} });
+    const { code, teacherKey } = res.json();
+    const room = server.app.rooms.get(code);
+    const teamIds = room.view().teams.map((t) => t.id);
+    const players = teamIds.map((_, i) => server.app.rooms.joinStudent(code, `Solo ${i + 1}`).player);
+    room.clock('start');
+    const minutes = room.round.minutes;
+    for (let m = 1; m <= minutes; m++) {
+      for (const mv of moves.filter((x) => x.minute === m)) room.control(players[mv.team].id, mv.key, mv.value);
+      server.clock.advance(room.round.tempo * 1000);
+    }
+    expect(room.round.state).toBe('finished');
+    return { room, key: teacherKey, roundId: room.round.id, teams: teamIds };
+  }
+
+  async function replayOf(p: { key: string; roundId: number }): Promise<RoundReplay> {
+    const res = await server.app.inject({ method: 'GET', url: `/api/rounds/${p.roundId}/replay`, headers: { ...auth(p.key), 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    return JSON.parse(gunzipSync(res.rawPayload).toString('utf8'));
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    ps = await play({ simulator: 'payment-switch', scenario: 'sale-surge', teamCount: 3, minutes: 30, tempo: 1, seed: 11 }, [
+      { team: 0, minute: 3, key: 'servers', value: 10 },
+      { team: 0, minute: 3, key: 'shedding', value: true },
+      { team: 1, minute: 20, key: 'servers', value: 12 },
+      { team: 2, minute: 6, key: 'retryPolicy', value: 'backoff' },
+    ]);
+    ws = await play({ simulator: 'web-service', scenario: 'bad-deploy', teamCount: 2, minutes: 40, tempo: 1, seed: 5 }, [{ team: 0, minute: 12, key: 'rollback', value: 'press' }], ps.key);
+  });
+  afterAll(() => server.close());
+
+  test('re-simulation from seed and recorded changes equals the stored snapshots, for both simulators', () => {
+    const reports = verifyRounds(server.app.store);
+    expect(reports.map((r) => r.roundId).sort()).toEqual([ps.roundId, ws.roundId].sort());
+    for (const r of reports) expect(r.mismatches).toEqual([]);
+  });
+
+  test('the replay holds every minute of every team, the changes with their authors, the scores and chapters', async () => {
+    const replay = await replayOf(ps);
+    expect(replay.round).toMatchObject({ simulator: 'payment-switch', scenario: 'sale-surge', seed: 11, state: 'finished', minute: 30 });
+    expect(replay.teams).toHaveLength(3);
+    for (const t of replay.teams) {
+      const stored = server.app.store.snapshotsOfRound(ps.roundId, t.teamId).map((s) => JSON.parse(s.data));
+      expect(fromColumns(t.columns)).toEqual(stored);
+      expect(t.result!.goals.map((g) => g.id)).toEqual(['approval', 'authTime', 'cost']);
+    }
+    const t0 = replay.teams[0];
+    expect(t0.changes.map((c) => [c.minute, c.key, c.value, c.author.name])).toEqual([
+      [3, 'servers', 10, 'Solo 1'],
+      [3, 'shedding', true, 'Solo 1'],
+    ]);
+    const kinds = (t: (typeof replay.teams)[number]) => t.chapters.map((c) => `${c.minute}:${c.kind}${c.goal ? `:${c.goal}` : ''}`);
+    expect(kinds(t0)).toContain('5:sale-start');
+    expect(kinds(t0)).toContain('8:servers-ready');
+    // Team 2 added servers late, without shedding: the storm sets in and the approval goal is lost for good.
+    const t1 = kinds(replay.teams[1]);
+    expect(t1.some((k) => k.endsWith(':retry-storm'))).toBe(true);
+    expect(t1.some((k) => k.endsWith(':goal-lost:approval'))).toBe(true);
+    const wsReplay = await replayOf(ws);
+    expect(wsReplay.teams[1].chapters.map((c) => c.kind)).toEqual(expect.arrayContaining(['deploy', 'page']));
+    expect(wsReplay.teams[0].chapters.map((c) => c.kind)).toContain('rollback-done');
+  });
+
+  test('a fork at minute m equals the original up to m, and diverges after a different change', async () => {
+    const m = 12;
+    const origin = await replayOf(ps);
+    const team = origin.teams[1];
+    const res = await server.app.inject({ method: 'POST', url: `/api/rounds/${ps.roundId}/fork`, headers: auth(ps.key), payload: { teamId: team.teamId, minute: m } });
+    expect(res.statusCode).toBe(201);
+    const { code, roundId } = res.json();
+    const fork = server.app.rooms.get(code);
+    expect(fork.round).toMatchObject({ state: 'paused', minute: m, seed: 11, forkOf: { roundId: ps.roundId, teamId: team.teamId, minute: m } });
+    const run = [...fork.round.teams.values()][0];
+    const original = fromColumns(team.columns);
+    expect(run.snapshots).toEqual(original.slice(0, m + 1));
+    // A different decision: shedding on at once, instead of servers at minute 20.
+    const me = server.app.rooms.joinStudent(code, 'Teacher').player;
+    fork.control(me.id, 'shedding', true);
+    fork.clock('resume');
+    server.clock.advance(18_000);
+    expect(fork.round.state).toBe('finished');
+    expect(run.snapshots[m + 1].controls.shedding).toBe(true);
+    expect(run.snapshots[m + 1].indicators).not.toEqual(original[m + 1].indicators);
+    expect(run.score).not.toBe(team.result!.score);
+    // The fork is a round of its own, linked both ways, and replays exactly.
+    const forkReplay = await replayOf({ key: ps.key, roundId });
+    expect(forkReplay.origin).toMatchObject({ roundId: ps.roundId, teamId: team.teamId, minute: m });
+    expect(fromColumns(forkReplay.teams[0].columns).slice(0, m + 1)).toEqual(original.slice(0, m + 1));
+    expect((await replayOf(ps)).forks).toEqual([{ roundId, roomCode: code, teamId: team.teamId, minute: m }]);
+    expect(verifyRounds(server.app.store).every((r) => r.mismatches.length === 0)).toBe(true);
+  });
+
+  test('a fork played on with the original decisions is the original', async () => {
+    const m = 10;
+    const origin = await replayOf(ps);
+    const team = origin.teams[0];
+    const res = await server.app.inject({ method: 'POST', url: `/api/rounds/${ps.roundId}/fork`, headers: auth(ps.key), payload: { teamId: team.teamId, minute: m } });
+    const fork = server.app.rooms.get(res.json().code);
+    fork.clock('resume');
+    server.clock.advance(20_000);
+    expect([...fork.round.teams.values()][0].snapshots).toEqual(fromColumns(team.columns));
+  });
+
+  test('forks are refused for minutes not played, teams not in the round and other teachers', async () => {
+    const url = `/api/rounds/${ps.roundId}/fork`;
+    const bad = [
+      [{ teamId: ps.teams[0], minute: 31 }, 400, 'BAD_REQUEST'],
+      [{ teamId: 99999, minute: 3 }, 404, 'TEAM_NOT_FOUND'],
+      [{ teamId: ps.teams[0], minute: -1 }, 400, 'BAD_REQUEST'],
+    ] as const;
+    for (const [payload, status, code] of bad) {
+      const r = await server.app.inject({ method: 'POST', url, headers: auth(ps.key), payload });
+      expect(r.statusCode, JSON.stringify(payload)).toBe(status);
+      expect(r.json().error.code).toBe(code);
+    }
+    const stranger = (await server.app.inject({ method: 'POST', url: '/api/rooms', payload: {} })).json().teacherKey;
+    const r = await server.app.inject({ method: 'POST', url, headers: auth(stranger), payload: { teamId: ps.teams[0], minute: 3 } });
+    expect(r.statusCode).toBe(404);
+    const noKey = await server.app.inject({ method: 'GET', url: `/api/rounds/${ps.roundId}/replay` });
+    expect(noKey.statusCode).toBe(401);
+    const other = await server.app.inject({ method: 'GET', url: `/api/rounds/${ps.roundId}/replay`, headers: auth(stranger) });
+    expect(other.statusCode).toBe(404);
+  });
+
+  test('CSV export: header row, units in the column names, a row per team per minute', async () => {
+    const get = async (part: string) => {
+      const r = await server.app.inject({ method: 'GET', url: `/api/rounds/${ps.roundId}/export/${part}.csv`, headers: auth(ps.key) });
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^text\/csv/);
+      expect(r.headers['content-disposition']).toMatch(/attachment; filename="opsroom-[A-Z0-9]{6}-round1-/);
+      return parseCsv(r.body);
+    };
+    const model = models['payment-switch'];
+    const minutes = await get('minutes');
+    const controls = model.controls.filter((c) => c.kind !== 'action');
+    expect(minutes).toHaveLength(1 + 3 * 31);
+    expect(minutes[0]).toHaveLength(3 + model.indicators.length + controls.length);
+    for (const row of minutes) expect(row).toHaveLength(minutes[0].length);
+    expect(minutes[0]).toEqual(expect.arrayContaining(['goodApproval (share)', 'authTimeMs (ms)', 'fraudRateBp (bp)', 'costSoFar (u)', 'serversInService (count)', 'newTps (tx/s)', 'standInExposure (u)', 'control servers (count)', 'control shedding (on/off)', 'control fraudThreshold (sigma)']));
+    const col = (name: string) => minutes[0].indexOf(name);
+    const team0 = minutes.slice(1).filter((r) => r[0] === String(ps.teams[0]));
+    expect(team0.map((r) => Number(r[2]))).toEqual(Array.from({ length: 31 }, (_, i) => i));
+    expect(team0[4][col('control servers (count)')]).toBe('10');
+    expect(team0[4][col('control shedding (on/off)')]).toBe('on');
+    expect(Number(team0[10][col('goodApproval (share)')])).toBeGreaterThan(0);
+    expect(Number(team0[10][col('goodApproval (share)')])).toBeLessThanOrEqual(1);
+
+    const changes = await get('changes');
+    expect(changes[0]).toEqual(['team_id', 'team', 'applied_at_minute', 'control', 'value', 'unit', 'role', 'author', 'received_at (UTC ISO 8601)']);
+    expect(changes).toHaveLength(1 + 4);
+    expect(changes[1].slice(2, 8)).toEqual(['3', 'servers', '10', 'count', 'scaling', 'Solo 1']);
+
+    const scores = await get('scores');
+    expect(scores).toHaveLength(1 + 3);
+    expect(scores[0]).toEqual(['team_id', 'team', 'score (points)', 'goals_met (count)', 'approval value (share)', 'approval target >= (share)', 'approval met (true/false)', 'authTime value (ms)', 'authTime target <= (ms)', 'authTime met (true/false)', 'cost value (u)', 'cost target <= (u)', 'cost met (true/false)']);
+    const stored = server.app.store.resultsOfRound(ps.roundId).find((r) => r.teamId === ps.teams[0])!;
+    expect(Number(scores[1][2])).toBe(stored.score);
+
+    const wsMinutes = parseCsv((await server.app.inject({ method: 'GET', url: `/api/rounds/${ws.roundId}/export/minutes.csv`, headers: auth(ps.key) })).body);
+    expect(wsMinutes[0].slice(0, 4)).toEqual(['team_id', 'team', 'minute', 'clock (HH:MM)']);
+    expect(wsMinutes[1][3]).toBe('09:00');
+    expect(wsMinutes[0]).toEqual(expect.arrayContaining(['p99Ms (ms)', 'costSoFar ($)', 'control cacheTtlS (s)', 'control targetUtilization (share)']));
+  });
+
+  test('team names cannot smuggle formulas into a spreadsheet; numbers stay numbers', async () => {
+    const res = await server.app.inject({ method: 'POST', url: '/api/rooms', headers: auth(ps.key), payload: { teamCount: 1, minutes: 5, tempo: 1 } });
+    const room = server.app.rooms.get(res.json().code);
+    room.rename(room.view().teams[0].id, '=HYPERLINK("http://x","y")');
+    room.clock('start');
+    server.clock.advance(5000);
+    const r = await server.app.inject({ method: 'GET', url: `/api/rounds/${room.round.id}/export/scores.csv`, headers: auth(ps.key) });
+    const rows = parseCsv(r.body);
+    expect(rows[1][1]).toBe(`'=HYPERLINK("http://x","y")`);
+    expect(csvField(-0.25)).toBe('-0.25');
+    expect(csvField('-0.25')).toBe("'-0.25");
+    expect(csvField('a,b')).toBe('"a,b"');
+  });
+
+  test("the teacher's history: every room and round, newest first, with scores", async () => {
+    const r = await server.app.inject({ method: 'GET', url: '/api/teacher/rooms', headers: auth(ps.key) });
+    const { rooms } = r.json();
+    const codes = rooms.map((x: { code: string }) => x.code);
+    expect(codes).toContain(ps.room.code);
+    expect(codes).toContain(ws.room.code);
+    const times = rooms.map((x: { createdAt: number }) => x.createdAt);
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    const round = rooms.find((x: { code: string }) => x.code === ps.room.code).rounds[0];
+    expect(round).toMatchObject({ id: ps.roundId, simulator: 'payment-switch', scenario: 'sale-surge', seed: 11, state: 'finished' });
+    expect(round.teams.map((t: { score: number }) => typeof t.score)).toEqual(['number', 'number', 'number']);
+    expect((await server.app.inject({ method: 'GET', url: '/api/teacher/rooms', headers: auth('Q'.repeat(43)) })).statusCode).toBe(401);
+  });
+});
+
+describe('npm run verify-replays', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'opsroom-verify-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('reports a stored minute that no longer matches its re-simulation', async () => {
+    const dbPath = join(dir, 'v.db');
+    const server = await startServer({ databasePath: dbPath });
+    const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: { scenario: 'fraud-wave', teamCount: 2, minutes: 8, tempo: 1 } });
+    const room = server.app.rooms.get(res.json().code);
+    room.clock('start');
+    server.clock.advance(8000);
+    const roundId = room.round.id;
+    const teamId = [...room.round.teams.keys()][1];
+    await server.close();
+    const run = () => {
+      try {
+        return { code: 0, out: execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/verify-replays.ts', '--db', dbPath], { encoding: 'utf8' }) };
+      } catch (e) {
+        const err = e as { status: number; stdout: string };
+        return { code: err.status, out: err.stdout };
+      }
+    };
+    const clean = run();
+    expect(clean.code).toBe(0);
+    expect(clean.out).toMatch(/^ok {3}round \d+ .*2 teams × 9 minutes\): exact$/m);
+    // Tamper with one stored minute.
+    const { openDatabase } = await import('../../server/db/index.ts');
+    const { sqlite } = openDatabase(dbPath);
+    const row = sqlite.prepare('select data from snapshots where round_id = ? and team_id = ? and minute = 6').get(roundId, teamId) as { data: string };
+    const data = JSON.parse(row.data);
+    data.indicators.goodApproval += 1e-9;
+    sqlite.prepare('update snapshots set data = ? where round_id = ? and team_id = ? and minute = 6').run(JSON.stringify(data), roundId, teamId);
+    sqlite.close();
+    const dirty = run();
+    expect(dirty.code).toBe(1);
+    expect(dirty.out).toContain(`DIFF round ${roundId}`);
+    expect(dirty.out).toContain(`team ${teamId}: minutes 6`);
+    expect(dirty.out).toMatch(/1 finished rounds re-simulated, 1 with differences/);
+  });
+});
