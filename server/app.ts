@@ -6,7 +6,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
 import { openDatabase } from './db/index.ts';
@@ -103,7 +103,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     });
   });
 
-  const webRoot = opts.webRoot === undefined ? null : opts.webRoot;
+  const webRoot = opts.webRoot == null ? null : resolve(opts.webRoot);
   const hasWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {

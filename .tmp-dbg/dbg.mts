@@ -1,0 +1,13 @@
+import { startWebServer, launchBrowser, newPage, screenshot } from '/work/main/test/browser/helpers.ts';
+const server = await startWebServer();
+const browser = await launchBrowser();
+const res = await fetch(`${server.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ simulator: 'web-service', scenario: 'bad-deploy', minutes: 20, tempo: 2, teamCount: 1 }) });
+const { code, teacherKey } = await res.json() as any;
+const { page } = await newPage(browser);
+page.on('console', (m) => console.log('console', m.type(), m.text()));
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
+await new Promise((r) => setTimeout(r, 3000));
+console.log((await page.locator('body').innerText()).slice(0, 1000));
+await screenshot(page, 'dbg');
+await browser.close(); await server.close();

@@ -1,0 +1,23 @@
+// The server under load: the real app on the real clock and a SQLite file, with the per-address limits
+// opened up (the load generator is one loopback address). Prints {"port":N} when listening.
+import { buildApp } from '../../../server/app.ts';
+
+const app = await buildApp({
+  databasePath: process.env.DATABASE_PATH!,
+  webRoot: null,
+  httpLimits: { createRooms: { max: 100_000, timeWindow: '1 minute' }, lookups: { max: 100_000, timeWindow: '1 minute' } },
+  realtimeLimits: { join: { capacity: 100_000, refillPerSecond: 100_000 } },
+});
+await app.listen({ port: 0, host: '127.0.0.1' });
+const addr = app.server.address();
+process.stdout.write(JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 }) + '\n');
+// For the soak: the live heap (after a full collection when --expose-gc is on) and RSS, every so often.
+const every = Number(process.env.MEM_EVERY_MS ?? 0);
+if (every > 0) {
+  setInterval(() => {
+    (globalThis as { gc?: () => void }).gc?.();
+    const m = process.memoryUsage();
+    process.stdout.write(JSON.stringify({ mem: { t: Date.now(), heapUsedMB: m.heapUsed / 2 ** 20, rssMB: m.rss / 2 ** 20, rooms: app.rooms.all().length } }) + '\n');
+  }, every).unref();
+}
+process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

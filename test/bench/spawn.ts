@@ -1,0 +1,48 @@
+// Child processes of the benchmarks: TypeScript entry points run with tsx, JSON lines on stdout.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export interface Child {
+  proc: ChildProcess;
+  /** Resolves with the next JSON line printed by the child that satisfies `pred`. */
+  next<T = any>(pred?: (msg: any) => boolean): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export function startChild(relativeToBench: string, args: string[] = [], env: Record<string, string> = {}, nodeArgs: string[] = []): Child {
+  const file = fileURLToPath(new URL(relativeToBench, import.meta.url));
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--max-old-space-size=2048', ...nodeArgs, file, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const waiting: { pred: (m: any) => boolean; resolve: (m: any) => void }[] = [];
+  const backlog: any[] = [];
+  createInterface({ input: proc.stdout! }).on('line', (line) => {
+    let msg: any;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const i = waiting.findIndex((w) => w.pred(msg));
+    if (i >= 0) waiting.splice(i, 1)[0].resolve(msg);
+    else backlog.push(msg);
+  });
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  return {
+    proc,
+    next(pred = () => true) {
+      const i = backlog.findIndex(pred);
+      if (i >= 0) return Promise.resolve(backlog.splice(i, 1)[0]);
+      return new Promise((resolve, reject) => {
+        waiting.push({ pred, resolve });
+        void exited.then(() => reject(new Error(`${relativeToBench} exited`)));
+      });
+    },
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
