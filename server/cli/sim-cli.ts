@@ -11,7 +11,7 @@ export const USAGE = `usage: npm run sim -- --model payment-switch|web-service -
   --set key=value       applies from minute 0 (before the opening screen); key=value@m from minute m
                         booleans as on/off, the retry policy as immediate/backoff, buttons as press
   --seed N              integer 0–4294967295 (default 1)
-  --minutes M           round length, 1–1440 (default 60)
+  --minutes M           round length, 0–1440 (default 60; 0 prints only the opening screen)
   --noise on|off        random arrivals and draws (default on); off replaces each draw by its mean
   --format jsonl|table  default jsonl`;
 
@@ -62,7 +62,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     throw e;
   }
   const seed = flags.has('seed') ? intFlag('seed', flags.get('seed'), 0, 0xffffffff) : 1;
-  const minutes = flags.has('minutes') ? intFlag('minutes', flags.get('minutes'), 1, 1440) : model.defaultMinutes;
+  const minutes = flags.has('minutes') ? intFlag('minutes', flags.get('minutes'), 0, 1440) : model.defaultMinutes;
   const noiseText = flags.get('noise') ?? 'on';
   if (noiseText !== 'on' && noiseText !== 'off') throw new UsageError(`--noise: expected on or off, got ${JSON.stringify(noiseText)}`);
   const format = flags.get('format') ?? 'jsonl';
