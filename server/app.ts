@@ -135,6 +135,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   rooms.recover();
+  rooms.startSweeping();
   return app;
 }
 

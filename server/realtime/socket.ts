@@ -145,6 +145,7 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       const { code, role, playerId } = socket.data;
       for (const r of socket.rooms) if (r !== socket.id) socket.leave(r);
       if (role === 'student' && code && playerId !== undefined) manager.peek(code)?.disconnect(playerId);
+      if ((role === 'teacher' || role === 'observer') && code) manager.peek(code)?.unwatch();
       socket.data.role = 'none';
       socket.data.code = undefined;
       socket.data.playerId = undefined;
@@ -182,6 +183,7 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       leave();
       socket.data = { ...socket.data, role: 'teacher', code: r.code };
       socket.join([ch.all(r.code), ch.teacher(r.code)]);
+      r.watch();
       return { room: r.view(), latest: r.latestMinute(), trends: r.trends(), scores: r.scores() };
     });
 
@@ -191,6 +193,7 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       leave();
       socket.data = { ...socket.data, role: 'observer', code: r.code };
       socket.join([ch.all(r.code), ch.observers(r.code)]);
+      r.watch();
       return { room: r.view(), summary: r.summary(), scores: r.scores() };
     });
 

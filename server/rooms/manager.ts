@@ -7,6 +7,7 @@ import type { RoundConfig } from '../../shared/protocol/types.ts';
 import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
 import type { RoomRow } from '../db/store.ts';
 import { Room, type RoomDeps } from './room.ts';
+import type { Timer } from './clock.ts';
 import type { PlayerState } from './roster.ts';
 
 export const DEFAULT_CONFIG: RoundConfig = { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 60, tempo: 5, seed: null, teamCount: 2 };
@@ -188,7 +189,33 @@ export class RoomManager {
     return [...this.rooms.values()];
   }
 
+  /** Drops rooms nobody has used for `idleMs` from memory; they reload from the database when needed. */
+  sweep(idleMs: number): number {
+    let n = 0;
+    for (const [code, room] of this.rooms) {
+      if (!room.idleFor(idleMs)) continue;
+      room.dispose();
+      this.rooms.delete(code);
+      n++;
+    }
+    return n;
+  }
+
+  /** Sweeps every `everyMs` on the room clock, until dispose(). */
+  startSweeping(everyMs = 5 * 60_000, idleMs = 30 * 60_000): void {
+    const next = () => {
+      this.sweepTimer = this.deps.clock.setTimeout(() => {
+        this.sweep(idleMs);
+        next();
+      }, everyMs);
+    };
+    next();
+  }
+  private sweepTimer: Timer | null = null;
+
   dispose(): void {
+    this.deps.clock.clearTimeout(this.sweepTimer);
+    this.sweepTimer = null;
     for (const r of this.rooms.values()) r.dispose();
     this.rooms.clear();
   }

@@ -38,6 +38,8 @@ export class Room {
   private timer: Timer | null = null;
   private lastTickAt = 0;
   private disposed = false;
+  private watchers = 0;
+  private lastActive: number;
   /** Minutes whose re-simulation differed from the stored snapshot, found at recovery. */
   recoveryMismatches: { teamId: number; minutes: number[] }[] = [];
 
@@ -50,6 +52,7 @@ export class Room {
     readonly teacherId: number,
     public config: RoundConfig,
   ) {
+    this.lastActive = deps.clock.now();
     this.staff = new Staffing({
       ...deps,
       roomId: id,
@@ -124,10 +127,28 @@ export class Room {
     return p;
   }
   connect(playerId: number): void {
+    this.touch();
     if (this.roster.connect(playerId)) this.broadcastRoom();
   }
   disconnect(playerId: number): void {
+    this.touch();
     if (this.roster.disconnect(playerId)) this.broadcastRoom();
+  }
+  /** A teacher or observer socket joined (students are counted by the roster). */
+  watch(): void {
+    this.touch();
+    this.watchers++;
+  }
+  unwatch(): void {
+    this.touch();
+    this.watchers = Math.max(0, this.watchers - 1);
+  }
+  private touch(): void {
+    this.lastActive = this.deps.clock.now();
+  }
+  /** Nobody connected, nothing running, for at least `ms`: the room can leave memory (it reloads from the database). */
+  idleFor(ms: number): boolean {
+    return this.round.state !== 'running' && this.watchers === 0 && this.roster.connectedCount === 0 && this.deps.clock.now() - this.lastActive >= ms;
   }
 
   /** A student's change: owner and range checked, recorded, shown to the team as pending. */

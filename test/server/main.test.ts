@@ -31,8 +31,8 @@ test('server/main.ts serves on PORT with DATABASE_PATH and shuts down cleanly on
     expect(created.status).toBe(201);
     // A connected socket does not keep the process from stopping.
     const client = ioClient(url, { transports: ['websocket'], reconnection: false });
-    await new Promise((r) => client.once('connect', r));
-    const disconnected = new Promise((r) => client.once('disconnect', r));
+    await new Promise<void>((r) => client.once('connect', () => r()));
+    const disconnected = new Promise<void>((r) => client.once('disconnect', () => r()));
     const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
     proc.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -189,4 +189,29 @@ describe('a room', () => {
     expect(env.store.teacherByKeyHash(hashSecret(first.teacherKey))).toBe(first.room.teacherId);
     expect(JSON.stringify(env.store.db.$client.prepare('select * from teachers').all())).not.toContain(first.teacherKey);
   });
+
+  test('idle rooms leave memory and come back from the database as they were; running ones stay', () => {
+    const idle = env.manager.create({ teamCount: 2, seed: 4 }).room;
+    const a = join(idle.code, 'A').player;
+    idle.connect(a.id);
+    idle.clock('start');
+    env.clock.advance(20_000);
+    idle.clock('pause');
+    const before = { view: idle.view(), history: idle.historyOf(idle.view().teams[0].id) };
+    const running = env.manager.create({ teamCount: 1, minutes: 240, tempo: 20 }).room;
+    running.clock('start');
+    env.clock.advance(40 * 60_000);
+    // A connected student keeps the room.
+    expect(env.manager.sweep(30 * 60_000)).toBe(0);
+    idle.disconnect(a.id);
+    env.clock.advance(31 * 60_000);
+    expect(env.manager.sweep(30 * 60_000)).toBe(1);
+    expect(env.manager.peek(idle.code)).toBeUndefined();
+    expect(env.manager.peek(running.code)).toBe(running);
+    const back = env.manager.get(idle.code);
+    expect(back).not.toBe(idle);
+    expect(back.view()).toEqual({ ...before.view, players: before.view.players.map((p) => ({ ...p, connected: false })) });
+    expect(back.historyOf(back.view().teams[0].id)).toEqual(before.history);
+    expect(back.recoveryMismatches).toEqual([]);
+  });
 });
