@@ -169,7 +169,7 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       socket.join([ch.all(r.code), ch.player(r.code, player.id)]);
       if (player.teamId !== null) socket.join(ch.team(r.code, player.teamId));
       r.connect(player.id);
-      return { token, playerId: player.id, room: r.view(), history: player.teamId !== null ? r.historyOf(player.teamId) : null };
+      return { token, playerId: player.id, room: r.view(), history: player.teamId !== null ? r.historyOf(player.teamId) : null, scores: r.scores() };
     });
 
     on('student:control', (req) => {

@@ -149,6 +149,8 @@ export interface StudentJoined {
   room: RoomView;
   /** The team's round so far, when the round has started and the player has a team. */
   history: TeamHistory | null;
+  /** Every team's final scores, when the round is over (the leaderboard after a reload). */
+  scores: RoundScores | null;
 }
 export interface TeacherJoined {
   room: RoomView;

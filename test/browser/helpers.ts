@@ -1,0 +1,111 @@
+// Browser-test helpers: the real server in-process on port 0 with a manual clock (time moves only
+// when a test says so), Debian's Chromium through playwright-core, and screenshots.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildApp } from '../../server/app.ts';
+import { ManualClock } from '../../server/rooms/clock.ts';
+
+export const BUILD_DIR = 'build';
+export const SCREENSHOTS = 'test-results/screenshots';
+const CHROMIUM = '/usr/bin/chromium';
+// STACK.md: the flags Debian's Chromium needs in a container.
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--disable-sync',
+  '--metrics-recording-only',
+  '--no-first-run',
+  '--mute-audio',
+];
+
+/** The browser tests drive the built app: fail with the fix in the message when it is missing. */
+export function assertBuilt(): void {
+  if (!existsSync(join(BUILD_DIR, 'index.html'))) {
+    throw new Error(`${BUILD_DIR}/index.html is missing: run \`npm run build\` before the browser tests (\`npm test\` builds first)`);
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run test/setup/ensure-chromium.sh`);
+}
+
+export interface WebServer {
+  url: string;
+  clock: ManualClock;
+  /** Moves the room clocks by `minutes` simulated minutes at `tempo` seconds per minute. */
+  minutes(n: number, tempo: number): void;
+  /** Drops every socket.io connection from the server's side (as a restarting server does). */
+  disconnectAll(): void;
+  close(): Promise<void>;
+}
+
+export async function startWebServer(): Promise<WebServer> {
+  const clock = new ManualClock(Date.now());
+  // @fastify/static wants an absolute root.
+  const app = await buildApp({ databasePath: ':memory:', webRoot: resolve(BUILD_DIR), clock });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    clock,
+    minutes(n, tempo) {
+      for (let i = 0; i < n; i++) clock.advance(tempo * 1000);
+    },
+    disconnectAll: () => app.io.local.disconnectSockets(true),
+    close: () => app.close(),
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+}
+
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 360, height: 780 };
+
+export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  // Each person is a separate context: their own localStorage (token, teacher key), cookies, socket.
+  const context = await browser.newContext({ viewport, locale: 'en-US', reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  return { context, page };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  // A sticky header would be drawn where the page was scrolled to.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** A student joins through the start page with the room code, as in class. */
+export async function joinAsStudent(page: Page, url: string, code: string, name: string): Promise<void> {
+  await page.goto(`${url}/`);
+  await page.getByLabel('Room code').fill(code.toLowerCase());
+  await page.getByRole('button', { name: 'Join', exact: true }).click();
+  await page.waitForURL(`**/join/${code}`);
+  await page.getByLabel('Your name').fill(name);
+  await page.getByRole('button', { name: 'Join', exact: true }).click();
+  await page.waitForURL(`**/play/${code}`);
+  await page.getByTestId('my-roles').waitFor();
+}
+
+/** Retries an assertion until it holds (the page renders what the socket delivered) or time runs out. */
+export async function eventually(check: () => Promise<void> | void, ms = 10_000): Promise<void> {
+  const start = Date.now();
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (e) {
+      if (Date.now() - start > ms) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}

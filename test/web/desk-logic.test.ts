@@ -1,0 +1,109 @@
+// The desk's bookkeeping: minutes merged in order (gaps detected), changes pending until their
+// minute, the feed, chart series, owners.
+import { describe, expect, test } from 'vitest';
+import type { ChangeRecord, PlayerView } from '../../shared/protocol/types.ts';
+import type { Snapshot } from '../../shared/sim/types.ts';
+import { addChange, changeMinutes, feedItems, isPending, mergeMinute, ownersOf, pendingByKey, seriesOf } from '../../web/lib/state/desk-logic.ts';
+
+const snap = (minute: number, extra: Partial<Snapshot> = {}): Snapshot => ({
+  minute,
+  indicators: { goodApproval: 0.99 - minute / 1000 },
+  status: {},
+  controls: {},
+  detail: {},
+  events: [],
+  ...extra,
+});
+const change = (id: number, minute: number, key = 'servers', value: number | string = 8, name = 'Ana'): ChangeRecord => ({
+  id,
+  roundId: 1,
+  teamId: 1,
+  minute,
+  key,
+  value,
+  author: { playerId: 1, name },
+  at: 0,
+});
+
+describe('mergeMinute', () => {
+  test('appends the next minute', () => {
+    const r = mergeMinute([snap(0), snap(1)], snap(2));
+    expect(r.gap).toBe(false);
+    expect(r.snapshots.map((s) => s.minute)).toEqual([0, 1, 2]);
+  });
+  test('starts a round at minute 0 only', () => {
+    expect(mergeMinute([], snap(0)).snapshots).toHaveLength(1);
+    expect(mergeMinute([], snap(3)).gap).toBe(true);
+  });
+  test('a repeated minute replaces it and drops what followed', () => {
+    const again = snap(1, { indicators: { goodApproval: 0.5 } });
+    const r = mergeMinute([snap(0), snap(1), snap(2)], again);
+    expect(r.snapshots.map((s) => s.minute)).toEqual([0, 1]);
+    expect(r.snapshots[1].indicators.goodApproval).toBe(0.5);
+  });
+  test('a skipped minute is a gap: the history is not guessed', () => {
+    const before = [snap(0), snap(1)];
+    const r = mergeMinute(before, snap(3));
+    expect(r.gap).toBe(true);
+    expect(r.snapshots).toEqual(before);
+  });
+});
+
+describe('changes', () => {
+  test('a change is pending until its minute is computed', () => {
+    expect(isPending(change(1, 5), 4)).toBe(true);
+    expect(isPending(change(1, 5), 5)).toBe(false);
+  });
+  test('the ack and the team broadcast of one change count once, in id order', () => {
+    const list = addChange(addChange([change(2, 3)], change(1, 3)), change(2, 3));
+    expect(list.map((c) => c.id)).toEqual([1, 2]);
+  });
+  test('the latest pending change of each control wins', () => {
+    const p = pendingByKey([change(1, 2, 'servers', 8), change(2, 3, 'servers', 10), change(3, 3, 'shedding', 'on')], 2);
+    expect(p.get('servers')?.value).toBe(10);
+    expect(p.get('shedding')?.id).toBe(3);
+    expect(pendingByKey([change(1, 2)], 2).size).toBe(0);
+  });
+  test('chart markers are the minutes of applied changes', () => {
+    expect(changeMinutes([change(1, 2), change(2, 2, 'shedding'), change(3, 6)], 5)).toEqual([2]);
+  });
+});
+
+describe('feedItems', () => {
+  test('newest first; changes with author; control events left to the change records', () => {
+    const snaps = [
+      snap(0),
+      snap(1, { events: [{ kind: 'control', key: 'servers', value: 8 }] }),
+      snap(2, { events: [{ kind: 'sale-start' }] }),
+    ];
+    const items = feedItems([change(1, 1), change(2, 3, 'shedding', 'on', 'Budi')], snaps);
+    expect(items.map((i) => (i.kind === 'change' ? `c${i.change.id}:${i.pending}` : `e:${i.event.kind}`))).toEqual(['c2:true', 'e:sale-start', 'c1:false']);
+  });
+  test('within a minute the events come before the changes that apply then (made earlier)', () => {
+    const items = feedItems([change(1, 2)], [snap(0), snap(1), snap(2, { events: [{ kind: 'servers-ready', count: 2 }] })]);
+    expect(items.map((i) => i.kind)).toEqual(['event', 'change']);
+  });
+  test('is limited', () => {
+    const many = Array.from({ length: 100 }, (_, i) => change(i + 1, 1));
+    expect(feedItems(many, [snap(0)], 10)).toHaveLength(10);
+  });
+});
+
+test('seriesOf scales to display units', () => {
+  expect(seriesOf([snap(0), snap(1)], 'goodApproval', 100)).toEqual([
+    { x: 0, y: 99 },
+    { x: 1, y: 98.9 },
+  ]);
+});
+
+test('ownersOf: the members of the team who own a role', () => {
+  const players: PlayerView[] = [
+    { id: 1, name: 'Ana', teamId: 1, roles: ['scaling', 'fraud'], connected: true },
+    { id: 2, name: 'Budi', teamId: 1, roles: ['shedding'], connected: false },
+    { id: 3, name: 'Eka', teamId: 2, roles: ['scaling'], connected: true },
+  ];
+  expect(ownersOf(players, 1, 'scaling')).toEqual(['Ana']);
+  expect(ownersOf(players, 2, 'scaling')).toEqual(['Eka']);
+  expect(ownersOf(players, 1, 'standin')).toEqual([]);
+  expect(ownersOf(players, null, 'scaling')).toEqual([]);
+});

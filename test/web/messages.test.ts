@@ -1,0 +1,56 @@
+// Every simulator key the models define has its words in web/messages/en.json, under the naming
+// the web app uses (web/lib/sims/*.ts); the other locales only hold keys English has.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { models } from '../../shared/sim/registry.ts';
+import { ErrorCode } from '../../shared/protocol/errors.ts';
+
+const dir = 'web/messages';
+const load = (locale: string): Record<string, string> => JSON.parse(readFileSync(`${dir}/${locale}.json`, 'utf8'));
+const en = load('en');
+const prefix = { 'payment-switch': 'ps', 'web-service': 'ws' } as const;
+const id = (s: string) => s.replace(/-/g, '_');
+
+describe('messages', () => {
+  for (const [sim, model] of Object.entries(models)) {
+    const p = prefix[sim as keyof typeof prefix];
+    test(`${sim}: controls, roles, indicators, scenarios and goals have English words`, () => {
+      const missing: string[] = [];
+      const need = (key: string) => {
+        if (typeof en[key] !== 'string' || en[key].trim() === '') missing.push(key);
+      };
+      for (const c of model.controls) {
+        need(`${p}_ctl_${c.key}`);
+        need(`${p}_ctl_${c.key}_help`);
+        if (c.kind === 'enum') for (const o of c.options) need(`${p}_opt_${c.key}_${o}`);
+      }
+      for (const r of model.roles) need(`${p}_role_${r.id}`);
+      for (const i of model.indicators) need(`${p}_ind_${i.key}`);
+      for (const s of model.scenarios) {
+        need(`${p}_scn_${id(s.id)}`);
+        need(`${p}_scn_${id(s.id)}_brief`);
+        for (const g of s.goals) need(`${p}_goal_${id(s.id)}_${g.id}`);
+      }
+      expect(missing).toEqual([]);
+    });
+  }
+
+  test('every protocol error code has a message', () => {
+    expect(Object.values(ErrorCode).filter((c) => !en[`err_${c}`])).toEqual([]);
+  });
+
+  test('goal sentences take the target; keys are snake_case groups', () => {
+    for (const [k, v] of Object.entries(en)) {
+      if (k === '$schema') continue;
+      expect(k, k).toMatch(/^[a-z][a-z0-9]*(_[A-Za-z0-9]+)*$/);
+      if (/_goal_/.test(k)) expect(v, k).toContain('{target}');
+    }
+  });
+
+  test('the other locales are valid JSON and hold no key English lacks', () => {
+    for (const f of readdirSync(dir)) {
+      const extra = Object.keys(load(f.replace(/\.json$/, ''))).filter((k) => !(k in en));
+      expect(extra, f).toEqual([]);
+    }
+  });
+});

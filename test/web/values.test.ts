@@ -1,0 +1,130 @@
+// Control values between the server's base units and the inputs' display units; the pictures'
+// derivations; the leaderboard's order; the trends; the chart range; the teacher link's key.
+import { describe, expect, test } from 'vitest';
+import type { NumberControlDef } from '../../shared/sim/types.ts';
+import { getModel } from '../../shared/sim/registry.ts';
+import { validateChange } from '../../shared/sim/controls.ts';
+import type { RoomMinute } from '../../shared/protocol/types.ts';
+import { decimalsOf, displayBounds, formatControlNumber, fromDisplay, toDisplay } from '../../web/lib/sims/control-values.ts';
+import { barPercent, dotSeconds, fleetSlots, issuerPicture, rackSlots } from '../../web/lib/sims/picture.ts';
+import { rank } from '../../web/lib/state/leaderboard.ts';
+import { extendTrends } from '../../web/lib/state/trends.ts';
+import { yRange } from '../../web/lib/charts/range.ts';
+import { keyFromFragment } from '../../web/lib/net/storage.ts';
+
+const numberDef = (sim: 'payment-switch' | 'web-service', key: string) => getModel(sim).controls.find((c) => c.key === key) as NumberControlDef;
+
+describe('control values', () => {
+  test('shares are shown in %, others as they travel', () => {
+    const target = numberDef('web-service', 'targetUtilization');
+    expect(displayBounds(target)).toEqual({ min: 30, max: 90, step: 1, decimals: 0, symbol: '%' });
+    expect(toDisplay(target, 0.6)).toBe(60);
+    expect(toDisplay(numberDef('payment-switch', 'fraudThreshold'), 2.7)).toBe(2.7);
+    expect(decimalsOf(0.1)).toBe(1);
+    expect(decimalsOf(1)).toBe(0);
+  });
+  test('every value the inputs can produce is one the server accepts', () => {
+    for (const sim of ['payment-switch', 'web-service'] as const) {
+      for (const def of getModel(sim).controls) {
+        if (def.kind !== 'number') continue;
+        const b = displayBounds(def);
+        for (let shown = b.min; shown <= b.max + 1e-9; shown += b.step) {
+          const v = fromDisplay(def, shown);
+          expect(v, `${def.key} ${shown}`).not.toBeNull();
+          expect(() => validateChange(getModel(sim), { key: def.key, value: v! })).not.toThrow();
+          expect(toDisplay(def, v!)).toBeCloseTo(shown, 6);
+        }
+      }
+    }
+  });
+  test('typed values are clamped and snapped to the step', () => {
+    const servers = numberDef('payment-switch', 'servers');
+    expect(fromDisplay(servers, 40)).toBe(24);
+    expect(fromDisplay(servers, 0)).toBe(2);
+    expect(fromDisplay(servers, 7.4)).toBe(7);
+    expect(fromDisplay(numberDef('payment-switch', 'issuerTimeoutS'), 2.349)).toBe(2.3);
+    expect(fromDisplay(numberDef('web-service', 'shedLowPriority'), 33.3)).toBe(0.33);
+    expect(fromDisplay(servers, Number.NaN)).toBeNull();
+  });
+  test('formatted in the reader\'s language', () => {
+    expect(formatControlNumber(numberDef('payment-switch', 'fraudThreshold'), 2.5, 'it')).toBe('2,5 σ');
+    expect(formatControlNumber(numberDef('web-service', 'targetUtilization'), 0.6, 'en')).toBe('60 %');
+    expect(formatControlNumber(numberDef('payment-switch', 'servers'), 12, 'en')).toBe('12');
+  });
+});
+
+describe('pictures', () => {
+  test('the rack: serving, booting, then free positions, never more than 24', () => {
+    const r = rackSlots(6, 4);
+    expect(r).toHaveLength(24);
+    expect(r.filter((s) => s === 'serving')).toHaveLength(6);
+    expect(r.slice(6, 10).every((s) => s === 'booting')).toBe(true);
+    expect(r.slice(10).every((s) => s === 'free')).toBe(true);
+    expect(rackSlots(30, 5).every((s) => s === 'serving')).toBe(true);
+  });
+  test('issuers: group B slow well above 250 ms or timing out; stand-in when it approves', () => {
+    expect(issuerPicture({ groupBLatencyMs: 280, issuerTimeoutShare: 0, standInTps: 0 })).toEqual({ groupA: 'ok', groupB: 'ok', standIn: false });
+    expect(issuerPicture({ groupBLatencyMs: 12000, issuerTimeoutShare: 0.2, standInTps: 30 })).toEqual({ groupA: 'ok', groupB: 'slow', standIn: true });
+    // A timeout too short for everyone: both groups time out at normal speed.
+    expect(issuerPicture({ groupBLatencyMs: 250, issuerTimeoutShare: 0.13, standInTps: 0 })).toEqual({ groupA: 'slow', groupB: 'slow', standIn: false });
+  });
+  test('dots move faster with more traffic, within bounds, and stop without it', () => {
+    expect(dotSeconds(400, 400)).toBe(3);
+    expect(dotSeconds(800, 400)).toBe(1.5);
+    expect(dotSeconds(1e6, 400)).toBe(0.6);
+    expect(dotSeconds(1, 400)).toBe(8);
+    expect(dotSeconds(0, 400)).toBe(0);
+  });
+  test('fleet and bars', () => {
+    expect(fleetSlots(10, 3)).toEqual([...Array(10).fill('serving'), ...Array(3).fill('booting')]);
+    expect(fleetSlots(39, 5)).toHaveLength(40);
+    expect(barPercent(1.4)).toBe(100);
+    expect(barPercent(-0.1)).toBe(0);
+    expect(barPercent(0.19)).toBeCloseTo(19);
+  });
+});
+
+test('leaderboard: by score, free play last, ties share a rank', () => {
+  const teams = [0, 1, 2, 3].map((idx) => ({ id: idx + 10, idx, name: '' }));
+  const rows = rank(
+    [
+      { teamId: 10, name: '', score: 1020.5, met: 1, total: 3 },
+      { teamId: 11, name: '', score: 3050, met: 3, total: 3 },
+      { teamId: 12, name: '', score: null, met: 0, total: 0 },
+      { teamId: 13, name: '', score: 1020.5, met: 1, total: 3 },
+    ],
+    teams,
+  );
+  expect(rows.map((r) => [r.teamId, r.rank])).toEqual([
+    [11, 1],
+    [10, 2],
+    [13, 2],
+    [12, 4],
+  ]);
+});
+
+test('trends grow by minute and restart cleanly', () => {
+  const minute = (m: number, v: number): RoomMinute => ({
+    roundId: 1,
+    minute: m,
+    sentAt: 0,
+    teams: [{ teamId: 5, snapshot: { minute: m, indicators: { p99Ms: v }, status: {}, controls: {}, detail: {}, events: [] }, progress: [], score: null }],
+  });
+  let t = extendTrends({}, minute(0, 100), ['p99Ms']);
+  t = extendTrends(t, minute(1, 120), ['p99Ms']);
+  expect(t[5].p99Ms).toEqual([100, 120]);
+  expect(extendTrends(t, minute(1, 90), ['p99Ms'])[5].p99Ms).toEqual([100, 90]);
+});
+
+test('chart range: flat lines get a readable span, positive data no negative axis', () => {
+  expect(yRange([99.9, 99.9, 99.9], 1)).toEqual({ min: 99.7, max: 100.10000000000001 });
+  expect(yRange([0, 0], 2)).toEqual({ min: 0, max: 0.04 });
+  expect(yRange([300, 800], 0)).toEqual({});
+  expect(yRange([], 1)).toEqual({});
+});
+
+test('the teacher link carries the key in its fragment', () => {
+  expect(keyFromFragment('#key=abcdefghijklmnopqrstuvwxyz012345')).toBe('abcdefghijklmnopqrstuvwxyz012345');
+  expect(keyFromFragment('#key=short')).toBeNull();
+  expect(keyFromFragment('')).toBeNull();
+});

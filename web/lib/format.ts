@@ -1,0 +1,37 @@
+// Numbers in the reader's language: indicator values, goal targets, control values.
+import { formatDisplay } from '$shared/format.ts';
+import type { ControlDef, ControlValue, DisplayDef } from '$shared/sim/types.ts';
+import { m } from '$lib/paraglide/messages.js';
+import { getLocale } from '$lib/paraglide/runtime.js';
+import { formatControlNumber } from './sims/control-values.ts';
+import type { SimText } from './sims/types.ts';
+
+export function fmt(display: DisplayDef, value: number): string {
+  return formatDisplay(display, value, getLocale());
+}
+
+/** A goal's target with no needless zeros: "95 %", "0.1 %", "9 M u". */
+export function fmtTarget(display: DisplayDef, target: number): string {
+  let digits = display.digits;
+  const shown = target * display.scale;
+  while (digits > 0 && Math.abs(Math.round(shown * 10 ** (digits - 1)) - shown * 10 ** (digits - 1)) < 1e-9) digits--;
+  return formatDisplay({ ...display, digits }, target, getLocale());
+}
+
+/** A control value as people read it: "60 %", "on", "Backoff", "pressed". */
+export function fmtControl(def: ControlDef, value: ControlValue, text: SimText): string {
+  switch (def.kind) {
+    case 'number':
+      return typeof value === 'number' ? formatControlNumber(def, value, getLocale()) : String(value);
+    case 'bool':
+      return value ? m.value_on() : m.value_off();
+    case 'enum':
+      return text.controls[def.key]?.options?.[String(value)]?.() ?? String(value);
+    case 'action':
+      return m.value_pressed();
+  }
+}
+
+export function fmtInt(n: number): string {
+  return new Intl.NumberFormat(getLocale()).format(n);
+}

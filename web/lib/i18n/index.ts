@@ -1,0 +1,69 @@
+// Words that are not about one simulator: errors by code, round states, statuses, team names,
+// the languages.
+import type { ErrorCode } from '$shared/protocol/errors.ts';
+import type { RoundState } from '$shared/protocol/types.ts';
+import type { Status } from '$shared/sim/types.ts';
+import { m } from '$lib/paraglide/messages.js';
+
+// Typed by the protocol's codes: a new server code without words here fails the type check.
+const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
+  BAD_REQUEST: m.err_BAD_REQUEST,
+  NOT_FOUND: m.err_NOT_FOUND,
+  TOO_LARGE: m.err_TOO_LARGE,
+  RATE_LIMITED: m.err_RATE_LIMITED,
+  ROOM_NOT_FOUND: m.err_ROOM_NOT_FOUND,
+  ROOM_FULL: m.err_ROOM_FULL,
+  TEAM_FULL: m.err_TEAM_FULL,
+  BAD_TOKEN: m.err_BAD_TOKEN,
+  BAD_KEY: m.err_BAD_KEY,
+  NOT_JOINED: m.err_NOT_JOINED,
+  NOT_TEACHER: m.err_NOT_TEACHER,
+  NOT_OWNER: m.err_NOT_OWNER,
+  NOT_IN_TEAM: m.err_NOT_IN_TEAM,
+  UNKNOWN_CONTROL: m.err_UNKNOWN_CONTROL,
+  BAD_VALUE: m.err_BAD_VALUE,
+  OUT_OF_RANGE: m.err_OUT_OF_RANGE,
+  BAD_STATE: m.err_BAD_STATE,
+  ROUND_FINISHED: m.err_ROUND_FINISHED,
+  TEAM_NOT_FOUND: m.err_TEAM_NOT_FOUND,
+  PLAYER_NOT_FOUND: m.err_PLAYER_NOT_FOUND,
+  ROUND_NOT_FOUND: m.err_ROUND_NOT_FOUND,
+  REMOVED: m.err_REMOVED,
+  TICK_FAILED: m.err_TICK_FAILED,
+  INTERNAL: m.err_INTERNAL,
+  TIMEOUT: m.err_TIMEOUT,
+  NETWORK: m.err_NETWORK,
+};
+
+export function errorText(code: string): string {
+  return (errors[code as keyof typeof errors] ?? m.err_INTERNAL)();
+}
+
+const states: Record<RoundState, () => string> = {
+  lobby: m.state_lobby,
+  running: m.state_running,
+  paused: m.state_paused,
+  finished: m.state_finished,
+};
+export const stateText = (s: RoundState): string => states[s]();
+
+const statuses: Record<Status, () => string> = { normal: m.status_normal, warning: m.status_warning, critical: m.status_critical };
+export const statusText = (s: Status): string => statuses[s]();
+/** A symbol beside the word, so a status never relies on colour. */
+export const STATUS_SYMBOL: Record<Status, string> = { normal: '✓', warning: '▲', critical: '✖' };
+
+/** A team's name: the teacher's, or "Team n" in the reader's language. */
+export function teamName(team: { idx: number; name: string } | undefined, fallbackIdx = 0): string {
+  if (team?.name) return team.name;
+  return m.team_default({ n: String((team?.idx ?? fallbackIdx) + 1) });
+}
+
+/** The six languages, each in its own name. */
+export const LANGUAGES: { locale: 'en' | 'id' | 'hu' | 'it' | 'nl' | 'ne'; name: () => string }[] = [
+  { locale: 'en', name: m.lang_en },
+  { locale: 'id', name: m.lang_id },
+  { locale: 'hu', name: m.lang_hu },
+  { locale: 'it', name: m.lang_it },
+  { locale: 'nl', name: m.lang_nl },
+  { locale: 'ne', name: m.lang_ne },
+];

@@ -1,0 +1,35 @@
+// What the browser keeps between visits: a student token per room code, and the teacher key.
+// localStorage may be unavailable (private modes, blocked storage): then nothing is remembered.
+
+const TOKEN_PREFIX = 'opsroom.student.';
+const TEACHER_KEY = 'opsroom.teacherKey';
+
+function read(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // Not remembered: the student types their name again after a reload.
+  }
+}
+
+export const loadToken = (code: string): string | null => read(TOKEN_PREFIX + code);
+export const saveToken = (code: string, token: string): void => write(TOKEN_PREFIX + code, token);
+export const clearToken = (code: string): void => write(TOKEN_PREFIX + code, null);
+
+export const loadTeacherKey = (): string | null => read(TEACHER_KEY);
+export const saveTeacherKey = (key: string): void => write(TEACHER_KEY, key);
+
+/** The teacher key carried in a copied link's fragment (`#key=…`), which never reaches the server. */
+export function keyFromFragment(hash: string): string | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const key = params.get('key');
+  return key && key.length >= 16 ? key : null;
+}

@@ -1,0 +1,54 @@
+// A team's round as the desk draws it: every minute so far, every change, the goals' progress.
+// Whole arrays are replaced ($state.raw), never mutated, so charts and lists see each new minute.
+import type { ChangeRecord, TeamHistory, TeamMinute } from '$shared/protocol/types.ts';
+import type { GoalResult, Snapshot } from '$shared/sim/types.ts';
+import { addChange, mergeMinute } from './desk-logic.ts';
+
+export class DeskState {
+  roundId = $state<number | null>(null);
+  teamId = $state<number | null>(null);
+  snapshots = $state.raw<Snapshot[]>([]);
+  changes = $state.raw<ChangeRecord[]>([]);
+  progress = $state.raw<GoalResult[]>([]);
+  score = $state<number | null>(null);
+  latest = $derived<Snapshot | null>(this.snapshots.at(-1) ?? null);
+  /** Last computed minute; -1 before the round starts. */
+  minute = $derived(this.latest?.minute ?? -1);
+
+  load(h: TeamHistory): void {
+    this.roundId = h.roundId;
+    this.teamId = h.teamId;
+    this.snapshots = h.snapshots;
+    this.changes = [...h.changes].sort((a, b) => a.id - b.id);
+    this.progress = h.progress;
+    this.score = h.score;
+  }
+
+  reset(roundId: number | null, teamId: number | null = this.teamId): void {
+    this.roundId = roundId;
+    this.teamId = teamId;
+    this.snapshots = [];
+    this.changes = [];
+    this.progress = [];
+    this.score = null;
+  }
+
+  /** Adds a minute; false when minutes were missed (the caller fetches the whole history again). */
+  applyMinute(tm: Pick<TeamMinute, 'teamId' | 'snapshot' | 'progress' | 'score'> & { roundId: number }): boolean {
+    if (tm.roundId !== this.roundId || tm.teamId !== this.teamId) {
+      if (tm.snapshot.minute !== 0) return false;
+      this.reset(tm.roundId, tm.teamId);
+    }
+    const { snapshots, gap } = mergeMinute(this.snapshots, tm.snapshot);
+    if (gap) return false;
+    this.snapshots = snapshots;
+    this.progress = tm.progress;
+    this.score = tm.score;
+    return true;
+  }
+
+  addChange(c: ChangeRecord): void {
+    if (c.roundId !== this.roundId || c.teamId !== this.teamId) return;
+    this.changes = addChange(this.changes, c);
+  }
+}

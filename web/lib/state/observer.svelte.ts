@@ -1,0 +1,52 @@
+// The projector: read-only, joined as an observer. Rebuilt from the join's answer after a reconnect.
+import type { RoomSummary, RoomView, RoundScores } from '$shared/protocol/types.ts';
+import { Connection, isTransient } from '$lib/net/connection.svelte.ts';
+
+export class ObserverSession {
+  readonly conn: Connection;
+  room = $state.raw<RoomView | null>(null);
+  summary = $state.raw<RoomSummary | null>(null);
+  scores = $state.raw<RoundScores | null>(null);
+  joined = $state(false);
+  failure = $state<string | null>(null);
+
+  constructor(readonly code: string) {
+    this.conn = new Connection(() => void this.join());
+    const s = this.conn.socket;
+    s.on('disconnect', () => (this.joined = false));
+    s.on('room', (room) => {
+      if (this.room && room.round.id !== this.room.round.id) {
+        this.summary = null;
+        this.scores = null;
+      }
+      this.room = room;
+    });
+    s.on('summary', (sm) => (this.summary = sm));
+    s.on('scores', (sc) => (this.scores = sc));
+  }
+
+  start(): void {
+    this.conn.open();
+  }
+
+  async join(): Promise<void> {
+    this.joined = false;
+    const res = await this.conn.request('observer:join', { code: this.code });
+    if (!res.ok) {
+      if (isTransient(res.error.code)) setTimeout(() => this.conn.socket.connected && void this.join(), 2000);
+      else {
+        this.failure = res.error.code;
+        this.conn.close();
+      }
+      return;
+    }
+    this.room = res.room;
+    this.summary = res.summary;
+    this.scores = res.scores;
+    this.joined = true;
+  }
+
+  dispose(): void {
+    this.conn.close();
+  }
+}

@@ -1,0 +1,100 @@
+// A student's page: one connection, joined with the token this browser keeps for the room, and the
+// team's desk rebuilt from the join's history after every (re)connect.
+import type { ControlValue } from '$shared/sim/types.ts';
+import type { RoomView, RoundScores } from '$shared/protocol/types.ts';
+import { Connection, TIMEOUT } from '$lib/net/connection.svelte.ts';
+import { clearToken, loadToken, saveToken } from '$lib/net/storage.ts';
+import { DeskState } from './desk.svelte.ts';
+
+/** Codes after which joining again cannot help. */
+const FATAL = new Set(['BAD_TOKEN', 'ROOM_NOT_FOUND', 'REMOVED']);
+
+export class StudentSession {
+  readonly conn: Connection;
+  readonly desk = new DeskState();
+  room = $state.raw<RoomView | null>(null);
+  playerId = $state<number | null>(null);
+  scores = $state.raw<RoundScores | null>(null);
+  joined = $state(false);
+  /** Why the session stopped (an error code), or null while it runs. */
+  failure = $state<string | null>(null);
+  me = $derived(this.room?.players.find((p) => p.id === this.playerId) ?? null);
+  private retry: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(readonly code: string) {
+    this.conn = new Connection(() => void this.join());
+    const s = this.conn.socket;
+    s.on('disconnect', () => (this.joined = false));
+    s.on('room', (room) => this.setRoom(room));
+    s.on('minute', (tm) => {
+      if (!this.desk.applyMinute(tm)) void this.join();
+    });
+    s.on('pending', (c) => this.desk.addChange(c));
+    s.on('history', (h) => this.desk.load(h));
+    s.on('scores', (sc) => (this.scores = sc));
+    s.on('notice', (n) => {
+      if (n.code === 'REMOVED') this.stop('REMOVED');
+    });
+  }
+
+  /** Starts the session; false when this browser has no seat in the room (go to the join page). */
+  start(): boolean {
+    if (!loadToken(this.code)) return false;
+    this.conn.open();
+    return true;
+  }
+
+  private setRoom(room: RoomView): void {
+    if (this.room && room.round.id !== this.room.round.id) {
+      // Next round: a fresh desk; its minutes arrive once the teacher starts it.
+      this.scores = null;
+      this.desk.reset(room.round.id);
+    }
+    this.room = room;
+    const me = room.players.find((p) => p.id === this.playerId);
+    if (me && me.teamId !== this.desk.teamId && this.desk.snapshots.length === 0) this.desk.teamId = me.teamId;
+  }
+
+  async join(): Promise<void> {
+    const token = loadToken(this.code);
+    if (!token) return this.stop('BAD_TOKEN');
+    this.joined = false;
+    const res = await this.conn.request('student:join', { code: this.code, token });
+    if (!res.ok) {
+      if (FATAL.has(res.error.code)) return this.stop(res.error.code);
+      // Rate limits and timeouts pass: try again shortly if still connected.
+      if (this.retry) clearTimeout(this.retry);
+      this.retry = setTimeout(() => this.conn.socket.connected && void this.join(), (res.error.code as string) === TIMEOUT ? 500 : 3000);
+      return;
+    }
+    saveToken(this.code, res.token);
+    this.playerId = res.playerId;
+    this.room = res.room;
+    // After a reload at the end of a round, the leaderboard comes with the join.
+    this.scores = res.scores;
+    const me = res.room.players.find((p) => p.id === res.playerId);
+    if (res.history) this.desk.load(res.history);
+    else this.desk.reset(res.room.round.id, me?.teamId ?? null);
+    this.joined = true;
+  }
+
+  /** Sends a change of one of this student's controls; resolves with an error code or null. */
+  async change(key: string, value: ControlValue): Promise<string | null> {
+    const res = await this.conn.request('student:control', { key, value });
+    if (!res.ok) return res.error.code;
+    this.desk.addChange(res.change);
+    return null;
+  }
+
+  private stop(code: string): void {
+    this.failure = code;
+    this.joined = false;
+    if (code === 'BAD_TOKEN' || code === 'REMOVED') clearToken(this.code);
+    this.conn.close();
+  }
+
+  dispose(): void {
+    if (this.retry) clearTimeout(this.retry);
+    this.conn.close();
+  }
+}

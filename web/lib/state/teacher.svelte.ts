@@ -1,0 +1,112 @@
+// The teacher's page: the room, every team's latest minute and headline trend, the scores, and one
+// team's full desk on demand. Rebuilt from the join's answer after every (re)connect.
+import type { ClockAction, RoomMinute, RoomView, RoundConfig, RoundScores, Tempo } from '$shared/protocol/types.ts';
+import { Connection, isTransient, type AckOf } from '$lib/net/connection.svelte.ts';
+import type { ClientToServer } from '$shared/protocol/events.ts';
+import { DeskState } from './desk.svelte.ts';
+import { extendTrends, type Trends } from './trends.ts';
+
+export class TeacherSession {
+  readonly conn: Connection;
+  /** The team whose full desk is open. */
+  readonly desk = new DeskState();
+  room = $state.raw<RoomView | null>(null);
+  latest = $state.raw<RoomMinute | null>(null);
+  trends = $state.raw<Trends>({});
+  scores = $state.raw<RoundScores | null>(null);
+  joined = $state(false);
+  failure = $state<string | null>(null);
+  /** The last unsolicited notice (e.g. a failed tick), as an error code. */
+  notice = $state<string | null>(null);
+  openTeamId = $state<number | null>(null);
+  private headline: () => readonly string[];
+
+  constructor(
+    readonly code: string,
+    private readonly key: string,
+    headline: (simulator: string) => readonly string[],
+  ) {
+    this.headline = () => (this.room ? headline(this.room.round.simulator) : []);
+    this.conn = new Connection(() => void this.join());
+    const s = this.conn.socket;
+    s.on('disconnect', () => (this.joined = false));
+    s.on('room', (room) => {
+      if (this.room && room.round.id !== this.room.round.id) {
+        this.latest = null;
+        this.trends = {};
+        this.scores = null;
+        this.desk.reset(room.round.id);
+      }
+      this.room = room;
+    });
+    s.on('room:minute', (rm) => {
+      this.latest = rm;
+      this.trends = extendTrends(this.trends, rm, this.headline());
+      const mine = rm.teams.find((t) => t.teamId === this.openTeamId);
+      if (mine && !this.desk.applyMinute({ ...mine, roundId: rm.roundId })) void this.loadTeam(mine.teamId);
+    });
+    s.on('pending', (c) => this.desk.addChange(c));
+    s.on('scores', (sc) => (this.scores = sc));
+    s.on('notice', (n) => (this.notice = n.code));
+  }
+
+  start(): void {
+    this.conn.open();
+  }
+
+  async join(): Promise<void> {
+    this.joined = false;
+    const res = await this.conn.request('teacher:join', { code: this.code, key: this.key });
+    if (!res.ok) {
+      if (isTransient(res.error.code)) {
+        setTimeout(() => this.conn.socket.connected && void this.join(), 2000);
+      } else {
+        this.failure = res.error.code;
+        this.conn.close();
+      }
+      return;
+    }
+    this.room = res.room;
+    this.latest = res.latest;
+    this.trends = res.trends;
+    this.scores = res.scores;
+    this.joined = true;
+    if (this.openTeamId !== null) await this.loadTeam(this.openTeamId);
+  }
+
+  private async loadTeam(teamId: number): Promise<string | null> {
+    const res = await this.conn.request('teacher:team', { teamId });
+    if (!res.ok) return res.error.code;
+    if (this.openTeamId === teamId) this.desk.load(res.history);
+    return null;
+  }
+
+  async openTeam(teamId: number): Promise<string | null> {
+    this.openTeamId = teamId;
+    this.desk.reset(this.room?.round.id ?? null, teamId);
+    const err = await this.loadTeam(teamId);
+    if (err) this.openTeamId = null;
+    return err;
+  }
+  closeTeam(): void {
+    this.openTeamId = null;
+  }
+
+  /** Runs a teacher action; the room view in the answer replaces ours. Resolves with an error code or null. */
+  private async act<E extends keyof ClientToServer>(event: E, payload: Parameters<ClientToServer[E]>[0]): Promise<string | null> {
+    const res = (await this.conn.request(event, payload)) as AckOf<'teacher:clock'>;
+    if (!res.ok) return res.error.code;
+    this.room = res.room;
+    return null;
+  }
+  configure = (patch: Partial<RoundConfig>) => this.act('teacher:configure', patch);
+  clock = (action: ClockAction) => this.act('teacher:clock', { action });
+  tempo = (tempo: Tempo) => this.act('teacher:tempo', { tempo });
+  move = (playerId: number, teamId: number) => this.act('teacher:move', { playerId, teamId });
+  rename = (teamId: number, name: string) => this.act('teacher:rename', { teamId, name });
+  remove = (playerId: number) => this.act('teacher:remove', { playerId });
+
+  dispose(): void {
+    this.conn.close();
+  }
+}
