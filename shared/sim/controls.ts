@@ -104,3 +104,20 @@ export function defaultControls(model: SimModel<any>): Record<string, ControlVal
 export function formatControlValue(value: ControlValue): string {
   return typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value);
 }
+
+/** A valid value of a control drawn with the given uniform [0, 1) source (for load generators and property tests). */
+export function randomControlValue(def: ControlDef, uniform01: () => number): ControlValue {
+  switch (def.kind) {
+    case 'number': {
+      const steps = Math.round((def.max - def.min) / def.step);
+      // Rounded to the step's decimals so that min + k·step lands exactly on the grid.
+      return Number((def.min + Math.floor(uniform01() * (steps + 1)) * def.step).toFixed(6));
+    }
+    case 'bool':
+      return uniform01() < 0.5;
+    case 'enum':
+      return def.options[Math.floor(uniform01() * def.options.length)];
+    case 'action':
+      return PRESS;
+  }
+}

@@ -6,6 +6,7 @@ import { io as ioClient } from 'socket.io-client';
 import { afterAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
+import { randomControlValue } from '../../shared/sim/controls.ts';
 import { runRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { ControlDef, ControlValue } from '../../shared/sim/types.ts';
@@ -17,18 +18,7 @@ import { startChild, type ChildServer } from './process.ts';
 
 const rng = rngFromSeed(20261130);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(uniform(rng) * xs.length)];
-function validValue(def: ControlDef): ControlValue {
-  switch (def.kind) {
-    case 'number':
-      return Math.round((def.min + Math.floor(uniform(rng) * ((def.max - def.min) / def.step + 1)) * def.step) * 1e6) / 1e6;
-    case 'bool':
-      return uniform(rng) < 0.5;
-    case 'enum':
-      return pick(def.options);
-    case 'action':
-      return 'press';
-  }
-}
+const validValue = (def: ControlDef): ControlValue => randomControlValue(def, () => uniform(rng));
 
 describe('SIGKILL under load, then restart', () => {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-resilience-'));

@@ -1,6 +1,7 @@
 // Payment switch: properties over many random rounds (seeded generator: scenario, seed, noise and
 // control changes by minute) and over the queue function's whole load range.
 import { describe, expect, it } from 'vitest';
+import { randomControlValue } from '../../shared/sim/controls.ts';
 import { advanceTo, changesByMinute, createRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch, type PaymentSwitchState } from '../../shared/sim/payment-switch/index.ts';
 import { queueMinute } from '../../shared/sim/payment-switch/queue.ts';
@@ -15,14 +16,7 @@ const SCENARIOS = paymentSwitch.scenarios.map((s) => s.id);
 const pick = <T,>(r: Rng, xs: readonly T[]): T => xs[Math.floor(uniform(r) * xs.length)];
 
 /** A random valid value of a control, on its step grid. */
-function randomValue(r: Rng, key: string): ControlValue {
-  const def = paymentSwitch.controls.find((c) => c.key === key)!;
-  if (def.kind === 'bool') return uniform(r) < 0.5;
-  if (def.kind === 'enum') return pick(r, def.options);
-  if (def.kind !== 'number') throw new Error(key);
-  const steps = Math.round((def.max - def.min) / def.step);
-  return Number((def.min + Math.floor(uniform(r) * (steps + 1)) * def.step).toFixed(6));
-}
+const randomValue = (r: Rng, key: string): ControlValue => randomControlValue(paymentSwitch.controls.find((c) => c.key === key)!, () => uniform(r));
 
 function randomChanges(r: Rng, minutes: number): ScheduledChange[] {
   const n = Math.floor(uniform(r) * 12);

@@ -1,6 +1,7 @@
 // Web service: determinism, properties over random rounds, the queue's seam, and the dynamics each
 // scenario is meant to teach.
 import { describe, expect, it } from 'vitest';
+import { randomControlValue } from '../../shared/sim/controls.ts';
 import { runCli } from '../../server/cli/sim-cli.ts';
 import { createRound, runRound, stepRound } from '../../shared/sim/engine.ts';
 import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
@@ -70,14 +71,7 @@ describe('web service: determinism and randomness', () => {
 /** A random valid change for a random control. */
 function randomChange(r: { s: number }): ControlChange {
   const def = webService.controls[Math.floor(uniform(r) * webService.controls.length)];
-  switch (def.kind) {
-    case 'number':
-      return { key: def.key, value: Math.round((def.min + Math.floor(uniform(r) * ((def.max - def.min) / def.step + 1)) * def.step) * 100) / 100 };
-    case 'bool':
-      return { key: def.key, value: uniform(r) < 0.5 };
-    default:
-      return { key: def.key, value: PRESS };
-  }
+  return { key: def.key, value: randomControlValue(def, () => uniform(r)) };
 }
 
 describe('web service: properties over 1,000 random rounds', () => {

@@ -5,7 +5,8 @@
 // (sentAt) to receipt, missed and out-of-order minutes, and prints one JSON report.
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { getModel } from '../../../shared/sim/registry.ts';
-import type { ControlDef, ControlValue, SimulatorId } from '../../../shared/sim/types.ts';
+import { randomControlValue } from '../../../shared/sim/controls.ts';
+import type { ControlDef, SimulatorId } from '../../../shared/sim/types.ts';
 
 const cfg = JSON.parse(process.argv[2]) as {
   url: string;
@@ -62,35 +63,28 @@ function connect(): Promise<Socket> {
 }
 const ask = <T = any>(s: Socket, event: string, payload: unknown): Promise<T> => new Promise((resolve) => s.emit(event, payload, resolve));
 
-function randomValue(def: ControlDef): ControlValue {
-  switch (def.kind) {
-    case 'number':
-      return Math.round((def.min + Math.floor(Math.random() * ((def.max - def.min) / def.step + 1)) * def.step) * 1e6) / 1e6;
-    case 'bool':
-      return Math.random() < 0.5;
-    case 'enum':
-      return def.options[Math.floor(Math.random() * def.options.length)];
-    case 'action':
-      return 'press';
+/** One delivered student snapshot: order tracking, then latency and size while measuring. */
+function received(t: Track, round: number, minute: number, sentAt: number, payload: unknown): boolean {
+  const now = Date.now();
+  track(t, round, minute);
+  if (!measuring) return false;
+  delivered++;
+  latencies.push(now - sentAt);
+  if (delivered % 97 === 0) {
+    deliveredBytesSample += JSON.stringify(payload).length;
+    sampled++;
   }
+  return true;
 }
 
 function onStudentMinute(s: Socket, t: Track, controls: () => ControlDef[]) {
   s.on('minute', (m: { roundId: number; sentAt: number; snapshot: { minute: number } }) => {
-    const now = Date.now();
-    track(t, m.roundId, m.snapshot.minute);
-    if (!measuring) return;
-    delivered++;
-    latencies.push(now - m.sentAt);
-    if (delivered % 97 === 0) {
-      deliveredBytesSample += JSON.stringify(m).length;
-      sampled++;
-    }
+    if (!received(t, m.roundId, m.snapshot.minute, m.sentAt, m)) return;
     const own = controls();
     if (own.length && Math.random() < cfg.changeProbability) {
       const def = own[Math.floor(Math.random() * own.length)];
       changesSent++;
-      s.emit('student:control', { key: def.key, value: randomValue(def) }, (r: { ok: boolean; error?: { code: string } }) => {
+      s.emit('student:control', { key: def.key, value: randomControlValue(def, Math.random) }, (r: { ok: boolean; error?: { code: string } }) => {
         if (!r.ok && r.error?.code !== 'ROUND_FINISHED' && r.error?.code !== 'BAD_STATE') {
           changeErrors++;
           if (changeErrors <= 3) process.stderr.write(`change refused: ${JSON.stringify(r.error)}\n`);
@@ -177,17 +171,7 @@ async function setupBaseline(): Promise<() => Promise<void>> {
     const t: Track = { round: 0, minute: -1 };
     if (teacher) onTeacherMinute(s, 'room:minute', t);
     else {
-      s.on('minute', (m: { roundId: number; minute: number; sentAt: number }) => {
-        const now = Date.now();
-        track(t, m.roundId, m.minute);
-        if (!measuring) return;
-        delivered++;
-        latencies.push(now - m.sentAt);
-        if (delivered % 97 === 0) {
-          deliveredBytesSample += JSON.stringify(m).length;
-          sampled++;
-        }
-      });
+      s.on('minute', (m: { roundId: number; minute: number; sentAt: number }) => void received(t, m.roundId, m.minute, m.sentAt, m));
     }
     await new Promise<void>((resolve) => s.emit('sub', channel, resolve));
   });
