@@ -1,6 +1,7 @@
 // A teacher's history and the replay of a round, built from what was stored.
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { HistoryRoom, HistoryRound, RoundReplay, RoundState, RoundView } from '../../shared/protocol/types.ts';
+import type { HistoryRoom, HistoryRound, RoundReplay, RoundState, RoundView, Tempo } from '../../shared/protocol/types.ts';
+import { dealRoles } from '../../shared/classroom/roles.ts';
 import { findChapters } from '../../shared/replay/chapters.ts';
 import { toColumns } from '../../shared/replay/columns.ts';
 import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
@@ -22,6 +23,7 @@ export function historyRound(store: Store, row: RoundRow): HistoryRound {
     seed: row.seed,
     state: row.state as RoundState,
     minutes: row.minutes,
+    tempo: row.tempo as Tempo,
     minute: row.minute,
     createdAt: row.createdAt,
     startedAt: row.startedAt,
@@ -64,6 +66,14 @@ export function buildReplay(store: Store, round: RoundRow, room: RoomRow): Round
   const results = new Map(store.resultsOfRound(round.id).map((r) => [r.teamId, r]));
   const goalOrder = model.scenarios.find((s) => s.id === round.scenario)?.goals.map((g) => g.id) ?? [];
   const history = historyRound(store, round);
+  const players = store.playersOfRoom(room.id).filter((p) => !p.removed);
+  const roleIds = model.roles.map((r) => r.id);
+  /** Members as they stand, with the roles this round's simulator deals them in join order. */
+  const membersOf = (teamId: number) => {
+    const list = players.filter((p) => p.teamId === teamId).sort((a, b) => a.seq - b.seq);
+    const dealt = dealRoles(roleIds, list.length);
+    return list.map((p, i) => ({ playerId: p.id, name: p.name, roles: dealt[i] }));
+  };
   const forkInfo = (r: RoundRow) => ({ roundId: r.id, roomCode: store.roomById(r.roomId)!.code, teamId: r.forkOfTeamId!, minute: r.forkMinute! });
   return {
     roomCode: room.code,
@@ -75,6 +85,7 @@ export function buildReplay(store: Store, round: RoundRow, room: RoomRow): Round
         teamId: t.teamId,
         idx: t.idx,
         name: t.name,
+        members: membersOf(t.teamId),
         columns: toColumns(snaps),
         changes: changes.filter((c) => c.teamId === t.teamId && c.minute <= round.minute),
         result: res ? { goals: [...res.goals].sort((a, b) => goalOrder.indexOf(a.id) - goalOrder.indexOf(b.id)), score: res.score } : null,

@@ -191,6 +191,7 @@ export interface HistoryRound {
   seed: number | null;
   state: RoundState;
   minutes: number;
+  tempo: Tempo;
   minute: number;
   createdAt: number;
   startedAt: number | null;
@@ -208,6 +209,8 @@ export interface ReplayTeam {
   teamId: number;
   idx: number;
   name: string;
+  /** The team's members (in join order) with the roles this round's simulator deals them. */
+  members: { playerId: number; name: string; roles: string[] }[];
   columns: SnapshotColumns;
   changes: ChangeRecord[];
   result: { goals: GoalResult[]; score: number | null } | null;

@@ -1,7 +1,7 @@
 // Key moments of a finished round, found automatically for the debrief: the scenario's happenings and
 // the model's own events (a retry storm starts, the burn-rate page fires, servers finish booting…), and
 // the minute each goal was lost for good.
-import type { GoalDef, IndicatorDef, SimModel, Snapshot } from '../sim/types.ts';
+import type { GoalDef, IndicatorDef, SimMeta, Snapshot } from '../sim/types.ts';
 import { bounds } from './units.ts';
 
 export interface Chapter {
@@ -10,8 +10,10 @@ export interface Chapter {
   kind: string;
   /** For 'goal-lost': the goal id. */
   goal?: string;
-  /** Extra numbers of the event (e.g. how many servers became ready). */
+  /** The event's own fields (e.g. count: how many servers became ready; group: which issuers). */
   count?: number;
+  group?: string;
+  [field: string]: string | number | boolean | undefined;
 }
 
 /** Events that are not chapters: control changes are shown as markers of their own. */
@@ -49,12 +51,12 @@ export function goalLostAt(goal: GoalDef, def: IndicatorDef, snapshots: readonly
   return null;
 }
 
-export function findChapters(model: SimModel<any>, scenario: string, snapshots: readonly Snapshot[]): Chapter[] {
+export function findChapters(model: SimMeta, scenario: string, snapshots: readonly Snapshot[]): Chapter[] {
   const out: Chapter[] = [];
   for (const s of snapshots) {
     for (const e of s.events) {
       if (NOT_CHAPTERS.has(e.kind)) continue;
-      out.push({ minute: s.minute, kind: e.kind, ...(typeof e.count === 'number' ? { count: e.count } : {}) });
+      out.push({ ...e, minute: s.minute, kind: e.kind });
     }
   }
   const def = model.scenarios.find((x) => x.id === scenario);

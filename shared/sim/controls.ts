@@ -1,5 +1,5 @@
 // Control validation: the engine rejects anything out of range with a typed error; it never clamps.
-import { PRESS, type ControlChange, type ControlDef, type ControlValue, type SimModel } from './types.ts';
+import { PRESS, type ControlChange, type ControlDef, type ControlValue, type SimMeta } from './types.ts';
 
 export const ControlErrorCode = {
   UNKNOWN_CONTROL: 'UNKNOWN_CONTROL',
@@ -44,7 +44,7 @@ export function describeAllowed(def: ControlDef): string {
   }
 }
 
-export function controlDef(model: SimModel<any>, key: string): ControlDef {
+export function controlDef(model: SimMeta, key: string): ControlDef {
   const def = model.controls.find((c) => c.key === key);
   if (!def) {
     const keys = model.controls.map((c) => c.key).join(', ');
@@ -54,7 +54,7 @@ export function controlDef(model: SimModel<any>, key: string): ControlDef {
 }
 
 /** Throws ControlError unless `value` is allowed for `key`; returns the value unchanged. */
-export function validateChange(model: SimModel<any>, change: ControlChange): ControlChange {
+export function validateChange(model: SimMeta, change: ControlChange): ControlChange {
   const def = controlDef(model, change.key);
   const allowed = describeAllowed(def);
   const fail = (code: ControlErrorCode, why: string): never => {
@@ -83,7 +83,7 @@ export function validateChange(model: SimModel<any>, change: ControlChange): Con
 }
 
 /** Parses the CLI's text form of a value (on/off, immediate/backoff, press, numbers) and validates it. */
-export function parseControlValue(model: SimModel<any>, key: string, text: string): ControlValue {
+export function parseControlValue(model: SimMeta, key: string, text: string): ControlValue {
   const def = controlDef(model, key);
   let value: ControlValue;
   if (def.kind === 'number') value = text.trim() === '' ? NaN : Number(text);
@@ -94,7 +94,7 @@ export function parseControlValue(model: SimModel<any>, key: string, text: strin
 }
 
 /** Default value of every non-action control. */
-export function defaultControls(model: SimModel<any>): Record<string, ControlValue> {
+export function defaultControls(model: SimMeta): Record<string, ControlValue> {
   const out: Record<string, ControlValue> = {};
   for (const c of model.controls) if (c.kind !== 'action') out[c.key] = c.default;
   return out;

@@ -7,11 +7,7 @@ export const models: Readonly<Record<SimulatorId, SimModel<any>>> = {
   'payment-switch': paymentSwitch,
   'web-service': webService,
 };
-export const simulatorIds = Object.keys(models) as SimulatorId[];
-
-export function isSimulatorId(id: unknown): id is SimulatorId {
-  return typeof id === 'string' && Object.hasOwn(models, id);
-}
+export { isSimulatorId, simulatorIds } from './ids.ts';
 
 export function getModel(id: SimulatorId): SimModel<any> {
   return models[id];

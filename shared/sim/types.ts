@@ -148,6 +148,9 @@ export interface SimModel<S extends SimStateBase = SimStateBase> {
   step(state: S, changes: readonly ControlChange[]): S;
 }
 
+/** A simulator's description without its engine: what a screen needs (the browser never simulates). */
+export type SimMeta = Omit<SimModel<any>, 'create' | 'step'>;
+
 export interface GoalResult {
   id: string;
   indicator: string;

@@ -16,7 +16,7 @@ export interface FanoutOptions {
 }
 export const FANOUT_DEFAULTS: FanoutOptions = { rooms: 50, teams: 10, perTeam: 4, seconds: 300, warmupSeconds: 15 };
 
-async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, bytes?: { team: number; teacher: number }) {
+export async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, bytes?: { team: number; teacher: number }) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-bench-'));
   const server =
     mode === 'opsroom'
@@ -73,4 +73,20 @@ export function reportFanout(r: Awaited<ReturnType<typeof benchFanout>>): string
     line('baseline', r.baseline),
     `ratios (opsroom ÷ baseline): throughput ${fmt(r.ratios.throughput, 3)} (target ≥ 0.8), latency p50 ${fmt(r.ratios.p50, 2)}, p99 ${fmt(r.ratios.p99, 2)}, server CPU ${fmt(r.ratios.cpu, 2)}`,
   ].join('\n');
+}
+
+/** Where one process stops keeping up: Opsroom alone at growing numbers of students (rooms of 10 teams × 4). */
+export async function probeLimit(students: number[], seconds = 20) {
+  const out = [];
+  for (const n of students) {
+    const r = await runOne('opsroom', { rooms: Math.round(n / 40), teams: 10, perTeam: 4, seconds, warmupSeconds: 10 });
+    out.push({ students: r.students, p50: r.latencyMs.p50, p99: r.latencyMs.p99, max: r.latencyMs.max, missed: r.missed, outOfOrder: r.outOfOrder, cpu: r.server.cpuPercent, rssMB: r.server.rssMaxMB, perSecond: r.deliveredPerSecond });
+  }
+  return out;
+}
+
+export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): string {
+  return rows
+    .map((r) => `${String(r.students).padStart(6)} students: ${fmt(r.perSecond, 0)} snapshots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms, missed ${r.missed}, out of order ${r.outOfOrder}, server CPU ${fmt(r.cpu, 0)} %, RSS ${fmt(r.rssMB, 0)} MB`)
+    .join('\n');
 }

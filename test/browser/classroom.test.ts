@@ -74,6 +74,8 @@ describe('classroom in the browser', () => {
     }
 
     await teacher.getByRole('button', { name: 'Start' }).click();
+    // The lobby also reads "Minute 0": wait until the server has really started the round.
+    await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     for (const page of students) await minuteShown(page, 0, minutes);
 
     // Each student sees exactly their own role's controls enabled; the others disabled, with the owner's name.
@@ -183,6 +185,8 @@ describe('classroom in the browser', () => {
     await joinAsStudent(student, server.url, code, 'Eka');
     expect(await text(student, 'my-roles')).toBe('Your role: Fleet, Cache, Traffic, Release');
     await teacher.getByRole('button', { name: 'Start' }).click();
+    // The lobby also reads "Minute 0": wait until the server has really started the round.
+    await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     await minuteShown(student, 0, minutes);
     for (const c of getModel('web-service').controls) {
       for (const input of await controlInputs(student, c.key).all()) expect(await input.isEnabled(), c.key).toBe(true);
@@ -208,7 +212,7 @@ describe('classroom in the browser', () => {
     await student.getByLabel('Language').selectOption('it');
     await eventually(async () => expect(await student.evaluate(() => document.documentElement.lang)).toBe('it'));
     await eventually(async () => expect(await student.locator('[data-key="errorBudgetRemaining"] td').innerText()).toMatch(/^\d+,\d %$/));
-    await minuteShown(student, minutes, minutes);
+    await eventually(async () => expect(await text(student, 'clock-minute')).toBe(`Minuto ${minutes} di ${minutes}`));
   });
 
   test('teacher: set-up, rename, move, next round, remove', async () => {
@@ -245,6 +249,8 @@ describe('classroom in the browser', () => {
 
     // A short round to its end, then the next round back in the lobby.
     await teacher.getByRole('button', { name: 'Start' }).click();
+    // The lobby also reads "Minute 0": wait until the server has really started the round.
+    await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     await minuteShown(ana, 0, 5);
     server.minutes(5, 1);
     await eventually(async () => expect(await text(teacher, 'round-state')).toBe('Finished'));

@@ -101,6 +101,9 @@ describe('replay of finished rounds', () => {
       expect(t.result!.goals.map((g) => g.id)).toEqual(['approval', 'authTime', 'cost']);
     }
     const t0 = replay.teams[0];
+    // The roster: who played in the team, with the roles this simulator dealt them.
+    expect(t0.members).toEqual([{ playerId: expect.any(Number), name: 'Solo 1', roles: ['scaling', 'shedding', 'fraud', 'standin'] }]);
+    expect(replay.round.tempo).toBe(1);
     expect(t0.changes.map((c) => [c.minute, c.key, c.value, c.author.name])).toEqual([
       [3, 'servers', 10, 'Solo 1'],
       [3, 'shedding', true, 'Solo 1'],

@@ -1,5 +1,5 @@
 // Numbers in the reader's language: indicator values, goal targets, control values.
-import { formatDisplay } from '$shared/format.ts';
+import { formatClock, formatDisplay, numberFormat } from '$shared/format.ts';
 import type { ControlDef, ControlValue, DisplayDef } from '$shared/sim/types.ts';
 import { m } from '$lib/paraglide/messages.js';
 import { getLocale } from '$lib/paraglide/runtime.js';
@@ -32,6 +32,12 @@ export function fmtControl(def: ControlDef, value: ControlValue, text: SimText):
   }
 }
 
+/** A plain number (a count, a minute, a score) in the reader's digits and grouping. */
 export function fmtInt(n: number): string {
-  return new Intl.NumberFormat(getLocale()).format(n);
+  return numberFormat(getLocale(), null).format(n);
+}
+
+/** The web service's time of day in the reader's style. */
+export function fmtClock(minutesOfDay: number): string {
+  return formatClock(minutesOfDay, getLocale());
 }

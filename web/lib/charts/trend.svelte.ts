@@ -4,7 +4,9 @@
 import { Chart, LinearScale, LineController, LineElement, PointElement, type Plugin } from 'chart.js';
 import { untrack } from 'svelte';
 import type { Attachment } from 'svelte/attachments';
+import type { ChartLayout } from './flags.ts';
 import { yRange } from './range.ts';
+import { intlLocale } from '$shared/format.ts';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale);
 
@@ -41,7 +43,18 @@ const markerPlugin: Plugin<'line'> = {
   },
 };
 
-export function trendChart(input: () => TrendInput, color = '#1d4ed8'): Attachment<HTMLCanvasElement> {
+/** Tells the page where the chart area lies after every layout (updates and resizes), for HTML drawn over it. */
+function layoutReporter(onlayout: (layout: ChartLayout) => void): Plugin<'line'> {
+  return {
+    id: 'layoutReport',
+    afterLayout(chart) {
+      const { chartArea, scales } = chart;
+      onlayout({ left: chartArea.left, right: chartArea.right, min: scales.x.min, max: scales.x.max });
+    },
+  };
+}
+
+export function trendChart(input: () => TrendInput, color = '#1d4ed8', onlayout?: (layout: ChartLayout) => void): Attachment<HTMLCanvasElement> {
   return (canvas) => {
     const first = untrack(input);
     const chart = new Chart(canvas, {
@@ -51,7 +64,7 @@ export function trendChart(input: () => TrendInput, color = '#1d4ed8'): Attachme
         animation: false,
         responsive: true,
         maintainAspectRatio: false,
-        locale: first.locale,
+        locale: intlLocale(first.locale),
         events: [],
         scales: {
           x: { type: 'linear', min: 0, max: first.minutes, ticks: { maxTicksLimit: 7, precision: 0 }, grid: { color: '#e6e9ee' } },
@@ -59,7 +72,7 @@ export function trendChart(input: () => TrendInput, color = '#1d4ed8'): Attachme
         },
         plugins: { changeMarkers: { minutes: [] } } as never,
       },
-      plugins: [markerPlugin],
+      plugins: onlayout ? [markerPlugin, layoutReporter(onlayout)] : [markerPlugin],
     });
     $effect(() => {
       const d = input();

@@ -1,4 +1,5 @@
-// The two HTTP calls of the web app: create a room, look a code up. Everything else is socket.io.
+// The HTTP calls of the web app: create a room, look a code up (the teacher's history and replay
+// calls are in teacher-api.ts). Everything else is socket.io.
 import type { RoomView, RoundConfig } from '$shared/protocol/types.ts';
 
 export interface Created {
@@ -18,7 +19,7 @@ export interface RoomInfo {
 /** An error code from the server, or NETWORK when it could not be reached. */
 export type Result<T> = { ok: true; value: T } | { ok: false; code: string };
 
-async function call<T>(path: string, init?: RequestInit): Promise<Result<T>> {
+export async function call<T>(path: string, init?: RequestInit): Promise<Result<T>> {
   let res: Response;
   try {
     res = await fetch(path, init);

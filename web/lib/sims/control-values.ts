@@ -1,6 +1,7 @@
 // Number controls travel in base units (shares as fractions) and are shown in display units
 // (shares as %). Pure: node tests load it directly.
 import type { NumberControlDef } from '$shared/sim/types.ts';
+import { numberFormat } from '$shared/format.ts';
 
 /** How a base unit is shown: multiply by `scale`, then the symbol. */
 const UNITS: Record<string, { scale: number; symbol: string }> = {
@@ -53,6 +54,6 @@ export function fromDisplay(def: NumberControlDef, shown: number): number | null
 /** "60 %", "3.0 σ", "12": a number control's value in the reader's number format. */
 export function formatControlNumber(def: NumberControlDef, value: number, locale: string): string {
   const b = displayBounds(def);
-  const n = new Intl.NumberFormat(locale, { minimumFractionDigits: b.decimals, maximumFractionDigits: b.decimals }).format(toDisplay(def, value));
+  const n = numberFormat(locale, b.decimals).format(toDisplay(def, value));
   return b.symbol ? `${n} ${b.symbol}` : n;
 }

@@ -1,6 +1,6 @@
 // Both simulators at once, for the pages that list or mix them (start page, teacher, projector,
 // model page). The student desk loads only its own simulator (load.ts).
-import { isSimulatorId } from '$shared/sim/registry.ts';
+import { isSimulatorId } from '$shared/sim/ids.ts';
 import type { SimulatorId } from '$shared/sim/types.ts';
 import { paymentSwitchSim } from './payment-switch.ts';
 import type { Sim } from './types.ts';

@@ -1,6 +1,6 @@
 // The payment switch's words: the seed page's wording (spec/payment-switch.md restates it).
 import { m } from '$lib/paraglide/messages.js';
-import { paymentSwitch as model } from '$shared/sim/payment-switch/index.ts';
+import { paymentSwitchMeta as model } from '$shared/sim/payment-switch/meta.ts';
 import type { Sim, SimText } from './types.ts';
 
 export const paymentSwitchText: SimText = {

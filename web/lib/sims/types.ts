@@ -1,6 +1,6 @@
 // What the web app needs to say about one simulator, as message functions (so the bundler keeps
 // only the messages a route really uses, and svelte-check proves each key has a message).
-import type { SimModel, SimulatorId } from '$shared/sim/types.ts';
+import type { SimMeta, SimulatorId } from '$shared/sim/types.ts';
 
 type Msg = () => string;
 type MsgWith<P> = (inputs: P) => string;
@@ -33,7 +33,7 @@ export interface SimText {
 /** A simulator as the web app uses it: the pure model (shared with the server) and its words. */
 export interface Sim {
   id: SimulatorId;
-  model: SimModel<any>;
+  model: SimMeta;
   text: SimText;
 }
 

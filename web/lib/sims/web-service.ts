@@ -1,6 +1,6 @@
 // The web service's words: the seed page's wording (spec/web-service.md restates it).
 import { m } from '$lib/paraglide/messages.js';
-import { webService as model } from '$shared/sim/web-service/index.ts';
+import { webServiceMeta as model } from '$shared/sim/web-service/meta.ts';
 import type { Sim, SimText } from './types.ts';
 
 export const webServiceText: SimText = {

@@ -1,0 +1,14 @@
+// The payment switch's description without its engine (for screens that only draw it).
+import type { SimMeta } from '../types.ts';
+import { CONTROLS, INDICATORS, ROLES, TABLE_COLUMNS } from './defs.ts';
+import { SCENARIOS } from './scenarios.ts';
+
+export const paymentSwitchMeta = {
+  id: 'payment-switch',
+  controls: CONTROLS,
+  roles: ROLES,
+  indicators: INDICATORS,
+  scenarios: SCENARIOS,
+  defaultMinutes: 60,
+  tableColumns: TABLE_COLUMNS,
+} as const satisfies SimMeta;

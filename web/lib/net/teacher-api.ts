@@ -1,0 +1,69 @@
+// The teacher's HTTP calls: history, replay, what-if fork and CSV export. Each carries the teacher
+// key as a bearer header, which is why a CSV is fetched and saved from a Blob rather than linked.
+import type { HistoryRoom, RoomView, RoundReplay } from '$shared/protocol/types.ts';
+import { filenameFrom } from '$lib/replay/logic.ts';
+import { call, type Result } from './api.ts';
+import { keyFromFragment, loadTeacherKey, saveTeacherKey } from './storage.ts';
+
+export type CsvPart = 'minutes' | 'changes' | 'scores';
+export const CSV_PARTS: readonly CsvPart[] = ['minutes', 'changes', 'scores'];
+
+export interface Forked {
+  code: string;
+  roundId: number;
+  room: RoomView;
+}
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/**
+ * The teacher key of this browser. A copied teacher link carries it in the fragment (#key=…): it is
+ * stored and taken out of the address bar, so it does not end up in a screenshot or a bookmark.
+ */
+export function takeTeacherKey(): string | null {
+  const fromLink = keyFromFragment(location.hash);
+  if (fromLink) {
+    saveTeacherKey(fromLink);
+    history.replaceState(history.state, '', location.pathname + location.search);
+  }
+  return fromLink ?? loadTeacherKey();
+}
+
+export const fetchHistory = (key: string): Promise<Result<{ rooms: HistoryRoom[] }>> => call('/api/teacher/rooms', { headers: auth(key) });
+
+export const fetchReplay = (key: string, roundId: number): Promise<Result<RoundReplay>> => call(`/api/rounds/${roundId}/replay`, { headers: auth(key) });
+
+export function forkRound(key: string, roundId: number, teamId: number, minute: number): Promise<Result<Forked>> {
+  return call(`/api/rounds/${roundId}/fork`, {
+    method: 'POST',
+    headers: { ...auth(key), 'content-type': 'application/json' },
+    body: JSON.stringify({ teamId, minute }),
+  });
+}
+
+/** Fetches one part of a round's CSV export and hands it to the browser as a download; resolves with the file name. */
+export async function downloadCsv(key: string, roundId: number, part: CsvPart): Promise<Result<string>> {
+  let res: Response;
+  try {
+    res = await fetch(`/api/rounds/${roundId}/export/${part}.csv`, { headers: auth(key) });
+  } catch {
+    return { ok: false, code: 'NETWORK' };
+  }
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    return { ok: false, code: body?.error?.code ?? 'INTERNAL' };
+  }
+  const blob = await res.blob();
+  const name = filenameFrom(res.headers.get('content-disposition'), `opsroom-round${roundId}-${part}.csv`);
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Revoking at once can cancel the download in some browsers; the Blob is small.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return { ok: true, value: name };
+}

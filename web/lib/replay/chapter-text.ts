@@ -1,0 +1,37 @@
+// A chapter's title in the reader's language: one message per model event kind (chapter_<kind>,
+// test/web/replay.test.ts checks every event of both models has one), and "goal lost for good"
+// with the goal's own sentence (chapter_lost_goal: a key with _goal_ in it is a goal sentence that
+// takes a {target}, test/web/messages.test.ts).
+import type { Chapter } from '$shared/replay/chapters.ts';
+import { m } from '$lib/paraglide/messages.js';
+import { fmtTarget, fmtInt } from '$lib/format.ts';
+import type { Sim } from '$lib/sims/types.ts';
+
+type Count = { count: string };
+const titles: Record<string, (p: Count) => string> = {
+  'sale-start': m.chapter_sale_start,
+  'sale-end': m.chapter_sale_end,
+  'fraud-wave-start': m.chapter_fraud_wave_start,
+  'issuer-slow': m.chapter_issuer_slow,
+  'servers-ready': m.chapter_servers_ready,
+  'retry-storm': m.chapter_retry_storm,
+  'retry-storm-over': m.chapter_retry_storm_over,
+  deploy: m.chapter_deploy,
+  page: m.chapter_page,
+  'surge-start': m.chapter_surge_start,
+  'cache-flush': m.chapter_cache_flush,
+  'instances-ready': m.chapter_instances_ready,
+  'rollback-done': m.chapter_rollback_done,
+  'warmup-done': m.chapter_warmup_done,
+};
+
+export function chapterTitle(sim: Sim, scenario: string, c: Chapter): string {
+  if (c.kind === 'goal-lost') {
+    const goal = sim.model.scenarios.find((s) => s.id === scenario)?.goals.find((g) => g.id === c.goal);
+    const ind = goal && sim.model.indicators.find((i) => i.key === goal.indicator);
+    const sentence = goal && ind ? sim.text.scenarios[scenario]?.goals[goal.id]?.({ target: fmtTarget(ind.display, goal.target) }) : undefined;
+    return m.chapter_lost_goal({ goal: sentence ?? c.goal ?? '' });
+  }
+  const title = titles[c.kind];
+  return title ? title({ count: c.count === undefined ? '' : fmtInt(c.count) }) : m.chapter_other({ kind: c.kind });
+}

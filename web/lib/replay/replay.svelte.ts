@@ -1,0 +1,130 @@
+// A replay being watched: which team, which minute, playing or not, and the team's desk as it was
+// at that minute — the same DeskState the live desk draws, loaded from the stored round instead of
+// the socket. Nothing here is sent anywhere; a replay only reads.
+import type { PlayerView, RoomView, RoundReplay } from '$shared/protocol/types.ts';
+import { fromColumns } from '$shared/replay/columns.ts';
+import { evaluateRound } from '$shared/sim/score.ts';
+import type { Snapshot } from '$shared/sim/types.ts';
+import type { Sim } from '$lib/sims/types.ts';
+import { DeskState } from '$lib/state/desk.svelte.ts';
+import { changesUpTo, clampMinute, lastMinuteOf, rosterOf, snapshotsUpTo, stateAt } from './logic.ts';
+
+/** Simulated minutes per real second while playing. */
+export const SPEEDS = [1, 2, 5] as const;
+
+export class ReplayView {
+  readonly desk = new DeskState();
+  readonly last: number;
+  readonly players: PlayerView[];
+  teamId = $state(0);
+  minute = $state(0);
+  playing = $state(false);
+  speed = $state<number>(SPEEDS[0]);
+  /** The room as the desk wants it: this round's teams, the authors as members, the state at the minute. */
+  room = $derived.by((): RoomView => this.roomAt(this.minute));
+  private snapshots = new Map<number, Snapshot[]>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    readonly replay: RoundReplay,
+    readonly sim: Sim,
+    start: { teamId?: number; minute?: number } = {},
+  ) {
+    this.last = lastMinuteOf(replay);
+    this.players = rosterOf(replay.teams);
+    const team = replay.teams.find((t) => t.teamId === start.teamId) ?? replay.teams[0];
+    this.teamId = team?.teamId ?? 0;
+    this.minute = clampMinute(start.minute ?? 0, this.last);
+    this.show();
+  }
+
+  get team() {
+    return this.replay.teams.find((t) => t.teamId === this.teamId);
+  }
+
+  setMinute(minute: number): void {
+    this.minute = clampMinute(minute, this.last);
+    this.show();
+  }
+
+  setTeam(teamId: number): void {
+    if (!this.replay.teams.some((t) => t.teamId === teamId)) return;
+    this.teamId = teamId;
+    this.show();
+  }
+
+  /** Plays from the minute shown (from the start when at the end), `speed` minutes per second. */
+  play(): void {
+    if (this.minute >= this.last) this.setMinute(0);
+    this.playing = true;
+    this.restartTimer();
+  }
+
+  pause(): void {
+    this.playing = false;
+    this.stopTimer();
+  }
+
+  setSpeed(speed: number): void {
+    this.speed = speed;
+    if (this.playing) this.restartTimer();
+  }
+
+  dispose(): void {
+    this.stopTimer();
+  }
+
+  private restartTimer(): void {
+    this.stopTimer();
+    this.timer = setInterval(() => {
+      if (this.minute >= this.last) this.pause();
+      else this.setMinute(this.minute + 1);
+    }, 1000 / this.speed);
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private snapshotsOf(teamId: number): Snapshot[] {
+    let list = this.snapshots.get(teamId);
+    if (!list) {
+      const t = this.replay.teams.find((x) => x.teamId === teamId);
+      list = t ? fromColumns(t.columns) : [];
+      this.snapshots.set(teamId, list);
+    }
+    return list;
+  }
+
+  /** Loads the desk with the team's minutes and changes up to the minute, and the goals evaluated over them. */
+  private show(): void {
+    const team = this.team;
+    if (!team) return;
+    const snapshots = snapshotsUpTo(this.snapshotsOf(team.teamId), this.minute);
+    const scenario = this.sim.model.scenarios.find((s) => s.id === this.replay.round.scenario);
+    // At the end of a finished round the stored verdict is shown; before, the progress as it was live.
+    const final = this.minute >= this.last && this.replay.round.state === 'finished' ? team.result : null;
+    const live = !final && scenario && snapshots.length > 0 ? evaluateRound(scenario, snapshots) : null;
+    this.desk.load({
+      roundId: this.replay.round.id,
+      teamId: team.teamId,
+      snapshots,
+      changes: changesUpTo(team.changes, this.minute),
+      progress: final?.goals ?? live?.goals ?? [],
+      score: final?.score ?? live?.score ?? null,
+    });
+  }
+
+  private roomAt(minute: number): RoomView {
+    const r = this.replay.round;
+    return {
+      code: this.replay.roomCode,
+      // The history does not keep the tempo, and nothing the desk draws depends on it.
+      config: { simulator: r.simulator, scenario: r.scenario, minutes: r.minutes, tempo: r.tempo, seed: r.seed, teamCount: this.replay.teams.length },
+      round: { id: r.id, number: r.number, state: stateAt(r, minute, this.last), simulator: r.simulator, scenario: r.scenario, seed: r.seed, minutes: r.minutes, tempo: r.tempo, minute, forkOf: r.forkOf },
+      teams: this.replay.teams.map((t) => ({ id: t.teamId, idx: t.idx, name: t.name })),
+      players: this.players,
+    };
+  }
+}
