@@ -3,21 +3,16 @@
 // reload brings a student back to the same role. A second test plays the web-service desk.
 // Time is the server's manual clock: a minute passes only when the test advances it.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { getModel } from '../../shared/sim/registry.ts';
-import { assertBuilt, DESKTOP, eventually, joinAsStudent, launchBrowser, newPage, PHONE, screenshot, startWebServer, type WebServer } from './helpers.ts';
+import { DESKTOP, eventually, joinAsStudent, newPage, PHONE, screenshot, useBrowserSuite, type WebServer } from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  assertBuilt();
-  server = await startWebServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+useBrowserSuite((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText();

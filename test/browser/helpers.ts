@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp } from '../../server/app.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
+import { afterAll, beforeAll } from 'vitest';
 
 export const BUILD_DIR = 'build';
 export const SCREENSHOTS = 'test-results/screenshots';
@@ -58,6 +59,22 @@ export async function startWebServer(): Promise<WebServer> {
     disconnectAll: () => app.io.local.disconnectSockets(true),
     close: () => app.close(),
   };
+}
+
+/** Starts the built app's server and Chromium before a file's tests, and closes both after them. */
+export function useBrowserSuite(set: (server: WebServer, browser: Browser) => void): void {
+  let server: WebServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    assertBuilt();
+    server = await startWebServer();
+    browser = await launchBrowser();
+    set(server, browser);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }
 
 export function launchBrowser(): Promise<Browser> {

@@ -11,13 +11,13 @@
 // here in Node, so the desk is held to exactly what the shared formatter gives.
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { formatDisplay, numberFormat } from '../../shared/format.ts';
 import { runRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { SimulatorId, Snapshot } from '../../shared/sim/types.ts';
 import { readSeed } from '../i18n/seed-text.ts';
-import { assertBuilt, DESKTOP, eventually, launchBrowser, newPage, screenshot, startWebServer, type WebServer } from './helpers.ts';
+import { DESKTOP, eventually, newPage, screenshot, useBrowserSuite, type WebServer } from './helpers.ts';
 
 const LOCALES = ['en', 'id', 'hu', 'it', 'nl', 'ne'] as const;
 type Locale = (typeof LOCALES)[number];
@@ -32,14 +32,9 @@ const int = (l: Locale, n: number) => numberFormat(l, null).format(n);
 let server: WebServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  assertBuilt();
-  server = await startWebServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+useBrowserSuite((s, b) => {
+  server = s;
+  browser = b;
 });
 
 async function createRoom(simulator: SimulatorId, minutes: number, tempo: number, teamCount: number, seed: number) {

@@ -6,20 +6,15 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { assertBuilt, DESKTOP, eventually, joinAsStudent, launchBrowser, newPage, PHONE, screenshot, SCREENSHOTS, startWebServer, type WebServer } from './helpers.ts';
+import { describe, expect, test } from 'vitest';
+import { DESKTOP, eventually, joinAsStudent, newPage, PHONE, screenshot, SCREENSHOTS, useBrowserSuite, type WebServer } from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
 
-beforeAll(async () => {
-  assertBuilt();
-  server = await startWebServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+useBrowserSuite((s, b) => {
+  server = s;
+  browser = b;
 });
 
 const TEMPO = 1;

@@ -5,7 +5,7 @@ import { Chart, LinearScale, LineController, LineElement, PointElement, type Plu
 import { untrack } from 'svelte';
 import type { Attachment } from 'svelte/attachments';
 import { yRange } from './range.ts';
-import { intlLocale } from '$shared/format.ts';
+import { lineOptions } from './base.ts';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale);
 
@@ -56,18 +56,7 @@ export function compareChart(input: () => CompareInput): Attachment<HTMLCanvasEl
     const chart = new Chart(canvas, {
       type: 'line',
       data: { datasets: [] },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        locale: intlLocale(first.locale),
-        events: [],
-        scales: {
-          x: { type: 'linear', min: 0, max: first.minutes, ticks: { maxTicksLimit: 9, precision: 0 }, grid: { color: '#e6e9ee' } },
-          y: { type: 'linear', ticks: { maxTicksLimit: 6 }, grid: { color: '#e6e9ee' } },
-        },
-        plugins: { minuteCursor: { minute: first.cursor } } as never,
-      },
+      options: { ...lineOptions(first.locale, first.minutes, 9, 6), plugins: { minuteCursor: { minute: first.cursor } } as never },
       plugins: [cursorPlugin],
     });
     $effect(() => {

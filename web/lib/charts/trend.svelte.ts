@@ -6,7 +6,7 @@ import { untrack } from 'svelte';
 import type { Attachment } from 'svelte/attachments';
 import type { ChartLayout } from './flags.ts';
 import { yRange } from './range.ts';
-import { intlLocale } from '$shared/format.ts';
+import { lineOptions } from './base.ts';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale);
 
@@ -60,18 +60,7 @@ export function trendChart(input: () => TrendInput, color = '#1d4ed8', onlayout?
     const chart = new Chart(canvas, {
       type: 'line',
       data: { datasets: [{ data: [] as { x: number; y: number }[], borderColor: color, borderWidth: 2, pointRadius: 0, tension: 0, parsing: false, normalized: true }] },
-      options: {
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        locale: intlLocale(first.locale),
-        events: [],
-        scales: {
-          x: { type: 'linear', min: 0, max: first.minutes, ticks: { maxTicksLimit: 7, precision: 0 }, grid: { color: '#e6e9ee' } },
-          y: { type: 'linear', ticks: { maxTicksLimit: 5 }, grid: { color: '#e6e9ee' } },
-        },
-        plugins: { changeMarkers: { minutes: [] } } as never,
-      },
+      options: { ...lineOptions(first.locale, first.minutes, 7, 5), plugins: { changeMarkers: { minutes: [] } } as never },
       plugins: onlayout ? [markerPlugin, layoutReporter(onlayout)] : [markerPlugin],
     });
     $effect(() => {
