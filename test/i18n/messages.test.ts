@@ -10,7 +10,7 @@
 // (3) web/messages/provenance.json lists, for each of the five locales, every key exactly once:
 //     "seed" (the wording of that locale's seed page, verbatim or nearly) or "translated" (ours,
 //     to be reviewed by a native speaker). Every "seed" entry is checked against the seed page
-//     (../shared/seeds/): each part of the message between its placeholders appears in the page,
+//     (web/messages/seeds/): each part of the message between its placeholders appears in the page,
 //     after normalizing spaces, quotes, dashes and case — verbatim as whole words, or, for parts of
 //     20 characters or more, with at most 10 % of the characters changed (test/i18n/seed-text.ts).
 import { readFileSync } from 'node:fs';

@@ -1,10 +1,10 @@
-// The seed pages (the original simulator pages, ../shared/seeds/ beside the repository) and the
+// The seed pages (the original simulator pages, kept in web/messages/seeds/) and the
 // comparison that decides whether a message's wording was taken from one of them.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const SEEDS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/seeds');
+export const SEEDS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/messages/seeds');
 
 /** Which seed page a locale's wording comes from (English has none: it is the base). */
 export const SEED_OF: Record<string, string> = {
@@ -17,7 +17,7 @@ export const SEED_OF: Record<string, string> = {
 
 export function readSeed(locale: string): string {
   const file = join(SEEDS_DIR, SEED_OF[locale]);
-  if (!existsSync(file)) throw new Error(`seed page ${file} is missing: the i18n tests read ../shared/seeds/ beside the repository`);
+  if (!existsSync(file)) throw new Error(`seed page ${file} is missing: the i18n tests read web/messages/seeds/`);
   return readFileSync(file, 'utf8');
 }
 
