@@ -2,7 +2,6 @@
 // method calls (the database is synchronous too), so they are handled one at a time; dispose()
 // clears everything the room scheduled.
 import { randomInt } from 'node:crypto';
-import { ControlError, validateChange } from '../../shared/sim/controls.ts';
 import { scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
 import type { ControlValue } from '../../shared/sim/types.ts';
@@ -11,6 +10,7 @@ import type { ChangeRecord, ClockAction, RoomMinute, RoomSummary, RoomView, Roun
 import type { RoundRow, Store } from '../db/store.ts';
 import type { Clock, Timer } from './clock.ts';
 import type { RoomOutput } from './output.ts';
+import { checkChange } from './changes.ts';
 import { Roster, type PlayerState } from './roster.ts';
 import { Staffing } from './staffing.ts';
 import { commitStep, headlineTrend, loadRoundRun, openTeam, roomMinute, roomSummary, roundScores, stepTeam, teamHistory, teamMinute, type RoundRun, type TeamRun } from './round.ts';
@@ -153,35 +153,13 @@ export class Room {
 
   /** A student's change: owner and range checked, recorded, shown to the team as pending. */
   control(playerId: number, key: string, value: ControlValue): ChangeRecord {
-    const p = this.roster.players.get(playerId);
-    if (!p || p.removed) return fail(ErrorCode.NOT_JOINED, 'you are not in this room');
     const r = this.round;
-    if (r.state === 'lobby') fail(ErrorCode.BAD_STATE, 'the round has not started yet');
-    if (r.state === 'finished') fail(ErrorCode.ROUND_FINISHED, 'the round is over');
-    if (p.teamId === null || !r.teams.has(p.teamId)) return fail(ErrorCode.NOT_IN_TEAM, 'you are not in a team playing this round');
-    const def = r.model.controls.find((c) => c.key === key);
-    if (!def) fail(ErrorCode.UNKNOWN_CONTROL, `unknown control "${key}"`);
-    if (!p.roles.includes(def!.role)) fail(ErrorCode.NOT_OWNER, `${key} belongs to the ${def!.role} role, which you do not own`);
-    try {
-      validateChange(r.model, { key, value });
-    } catch (e) {
-      if (e instanceof ControlError) {
-        const code = e.code === 'OUT_OF_RANGE' || e.code === 'OFF_STEP' ? ErrorCode.OUT_OF_RANGE : ErrorCode.BAD_VALUE;
-        throw new ClassroomError(code, e.message, { key: e.key, allowed: e.allowed });
-      }
-      throw e;
-    }
-    const change = this.deps.store.recordChange({
-      roundId: r.id,
-      teamId: p.teamId,
-      minute: r.minute + 1,
-      key,
-      value,
-      author: { playerId: p.id, name: p.name },
-      at: this.deps.clock.now(),
-    });
-    r.teams.get(p.teamId)!.changes.push(change);
-    this.deps.out.emit(this.code, { kind: 'team', teamId: p.teamId }, 'pending', change);
+    const p = this.roster.players.get(playerId);
+    const teamId = checkChange(r, p, key, value);
+    // Stored when accepted: a change survives a crash even before its minute comes.
+    const change = this.deps.store.recordChange({ roundId: r.id, teamId, minute: r.minute + 1, key, value, author: { playerId, name: p!.name }, at: this.deps.clock.now() });
+    r.teams.get(teamId)!.changes.push(change);
+    this.deps.out.emit(this.code, { kind: 'team', teamId }, 'pending', change);
     this.deps.out.emit(this.code, { kind: 'teacher' }, 'pending', change);
     return change;
   }
