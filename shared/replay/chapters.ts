@@ -2,6 +2,7 @@
 // the model's own events (a retry storm starts, the burn-rate page fires, servers finish booting…), and
 // the minute each goal was lost for good.
 import type { GoalDef, IndicatorDef, SimMeta, Snapshot } from '../sim/types.ts';
+import { meets } from '../sim/score.ts';
 import { bounds } from './units.ts';
 
 export interface Chapter {
@@ -29,8 +30,7 @@ export function goalLostAt(goal: GoalDef, def: IndicatorDef, snapshots: readonly
     const irreversible = (goal.op === '<=' && def.trend === 'rising') || (goal.op === '>=' && def.trend === 'falling');
     if (!irreversible) return null;
     for (const s of snapshots) {
-      const v = s.indicators[goal.indicator];
-      if (goal.op === '<=' ? v > goal.target : v < goal.target) return s.minute;
+      if (!meets(goal, s.indicators[goal.indicator])) return s.minute;
     }
     return null;
   }
@@ -46,7 +46,7 @@ export function goalLostAt(goal: GoalDef, def: IndicatorDef, snapshots: readonly
     sum += s.indicators[goal.indicator];
     n++;
     const mean = (sum + best * (total - n)) / total;
-    if (goal.op === '>=' ? mean < goal.target : mean > goal.target) return s.minute;
+    if (!meets(goal, mean)) return s.minute;
   }
   return null;
 }

@@ -18,9 +18,14 @@ export function goalValue(goal: GoalDef, snapshots: readonly Snapshot[]): number
   return n > 0 ? sum / n : last.indicators[goal.indicator];
 }
 
+/** Whether a value is on the right side of a goal's target (the target included). */
+export function meets(goal: Pick<GoalDef, 'op' | 'target'>, value: number): boolean {
+  return goal.op === '>=' ? value >= goal.target : value <= goal.target;
+}
+
 export function evaluateGoal(goal: GoalDef, snapshots: readonly Snapshot[]): GoalResult {
   const value = goalValue(goal, snapshots);
-  const met = goal.op === '>=' ? value >= goal.target : value <= goal.target;
+  const met = meets(goal, value);
   return { id: goal.id, indicator: goal.indicator, op: goal.op, value, target: goal.target, met };
 }
 
