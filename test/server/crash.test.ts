@@ -1,30 +1,21 @@
 // Crash and restart: SIGKILL mid-round, start again on the same file, play on.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import type { RoomView, TeamMinute } from '../../shared/protocol/types.ts';
 import { openDatabase } from '../../server/db/index.ts';
 import { Store } from '../../server/db/store.ts';
 import { collect, ok, request, until } from './helpers.ts';
-import { startChild, type ChildServer } from './process.ts';
+import { childServers } from './process.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'opsroom-crash-'));
-const dbPath = join(dir, 'opsroom.db');
-const children: ChildServer[] = [];
-afterAll(async () => {
-  for (const c of children) await c.kill();
-  rmSync(dir, { recursive: true, force: true });
-});
+const servers = childServers('crash');
+const dbPath = servers.dbPath;
 
 test('a round killed with SIGKILL resumes at its last stored minute and plays on exactly', async () => {
   const MINUTES = 16;
   const SEED = 4242;
   // ── first life ──
-  const a = await startChild(dbPath);
-  children.push(a);
+  const a = await servers.start();
   const res = await fetch(`${a.url}/api/rooms`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -67,8 +58,7 @@ test('a round killed with SIGKILL resumes at its last stored minute and plays on
   await a.kill('SIGKILL');
 
   // ── second life, same file ──
-  const b = await startChild(dbPath, Date.UTC(2026, 0, 2));
-  children.push(b);
+  const b = await servers.start(Date.UTC(2026, 0, 2));
   const teacher2 = await b.connect();
   const tj = await ok(teacher2, 'teacher:join', { code, key: teacherKey });
   expect(tj.room.round).toMatchObject({ state: 'paused', minute: 7, seed: SEED });

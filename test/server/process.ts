@@ -1,5 +1,9 @@
 // Starts the server in a child process (for SIGKILL tests) and talks to it over HTTP and socket.io.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { io as ioClient } from 'socket.io-client';
@@ -50,6 +54,28 @@ export async function startChild(databasePath: string, clockStart?: number): Pro
       const exited = new Promise((r) => proc.once('exit', r));
       proc.kill(signal);
       await exited;
+    },
+  };
+}
+
+/**
+ * Server processes on one database file in a scratch folder, for a test file: every process started
+ * through it is killed, and the folder removed, after the file's tests.
+ */
+export function childServers(prefix: string): { dbPath: string; start(clockStart?: number): Promise<ChildServer> } {
+  const dir = mkdtempSync(join(tmpdir(), `opsroom-${prefix}-`));
+  const dbPath = join(dir, 'opsroom.db');
+  const children: ChildServer[] = [];
+  afterAll(async () => {
+    for (const c of children) await c.kill();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dbPath,
+    async start(clockStart) {
+      const c = await startChild(dbPath, clockStart);
+      children.push(c);
+      return c;
     },
   };
 }

@@ -1,9 +1,6 @@
 // Resilience: SIGKILL under load then restart; a client cut off for 30 s; 10,000 malformed messages.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { io as ioClient } from 'socket.io-client';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
 import { randomControlValue } from '../../shared/sim/controls.ts';
@@ -14,25 +11,19 @@ import type { ChangeRecord, RoomView, TeamMinute } from '../../shared/protocol/t
 import { openDatabase } from '../../server/db/index.ts';
 import { Store } from '../../server/db/store.ts';
 import { collect, connect, createRoom, ok, startServer, until, type Client } from './helpers.ts';
-import { startChild, type ChildServer } from './process.ts';
+import { childServers } from './process.ts';
 
 const rng = rngFromSeed(20261130);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(uniform(rng) * xs.length)];
 const validValue = (def: ControlDef): ControlValue => randomControlValue(def, () => uniform(rng));
 
 describe('SIGKILL under load, then restart', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'opsroom-resilience-'));
-  const dbPath = join(dir, 'opsroom.db');
-  const children: ChildServer[] = [];
-  afterAll(async () => {
-    for (const c of children) await c.kill();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const servers = childServers('resilience');
+  const dbPath = servers.dbPath;
 
   test('no stored minute is lost, every acknowledged change is kept, every round resumes and plays on exactly', async () => {
     const MINUTES = 20;
-    const a = await startChild(dbPath);
-    children.push(a);
+    const a = await servers.start();
     type Student = { client: Client; token: string; playerId: number; code: string; minutes: TeamMinute[]; room: RoomView };
     const students: Student[] = [];
     const rooms: { code: string; key: string; sim: 'payment-switch' | 'web-service' }[] = [];
@@ -100,8 +91,7 @@ describe('SIGKILL under load, then restart', () => {
     sqlite.close();
 
     // Second life: every round is back, paused at its last stored minute.
-    const b = await startChild(dbPath, Date.UTC(2026, 5, 1));
-    children.push(b);
+    const b = await servers.start(Date.UTC(2026, 5, 1));
     for (const r of rooms) {
       const teacher = await b.connect();
       const j = await ok(teacher, 'teacher:join', { code: r.code, key: r.key });
