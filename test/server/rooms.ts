@@ -15,9 +15,12 @@ export class TestStore extends SqliteStore {
   readonly transactions: (readonly (readonly Write[])[])[] = [];
   /** When set, a transaction it returns true for throws (and stores nothing). */
   failWhen: ((lists: readonly (readonly Write[])[]) => boolean) | null = null;
+  /** When set, transactions wait for it (a slow disk) before they are applied. */
+  hold: Promise<void> | null = null;
 
   override async commit(lists: readonly (readonly Write[])[]): Promise<void> {
     this.transactions.push(lists);
+    if (this.hold) await this.hold;
     if (this.failWhen?.(lists)) throw new Error('disk I/O error');
     return super.commit(lists);
   }
