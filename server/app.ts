@@ -59,7 +59,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   const feed = new FeedHub();
-  const rooms = new RoomManager({ store, committer: new Committer(store), out: socketOutput(io, feed), clock, log: app.log, drawSeed: () => randomInt(0, 2 ** 32) });
+  const committer = new Committer(store);
+  const rooms = new RoomManager({ store, committer, out: socketOutput(io, feed), clock, log: app.log, drawSeed: () => randomInt(0, 2 ** 32) });
   app.decorate('rooms', rooms);
   app.decorate('store', store);
   app.decorate('io', io);
@@ -132,6 +133,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     io.engine.close();
   });
   app.addHook('onClose', async () => {
+    // Whatever was asked to be stored is stored (or refused) before the database closes.
+    await committer.idle();
     await store.close();
   });
 

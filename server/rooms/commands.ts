@@ -35,11 +35,16 @@ export type CommandOf<K extends CommandType> = { type: K } & Commands[K]['input'
 export type Command = { [K in CommandType]: CommandOf<K> }[CommandType];
 export type ReplyOf<C extends Command> = Commands[C['type']]['reply'];
 
-type EmitMap = { [E in EventName]: { kind: 'emit'; to: Channel; event: E; payload: EventPayload<E> } };
-export type Emit<E extends EventName = EventName> = EmitMap[E];
+/** One event to one channel. */
+export interface Emit<E extends EventName> {
+  kind: 'emit';
+  to: Channel;
+  event: E;
+  payload: EventPayload<E>;
+}
 
 export type Message =
-  | Emit
+  | { [E in EventName]: Emit<E> }[EventName]
   /** The room view (with who is connected, which the shell knows) to everyone. */
   | { kind: 'room' }
   /** A player's sockets follow them to their (new) team; null: no team. */
@@ -48,7 +53,7 @@ export type Message =
   | { kind: 'drop'; playerId: number };
 
 export function emit<E extends EventName>(to: Channel, event: E, payload: EventPayload<E>): Emit<E> {
-  return { kind: 'emit', to, event, payload } as Emit<E>;
+  return { kind: 'emit', to, event, payload };
 }
 
 export interface Outcome<R> {
