@@ -27,8 +27,8 @@ const playerRecord = (p: PlayerRow): PlayerRecord => ({
 
 function roundRecord(r: RoundRow): RoundRecord {
   const { forkOfRoundId, forkOfTeamId, forkMinute, ...rest } = r;
-  const forkOf = forkOfRoundId !== null && forkOfTeamId !== null && forkMinute !== null ? { roundId: forkOfRoundId, teamId: forkOfTeamId, minute: forkMinute } : null;
-  return { ...rest, forkOf };
+  const forked = forkOfRoundId !== null && forkOfTeamId !== null && forkMinute !== null;
+  return { ...rest, forkOf: forked ? { roundId: forkOfRoundId, teamId: forkOfTeamId, minute: forkMinute } : null };
 }
 
 const changeRecord = (row: ChangeRow): ChangeRecord => ({
@@ -132,9 +132,11 @@ export class SqliteStore implements Store {
         return;
       case 'insertChanges':
         if (w.changes.length) {
-          db.insert(changes)
-            .values(w.changes.map((c) => ({ id: c.id, roundId: c.roundId, teamId: c.teamId, minute: c.minute, key: c.key, value: JSON.stringify(c.value), playerId: c.author.playerId, authorName: c.author.name, at: c.at })))
-            .run();
+          const rows = w.changes.map((c) => ({
+            ...{ id: c.id, roundId: c.roundId, teamId: c.teamId, minute: c.minute, key: c.key, value: JSON.stringify(c.value) },
+            ...{ playerId: c.author.playerId, authorName: c.author.name, at: c.at },
+          }));
+          db.insert(changes).values(rows).run();
         }
         return;
       case 'insertSnapshots':
@@ -144,9 +146,8 @@ export class SqliteStore implements Store {
         for (const r of w.results) {
           db.insert(scores).values({ roundId: w.roundId, teamId: r.teamId, score: r.score }).run();
           if (r.goals.length) {
-            db.insert(goalResults)
-              .values(r.goals.map((g) => ({ roundId: w.roundId, teamId: r.teamId, goalId: g.id, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })))
-              .run();
+            const rows = r.goals.map((g) => ({ roundId: w.roundId, teamId: r.teamId, goalId: g.id, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met }));
+            db.insert(goalResults).values(rows).run();
           }
         }
         return;
@@ -205,7 +206,9 @@ export class SqliteStore implements Store {
   }
 
   async changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]> {
-    const where: SQL | undefined = only ? and(eq(changes.roundId, roundId), eq(changes.teamId, only.teamId), lte(changes.minute, only.upToMinute)) : eq(changes.roundId, roundId);
+    const where: SQL | undefined = only
+      ? and(eq(changes.roundId, roundId), eq(changes.teamId, only.teamId), lte(changes.minute, only.upToMinute))
+      : eq(changes.roundId, roundId);
     return this.db.select().from(changes).where(where).orderBy(asc(changes.id)).all().map(changeRecord);
   }
   async snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]> {
@@ -229,7 +232,9 @@ export class SqliteStore implements Store {
       .map((s) => ({
         teamId: s.teamId,
         score: s.score,
-        goals: goals.filter((g) => g.teamId === s.teamId).map((g) => ({ id: g.goalId, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })),
+        goals: goals
+          .filter((g) => g.teamId === s.teamId)
+          .map((g) => ({ id: g.goalId, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })),
       }));
   }
 }

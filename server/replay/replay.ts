@@ -16,7 +16,8 @@ export async function historyRound(store: Store, row: RoundRecord): Promise<Hist
     ...round,
     teams: teams.map((t) => {
       const r = byTeam.get(t.teamId);
-      return { teamId: t.teamId, idx: t.idx, name: t.name, score: r?.score ?? null, goalsMet: r?.goals.filter((g) => g.met).length ?? 0, goals: r?.goals.length ?? 0 };
+      const goals = r?.goals ?? [];
+      return { teamId: t.teamId, idx: t.idx, name: t.name, score: r?.score ?? null, goalsMet: goals.filter((g) => g.met).length, goals: goals.length };
     }),
   };
 }

@@ -23,7 +23,8 @@ export async function loadRound(store: Store, row: RoundRecord): Promise<{ round
   const mismatches: Mismatches = [];
   for (const rt of seats) {
     const mine = changes.filter((c) => c.teamId === rt.teamId);
-    const { team, mismatches: bad } = rebuildTeam(base, { teamId: rt.teamId, idx: rt.idx, name: rt.name }, seed, mine, stored.get(rt.teamId) ?? new Map(), row.minute);
+    const seat = { teamId: rt.teamId, idx: rt.idx, name: rt.name };
+    const { team, mismatches: bad } = rebuildTeam(base, seat, seed, mine, stored.get(rt.teamId) ?? new Map(), row.minute);
     if (bad.length) mismatches.push({ teamId: rt.teamId, minutes: bad });
     teams.set(rt.teamId, team);
   }

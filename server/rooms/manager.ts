@@ -175,14 +175,16 @@ export class RoomManager {
     }
     const team = (await store.roundTeams(roundId)).find((t) => t.teamId === teamId);
     if (!team) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} did not play round ${roundId}`);
-    const config = resolveConfig({ simulator: origin.simulator, scenario: origin.scenario, minutes: origin.minutes, tempo: origin.tempo, seed, teamCount: 1 }, {});
+    const { simulator, scenario, minutes, tempo } = origin;
+    const config = resolveConfig({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }, {});
     const [changes, snapshots, code] = await Promise.all([
       store.changesOfRound(roundId, { teamId, upToMinute: minute }),
       store.snapshotsOfRound(roundId, { teamId, upToMinute: minute }),
       this.freeCode(),
     ]);
     await store.ids.ready();
-    const forked = forkRoom({ code, teacherId, config }, { round: { ...origin, seed }, team, minute, changes, snapshots }, { now: clock.now(), ids: store.ids });
+    const from = { round: { ...origin, seed }, team, minute, changes, snapshots };
+    const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
     if (forked.mismatches.length) throw new Error(`fork of round ${roundId} does not re-simulate to the original (minutes ${forked.mismatches.join(', ')})`);
     await this.stored(forked.writes);
     return this.add(new Room(this.deps, forked.state));

@@ -5,11 +5,11 @@ import { activePlayers, activeTeams } from './roster.ts';
 import type { RoomState, RoundRun, TeamRun } from './state.ts';
 
 export function roomView(s: RoomState, connected: (playerId: number) => boolean): RoomView {
-  const r = s.round;
+  const { id, number, state, simulator, scenario, seed, minutes, tempo, minute, forkOf } = s.round;
   return {
     code: s.code,
     config: s.config,
-    round: { id: r.id, number: r.number, state: r.state, simulator: r.simulator, scenario: r.scenario, seed: r.seed, minutes: r.minutes, tempo: r.tempo, minute: r.minute, forkOf: r.forkOf },
+    round: { id, number, state, simulator, scenario, seed, minutes, tempo, minute, forkOf },
     teams: activeTeams(s, s.config.teamCount).map((t) => ({ id: t.id, idx: t.idx, name: t.name })),
     players: activePlayers(s)
       .sort((a, b) => a.id - b.id)

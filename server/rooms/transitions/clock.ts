@@ -47,7 +47,10 @@ function start(d: Draft, ctx: TransitionCtx): void {
 /** A new round in the lobby, with the room's configuration and the same teams. */
 function nextRound(d: Draft, ctx: TransitionCtx): void {
   const { simulator, scenario, seed, minutes, tempo } = d.state.config;
-  const round = { id: ctx.ids.next('rounds'), number: d.state.round.number + 1, simulator, scenario, seed, minutes, tempo, noise: true, state: 'lobby', minute: -1, forkOf: null } as const;
+  const round = {
+    ...{ id: ctx.ids.next('rounds'), number: d.state.round.number + 1, simulator, scenario, seed, minutes, tempo },
+    ...({ noise: true, state: 'lobby', minute: -1, forkOf: null } as const),
+  };
   d.write({ op: 'insertRound', round: { ...round, roomId: d.state.id, createdAt: ctx.now, startedAt: null } });
   const model = getModel(simulator);
   d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, scenario), teams: new Map() });
@@ -57,7 +60,9 @@ function nextRound(d: Draft, ctx: TransitionCtx): void {
 export const clock: Transition<'clock'> = (s: RoomState, { action }, ctx) => {
   const state = s.round.state;
   const allowed = ALLOWED[action];
-  if (!allowed.from.includes(state)) throw new ClassroomError(ErrorCode.BAD_STATE, `cannot ${action}: the round is ${state}${allowed.hint ? `; ${allowed.hint}` : ''}`);
+  if (!allowed.from.includes(state)) {
+    throw new ClassroomError(ErrorCode.BAD_STATE, `cannot ${action}: the round is ${state}${allowed.hint ? `; ${allowed.hint}` : ''}`);
+  }
   const d = new Draft(s);
   switch (action) {
     case 'start':

@@ -20,18 +20,19 @@ export const tempo: Transition<'tempo'> = (s, cmd) => {
 export const configure: Transition<'configure'> = (s, cmd, ctx) => {
   const { patch } = cmd;
   if (s.round.state !== 'lobby') {
-    if (Object.keys(patch).some((k) => k !== 'tempo')) throw new ClassroomError(ErrorCode.BAD_STATE, 'the round has started: only the tempo can change now (use next round)');
+    if (Object.keys(patch).some((k) => k !== 'tempo')) {
+      throw new ClassroomError(ErrorCode.BAD_STATE, 'the round has started: only the tempo can change now (use next round)');
+    }
     return patch.tempo === undefined ? unchanged(s) : tempo(s, { type: 'tempo', tempo: patch.tempo }, ctx);
   }
   const config = resolveConfig(s.config, patch);
-  const model = getModel(config.simulator);
+  // What the round in the lobby takes from the configuration (the team count is the room's).
+  const { teamCount: _, ...round } = config;
+  const model = getModel(round.simulator);
   const d = new Draft(s);
   d.patch({ config });
-  d.patchRound({ simulator: config.simulator, scenario: config.scenario, seed: config.seed, minutes: config.minutes, tempo: config.tempo, model, scenarioDef: scenarioDef(model, config.scenario) });
-  d.write(
-    { op: 'setRoomConfig', roomId: s.id, config },
-    { op: 'updateRound', id: s.round.id, set: { simulator: config.simulator, scenario: config.scenario, seed: config.seed, minutes: config.minutes, tempo: config.tempo } },
-  );
+  d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, round.scenario) });
+  d.write({ op: 'setRoomConfig', roomId: s.id, config }, { op: 'updateRound', id: s.round.id, set: round });
   setTeamCount(d, config.teamCount, ctx.ids);
   d.send({ kind: 'room' });
   return d.done(undefined);

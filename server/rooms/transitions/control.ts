@@ -11,7 +11,10 @@ export const control: Transition<'control'> = (s, cmd, ctx) => {
   const teamId = checkChange(r, p, cmd.key, cmd.value);
   const run = r.teams.get(teamId);
   if (!p || !run) throw new Error(`room ${s.code}: team ${teamId} vanished while checking a change`);
-  const change: ChangeRecord = { id: ctx.ids.next('changes'), roundId: r.id, teamId, minute: r.minute + 1, key: cmd.key, value: cmd.value, author: { playerId: p.id, name: p.name }, at: ctx.now };
+  const change: ChangeRecord = {
+    ...{ id: ctx.ids.next('changes'), roundId: r.id, teamId, minute: r.minute + 1, key: cmd.key, value: cmd.value },
+    ...{ author: { playerId: p.id, name: p.name }, at: ctx.now },
+  };
   const d = new Draft(s);
   d.patchRound({ teams: new Map(r.teams).set(teamId, { ...run, changes: run.changes.append(change) }) });
   d.write({ op: 'insertChanges', changes: [change] });

@@ -55,7 +55,11 @@ export interface ForkSource {
 }
 
 /** The fork, rebuilt by re-simulation; `mismatches` lists minutes that do not re-simulate to the original. */
-export function forkRoom(room: { code: string; teacherId: number; config: RoundConfig }, from: ForkSource, ctx: Pick<TransitionCtx, 'now' | 'ids'>): Opened & { mismatches: number[] } {
+export function forkRoom(
+  room: { code: string; teacherId: number; config: RoundConfig },
+  from: ForkSource,
+  ctx: Pick<TransitionCtx, 'now' | 'ids'>,
+): Opened & { mismatches: number[] } {
   const { code, teacherId, config } = room;
   const id = ctx.ids.next('rooms');
   const team: TeamState = { id: ctx.ids.next('teams'), idx: 0, name: from.team.name };
@@ -78,7 +82,7 @@ export function forkRoom(room: { code: string; teacherId: number; config: RoundC
     forkOf: { roundId: o.id, teamId: from.team.teamId, minute: from.minute },
   };
   // The changes become the fork's own, authored by name only (the original players are not in it).
-  const changes = from.changes.map((c) => ({ ...c, id: ctx.ids.next('changes'), roundId: row.id, teamId: team.id, author: { playerId: null, name: c.author.name } }));
+  const changes = from.changes.map((c) => ({ ...c, id: ctx.ids.next('changes'), roundId: row.id, teamId: team.id, author: { ...c.author, playerId: null } }));
   const base = roundRun(row);
   const seat = { teamId: team.id, idx: 0, name: team.name };
   const stored = new Map(from.snapshots.map((s) => [s.minute, s.data]));

@@ -39,7 +39,8 @@ export const join: Transition<'join'> = (s, cmd, ctx) => {
   const deal = redeal({ teams: s.teams, players: new Map(s.players).set(fresh.id, fresh) }, team.id, s.round.model);
   const p: PlayerState = { ...fresh, roles: deal.find((u) => u.id === fresh.id)?.set.roles ?? [] };
   const d = new Draft(s);
-  d.addPlayer(p, { op: 'insertPlayer', id: p.id, roomId: s.id, teamId: team.id, name: p.name, tokenHash: cmd.tokenHash, seq: p.seq, roles: p.roles, joinedAt: ctx.now });
+  const { id, name, seq, roles } = p;
+  d.addPlayer(p, { op: 'insertPlayer', id, roomId: s.id, teamId: team.id, name, tokenHash: cmd.tokenHash, seq, roles, joinedAt: ctx.now });
   d.updatePlayers(deal.filter((u) => u.id !== p.id));
   d.send({ kind: 'place', playerId: p.id, teamId: team.id }, { kind: 'room' });
   return d.done(p);
@@ -48,7 +49,8 @@ export const join: Transition<'join'> = (s, cmd, ctx) => {
 export const move: Transition<'move'> = (s, cmd) => {
   const p = player(s, cmd.playerId);
   const plays = s.round.state === 'lobby' || s.round.teams.has(cmd.teamId);
-  if (!activeTeams(s, s.config.teamCount).some((t) => t.id === cmd.teamId) || !plays) fail(ErrorCode.TEAM_NOT_FOUND, `no team ${cmd.teamId} plays in this room`);
+  const active = activeTeams(s, s.config.teamCount).some((t) => t.id === cmd.teamId);
+  if (!active || !plays) fail(ErrorCode.TEAM_NOT_FOUND, `no team ${cmd.teamId} plays in this room`);
   if (p.teamId === cmd.teamId) return unchanged(s);
   if (members(s, cmd.teamId).length >= LIMITS.maxTeamSize) fail(ErrorCode.TEAM_FULL, `that team is full (${LIMITS.maxTeamSize})`);
   const d = new Draft(s);
