@@ -190,16 +190,22 @@ export class RoomManager {
     return this.add(new Room(this.deps, forked.state));
   }
 
-  /** Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused. */
+  /** Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused (in one transaction). */
   async recover(): Promise<Room[]> {
     const { store } = this.deps;
-    const out: Room[] = [];
+    const rows: RoomRecord[] = [];
     for (const r of await store.roundsInState(['running', 'paused'])) {
       if ((await store.latestRound(r.roomId))?.id !== r.id) continue;
       const row = await store.roomById(r.roomId);
-      if (row && !this.rooms.has(row.code)) out.push(await this.loadOnce(row));
+      if (row) rows.push(row);
     }
-    return out;
+    // A room that cannot be recovered now is logged and left for its next look-up; the others go on.
+    const loaded = await Promise.allSettled(rows.map((row) => this.loadOnce(row)));
+    return loaded.flatMap((r, i) => {
+      if (r.status === 'fulfilled') return [r.value];
+      this.deps.log.error({ room: rows[i].code, err: r.reason }, 'could not recover the room');
+      return [];
+    });
   }
 
   all(): Room[] {

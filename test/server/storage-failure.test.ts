@@ -280,12 +280,17 @@ describe('a failed commit changes nothing: memory, database and clients agree', 
     await env.manager.close();
     const restarted = new RoomManager(env.manager.deps);
     env.store.failWhen = () => true;
+    const errors = env.errors.length;
+    expect(await restarted.recover()).toEqual([]);
+    expect(env.errors.length).toBeGreaterThan(errors);
     await expect(restarted.get(room.code)).rejects.toMatchObject({ code: 'STORAGE_FAILED' });
     env.store.failWhen = null;
     expect(restarted.peek(room.code)).toBeUndefined();
     expect(await env.store.roundById(room.round.id)).toMatchObject({ state: 'running', minute: 2 });
     expect(env.clock.pending).toBe(0);
-    const back = await restarted.get(room.code);
+    const [back] = await restarted.recover();
+    expect(back.code).toBe(room.code);
+    expect(await restarted.get(room.code)).toBe(back);
     expect(back.round).toMatchObject({ state: 'paused', minute: 2 });
     expect(await stored(env, room.code)).toEqual(seen(back.state));
   });
