@@ -4,13 +4,15 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
-import { openDatabase } from './db/index.ts';
-import { Store } from './db/store.ts';
+import { Committer } from './db/commit.ts';
+import { SqliteStore } from './db/sqlite.ts';
+import type { Store } from './db/store.ts';
 import { sendError } from './http/errors.ts';
 import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
 import { teacherRoutes } from './http/teacher.ts';
@@ -47,10 +49,9 @@ export const MAX_SOCKET_MESSAGE = 8 * 1024;
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024, forceCloseConnections: true });
   const clock = opts.clock ?? realClock;
-  const { sqlite, db } = openDatabase(opts.databasePath);
-  const store = new Store(db);
+  const store = SqliteStore.open(opts.databasePath);
 
-  // socket.io handles its own upgrades; @fastify/websocket gets only the others (see STACK.md).
+  // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
   const io: IoServer = new Server(app.server, { serveClient: false, destroyUpgrade: false, maxHttpBufferSize: MAX_SOCKET_MESSAGE });
   const upgrades = new EventEmitter();
   app.server.on('upgrade', (req, socket, head) => {
@@ -58,7 +59,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   const feed = new FeedHub();
-  const rooms = new RoomManager({ store, out: socketOutput(io, feed), clock, log: app.log });
+  const committer = new Committer(store);
+  const rooms = new RoomManager({ store, committer, out: socketOutput(io, feed), clock, log: app.log, drawSeed: () => randomInt(0, 2 ** 32) });
   app.decorate('rooms', rooms);
   app.decorate('store', store);
   app.decorate('io', io);
@@ -87,17 +89,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(teacherRoutes, { cache: replayCache });
 
   app.register(async (scope) => {
-    scope.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true }, (ws, req) => {
+    scope.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true }, async (ws, req) => {
+      ws.on('message', () => ws.send(JSON.stringify({ type: 'error', code: ErrorCode.BAD_REQUEST, message: 'the feed is read-only' })));
       let room;
       try {
-        room = rooms.get(req.params.code);
+        room = await rooms.get(req.params.code);
       } catch (e) {
         const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
         ws.send(JSON.stringify({ type: 'error', ...err }));
         ws.close(4404, err.code);
         return;
       }
-      ws.on('message', () => ws.send(JSON.stringify({ type: 'error', code: ErrorCode.BAD_REQUEST, message: 'the feed is read-only' })));
       feed.add(room.code, ws);
       ws.send(JSON.stringify({ type: 'hello', room: room.view(), summary: room.summary(), scores: room.scores() }));
     });
@@ -111,7 +113,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       wildcard: false,
       preCompressed: true,
       setHeaders(reply, path) {
-        if (path.includes('/_app/immutable/')) (reply as unknown as { header(k: string, v: string): void }).header('cache-control', 'public, max-age=31536000, immutable');
+        if (path.includes('/_app/immutable/')) reply.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
   }
@@ -125,16 +127,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('preClose', async () => {
-    rooms.dispose();
+    await rooms.close();
     feed.closeAll();
     io.local.disconnectSockets(true);
     io.engine.close();
   });
   app.addHook('onClose', async () => {
-    sqlite.close();
+    // Whatever was asked to be stored is stored (or refused) before the database closes.
+    await committer.idle();
+    await store.close();
   });
 
-  rooms.recover();
+  await rooms.recover();
   rooms.startSweeping();
   return app;
 }

@@ -1,7 +1,6 @@
 // HTTP routes for rooms: creation (rate-limited), public look-up by code, health.
 import type { FastifyInstance } from 'fastify';
 import { createRoomBody } from '../../shared/protocol/schemas.ts';
-import type { RoundConfig } from '../../shared/protocol/types.ts';
 import { bearer, parseBody } from './errors.ts';
 
 export interface HttpLimits {
@@ -18,12 +17,12 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 export async function roomRoutes(app: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
   app.post('/api/rooms', { config: { rateLimit: opts.limits.createRooms } }, async (req, reply) => {
     const body = parseBody(createRoomBody, req.body);
-    const { room, teacherKey } = app.rooms.create(body as Partial<RoundConfig>, bearer(req.headers.authorization));
+    const { room, teacherKey } = await app.rooms.create(body, bearer(req.headers.authorization));
     return reply.code(201).send({ code: room.code, teacherKey, joinPath: `/join/${room.code}`, room: room.view() });
   });
 
   app.get<{ Params: { code: string } }>('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups } }, async (req) => {
-    const room = app.rooms.get(req.params.code);
+    const room = await app.rooms.get(req.params.code);
     const v = room.view();
     return { code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, teams: v.teams.length, players: v.players.length };
   });

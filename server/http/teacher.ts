@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { buildReplay, ownedRound, teacherHistory } from '../replay/replay.ts';
 import { ReplayCache, type CachedBody } from '../replay/cache.ts';
-import { CSV_PARTS, roundCsv, type CsvPart } from '../replay/csv.ts';
+import { CSV_PARTS } from '../../shared/protocol/types.ts';
+import { roundCsv } from '../replay/csv.ts';
 import { bearer, parseBody } from './errors.ts';
 
 const forkBody = z.strictObject({ teamId: z.number().int().min(1), minute: z.number().int().min(0) });
@@ -19,7 +20,7 @@ function sendJson(req: FastifyRequest, reply: FastifyReply, body: CachedBody): F
 export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayCache }): Promise<void> {
   const { cache } = opts;
 
-  const teacherOf = (req: FastifyRequest): number => {
+  const teacherOf = (req: FastifyRequest): Promise<number> => {
     const key = bearer(req.headers.authorization);
     if (!key) throw new ClassroomError(ErrorCode.BAD_KEY, 'a teacher key is needed (Authorization: Bearer <key>)');
     return app.rooms.teacherId(key);
@@ -29,36 +30,35 @@ export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayC
     if (!p.success) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, 'no such round');
     return p.data.id;
   };
-  const replayBody = (teacherId: number, id: number): { body: CachedBody; replay?: ReturnType<typeof buildReplay> } => {
-    const { round, room } = ownedRound(app.store, teacherId, id);
+  const replayBody = async (teacherId: number, id: number): Promise<CachedBody> => {
+    const { round, room } = await ownedRound(app.store, teacherId, id);
     const cached = round.state === 'finished' ? cache.get(id) : undefined;
-    if (cached) return { body: cached };
-    const replay = buildReplay(app.store, round, room);
-    const body = ReplayCache.encode(replay);
+    if (cached) return cached;
+    const body = ReplayCache.encode(await buildReplay(app.store, round, room));
     if (round.state === 'finished') cache.set(id, body);
-    return { body, replay };
+    return body;
   };
 
-  app.get('/api/teacher/rooms', async (req) => ({ rooms: teacherHistory(app.store, teacherOf(req)) }));
+  app.get('/api/teacher/rooms', async (req) => ({ rooms: await teacherHistory(app.store, await teacherOf(req)) }));
 
-  app.get('/api/rounds/:id/replay', async (req, reply) => sendJson(req, reply, replayBody(teacherOf(req), roundId(req)).body));
+  app.get('/api/rounds/:id/replay', async (req, reply) => sendJson(req, reply, await replayBody(await teacherOf(req), roundId(req))));
 
   app.post('/api/rounds/:id/fork', async (req, reply) => {
-    const teacherId = teacherOf(req);
+    const teacherId = await teacherOf(req);
     const body = parseBody(forkBody, req.body);
-    const room = app.rooms.fork(teacherId, roundId(req), body.teamId, body.minute);
+    const room = await app.rooms.fork(teacherId, roundId(req), body.teamId, body.minute);
     // The origin's replay now lists one more fork.
     cache.clear();
     return reply.code(201).send({ code: room.code, roundId: room.round.id, room: room.view() });
   });
 
   app.get<{ Params: { id: string; part: string } }>('/api/rounds/:id/export/:part', async (req, reply) => {
-    const teacherId = teacherOf(req);
-    const part = req.params.part.replace(/\.csv$/, '') as CsvPart;
-    if (!CSV_PARTS.includes(part)) throw new ClassroomError(ErrorCode.NOT_FOUND, `export parts are ${CSV_PARTS.join(', ')}`);
+    const teacherId = await teacherOf(req);
+    const part = CSV_PARTS.find((p) => p === req.params.part.replace(/\.csv$/, ''));
+    if (!part) throw new ClassroomError(ErrorCode.NOT_FOUND, `export parts are ${CSV_PARTS.join(', ')}`);
     const id = roundId(req);
-    const { round, room } = ownedRound(app.store, teacherId, id);
-    const csv = roundCsv(part, buildReplay(app.store, round, room));
+    const { round, room } = await ownedRound(app.store, teacherId, id);
+    const csv = roundCsv(part, await buildReplay(app.store, round, room));
     return reply
       .type('text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="opsroom-${room.code}-round${round.number}-${part}.csv"`)

@@ -1,10 +1,11 @@
 // The plain, read-only WebSocket feed of a room (projectors, external tools): JSON messages
-// {type:'hello'|'room'|'summary'|'scores', ...}. Anything a client sends is answered with an error.
+// {type:'hello'|'room'|'presence'|'summary'|'scores', ...}. Anything a client sends is answered with an error.
 import type { WebSocket } from '@fastify/websocket';
 
 export type FeedMessage =
   | { type: 'hello'; [k: string]: unknown }
   | { type: 'room'; room: unknown }
+  | { type: 'presence'; [k: string]: unknown }
   | { type: 'summary'; [k: string]: unknown }
   | { type: 'scores'; [k: string]: unknown }
   | { type: 'error'; code: string; message: string };

@@ -4,12 +4,9 @@ import { baseUnit } from '../../shared/replay/units.ts';
 import { formatClock } from '../../shared/format.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { describeAllowed } from '../../shared/sim/controls.ts';
-import type { ControlDef, ControlValue, SimModel, SimulatorId } from '../../shared/sim/types.ts';
+import type { ControlDef, ControlValue, SimModel } from '../../shared/sim/types.ts';
 import { snapshotAt } from '../../shared/replay/columns.ts';
-import type { RoundReplay } from '../../shared/protocol/types.ts';
-
-export const CSV_PARTS = ['minutes', 'changes', 'scores'] as const;
-export type CsvPart = (typeof CSV_PARTS)[number];
+import type { CsvPart, RoundReplay } from '../../shared/protocol/types.ts';
 
 /** One CSV field: quoted when needed; text that a spreadsheet would run as a formula is defused. */
 export function csvField(v: string | number | boolean | null): string {
@@ -46,7 +43,7 @@ function teamLabel(t: { idx: number; name: string }): string {
   return t.name || `Team ${t.idx + 1}`;
 }
 
-export function minutesCsv(model: SimModel<any>, replay: RoundReplay): string {
+export function minutesCsv(model: SimModel, replay: RoundReplay): string {
   const controls = model.controls.filter((c) => c.kind !== 'action');
   const hasClock = replay.teams.some((t) => t.columns.clock !== null);
   const header = [
@@ -74,7 +71,7 @@ export function minutesCsv(model: SimModel<any>, replay: RoundReplay): string {
   return rows(header, body);
 }
 
-export function changesCsv(model: SimModel<any>, replay: RoundReplay): string {
+export function changesCsv(model: SimModel, replay: RoundReplay): string {
   const header = ['team_id', 'team', 'applied_at_minute', 'control', 'value', 'unit', 'role', 'author', 'received_at (UTC ISO 8601)'];
   const body: (string | number | null)[][] = [];
   for (const t of replay.teams) {
@@ -86,7 +83,7 @@ export function changesCsv(model: SimModel<any>, replay: RoundReplay): string {
   return rows(header, body);
 }
 
-export function scoresCsv(model: SimModel<any>, replay: RoundReplay): string {
+export function scoresCsv(model: SimModel, replay: RoundReplay): string {
   const goals = model.scenarios.find((s) => s.id === replay.round.scenario)?.goals ?? [];
   const unitOf = (indicator: string) => baseUnit(model.indicators.find((i) => i.key === indicator)!.display);
   const header = [
@@ -113,6 +110,6 @@ export function scoresCsv(model: SimModel<any>, replay: RoundReplay): string {
 }
 
 export function roundCsv(part: CsvPart, replay: RoundReplay): string {
-  const model = getModel(replay.round.simulator as SimulatorId);
+  const model = getModel(replay.round.simulator);
   return part === 'minutes' ? minutesCsv(model, replay) : part === 'changes' ? changesCsv(model, replay) : scoresCsv(model, replay);
 }

@@ -23,6 +23,7 @@ export const ErrorCode = {
   ROUND_NOT_FOUND: 'ROUND_NOT_FOUND',
   REMOVED: 'REMOVED',
   TICK_FAILED: 'TICK_FAILED',
+  STORAGE_FAILED: 'STORAGE_FAILED',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -10,7 +10,7 @@ import { afterAll, beforeAll } from 'vitest';
 export const BUILD_DIR = 'build';
 export const SCREENSHOTS = 'test-results/screenshots';
 const CHROMIUM = '/usr/bin/chromium';
-// STACK.md: the flags Debian's Chromium needs in a container.
+// The flags Debian's Chromium needs to run headless in a container.
 const FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
