@@ -4,6 +4,7 @@ import { and, asc, desc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { GoalResult } from '../../shared/sim/types.ts';
 import type { ChangeRecord, RoundConfig, RoundState, Tempo } from '../../shared/protocol/types.ts';
 import type { Db } from './index.ts';
+import { noMetrics, type Metrics } from '../ops/metrics.ts';
 import { changes, goalResults, players, rooms, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
 
 export type RoomRow = typeof rooms.$inferSelect;
@@ -52,7 +53,10 @@ export function changeFromRow(row: typeof changes.$inferSelect): ChangeRecord {
 }
 
 export class Store {
-  constructor(readonly db: Db) {}
+  constructor(
+    readonly db: Db,
+    private readonly metrics: Metrics = noMetrics,
+  ) {}
 
   transaction<T>(fn: () => T): T {
     return this.db.transaction(() => fn());
@@ -171,6 +175,7 @@ export class Store {
    * end of the round its scores and state. Nothing is broadcast before this returns.
    */
   saveMinute(roundId: number, minute: number, records: MinuteRecord[], finish?: { finishedAt: number; results: TeamResultRecord[] }): void {
+    const t0 = performance.now();
     this.transaction(() => {
       if (records.length) this.db.insert(snapshots).values(records.map((r) => ({ roundId, teamId: r.teamId, minute: r.minute, data: r.data }))).run();
       this.db
@@ -180,6 +185,7 @@ export class Store {
         .run();
       if (finish) this.saveResults(roundId, finish.results);
     });
+    this.metrics.minuteCommitted(performance.now() - t0);
   }
   private saveResults(roundId: number, results: TeamResultRecord[]): void {
     for (const r of results) {

@@ -58,6 +58,7 @@ export class RoomManager {
       store.createRound({ roomId: row.id, number: 1, simulator: config.simulator, scenario: config.scenario, seed: config.seed, minutes: config.minutes, tempo: config.tempo, state: 'lobby', createdAt: now });
       return this.load(row);
     });
+    this.deps.log.info({ room: room.code, simulator: config.simulator, scenario: config.scenario, teams: config.teamCount }, 'room created');
     return { room, teacherKey: key! };
   }
 
@@ -168,6 +169,7 @@ export class RoomManager {
       store.copyTeamRecords({ roundId, teamId }, { roundId: round.id, teamId: newTeam.id }, minute);
       const room = this.load(row);
       if (room.recoveryMismatches.length) throw new Error(`fork of round ${roundId} does not re-simulate to the original`);
+      this.deps.log.info({ room: room.code, from: { round: roundId, team: teamId, minute } }, 'what-if room created');
       return room;
     });
   }
@@ -180,7 +182,9 @@ export class RoomManager {
       const latest = store.latestRound(r.roomId);
       if (latest?.id !== r.id) continue;
       const row = store.roomById(r.roomId)!;
-      if (!this.rooms.has(row.code)) out.push(this.load(row));
+      if (this.rooms.has(row.code)) continue;
+      out.push(this.load(row));
+      this.deps.log.info({ room: row.code, round: r.id, minute: r.minute, was: r.state }, 'round recovered, paused');
     }
     return out;
   }

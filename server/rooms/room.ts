@@ -8,6 +8,7 @@ import type { ControlValue } from '../../shared/sim/types.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { ChangeRecord, ClockAction, RoomMinute, RoomSummary, RoomView, RoundConfig, RoundScores, TeamHistory, Tempo } from '../../shared/protocol/types.ts';
 import type { RoundRow, Store } from '../db/store.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import type { Clock, Timer } from './clock.ts';
 import type { RoomOutput } from './output.ts';
 import { checkChange } from './changes.ts';
@@ -26,6 +27,7 @@ export interface RoomDeps {
   out: RoomOutput;
   clock: Clock;
   log: Logger;
+  metrics?: Metrics;
 }
 
 const fail = (code: ErrorCode, message: string): never => {
@@ -291,6 +293,7 @@ export class Room {
     this.broadcastRoom();
     this.broadcastMinute(now);
     this.schedule(now);
+    this.deps.log.info({ room: this.code, round: r.id, simulator: r.simulator, scenario: r.scenario, teams: runs.length, seed }, 'round started');
   }
 
   private nextRound(): void {
@@ -318,6 +321,7 @@ export class Room {
     const at = from + this.round.tempo * 1000;
     this.timer = this.deps.clock.setTimeout(() => {
       this.timer = null;
+      this.deps.metrics?.tickLag(this.deps.clock.now() - at);
       this.tick();
       if (this.round.state === 'running') this.schedule(at);
     }, Math.max(0, at - this.deps.clock.now()));
@@ -336,6 +340,7 @@ export class Room {
     if (r.state !== 'running' && r.state !== 'paused') return;
     const { store, clock, out, log } = this.deps;
     const started = clock.now();
+    const t0 = performance.now();
     const minute = r.minute + 1;
     try {
       const teams = [...r.teams.values()];
@@ -363,9 +368,11 @@ export class Room {
         r.state = 'finished';
         this.broadcastRoom();
         out.emit(this.code, { kind: 'all' }, 'scores', this.scores()!);
+        log.info({ room: this.code, round: r.id, minute }, 'round finished');
       }
     } catch (e) {
       log.error({ room: this.code, round: r.id, minute, err: e }, 'tick failed');
+      this.deps.metrics?.tickFailed();
       this.clearTimer();
       if (r.state === 'running') {
         r.state = 'paused';
@@ -378,6 +385,7 @@ export class Room {
       out.emit(this.code, { kind: 'teacher' }, 'notice', { code: ErrorCode.TICK_FAILED, message: `minute ${minute} could not be computed or stored; the round is paused` });
       this.broadcastRoom();
     }
+    this.deps.metrics?.tick(performance.now() - t0);
   }
 
   private broadcastMinute(sentAt: number): void {
@@ -397,6 +405,7 @@ export class Room {
     r.state = 'finished';
     this.broadcastRoom();
     this.deps.out.emit(this.code, { kind: 'all' }, 'scores', this.scores()!);
+    this.deps.log.info({ room: this.code, round: r.id, minute: r.minute, early: true }, 'round finished');
   }
 
   get isRunning(): boolean {
