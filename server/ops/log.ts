@@ -13,7 +13,15 @@ export function prettyLogs(format: LogFormat, isTTY = !!process.stdout.isTTY): b
 export function loggerOptions(level: LogLevel, format: LogFormat, isTTY = !!process.stdout.isTTY): FastifyServerOptions['logger'] {
   if (!prettyLogs(format, isTTY)) return { level };
   // Synchronous, so the start block and the last line before exit come out in order.
-  const stream = pretty({ colorize: isTTY, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+  // The room code leads the line; a request's fields are already its message.
+  const stream = pretty({
+    colorize: isTTY,
+    sync: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss',
+    messageFormat: '{if room}[{room}] {end}{msg}',
+    ignore: 'pid,hostname,reqId,room,method,url,status,ms',
+  });
   return { level, stream };
 }
 
@@ -38,6 +46,6 @@ export class RequestLog extends LogController {
     const level = error ? 'error' : requestLevel(reply.statusCode);
     const path = req.url.split('?')[0];
     const line = { method: req.method, url: path, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ...(error ? { err: error } : {}) };
-    req.log[level](line, `${req.method} ${path} ${reply.statusCode}`);
+    req.log[level](line, `${req.method} ${path} ${reply.statusCode} (${line.ms} ms)`);
   }
 }
