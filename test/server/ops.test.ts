@@ -117,6 +117,36 @@ describe('metrics', () => {
     }
   });
 
+  test('a failed tick is counted, and logged at error with the room code', async () => {
+    const lines: string[] = [];
+    const server = await startServer({ logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } } });
+    try {
+      const { code, teacherKey } = await createRoom(server, { teamCount: 1, minutes: 10, tempo: 1 });
+      const teacher = await connect(server);
+      await ok(teacher, 'teacher:join', { code, key: teacherKey });
+      const notices = collect(teacher, 'notice');
+      await ok(teacher, 'teacher:clock', { action: 'start' });
+      // The disk fills up for one minute.
+      const store = server.app.store;
+      const save = store.saveMinute.bind(store);
+      store.saveMinute = () => {
+        store.saveMinute = save;
+        throw new Error('SQLITE_FULL: database or disk is full');
+      };
+      server.clock.advance(1000);
+      await until(() => notices.length === 1, 'the TICK_FAILED notice');
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      expect(sample(text, 'opsroom_tick_failures_total')).toBe(1);
+      expect(sample(text, 'opsroom_tick_duration_seconds_count')).toBe(1);
+      expect(sample(text, 'opsroom_rooms', { state: 'paused' })).toBe(1);
+      const logged = lines.map((l) => JSON.parse(l));
+      expect(logged.find((l) => l.msg === 'tick failed')).toMatchObject({ level: 50, room: code, minute: 1, err: { message: 'SQLITE_FULL: database or disk is full' } });
+      expect(logged.find((l) => l.msg === 'round started')).toMatchObject({ level: 30, room: code });
+    } finally {
+      await server.close();
+    }
+  });
+
   test('/metrics: only this machine without a token; only the token with one', async () => {
     const open = await startServer();
     const closed = await startServer({ metricsToken: 'a-long-secret-token-0123' });
