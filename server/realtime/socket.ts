@@ -126,7 +126,7 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
           reply(ack, { ok: true, ...handler(parsed.data as z.output<(typeof schemas)[E]>) });
         } catch (e) {
           if (e instanceof ClassroomError) return error(ack, e.toJSON());
-          log.error({ err: e, event }, 'socket handler failed');
+          log.error({ err: e, event, room: socket.data.code }, 'socket handler failed');
           error(ack, { code: ErrorCode.INTERNAL, message: 'internal error' });
         }
       });
