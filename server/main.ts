@@ -33,9 +33,11 @@ app.log.level = 'warn';
 try {
   await app.listen({ port: config.port, host: config.host });
 } catch (e) {
+  // The two usual causes in one plain line; anything else with its stack.
   const code = (e as NodeJS.ErrnoException).code;
-  const why = code === 'EADDRINUSE' ? `port ${config.port} is already in use (set PORT to another)` : code === 'EADDRNOTAVAIL' ? `HOST=${config.host} is not an address of this machine` : (e as Error).message;
-  app.log.fatal({ err: e }, `cannot listen: ${why}`);
+  if (code === 'EADDRINUSE') app.log.fatal({ code }, `cannot listen: port ${config.port} is already in use (set PORT to another)`);
+  else if (code === 'EADDRNOTAVAIL') app.log.fatal({ code }, `cannot listen: HOST=${config.host} is not an address of this machine`);
+  else app.log.fatal({ err: e }, 'cannot listen');
   await app.close();
   process.exit(1);
 } finally {
