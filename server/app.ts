@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
@@ -16,6 +17,10 @@ import type { Store } from './db/store.ts';
 import { sendError } from './http/errors.ts';
 import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
 import { teacherRoutes } from './http/teacher.ts';
+import type { Interfaces } from './net/addresses.ts';
+import { RequestLog } from './ops/log.ts';
+import { PromMetrics } from './ops/prometheus.ts';
+import { opsRoutes } from './ops/routes.ts';
 import { ReplayCache } from './replay/cache.ts';
 import { FeedHub } from './realtime/feed.ts';
 import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
@@ -31,6 +36,12 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   httpLimits?: Partial<HttpLimits>;
   realtimeLimits?: Partial<RealtimeLimits>;
+  /** PUBLIC_URL: where students join when the server is behind a proxy or a name. */
+  publicUrl?: string | null;
+  /** METRICS_TOKEN: /metrics then needs it as a Bearer token; without, /metrics answers this machine only. */
+  metricsToken?: string | null;
+  /** The machine's network interfaces (os.networkInterfaces), read on each /api/info. */
+  interfaces?: () => Interfaces;
 }
 
 declare module 'fastify' {
@@ -47,8 +58,10 @@ declare module 'fastify' {
 export const MAX_SOCKET_MESSAGE = 8 * 1024;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024, forceCloseConnections: true });
+  // One line per request at a level that fits it (ops/log.ts).
+  const app = Fastify({ logger: opts.logger ?? false, logController: new RequestLog(), bodyLimit: 16 * 1024, forceCloseConnections: true });
   const clock = opts.clock ?? realClock;
+  const metrics = new PromMetrics();
   const store = SqliteStore.open(opts.databasePath);
 
   // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
@@ -58,19 +71,27 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (!req.url?.startsWith('/socket.io/')) upgrades.emit('upgrade', req, socket, head);
   });
 
-  const feed = new FeedHub();
-  const committer = new Committer(store);
-  const rooms = new RoomManager({ store, committer, out: socketOutput(io, feed), clock, log: app.log, drawSeed: () => randomInt(0, 2 ** 32) });
+  const feed = new FeedHub(metrics);
+  const committer = new Committer(store, metrics);
+  const rooms = new RoomManager({ store, committer, out: socketOutput(io, feed, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) });
+  metrics.watch({
+    roomStates: () => rooms.all().map((r) => r.round.state),
+    socketRoles: () => [...io.sockets.sockets.values()].map((s) => s.data.role),
+    feeds: () => feed.count(),
+  });
   app.decorate('rooms', rooms);
   app.decorate('store', store);
   app.decorate('io', io);
   app.decorate('feed', feed);
-  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits });
+  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, metrics);
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof ClassroomError) return sendError(reply, err);
     const status = (err as { statusCode?: number }).statusCode;
-    if (status === 429) return sendError(reply, new ClassroomError(ErrorCode.RATE_LIMITED, 'too many requests: wait a little'));
+    if (status === 429) {
+      metrics.rateLimited(`http:${req.method} ${req.routeOptions.url ?? '*'}`);
+      return sendError(reply, new ClassroomError(ErrorCode.RATE_LIMITED, 'too many requests: wait a little'));
+    }
     if (status && status >= 400 && status < 500) {
       // Fastify's own 4xx (bad JSON, body too large…) keep their status, with our error shape.
       const code = status === 413 ? ErrorCode.TOO_LARGE : ErrorCode.BAD_REQUEST;
@@ -87,6 +108,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const replayCache = new ReplayCache();
   app.decorate('replayCache', replayCache);
   await app.register(teacherRoutes, { cache: replayCache });
+  await app.register(opsRoutes, { metrics, metricsToken: opts.metricsToken ?? null, publicUrl: opts.publicUrl ?? null, interfaces: opts.interfaces ?? networkInterfaces });
 
   app.register(async (scope) => {
     scope.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true }, async (ws, req) => {

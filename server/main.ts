@@ -1,25 +1,78 @@
-// Starts Opsroom: one process, one port, one SQLite file. Configured by PORT, HOST and DATABASE_PATH.
+// Starts Opsroom: reads the environment (config.ts), builds the app, listens, prints where students
+// join, and stops gracefully on SIGTERM/SIGINT (a second signal stops at once).
+import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loggerOptions, prettyLogs } from './ops/log.ts';
+import { describeStop, stopGracefully } from './ops/shutdown.ts';
+import { startBlock, startSummary, type StartFacts } from './ops/start-block.ts';
 
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? '0.0.0.0';
-const databasePath = process.env.DATABASE_PATH ?? './data/opsroom.db';
+let config: Config;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (!(e instanceof ConfigError)) throw e;
+  process.stderr.write(`opsroom: ${e.message}\n`);
+  process.exit(2);
+}
+
 const webRoot = fileURLToPath(new URL('../build', import.meta.url));
+const pretty = prettyLogs(config.logFormat);
+const app = await buildApp({
+  databasePath: config.databasePath,
+  webRoot,
+  logger: loggerOptions(config.logLevel, config.logFormat),
+  publicUrl: config.publicUrl,
+  metricsToken: config.metricsToken,
+});
 
-const app = await buildApp({ databasePath, webRoot, logger: { level: process.env.LOG_LEVEL ?? 'info' } });
-await app.listen({ port, host });
+// Fastify's own "listening at" lines (one per address) are replaced by the start block.
+const level = app.log.level;
+app.log.level = 'warn';
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (e) {
+  // The two usual causes in one plain line; anything else with its stack.
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') app.log.fatal({ code }, `cannot listen: port ${config.port} is already in use (set PORT to another)`);
+  else if (code === 'EADDRNOTAVAIL') app.log.fatal({ code }, `cannot listen: HOST=${config.host} is not an address of this machine`);
+  else app.log.fatal({ err: e }, 'cannot listen');
+  await app.close();
+  process.exit(1);
+} finally {
+  app.log.level = level;
+}
 
-let closing = false;
+const addr = app.server.address();
+const facts: StartFacts = {
+  bound: typeof addr === 'object' && addr ? addr.address : config.host,
+  port: typeof addr === 'object' && addr ? addr.port : config.port,
+  interfaces: networkInterfaces(),
+  publicUrl: config.publicUrl,
+  databasePath: config.databasePath,
+  metricsToken: config.metricsToken !== null,
+};
+const summary = startSummary(facts);
+if (pretty) process.stdout.write(startBlock(facts));
+else app.log.info(summary, 'Opsroom is ready');
+
+let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
+  process.on(signal, () => {
+    if (stopping) {
+      app.log.warn({ signal }, 'second signal: stopping now, without waiting');
+      process.exit(1);
+    }
+    stopping = true;
+    app.log.info({ signal }, 'stopping: pausing running rounds (send the signal again to stop at once)');
+    stopGracefully(app).then(
+      (report) => {
+        app.log.info(report, describeStop(report, summary.database));
+        process.exit(0);
+      },
       (err) => {
-        app.log.error({ err }, 'shutdown failed');
+        app.log.error({ err }, 'stop failed');
         process.exit(1);
       },
     );

@@ -2,6 +2,7 @@
 // fell due in one timers phase, say) go to the Store as one transaction — one fsync — and each
 // caller hears only once it is stored. If the shared transaction fails, each list is tried alone,
 // so one room's bad write fails that room only.
+import { noMetrics, type Metrics } from '../ops/metrics.ts';
 import type { Store } from './store.ts';
 import type { Write } from './writes.ts';
 
@@ -17,7 +18,19 @@ export class Committer {
   /** The transaction under way; the next one starts after it (and takes everything asked for meanwhile). */
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly metrics: Metrics = noMetrics,
+  ) {}
+
+  /** One transaction, measured: its duration and the room-minutes it stored. */
+  private async write(lists: readonly (readonly Write[])[]): Promise<void> {
+    const t0 = performance.now();
+    await this.store.commit(lists);
+    let minutes = 0;
+    for (const l of lists) for (const w of l) if (w.op === 'insertSnapshots') minutes++;
+    this.metrics.committed(performance.now() - t0, minutes);
+  }
 
   /** Resolves once the writes are stored (with whatever else was asked for in this turn). */
   commit(writes: readonly Write[]): Promise<void> {
@@ -50,7 +63,7 @@ export class Committer {
   /** Never rejects: each caller hears its own outcome. */
   private async apply(batch: Waiting[]): Promise<void> {
     try {
-      await this.store.commit(batch.map((w) => w.writes));
+      await this.write(batch.map((w) => w.writes));
       for (const w of batch) w.resolve();
       return;
     } catch (e) {
@@ -61,7 +74,7 @@ export class Committer {
     }
     for (const w of batch) {
       try {
-        await this.store.commit([w.writes]);
+        await this.write([w.writes]);
         w.resolve();
       } catch (e) {
         w.reject(e);

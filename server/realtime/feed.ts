@@ -1,6 +1,7 @@
 // The plain, read-only WebSocket feed of a room (projectors, external tools): JSON messages
 // {type:'hello'|'room'|'presence'|'summary'|'scores', ...}. Anything a client sends is answered with an error.
 import type { WebSocket } from '@fastify/websocket';
+import { noMetrics, type Metrics } from '../ops/metrics.ts';
 
 export type FeedMessage =
   | { type: 'hello'; [k: string]: unknown }
@@ -12,6 +13,8 @@ export type FeedMessage =
 
 export class FeedHub {
   private byRoom = new Map<string, Set<WebSocket>>();
+
+  constructor(private readonly metrics: Metrics = noMetrics) {}
 
   add(code: string, ws: WebSocket): void {
     let set = this.byRoom.get(code);
@@ -27,8 +30,14 @@ export class FeedHub {
     const set = this.byRoom.get(code);
     if (!set) return;
     const text = JSON.stringify(msg);
+    let sent = 0;
     // OPEN = 1; slow readers with a large backlog are skipped rather than buffered without end.
-    for (const ws of set) if (ws.readyState === 1 && ws.bufferedAmount < 1 << 20) ws.send(text);
+    for (const ws of set) {
+      if (ws.readyState !== 1 || ws.bufferedAmount >= 1 << 20) continue;
+      ws.send(text);
+      sent++;
+    }
+    this.metrics.sent(`feed:${msg.type}`, sent);
   }
 
   count(code?: string): number {

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { ClassroomError, ErrorCode, type ProtocolError } from '../../shared/protocol/errors.ts';
 import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
 import { schemas, type ClientEvent } from '../../shared/protocol/schemas.ts';
+import { noMetrics, type Metrics } from '../ops/metrics.ts';
 import type { RoomManager } from '../rooms/manager.ts';
 import type { Logger, Room } from '../rooms/room.ts';
 import type { Channel, RoomOutput } from '../rooms/output.ts';
@@ -60,14 +61,16 @@ function channelName(code: string, to: Channel): string {
 }
 
 /** RoomOutput over socket.io rooms, mirroring what observers get to the plain feed. */
-export function socketOutput(io: IoServer, feed: FeedHub): RoomOutput {
+export function socketOutput(io: IoServer, feed: FeedHub, metrics: Metrics = noMetrics): RoomOutput {
   const localSockets = (room: string): IoSocket[] => {
     const ids = io.sockets.adapter.rooms.get(room);
     return ids ? [...ids].map((id) => io.sockets.sockets.get(id)).filter((s): s is IoSocket => !!s) : [];
   };
   return {
     emit(code, to, event, payload) {
-      (io.to(channelName(code, to)).emit as (e: string, p: unknown) => void)(event, payload);
+      const name = channelName(code, to);
+      (io.to(name).emit as (e: string, p: unknown) => void)(event, payload);
+      metrics.sent(event, io.sockets.adapter.rooms.get(name)?.size ?? 0);
       if (to.kind === 'observers' && event === 'summary') feed.send(code, { type: 'summary', ...(payload as object) });
       if (to.kind === 'all' && event === 'room') feed.send(code, { type: 'room', room: payload });
       if (to.kind === 'all' && event === 'presence') feed.send(code, { type: 'presence', ...(payload as object) });
@@ -90,7 +93,7 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
 }
 
-export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock, log: Logger, limits: RealtimeLimits): void {
+export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock, log: Logger, limits: RealtimeLimits, metrics: Metrics = noMetrics): void {
   const joins = new KeyedLimiter(limits.join, clock);
 
   io.on('connection', (socket: IoSocket) => {
@@ -102,6 +105,12 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       if (typeof ack === 'function') ack(result);
     };
     const error = (ack: unknown, e: ProtocolError) => reply(ack, { ok: false, error: e });
+    let refusals = 0;
+    /** Counted always, logged on the first refusal and every 100th after (a flood is one line per 100). */
+    const refused = (limit: string) => {
+      metrics.rateLimited(limit);
+      if (refusals++ % 100 === 0) log.warn({ limit, ip: socket.data.ip, room: socket.data.code, refusals }, 'rate limit refused a socket');
+    };
 
     /** Registers a handler: rate limit, schema check, then the handler's result or its typed error. */
     const on = <E extends ClientEvent>(event: E, handler: (data: z.output<(typeof schemas)[E]>) => Promise<object>) => {
@@ -110,14 +119,17 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
           socket.emit('notice', { code: ErrorCode.BAD_REQUEST, message: `${event} needs an acknowledgement callback` });
           return;
         }
-        if (!socket.data.events!.take()) return error(ack, { code: ErrorCode.RATE_LIMITED, message: 'too many messages: slow down' });
+        if (!socket.data.events!.take()) {
+          refused('socket:events');
+          return error(ack, { code: ErrorCode.RATE_LIMITED, message: 'too many messages: slow down' });
+        }
         const parsed = schemas[event].safeParse(payload);
         if (!parsed.success) return error(ack, { code: ErrorCode.BAD_REQUEST, message: `${event}: ${describeIssues(parsed.error)}` });
         try {
           reply(ack, { ok: true, ...(await handler(parsed.data as z.output<(typeof schemas)[E]>)) });
         } catch (e) {
           if (e instanceof ClassroomError) return error(ack, e.toJSON());
-          log.error({ err: e, event }, 'socket handler failed');
+          log.error({ err: e, event, room: socket.data.code }, 'socket handler failed');
           error(ack, { code: ErrorCode.INTERNAL, message: 'internal error' });
         }
       });
@@ -132,7 +144,10 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
     });
 
     const limitJoin = () => {
-      if (!joins.take(socket.data.ip)) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many join attempts from this address: wait a little');
+      if (!joins.take(socket.data.ip)) {
+        refused('socket:join');
+        throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many join attempts from this address: wait a little');
+      }
     };
     const room = (): Room => {
       const r = socket.data.code ? manager.peek(socket.data.code) : undefined;

@@ -69,7 +69,9 @@ export class RoomManager {
     }
     const opened = openRoom({ code, teacherId, config }, { now, ids: store.ids });
     await this.stored([...writes, ...opened.writes]);
-    return { room: this.add(new Room(this.deps, opened.state)), teacherKey: key };
+    const room = this.add(new Room(this.deps, opened.state));
+    this.deps.log.info({ room: room.code, simulator: config.simulator, scenario: config.scenario, teams: config.teamCount }, 'room created');
+    return { room, teacherKey: key };
   }
 
   private add(room: Room): Room {
@@ -187,7 +189,9 @@ export class RoomManager {
     const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
     if (forked.mismatches.length) throw new Error(`fork of round ${roundId} does not re-simulate to the original (minutes ${forked.mismatches.join(', ')})`);
     await this.stored(forked.writes);
-    return this.add(new Room(this.deps, forked.state));
+    const room = this.add(new Room(this.deps, forked.state));
+    this.deps.log.info({ room: room.code, from: { round: roundId, team: teamId, minute } }, 'what-if room created');
+    return room;
   }
 
   /** Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused (in one transaction). */
@@ -202,7 +206,11 @@ export class RoomManager {
     // A room that cannot be recovered now is logged and left for its next look-up; the others go on.
     const loaded = await Promise.allSettled(rows.map((row) => this.loadOnce(row)));
     return loaded.flatMap((r, i) => {
-      if (r.status === 'fulfilled') return [r.value];
+      if (r.status === 'fulfilled') {
+        const round = r.value.round;
+        this.deps.log.info({ room: r.value.code, round: round.id, minute: round.minute }, 'round recovered, paused');
+        return [r.value];
+      }
       this.deps.log.error({ room: rows[i].code, err: r.reason }, 'could not recover the room');
       return [];
     });

@@ -7,6 +7,7 @@ import type { RoomMinute, RoomSummary, RoomView, RoundScores, TeamHistory } from
 import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
 import type { Write } from '../db/writes.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import type { Clock, Timer } from './clock.ts';
 import type { CommandOf, Commands, CommandType, Emit, Message } from './commands.ts';
 import type { Mismatches } from './load.ts';
@@ -32,6 +33,8 @@ export interface RoomDeps {
   log: Logger;
   /** A seed for a round whose configuration leaves it to chance. */
   drawSeed(): number;
+  /** Tick duration, lag and failures (ops/metrics.ts); none by default. */
+  metrics?: Metrics;
 }
 
 function deliver<E extends EventName>(out: RoomOutput, code: string, m: Emit<E>): void {
@@ -101,20 +104,34 @@ export class Room {
     if (this.disposed) throw new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
     const { store, clock, drawSeed } = this.deps;
     await store.ids.ready();
-    const prev = this.current;
-    const out = transition(prev, cmd, { now: clock.now(), ids: store.ids, drawSeed });
-    await this.store(out.writes);
-    this.current = out.next;
-    this.syncTimer(prev.round, out.next.round);
-    this.send(out.messages);
-    return out.reply;
+    const t0 = performance.now();
+    try {
+      const prev = this.current;
+      const out = transition(prev, cmd, { now: clock.now(), ids: store.ids, drawSeed });
+      await this.store(out.writes, cmd.type);
+      this.current = out.next;
+      this.syncTimer(prev.round, out.next.round);
+      this.send(out.messages);
+      this.logLife(prev.round, out.next.round);
+      return out.reply;
+    } finally {
+      if (cmd.type === 'tick') this.deps.metrics?.tick(performance.now() - t0);
+    }
   }
 
-  private async store(writes: readonly Write[]): Promise<void> {
+  /** Room life at info, with the room code: a round started or finished. */
+  private logLife(prev: RoundRun, next: RoundRun): void {
+    const { log } = this.deps;
+    const round = { room: this.code, round: next.id, minute: next.minute };
+    if (prev.state === 'lobby' && next.state === 'running') log.info({ ...round, simulator: next.simulator, scenario: next.scenario, teams: next.teams.size }, 'round started');
+    else if (prev.state !== 'finished' && next.state === 'finished') log.info({ ...round, early: next.minute < next.minutes }, 'round finished');
+  }
+
+  private async store(writes: readonly Write[], command: CommandType): Promise<void> {
     try {
       await this.deps.committer.commit(writes);
     } catch (e) {
-      this.deps.log.error({ room: this.code, err: e }, 'could not store a change of the room');
+      this.deps.log.error({ room: this.code, command, minute: this.current.round.minute, err: e }, 'could not store a change of the room');
       throw new ClassroomError(ErrorCode.STORAGE_FAILED, 'the server could not store this: nothing changed');
     }
   }
@@ -165,10 +182,13 @@ export class Room {
    */
   private beat(at: number): void {
     this.timer = null;
+    this.deps.metrics?.tickLag(this.deps.clock.now() - at);
     if (this.current.round.state === 'running') this.schedule(at);
     this.dispatch({ type: 'tick', firedAt: this.deps.clock.now() }).catch((err: unknown) => {
       if (this.disposed) return;
+      this.deps.metrics?.tickFailed();
       const minute = this.current.round.minute + 1;
+      // A storage failure was logged with its cause where it happened; anything else is logged here.
       if (!(err instanceof ClassroomError)) this.deps.log.error({ room: this.code, round: this.current.round.id, minute, err }, 'tick failed');
       this.deps.out.emit(this.code, { kind: 'teacher' }, 'notice', {
         code: ErrorCode.TICK_FAILED,

@@ -1,7 +1,8 @@
-// `npm run bench [-- --only sim,tick,fanout,limit,replay,bundle] [--quick]`: bounded benchmarks on loopback;
+// `npm run bench [-- --only sim,tick,fanout,limit,replay,bundle,metrics] [--quick]`: bounded benchmarks on loopback;
 // each stops by itself. The full run takes about 13 minutes (the fan-out is two 5-minute runs).
 // `npm run soak` is separate (30 minutes).
 import { benchFanout, FANOUT_DEFAULTS, probeLimit, reportFanout, reportLimit } from './fanout.ts';
+import { benchMetrics, reportMetrics } from './metrics.ts';
 import { benchReplay, reportReplay } from './replay.ts';
 import { benchSimulation, reportSimulation } from './sim.ts';
 import { machine } from './stats.ts';
@@ -46,5 +47,9 @@ if (want('bundle')) {
   } catch (e) {
     console.log(`\n[6] web bundle: not measured (${(e as Error).message}); run npm run build first`);
   }
+}
+if (want('metrics')) {
+  console.log('\n[7] metrics: recording and scraping');
+  console.log(reportMetrics(await benchMetrics()));
 }
 console.log('\n[5] soak: run `npm run soak` (500 students, 30 minutes)');

@@ -1,0 +1,92 @@
+// The environment, read and checked once at start. A bad value stops the server with one line that
+// names the variable (`PORT=abc: …`), before anything is opened or listened on.
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  databasePath: string;
+  logLevel: LogLevel;
+  /** auto: readable lines on a terminal, JSON lines otherwise. */
+  logFormat: LogFormat;
+  /** The address students use when the server sits behind a proxy or a name (no trailing slash). */
+  publicUrl: string | null;
+  /** Bearer token for /metrics; without it /metrics answers only this machine. */
+  metricsToken: string | null;
+}
+
+// `PORT=` (set but empty, as compose files and .env templates leave it) means "use the default";
+// spaces around a value are a typing slip, not part of it.
+const unsetIfBlank = (v: unknown) => (typeof v === 'string' ? v.trim() || undefined : v);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unsetIfBlank, schema.optional());
+
+const port = z
+  .string()
+  .regex(/^\d{1,5}$/, 'must be a whole number from 0 to 65535')
+  .transform(Number)
+  .refine((n) => n <= 65535, 'must be a whole number from 0 to 65535');
+const host = z.string().regex(/^[\w.:%-]+$/, 'must be an IP address or a host name, e.g. 0.0.0.0 (every IPv4 interface) or :: (IPv4 and IPv6)');
+const publicUrl = z.string().transform((s, ctx) => {
+  let u: URL | null = null;
+  try {
+    u = new URL(s);
+  } catch {
+    // reported below
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username) {
+    ctx.addIssue({ code: 'custom', message: 'must be an http:// or https:// address without query or fragment, e.g. https://opsroom.example.org' });
+    return z.NEVER;
+  }
+  return u.href.replace(/\/+$/, '');
+});
+const token = z.string().regex(/^[\x21-\x7e]{16,128}$/, 'must be 16 to 128 printable characters without spaces');
+
+const schema = z.object({
+  PORT: optional(port),
+  HOST: optional(host),
+  DATABASE_PATH: optional(z.string()),
+  LOG_LEVEL: optional(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`)),
+  LOG_FORMAT: optional(z.enum(LOG_FORMATS, `must be one of ${LOG_FORMATS.join(', ')}`)),
+  PUBLIC_URL: optional(publicUrl),
+  METRICS_TOKEN: optional(token),
+  // TRUST_PROXY: the hardening work adds it here.
+});
+
+/** Variables whose value is a secret: named in an error, never echoed. */
+const SECRET = new Set(['METRICS_TOKEN']);
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The configuration from `env`, or a ConfigError naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const r = schema.safeParse(env);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const name = String(issue.path[0] ?? 'environment');
+    const shown = SECRET.has(name) ? '(hidden)' : JSON.stringify(env[name] ?? '').slice(1, -1).slice(0, 80);
+    throw new ConfigError(name, `${name}=${shown}: ${issue.message}`);
+  }
+  const e = r.data;
+  return {
+    port: e.PORT ?? 3000,
+    host: e.HOST ?? '0.0.0.0',
+    databasePath: e.DATABASE_PATH ?? './data/opsroom.db',
+    logLevel: e.LOG_LEVEL ?? 'info',
+    logFormat: e.LOG_FORMAT ?? 'auto',
+    publicUrl: e.PUBLIC_URL ?? null,
+    metricsToken: e.METRICS_TOKEN ?? null,
+  };
+}
