@@ -107,6 +107,7 @@ describe('the projector', () => {
         expect(await cell.innerText()).toMatch(/(met|missed)\s+\S/);
       }
     }
+    expect(await wall.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(WALL.height);
     expect(await wall.locator('[data-status]').count()).toBe(0);
     expect(await wall.locator('body').innerText()).not.toContain('normal');
   });

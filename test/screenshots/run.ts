@@ -3,7 +3,8 @@
 // in its incident, the teacher's dashboard, the projector at 1920×1080 (lobby, ten teams running,
 // the end), a replay and the teacher's history, and a desk in each language. Each picture is the
 // first screen (no scrolling), as people see it. The server runs in-process on a manual clock with
-// fixed seeds, so the pictures change only when the app does. `npm test` never writes here.
+// fixed seeds, so the figures are the same from run to run (only the dates shown are the day's).
+// `npm test` never writes here.
 //
 //   npm run screenshots [-- --out DIR]
 import { mkdirSync } from 'node:fs';
@@ -182,10 +183,10 @@ async function replay(browser: Browser, server: WebServer): Promise<void> {
 }
 
 async function languages(browser: Browser, server: WebServer): Promise<void> {
-  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 1, seed: 7 });
+  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 6, seed: 7 });
   const dash = await teacher(browser, server, room);
   const pages: [string, Page][] = [];
-  for (const [locale, name] of [['it', 'Ilaria'], ['ne', 'Nisha']] as const) {
+  for (const [locale, name] of [['en', 'Emma'], ['id', 'Budi'], ['hu', 'Csilla'], ['it', 'Ilaria'], ['nl', 'Daan'], ['ne', 'Nisha']] as const) {
     const { context, page } = await newPage(browser, DESK);
     await context.addInitScript((l) => localStorage.setItem('PARAGLIDE_LOCALE', l), locale);
     await page.goto(`${server.url}/join/${room.code}`);

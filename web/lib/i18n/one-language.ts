@@ -27,6 +27,11 @@ export function oneLanguage(opts: { messages: string; compiled: string; runtime:
       const file = resolve(opts.messages, `${locale}.json`);
       this.addWatchFile(file);
       const { $schema: _, ...texts } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+      // language.ts fills `{name}` and nothing else: anything more (plural or select variants) must
+      // fail the build rather than show its syntax on a desk.
+      for (const [key, text] of Object.entries(texts)) {
+        if (/[{}]/.test(text.replace(/\{\w+\}/g, ''))) throw new Error(`${file}: ${key} uses message syntax language.ts cannot render`);
+      }
       return `export default ${JSON.stringify(texts)};`;
     },
     transform(code, id, options) {
