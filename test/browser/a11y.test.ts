@@ -2,7 +2,8 @@
 // — home, join, the desk in the lobby, running (each tab) and finished, the teacher's dashboard, the
 // projector's lobby, round and end, the replay and the teacher's history. Status words have at least
 // 4.5:1 contrast on their tints, every slider is named by its control's label, links are named by
-// their text. The round here is ended early by the teacher: every screen says so.
+// their text. The round here is ended early by the teacher: every screen says so (desk, phone,
+// dashboard, projector, replay, history).
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { axeViolations, describeViolations } from './axe.ts';
@@ -115,6 +116,7 @@ describe('accessibility', () => {
 
     await teacher.getByTestId('open-replay').click();
     await teacher.getByTestId('replay-desk').waitFor();
+    expect(await teacher.getByTestId('ended-early').first().innerText()).toBe(early);
     await noViolations(teacher, 'replay');
     await showTab(teacher, 'trends');
     await noViolations(teacher, 'replay, trends');
@@ -122,6 +124,7 @@ describe('accessibility', () => {
     await teacher.goto(`${server.url}/teacher`);
     const history = teacher.getByTestId('history');
     await history.waitFor();
+    expect(await history.getByTestId('ended-early').innerText()).toBe(early);
     await noViolations(teacher, 'history');
     // Links are named by what they say.
     for (const link of await history.getByRole('link').all()) expect(await link.getAttribute('aria-label')).toBeNull();
