@@ -43,7 +43,7 @@ if (want('bundle')) {
   try {
     const { measureRoute, formatReport } = await import('./bundle.ts');
     console.log('\n[6] web: JavaScript of the student desk');
-    console.log(formatReport(measureRoute(), 150));
+    console.log(formatReport(measureRoute(), 100));
   } catch (e) {
     console.log(`\n[6] web bundle: not measured (${(e as Error).message}); run npm run build first`);
   }

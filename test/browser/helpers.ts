@@ -113,6 +113,15 @@ export async function joinAsStudent(page: Page, url: string, code: string, name:
   await page.getByTestId('my-roles').waitFor();
 }
 
+/** Opens one of the desk's tabs (picture, trends, indicators, feed, about, team) in any language. */
+export async function showTab(page: Page, id: 'picture' | 'trends' | 'indicators' | 'feed' | 'about' | 'team'): Promise<void> {
+  const tab = page.locator(`[role="tab"][data-tab="${id}"]`).first();
+  await tab.click();
+  await eventually(async () => {
+    if ((await tab.getAttribute('aria-selected')) !== 'true') throw new Error(`tab ${id} not selected`);
+  });
+}
+
 /** Retries an assertion until it holds (the page renders what the socket delivered) or time runs out. */
 export async function eventually(check: () => Promise<void> | void, ms = 10_000): Promise<void> {
   const start = Date.now();
