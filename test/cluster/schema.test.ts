@@ -39,7 +39,7 @@ function shape(cfg: ReturnType<typeof sqliteTableConfig> | ReturnType<typeof pgT
     columns: (cfg.columns as AnyColumn[]).map((c) => describeColumn(c, auto(c))).sort((a, b) => a.name.localeCompare(b.name)),
     primaryKeys: cfg.primaryKeys.map((k) => names(k.columns)),
     indexes: cfg.indexes
-      .map((i) => ({ name: i.config.name, unique: i.config.unique, columns: names(i.config.columns as { name: string }[]) }))
+      .map((i) => ({ name: String(i.config.name), unique: i.config.unique, columns: names(i.config.columns as { name: string }[]) }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     foreignKeys: cfg.foreignKeys
       .map((f) => f.reference())
