@@ -6,7 +6,7 @@
 // can be split over several processes (`procs`), and reports its own CPU per message and event-loop delay next to
 // the server's figures, so a run in which the generator, not the server, was the bottleneck shows it.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
 import { sampleProcess } from './procstat.ts';
@@ -85,7 +85,8 @@ export async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, 
     const genProcs = genCpu.map((s) => s.stop());
     for (const g of gens) g.send({ do: 'report' });
     const reports = await Promise.all(gens.map((g) => g.next((m) => m.event === 'report')));
-    return merge(mode, opts, reports, proc, genProcs);
+    // The machine's load says how noisy the figures are (other work on the same cores).
+    return { ...merge(mode, opts, reports, proc, genProcs), loadAverage: loadavg()[0] };
   } finally {
     await Promise.all(gens.map((g) => g.stop()));
     await server.stop();
@@ -195,6 +196,7 @@ export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): strin
         `CPU/snapshot ${fmt(r.server.usPerMessage, 1)} µs vs bare socket.io ${fmt(b.server.usPerMessage, 1)} µs = ${fmt(ratios.cpuPerMessage, 2)}×`,
         `(bare: p99 ${b.latencyMs.p99} ms, missed ${b.missed})`,
         generator(r),
+        `machine load ${fmt(r.loadAverage, 1)}`,
       ].join(', '),
     )
     .join('\n');
