@@ -98,9 +98,11 @@ type CpuSample = ReturnType<ReturnType<typeof sampleProcess>['stop']>;
 
 function merge(mode: string, opts: FanoutOptions, reports: any[], server: CpuSample, gens: CpuSample[]) {
   const student = new Histogram();
+  const sinceTick = new Histogram();
   const teacher = new Histogram();
   for (const r of reports) {
     student.merge(Histogram.fromJSON(r.student));
+    sinceTick.merge(Histogram.fromJSON(r.studentSinceTick));
     teacher.merge(Histogram.fromJSON(r.teacher));
   }
   const sum = (key: string) => reports.reduce((a, r) => a + r[key], 0);
@@ -114,10 +116,17 @@ function merge(mode: string, opts: FanoutOptions, reports: any[], server: CpuSam
     seconds,
     delivered: student.n,
     deliveredPerSecond: student.n / seconds,
+    /** Delivered ÷ due: every student one minute per second. */
+    deliveredShare: student.n / (seconds * opts.rooms * opts.teams * opts.perTeam),
+    /** From when each minute was due (a late tick counts) to its receipt. */
     latencyMs: student.summary(),
+    /** From the tick's start (`sentAt`) to receipt: the part the tick's own work and the network add. */
+    sinceTickMs: sinceTick.summary(),
     teacherLatencyMs: teacher.summary(),
     missed: sum('missed'),
     outOfOrder: sum('outOfOrder'),
+    /** Students whose minutes stopped coming (missed counts only gaps closed by a later minute). */
+    stalled: sum('stalled'),
     meanPayloadBytes: student.n ? sum('studentBytes') / student.n - framing('minute') : 0,
     meanTeacherPayloadBytes: teacher.n ? sum('teacherBytes') / teacher.n - framing('room:minute') : 0,
     changesSent: sum('changesSent'),
@@ -160,9 +169,9 @@ const generator = (x: RunResult) =>
 
 export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): string {
   const line = (name: string, x: RunResult) =>
-    `${name.padEnd(9)} ${x.students} students (${x.sockets} sockets), ${fmt(x.seconds, 0)} s measured: ${fmt(x.deliveredPerSecond, 0)} snapshots/s delivered, ` +
-    `latency p50 ${x.latencyMs.p50} ms / p99 ${x.latencyMs.p99} ms / max ${x.latencyMs.max} ms (teachers p99 ${x.teacherLatencyMs.p99} ms), ` +
-    `missed ${x.missed}, out-of-order ${x.outOfOrder}, payload ${fmt(x.meanPayloadBytes, 0)} B (teacher ${fmt(x.meanTeacherPayloadBytes, 0)} B), ` +
+    `${name.padEnd(9)} ${x.students} students (${x.sockets} sockets), ${fmt(x.seconds, 0)} s measured: ${fmt(x.deliveredPerSecond, 0)} snapshots/s delivered (${fmt(100 * x.deliveredShare, 0)} % of due), ` +
+    `latency p50 ${x.latencyMs.p50} ms / p99 ${x.latencyMs.p99} ms / max ${x.latencyMs.max} ms (since the tick started p99 ${x.sinceTickMs.p99} ms; teachers p99 ${x.teacherLatencyMs.p99} ms), ` +
+    `missed ${x.missed}, out-of-order ${x.outOfOrder}${x.stalled ? `, STALLED ${x.stalled} students` : ''}, payload ${fmt(x.meanPayloadBytes, 0)} B (teacher ${fmt(x.meanTeacherPayloadBytes, 0)} B), ` +
     `server CPU ${fmt(x.server.cpuPercent, 0)} % (${fmt(x.server.usPerMessage, 1)} µs/message), RSS max ${fmt(x.server.rssMaxMB, 0)} MB, ${generator(x)}` +
     (x.changesSent ? `, ${x.changesSent} control changes (${x.changeErrors} refused)` : '');
   return [
@@ -191,10 +200,11 @@ export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): strin
   return rows
     .map(({ opsroom: r, baseline: b, ratios }) =>
       [
-        `${String(r.students).padStart(6)} students: ${fmt(r.deliveredPerSecond, 0)} snapshots/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms`,
-        `missed ${r.missed}, out-of-order ${r.outOfOrder}, server CPU ${fmt(r.server.cpuPercent, 0)} %, RSS ${fmt(r.server.rssMaxMB, 0)} MB`,
+        `${String(r.students).padStart(6)} students: ${fmt(r.deliveredPerSecond, 0)} snapshots/s (${fmt(100 * r.deliveredShare, 0)} % of due)`,
+        `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (since the tick started: p99 ${r.sinceTickMs.p99} ms)`,
+        `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}, server CPU ${fmt(r.server.cpuPercent, 0)} %, RSS ${fmt(r.server.rssMaxMB, 0)} MB`,
         `CPU/snapshot ${fmt(r.server.usPerMessage, 1)} µs vs bare socket.io ${fmt(b.server.usPerMessage, 1)} µs = ${fmt(ratios.cpuPerMessage, 2)}×`,
-        `(bare: p99 ${b.latencyMs.p99} ms, missed ${b.missed})`,
+        `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''})`,
         generator(r),
         `machine load ${fmt(r.loadAverage, 1)}`,
       ].join(', '),

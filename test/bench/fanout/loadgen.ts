@@ -36,8 +36,23 @@ const random = () => uniform(rng);
 interface Track {
   round: number;
   minute: number;
+  /**
+   * When minute 0 of the current round was due: the earliest `sentAt − minute × period` seen in the round. A
+   * server that falls behind sends late ticks with a fresh `sentAt`; measured from when each minute was due,
+   * that lateness counts.
+   */
+  start: number;
+  /** When the last minute arrived in the measured window (0: none yet). */
+  lastAt: number;
 }
+/** Real time per simulated minute (tempo 1 in Opsroom; the bare server's period). */
+const PERIOD_MS = 1000;
+const studentTracks: Track[] = [];
+/** A student with no minute for this long at the end of the window (at one minute per second) is stalled. */
+const STALL_MS = 3000;
+/** From when each minute was due to its receipt (the figure of record), and from the tick's own start. */
 const studentLatency = new Histogram();
+const studentSinceTick = new Histogram();
 const teacherLatency = new Histogram();
 let studentBytes = 0;
 let teacherBytes = 0;
@@ -50,19 +65,25 @@ const sockets: WireSocket[] = [];
 const LOOP_RESOLUTION_MS = 10;
 const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 
-function track(t: Track, round: number, minute: number): void {
+/** Order and gaps of one socket's minutes; returns the receipt's lateness after the minute was due. */
+function track(t: Track, round: number, minute: number, sentAt: number, now: number): number {
+  if (measuring) t.lastAt = now;
   if (round > t.round) {
     missed += minute; // minutes 0..minute−1 of the new round never arrived
+    t.start = Infinity;
   } else if (round === t.round) {
     if (minute <= t.minute) outOfOrder++;
     else missed += minute - t.minute - 1;
   } else {
     outOfOrder++;
-    return;
+    return now - sentAt;
   }
   t.round = round;
   t.minute = minute;
+  t.start = Math.min(t.start, sentAt - minute * PERIOD_MS);
+  return now - (t.start + minute * PERIOD_MS);
 }
+const newTrack = (): Track => ({ round: 0, minute: -1, start: Infinity, lastAt: 0 });
 
 async function connect(): Promise<WireSocket> {
   const s = await WireSocket.connect(cfg.url);
@@ -75,18 +96,19 @@ const myRooms = Array.from({ length: cfg.rooms }, (_, r) => r).filter((r) => r %
 /** One delivered student snapshot: order, then latency and size while measuring. */
 function studentReceived(t: Track, round: number, minute: number, sentAt: number, raw: string): boolean {
   const now = Date.now();
-  track(t, round, minute);
+  const late = track(t, round, minute, sentAt, now);
   if (!measuring) return false;
-  studentLatency.add(now - sentAt);
+  studentLatency.add(late);
+  studentSinceTick.add(now - sentAt);
   studentBytes += raw.length;
   return true;
 }
 
 function teacherReceived(t: Track, m: { roundId: number; minute: number; sentAt: number }, raw: string): void {
   const now = Date.now();
-  track(t, m.roundId, m.minute);
+  const late = track(t, m.roundId, m.minute, m.sentAt, now);
   if (!measuring) return;
-  teacherLatency.add(now - m.sentAt);
+  teacherLatency.add(late);
   teacherBytes += raw.length;
 }
 
@@ -113,7 +135,7 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
     const teacher = await connect();
     const ack = await teacher.request<Ack>('teacher:join', { code, key: teacherKey });
     if (!ack.ok) throw new Error(`teacher:join ${JSON.stringify(ack)}`);
-    const t: Track = { round: 0, minute: -1 };
+    const t = newTrack();
     teacher.on('room:minute', (m, raw) => teacherReceived(t, m, raw));
     teacher.on('scores', () => {
       // The next round at once, as a teacher would after the debrief.
@@ -126,12 +148,13 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
   let joinErrors = 0;
   await inBatches(seats, 100, async ({ code, r, i }) => {
     const s = await connect();
-    const t: Track = { round: 0, minute: -1 };
+    const t = newTrack();
     const ack = await s.request<Ack>('student:join', { code, name: `Load ${r}-${i}` });
     if (!ack.ok) {
       joinErrors++;
       return;
     }
+    studentTracks.push(t);
     // Roles are dealt again as teammates arrive: keep the latest roster.
     let room = ack.room;
     s.on('room', (v) => (room = v));
@@ -156,7 +179,9 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
   });
   if (joinErrors) throw new Error(`${joinErrors} students could not join`);
   return async () => {
-    await Promise.all(teachers.map((t) => t.request('teacher:clock', { action: 'start' })));
+    const acks = await Promise.all(teachers.map((t) => t.request<Ack>('teacher:clock', { action: 'start' })));
+    const refused = acks.filter((a) => !a.ok);
+    if (refused.length) throw new Error(`${refused.length} rooms did not start: ${JSON.stringify(refused[0])}`);
   };
 }
 
@@ -168,9 +193,10 @@ async function setupBaseline(): Promise<() => Promise<void>> {
   }
   await inBatches(subs, 100, async ({ channel, teacher }) => {
     const s = await connect();
-    const t: Track = { round: 0, minute: -1 };
+    const t = newTrack();
     if (teacher) s.on('room:minute', (m, raw) => teacherReceived(t, m, raw));
-    else s.on('minute', (m: { roundId: number; minute: number; sentAt: number }, raw) => void studentReceived(t, m.roundId, m.minute, m.sentAt, raw));
+    else studentTracks.push(t);
+    if (!teacher) s.on('minute', (m: { roundId: number; minute: number; sentAt: number }, raw) => void studentReceived(t, m.roundId, m.minute, m.sentAt, raw));
     await s.request('sub', channel);
   });
   // One generator tells the bare server to begin; it broadcasts to every generator's sockets.
@@ -195,6 +221,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     // Tracking restarts so that the measured window starts clean.
     missed = 0;
     outOfOrder = 0;
+    for (const t of studentTracks) t.lastAt = 0;
     changesSent = 0;
     changeErrors = 0;
     loopDelay.enable();
@@ -211,11 +238,14 @@ for await (const line of createInterface({ input: process.stdin })) {
       sockets: sockets.length,
       seconds,
       student: studentLatency.toJSON(),
+      studentSinceTick: studentSinceTick.toJSON(),
       teacher: teacherLatency.toJSON(),
       studentBytes,
       teacherBytes,
       missed,
       outOfOrder,
+      // Gaps count as missed only once a later minute arrives: a student whose minutes stopped is stalled.
+      stalled: studentTracks.filter((t) => t.lastAt < Date.now() - STALL_MS).length,
       changesSent,
       changeErrors,
       // The histogram holds the interval between samples: what exceeds the resolution is the delay.
