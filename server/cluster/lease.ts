@@ -172,12 +172,15 @@ export class LeaseKeeper {
     await this.inFlight;
   }
 
-  /** Stops renewing; with `release`, gives the lease up so another process can take the room at once. */
+  /**
+   * Stops renewing; with `release`, gives the lease up so another process can take the room at once. Also after
+   * a loss: a lease given up for lack of news may still be ours in Redis, and a release never frees another's.
+   */
   async stop(opts: { release?: boolean } = {}): Promise<void> {
     this.stopped = true;
     this.clearTimers();
     await this.inFlight;
-    if (opts.release && this.lostReason === null) await this.leases.release(this.lease).catch(() => false);
+    if (opts.release) await this.leases.release(this.lease).catch(() => false);
   }
 
   private clearTimers(): void {
