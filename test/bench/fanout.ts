@@ -162,8 +162,6 @@ export async function withBaseline(opts: FanoutOptions) {
   };
 }
 
-export const benchFanout = withBaseline;
-
 const generator = (x: RunResult) =>
   `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms)`;
 

@@ -2,7 +2,7 @@
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students). `npm run soak` is separate (30 minutes).
-import { benchFanout, FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit } from './fanout.ts';
+import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
 import { benchReplay, reportReplay } from './replay.ts';
 import { benchSimulation, reportSimulation } from './sim.ts';
 import { machine } from './stats.ts';
@@ -46,7 +46,7 @@ if (want('fanout')) {
   const base = { ...FANOUT_DEFAULTS, procs: procs ?? procsFor(FANOUT_DEFAULTS.rooms * FANOUT_DEFAULTS.teams * FANOUT_DEFAULTS.perTeam) };
   const opts = quick ? { ...base, seconds: 30, warmupSeconds: 10 } : base;
   console.log(`\n[3] fan-out: ${opts.rooms * opts.teams * opts.perTeam} students in ${opts.rooms} rooms of ${opts.teams} teams, 1 simulated minute per second, ${opts.seconds} s (load generator: ${opts.procs} process(es) of their own)`);
-  console.log(reportFanout(await benchFanout(opts)));
+  console.log(reportFanout(await withBaseline(opts)));
 }
 if (asked('limit')) {
   console.log('\n[3b] where the limit is: at each size Opsroom, then bare socket.io with the same payloads, 20 s each, load generators on the same machine');
