@@ -15,11 +15,11 @@ function ids(from: number): IdSource {
   let n = from;
   return { next: () => ++n, ready: async () => {} };
 }
-const ctx = (now: number): TransitionCtx => ({ now, ids: ids(1000 + now), drawSeed: () => 4242 });
+const ctx = (now: number): TransitionCtx => ({ now, ids: ids(1000 + now), drawSeed: () => 4242, connected: () => false });
 
 function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
-  return { view: roomView(s, () => true), histories: teams.map((t) => teamHistory(s.round.id, t)), players: [...s.players.values()] };
+  return { view: roomView(s, () => true, 'teacher'), histories: teams.map((t) => teamHistory(s.round, t)), players: [...s.players.values()] };
 }
 
 describe('transitions', () => {
