@@ -6,7 +6,9 @@ import { findChapters } from '../../shared/replay/chapters.ts';
 import { toColumns } from '../../shared/replay/columns.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
+import { dealRoles } from '../../shared/classroom/roles.ts';
 import type { RoomRecord, RoundRecord, Store } from '../db/store.ts';
+import type { RoundMemberRecord } from '../db/writes.ts';
 
 export async function historyRound(store: Store, row: RoundRecord): Promise<HistoryRound> {
   const [results, teams] = await Promise.all([store.resultsOfRound(row.id), store.roundTeams(row.id)]);
@@ -50,6 +52,18 @@ async function forkInfo(store: Store, roundId: number, forkOf: { teamId: number;
   return room ? { roundId, roomCode: room.code, teamId: forkOf.teamId, minute: forkOf.minute } : null;
 }
 
+/** The room's present members with the roles dealt to them in join order: for rounds older than round_members. */
+async function dealtMembers(store: Store, roomId: number, roleIds: readonly string[]): Promise<RoundMemberRecord[]> {
+  const present = (await store.playersOfRoom(roomId)).filter((p) => !p.removed && p.teamId !== null);
+  const out: RoundMemberRecord[] = [];
+  for (const teamId of new Set(present.map((p) => p.teamId!))) {
+    const list = present.filter((p) => p.teamId === teamId).sort((a, b) => a.seq - b.seq);
+    const dealt = dealRoles(roleIds, list.length);
+    list.forEach((p, i) => out.push({ teamId, playerId: p.id, seq: i + 1, name: p.name, roles: dealt[i] }));
+  }
+  return out;
+}
+
 export async function buildReplay(store: Store, round: RoundRecord, room: RoomRecord): Promise<RoundReplay> {
   const model = getModel(round.simulator);
   const [snapshots, changes, results, history, members, roleChanges, forks] = await Promise.all([
@@ -69,8 +83,10 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
   }
   const resultOf = new Map(results.map((r) => [r.teamId, r]));
   const goalOrder = model.scenarios.find((s) => s.id === round.scenario)?.goals.map((g) => g.id) ?? [];
+  // A round played before members were recorded: the team as it stands, with the roles a deal gives it.
+  const recorded = members.length ? members : round.state === 'lobby' ? [] : await dealtMembers(store, room.id, model.roles.map((r) => r.id));
   /** Everyone who was in the team during the round, with the roles they really held (stored as the round went). */
-  const membersOf = (teamId: number) => members.filter((m) => m.teamId === teamId).map((m) => ({ playerId: m.playerId, name: m.name, roles: [...m.roles] }));
+  const membersOf = (teamId: number) => recorded.filter((m) => m.teamId === teamId).map((m) => ({ playerId: m.playerId, name: m.name, roles: [...m.roles] }));
   const forkList = await Promise.all(forks.map((f) => (f.forkOf ? forkInfo(store, f.id, f.forkOf) : null)));
   return {
     roomCode: room.code,

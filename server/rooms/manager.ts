@@ -72,9 +72,12 @@ export class RoomManager {
 
   /** Takes one room creation from the address's and the teacher's allowance, or refuses (nothing is taken from the other then). */
   private allowCreation(from: Requester, teacherId?: number): void {
-    const refuse = (who: string) => new ClassroomError(ErrorCode.RATE_LIMITED, `too many new rooms from ${who}: wait a little`);
-    if (from.address !== undefined && !this.creations.take(`a:${from.address}`)) throw refuse('this address');
-    if (teacherId !== undefined && !this.creations.take(`t:${teacherId}`)) throw refuse('this teacher');
+    const refuse = (limit: string, who: string) => {
+      this.deps.metrics?.rateLimited(limit);
+      return new ClassroomError(ErrorCode.RATE_LIMITED, `too many new rooms from ${who}: wait a little`);
+    };
+    if (from.address !== undefined && !this.creations.take(`a:${from.address}`)) throw refuse('rooms:address', 'this address');
+    if (teacherId !== undefined && !this.creations.take(`t:${teacherId}`)) throw refuse('rooms:teacher', 'this teacher');
   }
 
   /** Runs `fn` after the teacher's previous creation, refused when they have too many rooms not finished. */

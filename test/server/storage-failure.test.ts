@@ -11,7 +11,11 @@ import { roomEnv, type RoomEnv } from './rooms.ts';
 /** What people can see of a room: its view and every playing team's history and name. */
 function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
-  return { view: roomView(s, () => false, 'teacher'), histories: teams.map((t) => teamHistory(s.round, t)), names: teams.map((t) => t.name) };
+  const r = s.round;
+  return {
+    ...{ view: roomView(s, () => false, 'teacher'), histories: teams.map((t) => teamHistory(r, t)), names: teams.map((t) => t.name) },
+    ...{ roleChanges: [...r.roleChanges], members: [...r.members.values()], messages: [...r.messages] },
+  };
 }
 
 /** The room as a fresh load from the database gives it. */
@@ -131,6 +135,35 @@ const cases: [string, Setup][] = [
     async (env) => {
       const { room } = await classroom(env, { started: true });
       return { room, act: () => room.dispatch({ type: 'rename', teamId: room.view('teacher').teams[0].id, name: 'Night shift' }) };
+    },
+  ],
+  [
+    'assign a role mid-round',
+    async (env) => {
+      const { room, players } = await classroom(env, { started: true });
+      const role = room.round.model.roles.map((x) => x.id).find((x) => !room.player(players[0].id)?.roles.includes(x))!;
+      return { room, act: () => room.dispatch({ type: 'assign', playerId: players[0].id, role }) };
+    },
+  ],
+  [
+    'lock the room',
+    async (env) => {
+      const { room } = await classroom(env);
+      return { room, act: () => room.dispatch({ type: 'lock', locked: true }) };
+    },
+  ],
+  [
+    'share the replays',
+    async (env) => {
+      const { room } = await classroom(env, { started: true });
+      return { room, act: () => room.dispatch({ type: 'share', shared: true }) };
+    },
+  ],
+  [
+    'a message to one team',
+    async (env) => {
+      const { room } = await classroom(env, { started: true });
+      return { room, act: () => room.dispatch({ type: 'message', teamId: room.view('teacher').teams[1].id, text: 'Scale out now' }) };
     },
   ],
   [
