@@ -42,25 +42,35 @@ export function handOver(s: Roster, leaver: PlayerState, connected: (playerId: n
 
 /**
  * What a member new to the team takes: every role nobody owns and, when `even` (outside a round),
- * roles from the teammate with the most until nobody has two more than the newcomer — so a lobby
- * fills up one role each, whoever the teacher gave roles to before. The roles taken from a teammate
- * are the last in the model's order.
+ * the roles the deal in join order gives their place — each from a teammate who holds more than the
+ * newcomer has — then roles from the teammate with the most until nobody has two more than the
+ * newcomer. A lobby filled one by one is thus dealt as in join order, and a role the teacher gave
+ * stays where it is unless its holder has more than their share.
  */
 export function takeIn(s: Roster, newcomer: PlayerState, roleIds: readonly string[], even: boolean): RoleMove[] {
   if (newcomer.teamId === null) return [];
   const moves: RoleMove[] = unowned(s, newcomer.teamId, roleIds).map((role) => ({ role, from: null, to: newcomer.id }));
   if (!even) return moves;
+  const team = members(s, newcomer.teamId);
   let mine = moves.length + newcomer.roles.length;
-  const held = new Map(members(s, newcomer.teamId).filter((p) => p.id !== newcomer.id).map((p) => [p.id, [...p.roles]]));
+  const held = new Map(team.filter((p) => p.id !== newcomer.id).map((p) => [p.id, [...p.roles]]));
+  const take = (from: number, role: string) => {
+    const list = held.get(from)!;
+    list.splice(list.indexOf(role), 1);
+    moves.push({ role, from, to: newcomer.id });
+    mine++;
+  };
+  const place = team.findIndex((p) => p.id === newcomer.id);
+  for (const role of dealRoles(roleIds, team.length)[place] ?? []) {
+    const holder = [...held].find(([, roles]) => roles.includes(role));
+    if (holder && holder[1].length > mine) take(holder[0], role);
+  }
+  const order = (r: string) => roleIds.indexOf(r);
   for (;;) {
     let richest: [number, string[]] | undefined;
     for (const e of held) if (!richest || e[1].length > richest[1].length) richest = e;
     if (!richest || richest[1].length - mine < 2) return moves;
-    const order = (r: string) => roleIds.indexOf(r);
-    const role = [...richest[1]].sort((a, b) => order(a) - order(b)).pop()!;
-    richest[1].splice(richest[1].indexOf(role), 1);
-    moves.push({ role, from: richest[0], to: newcomer.id });
-    mine++;
+    take(richest[0], [...richest[1]].sort((a, b) => order(a) - order(b)).at(-1)!);
   }
 }
 

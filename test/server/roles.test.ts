@@ -31,15 +31,16 @@ describe('roles in the lobby', () => {
     const { room } = await env.manager.create({ teamCount: 1 });
     const team = room.view('teacher').teams[0].id;
     for (const n of ['Ana', 'Bo', 'Cy', 'Di', 'Ed']) await join(room, n);
-    expect(rolesOf(room)).toEqual({ Ana: ['scaling'], Bo: ['fraud'], Cy: ['shedding'], Di: ['standin'], Ed: [] });
+    // As dealt in join order, each newcomer taking their place's share from a teammate with more.
+    expect(rolesOf(room)).toEqual({ Ana: ['scaling'], Bo: ['shedding'], Cy: ['fraud'], Di: ['standin'], Ed: [] });
     expect(moves(announced(team))).toEqual([
       'join scaling: - → Ana',
       'join shedding: - → Ana',
       'join fraud: - → Ana',
       'join standin: - → Ana',
+      'join shedding: Ana → Bo',
       'join standin: Ana → Bo',
-      'join fraud: Ana → Bo',
-      'join shedding: Ana → Cy',
+      'join fraud: Ana → Cy',
       'join standin: Bo → Di',
     ]);
     // Stored with the lobby round: a reload has them.
@@ -94,7 +95,7 @@ describe('roles during a round', () => {
     const { room } = await env.manager.create({ teamCount: 1, seed: 5, minutes: 10, tempo: 1 });
     const team = room.view('teacher').teams[0].id;
     const [ana, bo, cy] = [await join(room, 'Ana'), await join(room, 'Bo'), await join(room, 'Cy')];
-    // Ana: scaling; Bo: fraud, standin; Cy: shedding. Cy has gone away; Ana is on line.
+    // Ana: scaling; Bo: shedding, standin; Cy: fraud. Cy has gone away; Ana is on line.
     room.connect(ana.id);
     room.connect(bo.id);
     await room.dispatch({ type: 'clock', action: 'start' });
@@ -102,16 +103,16 @@ describe('roles during a round', () => {
     const sent = announced(team).length;
     await room.dispatch({ type: 'remove', playerId: bo.id });
     // Both to Ana (connected), though Cy held fewer before the first.
-    expect(rolesOf(room)).toEqual({ Ana: ['scaling', 'fraud', 'standin'], Cy: ['shedding'] });
+    expect(rolesOf(room)).toEqual({ Ana: ['scaling', 'shedding', 'standin'], Cy: ['fraud'] });
     const told = announced(team).slice(sent);
     expect(told).toHaveLength(1);
     expect(told[0].changes).toEqual([
-      { roundId: room.round.id, teamId: team, minute: 4, role: 'fraud', from: { playerId: bo.id, name: 'Bo' }, to: { playerId: ana.id, name: 'Ana' }, reason: 'remove', at: env.clock.now() },
+      { roundId: room.round.id, teamId: team, minute: 4, role: 'shedding', from: { playerId: bo.id, name: 'Bo' }, to: { playerId: ana.id, name: 'Ana' }, reason: 'remove', at: env.clock.now() },
       { roundId: room.round.id, teamId: team, minute: 4, role: 'standin', from: { playerId: bo.id, name: 'Bo' }, to: { playerId: ana.id, name: 'Ana' }, reason: 'remove', at: env.clock.now() },
     ]);
     // Ana may now change what Bo owned; Bo's controls are nobody else's.
-    await expect(room.dispatch({ type: 'control', playerId: ana.id, key: 'fraudThreshold', value: 3.5 })).resolves.toMatchObject({ key: 'fraudThreshold' });
-    await expect(room.dispatch({ type: 'control', playerId: cy.id, key: 'fraudThreshold', value: 3 })).rejects.toMatchObject({ code: 'NOT_OWNER' });
+    await expect(room.dispatch({ type: 'control', playerId: ana.id, key: 'shedding', value: true })).resolves.toMatchObject({ key: 'shedding' });
+    await expect(room.dispatch({ type: 'control', playerId: cy.id, key: 'issuerTimeoutS', value: 5 })).rejects.toMatchObject({ code: 'NOT_OWNER' });
     // A reload (a desk rejoining, a restarted server) has them, from the team's history.
     expect(room.historyOf(team)?.roleChanges.filter((c) => c.reason === 'remove')).toEqual(told[0].changes);
     const row = await env.store.roomByCode(room.code);
@@ -123,17 +124,17 @@ describe('roles during a round', () => {
     expect(room.round.state).toBe('finished');
     const replay = await buildReplay(env.store, (await env.store.roundById(room.round.id))!, row!);
     expect(replay.teams[0].members).toEqual([
-      { playerId: ana.id, name: 'Ana', roles: ['scaling', 'fraud', 'standin'] },
-      { playerId: bo.id, name: 'Bo', roles: ['fraud', 'standin'] },
-      { playerId: cy.id, name: 'Cy', roles: ['shedding'] },
+      { playerId: ana.id, name: 'Ana', roles: ['scaling', 'shedding', 'standin'] },
+      { playerId: bo.id, name: 'Bo', roles: ['shedding', 'standin'] },
+      { playerId: cy.id, name: 'Cy', roles: ['fraud'] },
     ]);
     // After the lobby's dealing (kept too): who held what at the start, and the hand-over.
     expect(replay.teams[0].roleChanges.filter((c) => c.reason !== 'join').map((c) => `${c.reason} ${c.minute} ${c.role} ${c.to?.name}`)).toEqual([
       'start 0 scaling Ana',
-      'start 0 shedding Cy',
-      'start 0 fraud Bo',
+      'start 0 shedding Bo',
+      'start 0 fraud Cy',
       'start 0 standin Bo',
-      'remove 4 fraud Ana',
+      'remove 4 shedding Ana',
       'remove 4 standin Ana',
     ]);
   });
@@ -143,9 +144,9 @@ describe('roles during a round', () => {
     const [ana, bo] = [await join(room, 'Ana'), await join(room, 'Bo'), await join(room, 'Cy')];
     await room.dispatch({ type: 'clock', action: 'start' });
     await room.dispatch({ type: 'remove', playerId: bo.id });
-    // Bo's fraud and standin: one to Ana (1 role, before Cy), then one to Cy (1 role, Ana has 2).
-    expect(rolesOf(room)).toEqual({ Ana: ['scaling', 'fraud'], Cy: ['shedding', 'standin'] });
-    expect(room.player(ana.id)?.roles).toEqual(['scaling', 'fraud']);
+    // Bo's shedding and standin: one to Ana (1 role, before Cy), then one to Cy (1 role, Ana has 2).
+    expect(rolesOf(room)).toEqual({ Ana: ['scaling', 'shedding'], Cy: ['fraud', 'standin'] });
+    expect(room.player(ana.id)?.roles).toEqual(['scaling', 'shedding']);
   });
 
   test('a moved owner’s roles stay with the team they leave; in the new team they take what nobody owns', async () => {
@@ -159,7 +160,7 @@ describe('roles during a round', () => {
     expect(room.player(cy.id)?.roles).toEqual(['scaling', 'shedding', 'fraud', 'standin']);
     expect(room.player(ana.id)).toMatchObject({ teamId: t2, roles: [] });
     expect(room.player(bo.id)?.roles).toEqual(['scaling', 'shedding', 'fraud', 'standin']);
-    expect(moves(announced(t1).slice(before1))).toEqual(['move scaling: Ana → Cy', 'move shedding: Ana → Cy']);
+    expect(moves(announced(t1).slice(before1))).toEqual(['move scaling: Ana → Cy', 'move fraud: Ana → Cy']);
     // The mover's desk follows them, with the new team's minutes so far.
     expect(env.out.placed.at(-1)).toEqual({ code: room.code, playerId: ana.id, teamId: t2 });
     expect(env.out.sent.filter((m) => m.event === 'history').at(-1)).toMatchObject({ to: { kind: 'player', playerId: ana.id }, payload: { teamId: t2 } });
@@ -186,11 +187,11 @@ describe('the teacher assigns roles', () => {
     const team = room.view('teacher').teams[0].id;
     const [ana, bo] = [await join(room, 'Ana'), await join(room, 'Bo')];
     await room.dispatch({ type: 'assign', playerId: ana.id, role: 'standin' });
-    expect(rolesOf(room)).toEqual({ Ana: ['scaling', 'shedding', 'standin'], Bo: ['fraud'] });
+    expect(rolesOf(room)).toEqual({ Ana: ['scaling', 'fraud', 'standin'], Bo: ['shedding'] });
     await room.dispatch({ type: 'clock', action: 'start' });
     await env.advance(5000);
     await room.dispatch({ type: 'assign', playerId: bo.id, role: 'scaling' });
-    expect(rolesOf(room)).toEqual({ Ana: ['shedding', 'standin'], Bo: ['scaling', 'fraud'] });
+    expect(rolesOf(room)).toEqual({ Ana: ['fraud', 'standin'], Bo: ['scaling', 'shedding'] });
     expect(moves(announced(team)).slice(-2)).toEqual(['assign standin: Bo → Ana', 'assign scaling: Ana → Bo']);
     const stored = (await env.store.roleChangesOfRound(room.round.id)).filter((c) => c.reason === 'assign');
     expect(stored.map((c) => [c.minute, c.role, c.from?.playerId, c.to?.playerId])).toEqual([
@@ -199,8 +200,8 @@ describe('the teacher assigns roles', () => {
     ]);
     // The student's own players row says so too (a restart deals nothing again).
     expect((await env.store.playersOfRoom(room.id)).map((p) => p.roles)).toEqual([
-      ['shedding', 'standin'],
-      ['scaling', 'fraud'],
+      ['fraud', 'standin'],
+      ['scaling', 'shedding'],
     ]);
   });
 
