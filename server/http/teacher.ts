@@ -64,13 +64,13 @@ export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayC
   /** A finished round the student played: their team's replay (every team's when the room's are shared). */
   const studentBody = async ({ player, room }: { player: PlayerRecord; room: RoomRecord }, id: number): Promise<CachedBody> => {
     const round = await app.store.roundById(id);
-    const played = round?.roomId === room.id ? (await app.store.roundsOfPlayer(player.id)).find((r) => r.roundId === id) : undefined;
-    if (!round || !played) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `you did not play round ${id}`);
+    const teams = round?.roomId === room.id ? (await app.store.roundsOfPlayer(player.id)).filter((r) => r.roundId === id).map((r) => r.teamId) : [];
+    if (!round || !teams.length) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `you did not play round ${id}`);
     if (round.state !== 'finished') throw new ClassroomError(ErrorCode.BAD_STATE, 'the replay opens when the round is over');
-    const key = `student:${id}:${room.replayShared ? 'all' : played.teamId}`;
+    const key = `student:${id}:${room.replayShared ? 'all' : teams.sort((a, b) => a - b).join(',')}`;
     const cached = cache.get(key);
     if (cached) return cached;
-    const body = ReplayCache.encode(studentReplay(await buildReplay(app.store, round, room), played.teamId, room.replayShared));
+    const body = ReplayCache.encode(studentReplay(await buildReplay(app.store, round, room), teams, room.replayShared));
     cache.set(key, body);
     return body;
   };
@@ -87,12 +87,14 @@ export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayC
     const student = await studentOf(secretOf(req, 'a student token'));
     if (!student) throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token is not valid');
     const { player, room } = student;
+    const played = await app.store.roundsOfPlayer(player.id);
     const rounds: StudentRounds['rounds'] = [];
-    for (const { roundId: id, teamId } of await app.store.roundsOfPlayer(player.id)) {
+    for (const id of new Set(played.map((r) => r.roundId))) {
       const round = await app.store.roundById(id);
       if (round?.state !== 'finished') continue;
+      const teamIds = played.filter((r) => r.roundId === id).map((r) => r.teamId);
       const h = await historyRound(app.store, round);
-      rounds.push({ ...h, teams: h.teams.filter((t) => room.replayShared || t.teamId === teamId), teamId });
+      rounds.push({ ...h, teams: h.teams.filter((t) => room.replayShared || teamIds.includes(t.teamId)), teamIds });
     }
     return { roomCode: room.code, playerId: player.id, name: player.name, replayShared: room.replayShared, rounds };
   });

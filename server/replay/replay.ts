@@ -113,10 +113,10 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
 }
 
 /**
- * A student's replay: their own team only, unless the teacher shared the room's replays; no forks
+ * A student's replay: their own team only (each team they were in during the round), unless the teacher shared the room's replays; no forks
  * and no origin (those name the teacher's other rooms).
  */
-export function studentReplay(full: RoundReplay, teamId: number, shared: boolean): RoundReplay {
-  const keep = (id: number) => shared || id === teamId;
+export function studentReplay(full: RoundReplay, teamIds: readonly number[], shared: boolean): RoundReplay {
+  const keep = (id: number) => shared || teamIds.includes(id);
   return { ...full, round: { ...full.round, teams: full.round.teams.filter((t) => keep(t.teamId)) }, teams: full.teams.filter((t) => keep(t.teamId)), forks: [], origin: null };
 }

@@ -325,12 +325,13 @@ export interface RoundReplay {
   origin: ForkInfo | null;
 }
 
-/** `GET /api/student/rounds`: the finished rounds a student played, each with the team they played in. */
+/** `GET /api/student/rounds`: the finished rounds a student played, each with the teams they played in. */
 export interface StudentRounds {
   roomCode: string;
   playerId: number;
   name: string;
   /** Whether the teacher shared the room's replays (then every team is listed and can be opened). */
   replayShared: boolean;
-  rounds: (HistoryRound & { teamId: number })[];
+  /** Newest first; `teamIds`: the student's teams in that round (two if the teacher moved them during it). */
+  rounds: (HistoryRound & { teamIds: number[] })[];
 }

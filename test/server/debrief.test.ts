@@ -59,17 +59,33 @@ describe('a debrief for students', () => {
 
     const rounds: StudentRounds = (await get('/api/student/rounds', c.tokens.Cy)).json();
     expect(rounds).toMatchObject({ roomCode: c.code, name: 'Cy', replayShared: false });
-    expect(rounds.rounds.map((r) => [r.id, r.teamId, r.teams.map((t) => t.teamId)])).toEqual([[c.roundId, c.t1, [c.t1]]]);
+    expect(rounds.rounds.map((r) => [r.id, r.teamIds, r.teams.map((t) => t.teamId)])).toEqual([[c.roundId, [c.t1], [c.t1]]]);
 
     // The teacher shares the room's replays: every team, for every student of the room.
     const rooms = collect(c.teacher, 'room');
     expect((await ok(c.teacher, 'teacher:share', { shared: true })).room.replayShared).toBe(true);
     await until(() => rooms.some((r) => r.replayShared), 'the room view');
     expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Bo)).json().teams.map((t: any) => t.teamId)).toEqual([c.t1, c.t2]);
-    expect((await get('/api/student/rounds', c.tokens.Bo)).json()).toMatchObject({ replayShared: true, rounds: [{ teamId: c.t2, teams: [{ teamId: c.t1 }, { teamId: c.t2 }] }] });
+    expect((await get('/api/student/rounds', c.tokens.Bo)).json()).toMatchObject({ replayShared: true, rounds: [{ teamIds: [c.t2], teams: [{ teamId: c.t1 }, { teamId: c.t2 }] }] });
     // Taken back: their own again.
     await ok(c.teacher, 'teacher:share', { shared: false });
     expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Bo)).json().teams.map((t: any) => t.teamId)).toEqual([c.t2]);
+  });
+
+  test('a student the teacher moved during the round sees both teams they played in', async () => {
+    server = await startServer();
+    const c = await classroom();
+    await minutes(3);
+    const cy = (await server.app.rooms.get(c.code)).view('teacher').players.find((p) => p.name === 'Cy')!;
+    await ok(c.teacher, 'teacher:move', { playerId: cy.id, teamId: c.t2 });
+    await minutes(9);
+    const replay: RoundReplay = (await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Cy)).json();
+    expect(replay.teams.map((t) => [t.teamId, t.members.map((m) => m.name)])).toEqual([
+      [c.t1, ['Ana', 'Cy']],
+      [c.t2, ['Bo', 'Cy']],
+    ]);
+    expect((await get('/api/student/rounds', c.tokens.Cy)).json().rounds[0].teamIds.sort()).toEqual([c.t1, c.t2].sort());
+    expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Ana)).json().teams.map((t: any) => t.teamId)).toEqual([c.t1]);
   });
 
   test('no key, a removed student, a student of another room, a student who came after the round: refused', async () => {
