@@ -88,7 +88,8 @@ export function socketOutput(io: IoServer, feed: FeedHub, metrics: Metrics = noM
       // Everyone but the teacher: the room without its secrets.
       const target = to.kind === 'public' ? io.to(name).except(ch.teacher(code)) : io.to(name);
       (target.emit as (e: string, p: unknown) => void)(event, payload);
-      metrics.sent(event, io.sockets.adapter.rooms.get(name)?.size ?? 0);
+      const size = (room: string) => io.sockets.adapter.rooms.get(room)?.size ?? 0;
+      metrics.sent(event, size(name) - (to.kind === 'public' ? size(ch.teacher(code)) : 0));
       if (to.kind === 'observers' && event === 'summary') feed.send(code, { type: 'summary', ...(payload as object) });
       if (to.kind === 'public' && event === 'room') feed.send(code, { type: 'room', room: payload });
       if (to.kind === 'all' && event === 'presence') feed.send(code, { type: 'presence', ...(payload as object) });

@@ -3,13 +3,12 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { CODE_ALPHABET, CODE_LENGTH, normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { RoomView } from '../../shared/protocol/types.ts';
+import type { RoomView, RoundConfig } from '../../shared/protocol/types.ts';
 import type { Write } from '../db/writes.ts';
 import type { RoomRecord, RoundRecord } from '../db/store.ts';
 import { KeyedLimiter, type BucketConfig } from '../realtime/limits.ts';
 import type { Timer } from './clock.ts';
 import type { ConfigPatch } from './commands.ts';
-import type { RoundConfig } from '../../shared/protocol/types.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 import { loadRoom } from './load.ts';
 import { Room, type RoomDeps } from './room.ts';
@@ -70,7 +69,7 @@ export class RoomManager {
     this.creations = new KeyedLimiter(limits.creations, deps.clock);
   }
 
-  /** Takes one room creation from the address's and the teacher's allowance, or refuses (nothing is taken from the other then). */
+  /** Takes one room creation from the address's allowance, then from the teacher's; refused by the first that has none left. */
   private allowCreation(from: Requester, teacherId?: number): void {
     const refuse = (limit: string, who: string) => {
       this.deps.metrics?.rateLimited(limit);
