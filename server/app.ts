@@ -25,7 +25,7 @@ import { ReplayCache } from './replay/cache.ts';
 import { FeedHub } from './realtime/feed.ts';
 import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
-import { RoomManager } from './rooms/manager.ts';
+import { DEFAULT_ROOM_LIMITS, RoomManager, type RoomLimits } from './rooms/manager.ts';
 
 export interface AppOptions {
   /** SQLite file, or ':memory:'. */
@@ -36,6 +36,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   httpLimits?: Partial<HttpLimits>;
   realtimeLimits?: Partial<RealtimeLimits>;
+  /** Room creation (new rooms and what-ifs), the live-room quota, how long anonymous viewers see a finished room. */
+  roomLimits?: Partial<RoomLimits>;
   /** PUBLIC_URL: where students join when the server is behind a proxy or a name. */
   publicUrl?: string | null;
   /** METRICS_TOKEN: /metrics then needs it as a Bearer token; without, /metrics answers this machine only. */
@@ -73,7 +75,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const feed = new FeedHub(metrics);
   const committer = new Committer(store, metrics);
-  const rooms = new RoomManager({ store, committer, out: socketOutput(io, feed, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) });
+  const rooms = new RoomManager(
+    { store, committer, out: socketOutput(io, feed, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) },
+    { ...DEFAULT_ROOM_LIMITS, ...opts.roomLimits },
+  );
   metrics.watch({
     roomStates: () => rooms.all().map((r) => r.round.state),
     socketRoles: () => [...io.sockets.sockets.values()].map((s) => s.data.role),
@@ -107,7 +112,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(roomRoutes, { limits: httpLimits });
   const replayCache = new ReplayCache();
   app.decorate('replayCache', replayCache);
-  await app.register(teacherRoutes, { cache: replayCache });
+  await app.register(teacherRoutes, { cache: replayCache, limits: httpLimits });
   await app.register(opsRoutes, { metrics, metricsToken: opts.metricsToken ?? null, publicUrl: opts.publicUrl ?? null, interfaces: opts.interfaces ?? networkInterfaces });
 
   app.register(async (scope) => {
@@ -115,7 +120,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       ws.on('message', () => ws.send(JSON.stringify({ type: 'error', code: ErrorCode.BAD_REQUEST, message: 'the feed is read-only' })));
       let room;
       try {
-        room = await rooms.get(req.params.code);
+        room = await rooms.forViewers(req.params.code);
       } catch (e) {
         const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
         ws.send(JSON.stringify({ type: 'error', ...err }));
@@ -123,7 +128,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         return;
       }
       feed.add(room.code, ws);
-      ws.send(JSON.stringify({ type: 'hello', room: room.view(), summary: room.summary(), scores: room.scores() }));
+      ws.send(JSON.stringify({ type: 'hello', room: room.view('public'), summary: room.summary(), scores: room.scores() }));
     });
   });
 

@@ -6,7 +6,7 @@
 // 2³²−1) are bigint here, read as JavaScript numbers; SQLite's REAL is a double, so is double precision;
 // boolean columns are real booleans; ids are identity columns.
 import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { ROUND_STATES, type Tempo } from '../../shared/protocol/types.ts';
+import { ROLE_CHANGE_REASONS, ROUND_STATES, type Tempo } from '../../shared/protocol/types.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
 
 const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity();
@@ -29,6 +29,10 @@ export const rooms = pgTable(
     /** RoundConfig (JSON) for the next round. */
     config: text('config').notNull(),
     createdAt: millis('created_at').notNull(),
+    /** The teacher locked the room to new students. */
+    locked: boolean('locked').notNull().default(false),
+    /** The teacher shared the room's replays with its students (every team). */
+    replayShared: boolean('replay_shared').notNull().default(false),
   },
   (t) => [index('rooms_teacher').on(t.teacherId)],
 );
@@ -40,6 +44,8 @@ export const teams = pgTable(
     roomId: integer('room_id').notNull().references(() => rooms.id),
     idx: integer('idx').notNull(),
     name: text('name').notNull(),
+    /** In a what-if room: WhatIfOrigin (JSON), the original team and minute. */
+    whatIf: text('what_if'),
   },
   (t) => [uniqueIndex('teams_room_idx').on(t.roomId, t.idx)],
 );
@@ -154,4 +160,52 @@ export const goalResults = pgTable(
     met: boolean('met').notNull(),
   },
   (t) => [primaryKey({ columns: [t.roundId, t.teamId, t.goalId] })],
+);
+
+/** Every time a role changed hands in a round (its lobby included), and who held each at the start. */
+export const roleChanges = pgTable(
+  'role_changes',
+  {
+    id: id(),
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').notNull().references(() => teams.id),
+    minute: integer('minute').notNull(),
+    role: text('role').notNull(),
+    fromPlayerId: integer('from_player_id').references(() => players.id),
+    fromName: text('from_name'),
+    toPlayerId: integer('to_player_id').references(() => players.id),
+    toName: text('to_name'),
+    reason: text('reason', { enum: ROLE_CHANGE_REASONS }).notNull(),
+    at: millis('at').notNull(),
+  },
+  (t) => [index('role_changes_round').on(t.roundId, t.teamId)],
+);
+
+/** Everyone who was in a team during a round (from its start), with every role they held in it. */
+export const roundMembers = pgTable(
+  'round_members',
+  {
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').notNull().references(() => teams.id),
+    playerId: integer('player_id').notNull().references(() => players.id),
+    /** Order of arrival in the team during the round. */
+    seq: integer('seq').notNull(),
+    name: text('name').notNull(),
+    /** Role ids (JSON array), in the simulator's order. */
+    roles: text('roles').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roundId, t.teamId, t.playerId] }), index('round_members_player').on(t.playerId)],
+);
+
+/** The teacher's messages, to one team (team_id) or to all (null). */
+export const messages = pgTable(
+  'messages',
+  {
+    id: id(),
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').references(() => teams.id),
+    text: text('text').notNull(),
+    at: millis('at').notNull(),
+  },
+  (t) => [index('messages_round').on(t.roundId)],
 );

@@ -1,6 +1,6 @@
 // The database schema, in code. `npx drizzle-kit generate` turns changes here into SQL in migrations/.
 
-import { ROUND_STATES, type Tempo } from '../../shared/protocol/types.ts';
+import { ROLE_CHANGE_REASONS, ROUND_STATES, type Tempo } from '../../shared/protocol/types.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
@@ -20,6 +20,10 @@ export const rooms = sqliteTable(
     /** RoundConfig (JSON) for the next round. */
     config: text('config').notNull(),
     createdAt: integer('created_at').notNull(),
+    /** The teacher locked the room to new students. */
+    locked: integer('locked', { mode: 'boolean' }).notNull().default(false),
+    /** The teacher shared the room's replays with its students (every team). */
+    replayShared: integer('replay_shared', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [index('rooms_teacher').on(t.teacherId)],
 );
@@ -31,6 +35,8 @@ export const teams = sqliteTable(
     roomId: integer('room_id').notNull().references(() => rooms.id),
     idx: integer('idx').notNull(),
     name: text('name').notNull(),
+    /** In a what-if room: WhatIfOrigin (JSON), the original team and minute. */
+    whatIf: text('what_if'),
   },
   (t) => [uniqueIndex('teams_room_idx').on(t.roomId, t.idx)],
 );
@@ -147,3 +153,51 @@ export const goalResults = sqliteTable(
   (t) => [primaryKey({ columns: [t.roundId, t.teamId, t.goalId] })],
 );
 
+
+/** Every time a role changed hands in a round (its lobby included), and who held each at the start. */
+export const roleChanges = sqliteTable(
+  'role_changes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').notNull().references(() => teams.id),
+    minute: integer('minute').notNull(),
+    role: text('role').notNull(),
+    fromPlayerId: integer('from_player_id').references(() => players.id),
+    fromName: text('from_name'),
+    toPlayerId: integer('to_player_id').references(() => players.id),
+    toName: text('to_name'),
+    reason: text('reason', { enum: ROLE_CHANGE_REASONS }).notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('role_changes_round').on(t.roundId, t.teamId)],
+);
+
+/** Everyone who was in a team during a round (from its start), with every role they held in it. */
+export const roundMembers = sqliteTable(
+  'round_members',
+  {
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').notNull().references(() => teams.id),
+    playerId: integer('player_id').notNull().references(() => players.id),
+    /** Order of arrival in the team during the round. */
+    seq: integer('seq').notNull(),
+    name: text('name').notNull(),
+    /** Role ids (JSON array), in the simulator's order. */
+    roles: text('roles').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roundId, t.teamId, t.playerId] }), index('round_members_player').on(t.playerId)],
+);
+
+/** The teacher's messages, to one team (team_id) or to all (null). */
+export const messages = sqliteTable(
+  'messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    roundId: integer('round_id').notNull().references(() => rounds.id),
+    teamId: integer('team_id').references(() => teams.id),
+    text: text('text').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('messages_round').on(t.roundId)],
+);

@@ -1,18 +1,30 @@
 // The Store on SQLite (better-sqlite3, synchronous inside). This process is the database's only
 // writer, so fresh ids are counted on from each table's max(id) read at open.
-import { and, asc, desc, eq, inArray, lte, max, type SQL } from 'drizzle-orm';
-import type { ChangeRecord, RoundState } from '../../shared/protocol/types.ts';
+import { and, asc, desc, eq, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
+import type { ChangeRecord, RoleChange, RoundState, TeacherMessage, WhatIfOrigin } from '../../shared/protocol/types.ts';
 import { openDatabase, type Db } from './index.ts';
-import { changes, goalResults, players, rooms, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
-import type { PlayerRecord, RoomRecord, RoundRecord, Store } from './store.ts';
-import type { IdSource, IdTable, MinuteRecord, TeamResultRecord, Write } from './writes.ts';
+import { changes, goalResults, messages, players, roleChanges, rooms, roundMembers, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
+import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
+import type { IdSource, IdTable, MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
 
 type RoomRow = typeof rooms.$inferSelect;
 type PlayerRow = typeof players.$inferSelect;
 type RoundRow = typeof rounds.$inferSelect;
 type ChangeRow = typeof changes.$inferSelect;
+type RoleChangeRow = typeof roleChanges.$inferSelect;
 
-const roomRecord = (r: RoomRow): RoomRecord => ({ id: r.id, code: r.code, teacherId: r.teacherId, config: JSON.parse(r.config), createdAt: r.createdAt });
+const roomRecord = (r: RoomRow): RoomRecord => ({
+  ...{ id: r.id, code: r.code, teacherId: r.teacherId, config: JSON.parse(r.config), createdAt: r.createdAt },
+  ...{ locked: r.locked, replayShared: r.replayShared },
+});
+
+const whatIf = (text: string | null): WhatIfOrigin | null => (text === null ? null : JSON.parse(text));
+
+const roleChangeRecord = (r: RoleChangeRow): RoleChange => ({
+  ...{ roundId: r.roundId, teamId: r.teamId, minute: r.minute, role: r.role, reason: r.reason, at: r.at },
+  from: r.fromPlayerId === null ? null : { playerId: r.fromPlayerId, name: r.fromName ?? '' },
+  to: r.toPlayerId === null ? null : { playerId: r.toPlayerId, name: r.toName ?? '' },
+});
 
 const playerRecord = (p: PlayerRow): PlayerRecord => ({
   id: p.id,
@@ -42,13 +54,16 @@ const changeRecord = (row: ChangeRow): ChangeRecord => ({
   at: row.at,
 });
 
-const ID_TABLES = { teachers, rooms, teams, players, rounds, changes } as const;
+const ID_TABLES = { teachers, rooms, teams, players, rounds, changes, messages } as const;
 
 class CountingIds implements IdSource {
   private readonly last: Record<IdTable, number>;
   constructor(db: Db) {
     const top = (table: (typeof ID_TABLES)[IdTable]) => db.select({ n: max(table.id) }).from(table).get()?.n ?? 0;
-    this.last = { teachers: top(teachers), rooms: top(rooms), teams: top(teams), players: top(players), rounds: top(rounds), changes: top(changes) };
+    this.last = {
+      ...{ teachers: top(teachers), rooms: top(rooms), teams: top(teams), players: top(players) },
+      ...{ rounds: top(rounds), changes: top(changes), messages: top(messages) },
+    };
   }
   next(table: IdTable): number {
     return ++this.last[table];
@@ -92,8 +107,13 @@ export class SqliteStore implements Store {
       case 'setRoomConfig':
         db.update(rooms).set({ config: JSON.stringify(w.config) }).where(eq(rooms.id, w.roomId)).run();
         return;
+      case 'setRoomFlags':
+        db.update(rooms).set(w.set).where(eq(rooms.id, w.roomId)).run();
+        return;
       case 'insertTeam':
-        db.insert(teams).values({ id: w.id, roomId: w.roomId, idx: w.idx, name: w.name }).run();
+        db.insert(teams)
+          .values({ id: w.id, roomId: w.roomId, idx: w.idx, name: w.name, whatIf: w.whatIf ? JSON.stringify(w.whatIf) : null })
+          .run();
         return;
       case 'renameTeam':
         db.update(teams).set({ name: w.name }).where(eq(teams.id, w.teamId)).run();
@@ -151,6 +171,29 @@ export class SqliteStore implements Store {
           }
         }
         return;
+      case 'insertRoleChanges':
+        if (w.changes.length) {
+          const rows = w.changes.map((c) => ({
+            ...{ roundId: c.roundId, teamId: c.teamId, minute: c.minute, role: c.role, reason: c.reason, at: c.at },
+            ...{ fromPlayerId: c.from?.playerId ?? null, fromName: c.from?.name ?? null, toPlayerId: c.to?.playerId ?? null, toName: c.to?.name ?? null },
+          }));
+          db.insert(roleChanges).values(rows).run();
+        }
+        return;
+      case 'upsertRoundMembers':
+        for (const m of w.members) {
+          const roles = JSON.stringify(m.roles);
+          db.insert(roundMembers)
+            .values({ roundId: w.roundId, teamId: m.teamId, playerId: m.playerId, seq: m.seq, name: m.name, roles })
+            .onConflictDoUpdate({ target: [roundMembers.roundId, roundMembers.teamId, roundMembers.playerId], set: { name: m.name, roles } })
+            .run();
+        }
+        return;
+      case 'insertMessage': {
+        const { id, roundId, teamId, text, at } = w.message;
+        db.insert(messages).values({ id, roundId, teamId, text, at }).run();
+        return;
+      }
     }
   }
 
@@ -173,8 +216,14 @@ export class SqliteStore implements Store {
     return this.db.select().from(rooms).where(eq(rooms.teacherId, teacherId)).orderBy(desc(rooms.createdAt), desc(rooms.id)).all().map(roomRecord);
   }
 
-  async teamsOfRoom(roomId: number) {
-    return this.db.select().from(teams).where(eq(teams.roomId, roomId)).orderBy(asc(teams.idx)).all();
+  async teamsOfRoom(roomId: number): Promise<TeamRecord[]> {
+    return this.db
+      .select()
+      .from(teams)
+      .where(eq(teams.roomId, roomId))
+      .orderBy(asc(teams.idx))
+      .all()
+      .map((t) => ({ ...t, whatIf: whatIf(t.whatIf) }));
   }
   async playersOfRoom(roomId: number): Promise<PlayerRecord[]> {
     return this.db.select().from(players).where(eq(players.roomId, roomId)).orderBy(asc(players.id)).all().map(playerRecord);
@@ -201,8 +250,15 @@ export class SqliteStore implements Store {
   async forksOf(roundId: number): Promise<RoundRecord[]> {
     return this.db.select().from(rounds).where(eq(rounds.forkOfRoundId, roundId)).orderBy(asc(rounds.id)).all().map(roundRecord);
   }
-  async roundTeams(roundId: number) {
-    return this.db.select().from(roundTeams).where(eq(roundTeams.roundId, roundId)).orderBy(asc(roundTeams.idx)).all();
+  async roundTeams(roundId: number): Promise<RoundTeamRecord[]> {
+    return this.db
+      .select({ roundId: roundTeams.roundId, teamId: roundTeams.teamId, idx: roundTeams.idx, name: roundTeams.name, whatIf: teams.whatIf })
+      .from(roundTeams)
+      .innerJoin(teams, eq(teams.id, roundTeams.teamId))
+      .where(eq(roundTeams.roundId, roundId))
+      .orderBy(asc(roundTeams.idx))
+      .all()
+      .map((t) => ({ ...t, whatIf: whatIf(t.whatIf) }));
   }
 
   async changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]> {
@@ -236,5 +292,37 @@ export class SqliteStore implements Store {
           .filter((g) => g.teamId === s.teamId)
           .map((g) => ({ id: g.goalId, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })),
       }));
+  }
+
+  async roleChangesOfRound(roundId: number): Promise<RoleChange[]> {
+    return this.db.select().from(roleChanges).where(eq(roleChanges.roundId, roundId)).orderBy(asc(roleChanges.id)).all().map(roleChangeRecord);
+  }
+  async roundMembers(roundId: number): Promise<RoundMemberRecord[]> {
+    return this.db
+      .select()
+      .from(roundMembers)
+      .where(eq(roundMembers.roundId, roundId))
+      .orderBy(asc(roundMembers.teamId), asc(roundMembers.seq))
+      .all()
+      .map((m) => ({ teamId: m.teamId, playerId: m.playerId, seq: m.seq, name: m.name, roles: JSON.parse(m.roles) }));
+  }
+  async roundsOfPlayer(playerId: number): Promise<{ roundId: number; teamId: number }[]> {
+    return this.db
+      .select({ roundId: roundMembers.roundId, teamId: roundMembers.teamId })
+      .from(roundMembers)
+      .where(eq(roundMembers.playerId, playerId))
+      .orderBy(desc(roundMembers.roundId))
+      .all();
+  }
+  async messagesOfRound(roundId: number): Promise<TeacherMessage[]> {
+    return this.db.select().from(messages).where(eq(messages.roundId, roundId)).orderBy(asc(messages.id)).all();
+  }
+  async liveRoomCount(teacherId: number, since: number): Promise<number> {
+    // The latest round of each room (highest number) decides whether the room is live.
+    const row = this.db.get<{ n: number }>(sql`
+      SELECT count(*) AS n FROM ${rooms} r
+      WHERE r.teacher_id = ${teacherId} AND r.created_at >= ${since}
+        AND (SELECT state FROM ${rounds} WHERE room_id = r.id ORDER BY number DESC LIMIT 1) != 'finished'`);
+    return row?.n ?? 0;
   }
 }

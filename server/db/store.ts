@@ -1,9 +1,9 @@
 // Every read and write the classroom makes, as an interface whose methods return Promises, so a room
 // runs the same on SQLite (server/db/sqlite.ts) or on a networked database. Writes are data
 // (writes.ts), applied by `commit` in one transaction.
-import type { ChangeRecord, RoundConfig, RoundState, RoundView, Tempo } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, RoleChange, RoundConfig, RoundState, RoundView, TeacherMessage, Tempo, WhatIfOrigin } from '../../shared/protocol/types.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
-import type { IdSource, MinuteRecord, TeamResultRecord, Write } from './writes.ts';
+import type { IdSource, MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
 
 export interface RoomRecord {
   id: number;
@@ -12,6 +12,8 @@ export interface RoomRecord {
   /** The configuration of the next round. */
   config: RoundConfig;
   createdAt: number;
+  locked: boolean;
+  replayShared: boolean;
 }
 
 export interface TeamRecord {
@@ -19,6 +21,7 @@ export interface TeamRecord {
   roomId: number;
   idx: number;
   name: string;
+  whatIf: WhatIfOrigin | null;
 }
 
 export interface PlayerRecord {
@@ -56,6 +59,8 @@ export interface RoundTeamRecord {
   teamId: number;
   idx: number;
   name: string;
+  /** The team's what-if origin (teams.what_if). */
+  whatIf: WhatIfOrigin | null;
 }
 
 export interface Store {
@@ -92,4 +97,15 @@ export interface Store {
   /** By team, then minute. */
   snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]>;
   resultsOfRound(roundId: number): Promise<TeamResultRecord[]>;
+
+  /** Oldest first. */
+  roleChangesOfRound(roundId: number): Promise<RoleChange[]>;
+  /** By team, then order of arrival. */
+  roundMembers(roundId: number): Promise<RoundMemberRecord[]>;
+  /** The rounds a player was a member of, with the team: newest round first. */
+  roundsOfPlayer(playerId: number): Promise<{ roundId: number; teamId: number }[]>;
+  /** Oldest first. */
+  messagesOfRound(roundId: number): Promise<TeacherMessage[]>;
+  /** Rooms of the teacher created since `since` (epoch ms) whose latest round is not finished. */
+  liveRoomCount(teacherId: number, since: number): Promise<number>;
 }

@@ -2,11 +2,11 @@
 // applies the list in one transaction. Rows that others refer to carry the id the transition drew
 // from the Store's id source, so the next state can name them before they are written.
 import type { GoalResult } from '../../shared/sim/types.ts';
-import type { ChangeRecord, RoundConfig, RoundState, RoundView, Tempo } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, RoleChange, RoundConfig, RoundState, RoundView, TeacherMessage, Tempo, WhatIfOrigin } from '../../shared/protocol/types.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
 
 /** Tables whose rows get their id from the id source. */
-export type IdTable = 'teachers' | 'rooms' | 'teams' | 'players' | 'rounds' | 'changes';
+export type IdTable = 'teachers' | 'rooms' | 'teams' | 'players' | 'rounds' | 'changes' | 'messages';
 
 /**
  * Fresh ids, handed out synchronously while a transition runs. `ready()` is awaited before each
@@ -32,6 +32,8 @@ export interface TeamResultRecord {
 }
 
 export interface PlayerPatch {
+  /** A newcomer's name with a suffix ("Ana 2") when the team already has it. */
+  name?: string;
   teamId?: number | null;
   seq?: number;
   roles?: readonly string[];
@@ -48,6 +50,16 @@ export interface RoundPatch {
   minute?: number;
   startedAt?: number;
   finishedAt?: number;
+}
+
+/** A member of a team during a round, with every role they held in it (round_members). */
+export interface RoundMemberRecord {
+  teamId: number;
+  playerId: number;
+  /** Order of arrival in the team during the round. */
+  seq: number;
+  name: string;
+  roles: readonly string[];
 }
 
 export interface NewRound {
@@ -71,7 +83,8 @@ export type Write =
   | { op: 'insertTeacher'; id: number; keyHash: string; createdAt: number }
   | { op: 'insertRoom'; id: number; code: string; teacherId: number; config: RoundConfig; createdAt: number }
   | { op: 'setRoomConfig'; roomId: number; config: RoundConfig }
-  | { op: 'insertTeam'; id: number; roomId: number; idx: number; name: string }
+  | { op: 'setRoomFlags'; roomId: number; set: { locked?: boolean; replayShared?: boolean } }
+  | { op: 'insertTeam'; id: number; roomId: number; idx: number; name: string; whatIf?: WhatIfOrigin | null }
   | { op: 'renameTeam'; teamId: number; name: string }
   | {
       op: 'insertPlayer';
@@ -91,4 +104,8 @@ export type Write =
   | { op: 'renameRoundTeam'; roundId: number; teamId: number; name: string }
   | { op: 'insertChanges'; changes: readonly ChangeRecord[] }
   | { op: 'insertSnapshots'; roundId: number; rows: readonly MinuteRecord[] }
-  | { op: 'insertResults'; roundId: number; results: readonly TeamResultRecord[] };
+  | { op: 'insertResults'; roundId: number; results: readonly TeamResultRecord[] }
+  | { op: 'insertRoleChanges'; changes: readonly RoleChange[] }
+  /** Inserts each member, or replaces their name and roles. */
+  | { op: 'upsertRoundMembers'; roundId: number; members: readonly RoundMemberRecord[] }
+  | { op: 'insertMessage'; message: TeacherMessage };

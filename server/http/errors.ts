@@ -14,6 +14,10 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   TEAM_NOT_FOUND: 404,
   RATE_LIMITED: 429,
   ROOM_FULL: 409,
+  ROOM_LOCKED: 403,
+  ROOM_CLOSED: 410,
+  ROOM_QUOTA: 409,
+  BAD_TOKEN: 401,
   BAD_STATE: 409,
 };
 

@@ -1,30 +1,32 @@
-// HTTP routes for rooms: creation (rate-limited), public look-up by code, health.
+// HTTP routes for rooms: creation (limited per address and per teacher, with what-if forks, by the
+// room manager), public look-up by code, health.
 import type { FastifyInstance } from 'fastify';
 import { createRoomBody } from '../../shared/protocol/schemas.ts';
 import { bearer, parseBody } from './errors.ts';
 
 export interface HttpLimits {
-  /** Room creations per IP per window. */
-  createRooms: { max: number; timeWindow: string };
-  /** Code look-ups per IP per window. */
+  /** Code look-ups per IP per window (the public look-up, a student's replays). */
   lookups: { max: number; timeWindow: string };
 }
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
-  createRooms: { max: 30, timeWindow: '10 minutes' },
   lookups: { max: 120, timeWindow: '1 minute' },
 };
 
 export async function roomRoutes(app: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
-  app.post('/api/rooms', { config: { rateLimit: opts.limits.createRooms } }, async (req, reply) => {
+  app.post('/api/rooms', async (req, reply) => {
     const body = parseBody(createRoomBody, req.body);
-    const { room, teacherKey } = await app.rooms.create(body, bearer(req.headers.authorization));
-    return reply.code(201).send({ code: room.code, teacherKey, joinPath: `/join/${room.code}`, room: room.view() });
+    const { room, teacherKey } = await app.rooms.create(body, bearer(req.headers.authorization), { address: req.ip });
+    return reply.code(201).send({ code: room.code, teacherKey, joinPath: `/join/${room.code}`, room: room.view('teacher') });
   });
 
   app.get<{ Params: { code: string } }>('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups } }, async (req) => {
-    const room = await app.rooms.get(req.params.code);
-    const v = room.view();
-    return { code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, teams: v.teams.length, players: v.players.length };
+    // Anonymous: a room whose last round ended over an hour ago is not shown (ROOM_CLOSED).
+    const room = await app.rooms.forViewers(req.params.code);
+    const v = room.view('public');
+    return {
+      ...{ code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, seed: v.round.seed },
+      ...{ teams: v.teams.length, players: v.players.length, locked: v.locked },
+    };
   });
 
   app.get('/api/health', async () => ({ ok: true, rooms: app.rooms.all().length }));

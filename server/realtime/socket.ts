@@ -2,6 +2,7 @@
 // limits and per-socket event limits (socket.io traffic bypasses Fastify's hooks).
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
+import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode, type ProtocolError } from '../../shared/protocol/errors.ts';
 import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
 import { schemas, type ClientEvent } from '../../shared/protocol/schemas.ts';
@@ -14,7 +15,16 @@ import type { FeedHub } from './feed.ts';
 import { KeyedLimiter, TokenBucket, type BucketConfig } from './limits.ts';
 import type { CommandOf } from '../rooms/commands.ts';
 
-type TeacherCommand = CommandOf<'configure'> | CommandOf<'clock'> | CommandOf<'tempo'> | CommandOf<'move'> | CommandOf<'rename'> | CommandOf<'remove'>;
+type TeacherCommand =
+  | CommandOf<'configure'>
+  | CommandOf<'clock'>
+  | CommandOf<'tempo'>
+  | CommandOf<'move'>
+  | CommandOf<'rename'>
+  | CommandOf<'remove'>
+  | CommandOf<'assign'>
+  | CommandOf<'lock'>
+  | CommandOf<'share'>;
 
 interface SocketData {
   ip: string;
@@ -29,11 +39,16 @@ type IoSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, So
 export interface RealtimeLimits {
   /** Join attempts (student, teacher, observer) per IP address. */
   join: BucketConfig;
+  /** New students (a join with a name) per IP address per room. */
+  seats: BucketConfig;
   /** Events per socket. */
   events: BucketConfig;
 }
 export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
   join: { capacity: 60, refillPerSecond: 2 },
+  // A class of 40 behind one school NAT takes its seats at once; past 50, one every 5 s: filling a
+  // room's 120 seats from one address takes six minutes, time for the teacher to lock it.
+  seats: { capacity: 50, refillPerSecond: 0.2 },
   events: { capacity: 30, refillPerSecond: 10 },
 };
 
@@ -48,6 +63,7 @@ const ch = {
 function channelName(code: string, to: Channel): string {
   switch (to.kind) {
     case 'all':
+    case 'public':
       return ch.all(code);
     case 'team':
       return ch.team(code, to.teamId);
@@ -69,10 +85,13 @@ export function socketOutput(io: IoServer, feed: FeedHub, metrics: Metrics = noM
   return {
     emit(code, to, event, payload) {
       const name = channelName(code, to);
-      (io.to(name).emit as (e: string, p: unknown) => void)(event, payload);
-      metrics.sent(event, io.sockets.adapter.rooms.get(name)?.size ?? 0);
+      // Everyone but the teacher: the room without its secrets.
+      const target = to.kind === 'public' ? io.to(name).except(ch.teacher(code)) : io.to(name);
+      (target.emit as (e: string, p: unknown) => void)(event, payload);
+      const size = (room: string) => io.sockets.adapter.rooms.get(room)?.size ?? 0;
+      metrics.sent(event, size(name) - (to.kind === 'public' ? size(ch.teacher(code)) : 0));
       if (to.kind === 'observers' && event === 'summary') feed.send(code, { type: 'summary', ...(payload as object) });
-      if (to.kind === 'all' && event === 'room') feed.send(code, { type: 'room', room: payload });
+      if (to.kind === 'public' && event === 'room') feed.send(code, { type: 'room', room: payload });
       if (to.kind === 'all' && event === 'presence') feed.send(code, { type: 'presence', ...(payload as object) });
       if (to.kind === 'all' && event === 'scores') feed.send(code, { type: 'scores', ...(payload as object) });
     },
@@ -95,6 +114,7 @@ function describeIssues(error: z.ZodError): string {
 
 export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock, log: Logger, limits: RealtimeLimits, metrics: Metrics = noMetrics): void {
   const joins = new KeyedLimiter(limits.join, clock);
+  const seats = new KeyedLimiter(limits.seats, clock);
 
   io.on('connection', (socket: IoSocket) => {
     socket.data.ip = socket.handshake.address;
@@ -182,6 +202,10 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
         joined = await manager.rejoin(token, req.code);
       } else {
         if (!req.name) throw new ClassroomError(ErrorCode.BAD_REQUEST, 'a display name is needed to join');
+        if (!seats.take(`${socket.data.ip} ${normalizeCode(req.code) ?? ''}`)) {
+          refused('socket:seats');
+          throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many new students from this address in this room: wait a little');
+        }
         const j = await manager.joinStudent(req.code, req.name);
         joined = j;
         token = j.token;
@@ -193,7 +217,10 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       socket.join([ch.all(r.code), ch.player(r.code, player.id)]);
       if (player.teamId !== null) socket.join(ch.team(r.code, player.teamId));
       r.connect(player.id);
-      return { token, playerId: player.id, room: r.view(), history: player.teamId !== null ? r.historyOf(player.teamId) : null, scores: r.scores() };
+      return {
+        ...{ token, playerId: player.id, room: r.view('public'), history: player.teamId !== null ? r.historyOf(player.teamId) : null, scores: r.scores() },
+        ...{ roleChanges: player.teamId !== null ? r.roleChanges(player.teamId) : [], messages: r.messages(player.teamId) },
+      };
     });
 
     on('student:control', async (req) => {
@@ -210,18 +237,18 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       socket.data = { ...socket.data, role: 'teacher', code: r.code };
       socket.join([ch.all(r.code), ch.teacher(r.code)]);
       r.watch();
-      return { room: r.view(), latest: r.latestMinute(), trends: r.trends(), scores: r.scores() };
+      return { room: r.view('teacher'), latest: r.latestMinute(), trends: r.trends(), scores: r.scores(), roleChanges: r.roleChanges(null), messages: r.messages('all') };
     });
 
     on('observer:join', async (req) => {
       limitJoin();
-      const r = await manager.get(req.code);
+      const r = await manager.forViewers(req.code);
       stillHere();
       leave();
       socket.data = { ...socket.data, role: 'observer', code: r.code };
       socket.join([ch.all(r.code), ch.observers(r.code)]);
       r.watch();
-      return { room: r.view(), summary: r.summary(), scores: r.scores() };
+      return { room: r.view('public'), summary: r.summary(), scores: r.scores() };
     });
 
     /** A teacher command; the answer is the room as it stands after it. */
@@ -229,7 +256,7 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       on(event, async (req) => {
         const r = teacherRoom();
         await r.dispatch(command(req));
-        return { room: r.view() };
+        return { room: r.view('teacher') };
       });
     teacher('teacher:configure', (patch) => ({ type: 'configure', patch }));
     teacher('teacher:clock', (req) => ({ type: 'clock', action: req.action }));
@@ -237,6 +264,10 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
     teacher('teacher:move', (req) => ({ type: 'move', playerId: req.playerId, teamId: req.teamId }));
     teacher('teacher:rename', (req) => ({ type: 'rename', teamId: req.teamId, name: req.name }));
     teacher('teacher:remove', (req) => ({ type: 'remove', playerId: req.playerId }));
+    teacher('teacher:assign', (req) => ({ type: 'assign', playerId: req.playerId, role: req.role }));
+    teacher('teacher:lock', (req) => ({ type: 'lock', locked: req.locked }));
+    teacher('teacher:share', (req) => ({ type: 'share', shared: req.shared }));
+    on('teacher:message', async (req) => ({ message: await teacherRoom().dispatch({ type: 'message', teamId: req.teamId, text: req.text }) }));
     on('teacher:team', async (req) => {
       const r = teacherRoom();
       const history = r.historyOf(req.teamId);

@@ -7,10 +7,10 @@ export interface CachedBody {
 }
 
 export class ReplayCache {
-  private entries = new Map<number, CachedBody>();
+  private entries = new Map<number | string, CachedBody>();
   constructor(private readonly capacity = 32) {}
 
-  get(roundId: number): CachedBody | undefined {
+  get(roundId: number | string): CachedBody | undefined {
     const e = this.entries.get(roundId);
     if (e) {
       // Most recently used goes to the end.
@@ -25,7 +25,7 @@ export class ReplayCache {
     return { json, gzip: gzipSync(json, { level: 6 }) };
   }
 
-  set(roundId: number, body: CachedBody): void {
+  set(roundId: number | string, body: CachedBody): void {
     this.entries.set(roundId, body);
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }

@@ -39,8 +39,9 @@ function controlText(v: ControlValue | undefined): string | number | null {
   return typeof v === 'boolean' ? (v ? 'on' : 'off') : v;
 }
 
-function teamLabel(t: { idx: number; name: string }): string {
-  return t.name || `Team ${t.idx + 1}`;
+function teamLabel(t: { idx: number; name: string; whatIf: { idx: number; name: string; minute: number } | null }): string {
+  if (t.name) return t.name;
+  return t.whatIf ? `${t.whatIf.name || `Team ${t.whatIf.idx + 1}`} — what-if from minute ${t.whatIf.minute}` : `Team ${t.idx + 1}`;
 }
 
 export function minutesCsv(model: SimModel, replay: RoundReplay): string {
@@ -92,7 +93,10 @@ export function scoresCsv(model: SimModel, replay: RoundReplay): string {
     'score (points)',
     'goals_met (count)',
     ...goals.flatMap((g) => [`${g.id} value (${unitOf(g.indicator)})`, `${g.id} target ${g.op} (${unitOf(g.indicator)})`, `${g.id} met (true/false)`]),
+    // Empty for a round played to its end; a round ended early never ranks above one played through.
+    'ended_at_minute (minute)',
   ];
+  const ended = replay.round.endedEarlyAt;
   const body = replay.teams.map((t) => {
     const res = t.result;
     return [
@@ -104,6 +108,7 @@ export function scoresCsv(model: SimModel, replay: RoundReplay): string {
         const r = res?.goals.find((x) => x.id === g.id);
         return r ? [r.value, r.target, r.met] : [null, g.target, null];
       }),
+      ended,
     ];
   });
   return rows(header, body);

@@ -1,12 +1,14 @@
 // A teacher's history and the replay of a round, built from what was stored.
+import { endedEarlyAt } from '../../shared/classroom/rank.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { ForkInfo, HistoryRoom, HistoryRound, RoundReplay } from '../../shared/protocol/types.ts';
-import { dealRoles } from '../../shared/classroom/roles.ts';
 import { findChapters } from '../../shared/replay/chapters.ts';
 import { toColumns } from '../../shared/replay/columns.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
+import { dealRoles } from '../../shared/classroom/roles.ts';
 import type { RoomRecord, RoundRecord, Store } from '../db/store.ts';
+import type { RoundMemberRecord } from '../db/writes.ts';
 
 export async function historyRound(store: Store, row: RoundRecord): Promise<HistoryRound> {
   const [results, teams] = await Promise.all([store.resultsOfRound(row.id), store.roundTeams(row.id)]);
@@ -14,10 +16,11 @@ export async function historyRound(store: Store, row: RoundRecord): Promise<Hist
   const { roomId: _room, noise: _noise, ...round } = row;
   return {
     ...round,
+    endedEarlyAt: endedEarlyAt(row),
     teams: teams.map((t) => {
       const r = byTeam.get(t.teamId);
       const goals = r?.goals ?? [];
-      return { teamId: t.teamId, idx: t.idx, name: t.name, score: r?.score ?? null, goalsMet: goals.filter((g) => g.met).length, goals: goals.length };
+      return { teamId: t.teamId, idx: t.idx, name: t.name, whatIf: t.whatIf, score: r?.score ?? null, goalsMet: goals.filter((g) => g.met).length, goals: goals.length };
     }),
   };
 }
@@ -49,14 +52,27 @@ async function forkInfo(store: Store, roundId: number, forkOf: { teamId: number;
   return room ? { roundId, roomCode: room.code, teamId: forkOf.teamId, minute: forkOf.minute } : null;
 }
 
+/** The room's present members with the roles dealt to them in join order: for rounds older than round_members. */
+async function dealtMembers(store: Store, roomId: number, roleIds: readonly string[]): Promise<RoundMemberRecord[]> {
+  const present = (await store.playersOfRoom(roomId)).filter((p) => !p.removed && p.teamId !== null);
+  const out: RoundMemberRecord[] = [];
+  for (const teamId of new Set(present.map((p) => p.teamId!))) {
+    const list = present.filter((p) => p.teamId === teamId).sort((a, b) => a.seq - b.seq);
+    const dealt = dealRoles(roleIds, list.length);
+    list.forEach((p, i) => out.push({ teamId, playerId: p.id, seq: i + 1, name: p.name, roles: dealt[i] }));
+  }
+  return out;
+}
+
 export async function buildReplay(store: Store, round: RoundRecord, room: RoomRecord): Promise<RoundReplay> {
   const model = getModel(round.simulator);
-  const [snapshots, changes, results, history, players, forks] = await Promise.all([
+  const [snapshots, changes, results, history, members, roleChanges, forks] = await Promise.all([
     store.snapshotsOfRound(round.id),
     store.changesOfRound(round.id),
     store.resultsOfRound(round.id),
     historyRound(store, round),
-    store.playersOfRoom(room.id),
+    store.roundMembers(round.id),
+    store.roleChangesOfRound(round.id),
     store.forksOf(round.id),
   ]);
   const byTeam = new Map<number, Snapshot[]>();
@@ -67,14 +83,10 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
   }
   const resultOf = new Map(results.map((r) => [r.teamId, r]));
   const goalOrder = model.scenarios.find((s) => s.id === round.scenario)?.goals.map((g) => g.id) ?? [];
-  const present = players.filter((p) => !p.removed);
-  const roleIds = model.roles.map((r) => r.id);
-  /** Members as they stand, with the roles this round's simulator deals them in join order. */
-  const membersOf = (teamId: number) => {
-    const list = present.filter((p) => p.teamId === teamId).sort((a, b) => a.seq - b.seq);
-    const dealt = dealRoles(roleIds, list.length);
-    return list.map((p, i) => ({ playerId: p.id, name: p.name, roles: dealt[i] }));
-  };
+  // A round played before members were recorded: the team as it stands, with the roles a deal gives it.
+  const recorded = members.length ? members : round.state === 'lobby' ? [] : await dealtMembers(store, room.id, model.roles.map((r) => r.id));
+  /** Everyone who was in the team during the round, with the roles they really held (stored as the round went). */
+  const membersOf = (teamId: number) => recorded.filter((m) => m.teamId === teamId).map((m) => ({ playerId: m.playerId, name: m.name, roles: [...m.roles] }));
   const forkList = await Promise.all(forks.map((f) => (f.forkOf ? forkInfo(store, f.id, f.forkOf) : null)));
   return {
     roomCode: room.code,
@@ -86,9 +98,11 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
         teamId: t.teamId,
         idx: t.idx,
         name: t.name,
+        whatIf: t.whatIf,
         members: membersOf(t.teamId),
         columns: toColumns(snaps),
         changes: changes.filter((c) => c.teamId === t.teamId && c.minute <= round.minute),
+        roleChanges: roleChanges.filter((c) => c.teamId === t.teamId),
         result: res ? { goals: [...res.goals].sort((a, b) => goalOrder.indexOf(a.id) - goalOrder.indexOf(b.id)), score: res.score } : null,
         chapters: findChapters(model, round.scenario, snaps),
       };
@@ -96,4 +110,13 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
     forks: forkList.filter((f): f is ForkInfo => f !== null),
     origin: round.forkOf ? await forkInfo(store, round.forkOf.roundId, round.forkOf) : null,
   };
+}
+
+/**
+ * A student's replay: their own team only (each team they were in during the round), unless the teacher shared the room's replays; no forks
+ * and no origin (those name the teacher's other rooms).
+ */
+export function studentReplay(full: RoundReplay, teamIds: readonly number[], shared: boolean): RoundReplay {
+  const keep = (id: number) => shared || teamIds.includes(id);
+  return { ...full, round: { ...full.round, teams: full.round.teams.filter((t) => keep(t.teamId)) }, teams: full.teams.filter((t) => keep(t.teamId)), forks: [], origin: null };
 }

@@ -4,7 +4,7 @@
 // pure function, registered in transitions/index.ts (the compiler asks for it).
 import type { ClockAction, RoundConfig, Tempo } from '../../shared/protocol/types.ts';
 import type { ControlValue } from '../../shared/sim/types.ts';
-import type { ChangeRecord } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, TeacherMessage } from '../../shared/protocol/types.ts';
 import type { IdSource, Write } from '../db/writes.ts';
 import type { Channel, EventName, EventPayload } from './output.ts';
 import type { PlayerState, RoomState } from './state.ts';
@@ -24,6 +24,14 @@ export interface Commands {
   move: { input: { playerId: number; teamId: number }; reply: void };
   rename: { input: { teamId: number; name: string }; reply: void };
   remove: { input: { playerId: number }; reply: void };
+  /** The teacher gives a role to a student; its owner in the team loses it. */
+  assign: { input: { playerId: number; role: string }; reply: void };
+  /** No new students while locked. */
+  lock: { input: { locked: boolean }; reply: void };
+  /** Students may open every team's replay of the room, not only their own. */
+  share: { input: { shared: boolean }; reply: void };
+  /** A short message to one team, or to all (null). */
+  message: { input: { teamId: number | null; text: string }; reply: TeacherMessage };
   /** The room's timer: one minute of a running round (nothing otherwise). `firedAt`: when it fell due. */
   tick: { input: { firedAt: number }; reply: void };
   /** After a load: a round that was running when its process stopped resumes paused. */
@@ -45,7 +53,7 @@ export interface Emit<E extends EventName> {
 
 export type Message =
   | { [E in EventName]: Emit<E> }[EventName]
-  /** The room view (with who is connected, which the shell knows) to everyone. */
+  /** The room view (with who is connected, which the shell knows) to everyone: the teacher's with the seed. */
   | { kind: 'room' }
   /** A player's sockets follow them to their (new) team; null: no team. */
   | { kind: 'place'; playerId: number; teamId: number | null }
@@ -69,6 +77,8 @@ export interface TransitionCtx {
   ids: IdSource;
   /** A seed for a round whose configuration leaves it to chance. */
   drawSeed(): number;
+  /** Whether a student has a socket open now (a leaver's roles go to a connected teammate first). */
+  connected(playerId: number): boolean;
 }
 
 export type Transition<K extends CommandType> = (state: RoomState, cmd: CommandOf<K>, ctx: TransitionCtx) => Outcome<Commands[K]['reply']>;

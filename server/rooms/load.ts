@@ -1,14 +1,26 @@
 // A room's state read back from the database. A started round is rebuilt by re-simulating every team
 // from its seed and recorded changes, and each minute is compared with the stored snapshot.
 import type { RoomRecord, RoundRecord, Store } from '../db/store.ts';
+import { AppendOnly } from './append-only.ts';
 import { rebuildTeam, roundRun } from './round.ts';
-import type { RoomState, RoundRun, TeamRun } from './state.ts';
+import { memberKey, type RoomState, type RoundRun, type TeamRun } from './state.ts';
 
 /** Minutes whose re-simulation differs from what was stored, by team. */
 export type Mismatches = { teamId: number; minutes: number[] }[];
 
+/** What the round's record keeps besides its minutes: role changes, members, messages. */
+async function roundRecord(store: Store, row: RoundRecord): Promise<RoundRun> {
+  const [roleChanges, members, messages] = await Promise.all([store.roleChangesOfRound(row.id), store.roundMembers(row.id), store.messagesOfRound(row.id)]);
+  return {
+    ...roundRun(row),
+    roleChanges: AppendOnly.of(roleChanges),
+    members: new Map(members.map((m) => [memberKey(m.teamId, m.playerId), m])),
+    messages: AppendOnly.of(messages),
+  };
+}
+
 export async function loadRound(store: Store, row: RoundRecord): Promise<{ round: RoundRun; mismatches: Mismatches }> {
-  const base = roundRun(row);
+  const base = await roundRecord(store, row);
   if (row.state === 'lobby') return { round: base, mismatches: [] };
   const seed = row.seed;
   if (seed === null) throw new Error(`round ${row.id} is ${row.state} but has no seed`);
@@ -41,9 +53,11 @@ export async function loadRoom(store: Store, row: RoomRecord): Promise<{ state: 
     code: row.code,
     teacherId: row.teacherId,
     config: row.config,
-    teams: teams.map((t) => ({ id: t.id, idx: t.idx, name: t.name })),
+    teams: teams.map((t) => ({ id: t.id, idx: t.idx, name: t.name, whatIf: t.whatIf })),
     players: new Map(players.map((p) => [p.id, { id: p.id, name: p.name, teamId: p.teamId, seq: p.seq, roles: p.roles, removed: p.removed }])),
     round,
+    locked: row.locked,
+    replayShared: row.replayShared,
   };
   return { state, mismatches };
 }

@@ -3,8 +3,10 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { CODE_ALPHABET, CODE_LENGTH, normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import type { RoomView, RoundConfig } from '../../shared/protocol/types.ts';
 import type { Write } from '../db/writes.ts';
-import type { RoomRecord } from '../db/store.ts';
+import type { RoomRecord, RoundRecord } from '../db/store.ts';
+import { KeyedLimiter, type BucketConfig } from '../realtime/limits.ts';
 import type { Timer } from './clock.ts';
 import type { ConfigPatch } from './commands.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
@@ -12,6 +14,7 @@ import { loadRoom } from './load.ts';
 import { Room, type RoomDeps } from './room.ts';
 import type { PlayerState } from './state.ts';
 import { forkRoom, openRoom } from './transitions/open.ts';
+import { roomView } from './views.ts';
 
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');
@@ -28,13 +31,72 @@ function newCode(): string {
 
 const notFound = () => new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'no room has this code');
 
+export interface RoomLimits {
+  /** Rooms made (new ones and what-if forks alike) per address, and per teacher. */
+  creations: BucketConfig;
+  /** Rooms a teacher may have whose latest round is not finished, among those made in the last `liveWindowMs`. */
+  liveRooms: number;
+  liveWindowMs: number;
+  /** How long after its last round ended a room is still shown to anonymous viewers and new students. */
+  viewerWindowMs: number;
+}
+export const DEFAULT_ROOM_LIMITS: RoomLimits = {
+  // 30 in a burst, then one every 20 s (30 per 10 minutes).
+  creations: { capacity: 30, refillPerSecond: 30 / 600 },
+  liveRooms: 40,
+  liveWindowMs: 24 * 3600_000,
+  viewerWindowMs: 3600_000,
+};
+
+/** Who asks for a new room: the address it came from (limited), when known. */
+export interface Requester {
+  address?: string;
+}
+
 export class RoomManager {
   private rooms = new Map<string, Room>();
   /** Rooms being read from the database, so two look-ups of one code load it once. */
   private loading = new Map<string, Promise<Room>>();
   private sweepTimer: Timer | null = null;
+  private readonly creations: KeyedLimiter;
+  /** One room creation at a time per teacher, so the live-room quota is counted right. */
+  private creating = new Map<number, Promise<unknown>>();
 
-  constructor(readonly deps: RoomDeps) {}
+  constructor(
+    readonly deps: RoomDeps,
+    readonly limits: RoomLimits = DEFAULT_ROOM_LIMITS,
+  ) {
+    this.creations = new KeyedLimiter(limits.creations, deps.clock);
+  }
+
+  /** Takes one room creation from the address's allowance, then from the teacher's; refused by the first that has none left. */
+  private allowCreation(from: Requester, teacherId?: number): void {
+    const refuse = (limit: string, who: string) => {
+      this.deps.metrics?.rateLimited(limit);
+      return new ClassroomError(ErrorCode.RATE_LIMITED, `too many new rooms from ${who}: wait a little`);
+    };
+    if (from.address !== undefined && !this.creations.take(`a:${from.address}`)) throw refuse('rooms:address', 'this address');
+    if (teacherId !== undefined && !this.creations.take(`t:${teacherId}`)) throw refuse('rooms:teacher', 'this teacher');
+  }
+
+  /** Runs `fn` after the teacher's previous creation, refused when they have too many rooms not finished. */
+  private withinQuota<T>(teacherId: number, fn: () => Promise<T>): Promise<T> {
+    const prev = this.creating.get(teacherId) ?? Promise.resolve();
+    const run = prev.then(async () => {
+      const { store, clock } = this.deps;
+      const live = await store.liveRoomCount(teacherId, clock.now() - this.limits.liveWindowMs);
+      if (live >= this.limits.liveRooms) {
+        throw new ClassroomError(ErrorCode.ROOM_QUOTA, `you have ${live} rooms whose round is not finished (at most ${this.limits.liveRooms}): end one, or use one of them`);
+      }
+      return fn();
+    });
+    const tail = run.catch(() => undefined);
+    this.creating.set(teacherId, tail);
+    void tail.then(() => {
+      if (this.creating.get(teacherId) === tail) this.creating.delete(teacherId);
+    });
+    return run;
+  }
 
   private async stored(writes: readonly Write[]): Promise<void> {
     try {
@@ -51,11 +113,20 @@ export class RoomManager {
     return code;
   }
 
-  /** A new room with its teams and a first round in the lobby. A known key reuses its teacher. */
-  async create(patch: ConfigPatch, teacherKey?: string): Promise<{ room: Room; teacherKey: string }> {
-    const { store, clock } = this.deps;
+  /**
+   * A new room with its teams and a first round in the lobby. A known key reuses its teacher, within
+   * their creation limit and live-room quota; every creation counts against the address's limit.
+   */
+  async create(patch: ConfigPatch, teacherKey?: string, from: Requester = {}): Promise<{ room: Room; teacherKey: string }> {
     const config = resolveConfig(DEFAULT_CONFIG, patch);
     const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
+    this.allowCreation(from, known);
+    if (known === undefined) return this.createFor(config, teacherKey);
+    return this.withinQuota(known, () => this.createFor(config, teacherKey, known));
+  }
+
+  private async createFor(config: RoundConfig, teacherKey: string | undefined, known?: number): Promise<{ room: Room; teacherKey: string }> {
+    const { store, clock } = this.deps;
     const code = await this.freeCode();
     await store.ids.ready();
     const now = clock.now();
@@ -122,8 +193,35 @@ export class RoomManager {
     return this.rooms.get(code);
   }
 
+  /**
+   * The room for someone with neither a teacher key nor a student token (an observer, the feed, the
+   * public look-up, a new student): refused once its last round ended `viewerWindowMs` ago — checked
+   * before such a room is loaded.
+   */
+  async forViewers(codeInput: string): Promise<Room> {
+    const closed = () => new ClassroomError(ErrorCode.ROOM_CLOSED, "this room's last round ended over an hour ago");
+    const code = normalizeCode(codeInput);
+    if (!code) throw notFound();
+    const inMemory = this.rooms.get(code);
+    if (inMemory) {
+      if (inMemory.closedFor(this.limits.viewerWindowMs)) throw closed();
+      return inMemory;
+    }
+    const row = await this.deps.store.roomByCode(code);
+    if (!row) throw notFound();
+    if (this.endedBefore(await this.deps.store.latestRound(row.id))) throw closed();
+    const room = await this.loadOnce(row);
+    if (room.closedFor(this.limits.viewerWindowMs)) throw closed();
+    return room;
+  }
+
+  private endedBefore(round: RoundRecord | undefined): boolean {
+    const at = round?.state === 'finished' ? round.finishedAt : null;
+    return at !== null && this.deps.clock.now() - at >= this.limits.viewerWindowMs;
+  }
+
   async joinStudent(code: string, name: string): Promise<{ room: Room; player: PlayerState; token: string }> {
-    const room = await this.get(code);
+    const room = await this.forViewers(code);
     const token = newSecret();
     const player = await room.dispatch({ type: 'join', name, tokenHash: hashSecret(token) });
     return { room, player, token };
@@ -164,8 +262,15 @@ export class RoomManager {
   /**
    * A what-if: a new room of the same teacher whose single round starts from one team's exact state
    * at `minute` of another round (same seed, the recorded changes up to that minute), paused there.
+   * It counts as a new room (the creation limit, the live-room quota) and is only stored: it is loaded
+   * when someone opens it.
    */
-  async fork(teacherId: number, roundId: number, teamId: number, minute: number): Promise<Room> {
+  async fork(teacherId: number, roundId: number, teamId: number, minute: number, from: Requester = {}): Promise<{ code: string; roundId: number; room: RoomView }> {
+    this.allowCreation(from, teacherId);
+    return this.withinQuota(teacherId, () => this.forkFor(teacherId, roundId, teamId, minute));
+  }
+
+  private async forkFor(teacherId: number, roundId: number, teamId: number, minute: number): Promise<{ code: string; roundId: number; room: RoomView }> {
     const { store, clock } = this.deps;
     const origin = await store.roundById(roundId);
     const originRoom = origin && (await store.roomById(origin.roomId));
@@ -189,9 +294,8 @@ export class RoomManager {
     const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
     if (forked.mismatches.length) throw new Error(`fork of round ${roundId} does not re-simulate to the original (minutes ${forked.mismatches.join(', ')})`);
     await this.stored(forked.writes);
-    const room = this.add(new Room(this.deps, forked.state));
-    this.deps.log.info({ room: room.code, from: { round: roundId, team: teamId, minute } }, 'what-if room created');
-    return room;
+    this.deps.log.info({ room: code, from: { round: roundId, team: teamId, minute } }, 'what-if room created');
+    return { code, roundId: forked.state.round.id, room: roomView(forked.state, () => false, 'teacher') };
   }
 
   /** Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused (in one transaction). */

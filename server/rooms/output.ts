@@ -4,6 +4,8 @@ import type { ServerToClient } from '../../shared/protocol/events.ts';
 
 export type Channel =
   | { kind: 'all' }
+  /** Everyone in the room but the teacher: students, observers, the feed. */
+  | { kind: 'public' }
   | { kind: 'team'; teamId: number }
   | { kind: 'teacher' }
   | { kind: 'observers' }

@@ -3,7 +3,7 @@
 // messages — stored before seen. A failed commit changes nothing. It also owns the room's timer
 // (cleared in dispose()) and who is connected.
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { RoomMinute, RoomSummary, RoomView, RoundScores, TeamHistory } from '../../shared/protocol/types.ts';
+import type { RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory } from '../../shared/protocol/types.ts';
 import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
 import type { Write } from '../db/writes.ts';
@@ -15,7 +15,7 @@ import type { EventName, RoomOutput } from './output.ts';
 import { Presence } from './presence.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
 import { transition } from './transitions/index.ts';
-import { headlineTrends, roomMinute, roomSummary, roomView, roundScores, teamHistory } from './views.ts';
+import { headlineTrends, messagesFor, roleChangesOf, roomMinute, roomSummary, roomView, roundScores, teamHistory, type Audience } from './views.ts';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -107,7 +107,8 @@ export class Room {
     const t0 = performance.now();
     try {
       const prev = this.current;
-      const out = transition(prev, cmd, { now: clock.now(), ids: store.ids, drawSeed });
+      const connected = (id: number) => this.presence.isConnected(id);
+      const out = transition(prev, cmd, { now: clock.now(), ids: store.ids, drawSeed, connected });
       await this.store(out.writes, cmd.type);
       this.current = out.next;
       this.syncTimer(prev.round, out.next.round);
@@ -144,7 +145,8 @@ export class Room {
           deliver(out, this.code, m);
           break;
         case 'room':
-          out.emit(this.code, { kind: 'all' }, 'room', this.view());
+          out.emit(this.code, { kind: 'teacher' }, 'room', this.view('teacher'));
+          out.emit(this.code, { kind: 'public' }, 'room', this.view('public'));
           break;
         case 'place':
           out.placePlayer(this.code, m.playerId, m.teamId);
@@ -222,8 +224,22 @@ export class Room {
   }
 
   // ── views ────────────────────────────────────────────────────────────
-  view(): RoomView {
-    return roomView(this.current, (id) => this.presence.isConnected(id));
+  /** The room as `audience` may see it (only the teacher's has the seed before the round ends). */
+  view(audience: Audience): RoomView {
+    return roomView(this.current, (id) => this.presence.isConnected(id), audience);
+  }
+  /** The round's role changes of one team, or of all (null). */
+  roleChanges(teamId: number | null): RoleChange[] {
+    return roleChangesOf(this.current.round, teamId);
+  }
+  /** The messages a desk shows again after a reload (none once the round is over); `'all'`: the teacher's. */
+  messages(teamId: number | null | 'all'): TeacherMessage[] {
+    return messagesFor(this.current.round, teamId);
+  }
+  /** The room's last round ended at least `ms` ago: it is no longer shown to anonymous viewers. */
+  closedFor(ms: number): boolean {
+    const r = this.current.round;
+    return r.state === 'finished' && r.finishedAt !== null && this.deps.clock.now() - r.finishedAt >= ms;
   }
   player(playerId: number): PlayerState | undefined {
     const p = this.current.players.get(playerId);
@@ -246,7 +262,7 @@ export class Room {
   }
   historyOf(teamId: number): TeamHistory | null {
     const t = this.current.round.teams.get(teamId);
-    return t ? teamHistory(this.current.round.id, t) : null;
+    return t ? teamHistory(this.current.round, t) : null;
   }
 
   /** Clears the room's timer; commands after this are refused. */

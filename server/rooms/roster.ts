@@ -1,8 +1,7 @@
-// Who is in a room, read from its state: playing teams, members in join order, free seats, the deal
-// of roles. Pure functions; the transitions that seat people are in transitions/roster.ts.
-import { dealRoles } from '../../shared/classroom/roles.ts';
-import type { SimModel } from '../../shared/sim/types.ts';
-import type { PlayerUpdate } from './transitions/draft.ts';
+// Who is in a room, read from its state: playing teams, members in join order, free seats, names
+// that are unique in a team. Pure functions; the transitions that seat people are in
+// transitions/roster.ts, the roles in roles.ts.
+import { LIMITS } from '../../shared/protocol/types.ts';
 import type { PlayerState, RoomState, TeamState } from './state.ts';
 
 type Roster = Pick<RoomState, 'teams' | 'players'>;
@@ -40,12 +39,21 @@ export function nextSeq(s: Roster, teamId: number): number {
   return members(s, teamId).reduce((m, p) => Math.max(m, p.seq), 0) + 1;
 }
 
-/** The model's roles dealt to a team's members in join order: the members whose roles change, with their new roles. */
-export function redeal(s: Roster, teamId: number, model: SimModel): PlayerUpdate[] {
-  const list = members(s, teamId);
-  const dealt = dealRoles(
-    model.roles.map((r) => r.id),
-    list.length,
+/**
+ * `name`, or with the first free suffix ("Ana 2", "Ana 3") when another member of the team already
+ * has it (letter case aside), cut so that it stays within the name limit.
+ */
+export function uniqueName(s: Roster, teamId: number, name: string, self?: number): string {
+  const key = (n: string) => n.toLowerCase();
+  const taken = new Set(
+    members(s, teamId)
+      .filter((p) => p.id !== self)
+      .map((p) => key(p.name)),
   );
-  return list.flatMap((p, i) => (p.roles.join() === dealt[i].join() ? [] : [{ id: p.id, set: { roles: dealt[i] } }]));
+  if (!taken.has(key(name))) return name;
+  for (let n = 2; ; n++) {
+    const suffix = ` ${n}`;
+    const candidate = name.slice(0, LIMITS.nameLength - suffix.length).trimEnd() + suffix;
+    if (!taken.has(key(candidate))) return candidate;
+  }
 }

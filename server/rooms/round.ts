@@ -33,6 +33,10 @@ export function roundRun(row: RoundRecord): RoundRun {
     model,
     scenarioDef: scenarioDef(model, row.scenario),
     teams: new Map(),
+    finishedAt: row.finishedAt,
+    roleChanges: AppendOnly.of(),
+    members: new Map(),
+    messages: AppendOnly.of(),
   };
 }
 

@@ -1,8 +1,9 @@
 // A room's state as one immutable value: configuration, teams, players and the round with every
 // team's simulation. Transitions (transitions/*.ts) build the next value and never change this one;
 // who is connected right now is not part of it (presence.ts).
-import type { ChangeRecord, RoundConfig, RoundState, RoundView, Tempo } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, RoleChange, RoundConfig, RoundState, RoundView, TeacherMessage, Tempo, WhatIfOrigin } from '../../shared/protocol/types.ts';
 import type { GoalResult, ScenarioDef, SimModel, SimStateBase, SimulatorId, Snapshot } from '../../shared/sim/types.ts';
+import type { RoundMemberRecord } from '../db/writes.ts';
 import type { AppendOnly } from './append-only.ts';
 
 export interface PlayerState {
@@ -11,6 +12,7 @@ export interface PlayerState {
   readonly teamId: number | null;
   /** Order within the team: the deal of roles follows it. */
   readonly seq: number;
+  /** Role ids this player owns, in the simulator's order; they change hands only as transitions/roles.ts says. */
   readonly roles: readonly string[];
   readonly removed: boolean;
 }
@@ -20,6 +22,8 @@ export interface TeamState {
   /** Position in the room: the first `config.teamCount` teams play. */
   readonly idx: number;
   readonly name: string;
+  /** In a what-if room: the team it was forked from. */
+  readonly whatIf: WhatIfOrigin | null;
 }
 
 export interface TeamRun {
@@ -51,7 +55,16 @@ export interface RoundRun {
   readonly scenarioDef: ScenarioDef;
   /** Empty in the lobby; one entry per playing team once started, in team order. */
   readonly teams: ReadonlyMap<number, TeamRun>;
+  readonly finishedAt: number | null;
+  /** Every role change of this round (its lobby included; none stored once it is finished), oldest first. */
+  readonly roleChanges: AppendOnly<RoleChange>;
+  /** From the start: everyone who was in a playing team, with every role they held, by `memberKey`. */
+  readonly members: ReadonlyMap<string, RoundMemberRecord>;
+  /** The teacher's messages in this round. */
+  readonly messages: AppendOnly<TeacherMessage>;
 }
+
+export const memberKey = (teamId: number, playerId: number): string => `${teamId}:${playerId}`;
 
 export interface RoomState {
   readonly id: number;
@@ -63,4 +76,8 @@ export interface RoomState {
   readonly teams: readonly TeamState[];
   readonly players: ReadonlyMap<number, PlayerState>;
   readonly round: RoundRun;
+  /** No new students (a token still brings one back). */
+  readonly locked: boolean;
+  /** Students may open every team's replay, not only their own. */
+  readonly replayShared: boolean;
 }

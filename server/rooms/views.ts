@@ -1,28 +1,52 @@
 // What people are sent, computed from a room's state: the room view, a team's minute and history,
 // the teacher's and observers' minute, the scores. Pure.
-import type { RoomMinute, RoomSummary, RoomView, RoundScores, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
+import { endedEarlyAt } from '../../shared/classroom/rank.ts';
+import type { RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
 import { activePlayers, activeTeams } from './roster.ts';
 import type { RoomState, RoundRun, TeamRun } from './state.ts';
 
-export function roomView(s: RoomState, connected: (playerId: number) => boolean): RoomView {
+/**
+ * Who reads a room view: the teacher, or anyone else (students, observers, the feed). Only the
+ * teacher knows the seed before the round ends: with it, the minutes to come could be computed.
+ */
+export type Audience = 'teacher' | 'public';
+
+export function roomView(s: RoomState, connected: (playerId: number) => boolean, audience: Audience): RoomView {
   const { id, number, state, simulator, scenario, seed, minutes, tempo, minute, forkOf } = s.round;
+  const secret = audience !== 'teacher';
   return {
     code: s.code,
-    config: s.config,
-    round: { id, number, state, simulator, scenario, seed, minutes, tempo, minute, forkOf },
-    teams: activeTeams(s, s.config.teamCount).map((t) => ({ id: t.id, idx: t.idx, name: t.name })),
+    config: secret ? { ...s.config, seed: null } : s.config,
+    round: { id, number, state, simulator, scenario, seed: secret && state !== 'finished' ? null : seed, minutes, tempo, minute, forkOf, endedEarlyAt: endedEarlyAt(s.round) },
+    teams: activeTeams(s, s.config.teamCount).map((t) => ({ id: t.id, idx: t.idx, name: t.name, whatIf: t.whatIf })),
     players: activePlayers(s)
       .sort((a, b) => a.id - b.id)
       .map((p) => ({ id: p.id, name: p.name, teamId: p.teamId, roles: [...p.roles], connected: connected(p.id) })),
+    locked: s.locked,
+    replayShared: s.replayShared,
   };
+}
+
+/** The round's role changes, of one team or of all (null). */
+export function roleChangesOf(r: RoundRun, teamId: number | null): RoleChange[] {
+  return [...r.roleChanges].filter((c) => teamId === null || c.teamId === teamId);
+}
+
+/** The messages a desk shows after a reload, until the round ends: to its team or to all (`null`: no team); `'all'`: every one (the teacher). */
+export function messagesFor(r: RoundRun, teamId: number | null | 'all'): TeacherMessage[] {
+  if (r.state === 'finished') return [];
+  return [...r.messages].filter((m) => teamId === 'all' || m.teamId === null || m.teamId === teamId);
 }
 
 export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
   return { teamId: t.teamId, snapshot: t.sim.snapshot, progress: [...t.progress], score: t.score };
 }
 
-export function teamHistory(roundId: number, t: TeamRun): TeamHistory {
-  return { roundId, teamId: t.teamId, snapshots: t.snapshots.toArray(), changes: t.changes.toArray(), progress: [...t.progress], score: t.score };
+export function teamHistory(r: RoundRun, t: TeamRun): TeamHistory {
+  return {
+    ...{ roundId: r.id, teamId: t.teamId, snapshots: t.snapshots.toArray(), changes: t.changes.toArray() },
+    ...{ roleChanges: roleChangesOf(r, t.teamId), progress: [...t.progress], score: t.score },
+  };
 }
 
 function teamSummary(round: RoundRun, t: TeamRun): TeamSummary {
@@ -61,5 +85,6 @@ export function roomSummary(r: RoundRun, sentAt: number): RoomSummary {
 
 /** Every team's goals and score (the final verdict once the round is finished). */
 export function roundScores(r: RoundRun): RoundScores {
-  return { roundId: r.id, teams: [...r.teams.values()].map((t) => ({ teamId: t.teamId, name: t.name, goals: [...t.progress], score: t.score })) };
+  const teams = [...r.teams.values()].map((t) => ({ teamId: t.teamId, name: t.name, goals: [...t.progress], score: t.score }));
+  return { roundId: r.id, endedEarlyAt: endedEarlyAt(r), teams };
 }

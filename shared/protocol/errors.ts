@@ -6,6 +6,12 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   ROOM_NOT_FOUND: 'ROOM_NOT_FOUND',
   ROOM_FULL: 'ROOM_FULL',
+  /** The teacher locked the room to new students (a token still brings a student back). */
+  ROOM_LOCKED: 'ROOM_LOCKED',
+  /** The room's last round ended over an hour ago: no longer shown to anonymous viewers or new students. */
+  ROOM_CLOSED: 'ROOM_CLOSED',
+  /** The teacher has too many rooms not finished (new rooms and what-ifs alike). */
+  ROOM_QUOTA: 'ROOM_QUOTA',
   TEAM_FULL: 'TEAM_FULL',
   BAD_TOKEN: 'BAD_TOKEN',
   BAD_KEY: 'BAD_KEY',

@@ -11,8 +11,10 @@ import type {
   RoomSummary,
   RoomView,
   RoundConfig,
+  RoleChanges,
   RoundScores,
   StudentJoined,
+  TeacherMessage,
   TeacherJoined,
   TeamHistory,
   TeamMinute,
@@ -30,6 +32,14 @@ export interface ClientToServer {
   'teacher:rename': (req: { teamId: number; name: string }, ack: Ack<{ room: RoomView }>) => void;
   'teacher:remove': (req: { playerId: number }, ack: Ack<{ room: RoomView }>) => void;
   'teacher:team': (req: { teamId: number }, ack: Ack<{ history: TeamHistory }>) => void;
+  /** Gives a role to a student; its owner in the team (if any) loses it. Lobby, round and between rounds. */
+  'teacher:assign': (req: { playerId: number; role: string }, ack: Ack<{ room: RoomView }>) => void;
+  /** Locks the room to new students (or opens it again). */
+  'teacher:lock': (req: { locked: boolean }, ack: Ack<{ room: RoomView }>) => void;
+  /** A short message to one team, or to all (`teamId: null`). */
+  'teacher:message': (req: { teamId: number | null; text: string }, ack: Ack<{ message: TeacherMessage }>) => void;
+  /** Shares the room's replays with its students (every team), or takes it back (their own team only). */
+  'teacher:share': (req: { shared: boolean }, ack: Ack<{ room: RoomView }>) => void;
   'observer:join': (req: { code: string }, ack: Ack<ObserverJoined>) => void;
 }
 
@@ -50,6 +60,10 @@ export interface ServerToClient {
   history: (h: TeamHistory) => void;
   /** Final scores of a round. */
   scores: (s: RoundScores) => void;
+  /** Roles changed hands in a team: who got what from whom (to the team and the teacher). */
+  roles: (r: RoleChanges) => void;
+  /** The teacher's message: to one team's students and the teacher, or to everyone in the room. */
+  message: (m: TeacherMessage) => void;
   /** Something happened that is not the answer to a request (removed from the room, a tick failed…). */
   notice: (n: ProtocolNotice) => void;
 }

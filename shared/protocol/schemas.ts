@@ -2,19 +2,22 @@
 import { z } from 'zod';
 import { LIMITS, TEMPOS } from './types.ts';
 
-/** Display names: trimmed, inner whitespace collapsed, no control or format characters (no bidi overrides). */
-export const nameSchema = (max: number) =>
+/** One line of text: trimmed, inner whitespace collapsed, no control or format characters (no bidi overrides). */
+const lineSchema = (max: number, what: string) =>
   z
     .string()
     .transform((s) => s.normalize('NFC').replace(/\s+/gu, ' ').trim())
     .pipe(
       z
         .string()
-        .min(1, 'name is empty')
-        .max(max, `name is longer than ${max} characters`)
+        .min(1, `${what} is empty`)
+        .max(max, `${what} is longer than ${max} characters`)
         // ZWJ/ZWNJ stay allowed: Devanagari (Nepali) names need them.
-        .regex(/^(?:[^\p{Cc}\p{Cf}\p{Co}\p{Cn}]|[\u200C\u200D])+$/u, 'name has control characters'),
+        .regex(/^(?:[^\p{Cc}\p{Cf}\p{Co}\p{Cn}]|[\u200C\u200D])+$/u, `${what} has control characters`),
     );
+
+/** Display names (students, teams). */
+export const nameSchema = (max: number) => lineSchema(max, 'name');
 
 const code = z.string().min(1).max(16);
 const id = z.number().int().min(1).max(2 ** 31);
@@ -42,6 +45,10 @@ export const schemas = {
   'teacher:rename': z.strictObject({ teamId: id, name: nameSchema(LIMITS.teamNameLength) }),
   'teacher:remove': z.strictObject({ playerId: id }),
   'teacher:team': z.strictObject({ teamId: id }),
+  'teacher:assign': z.strictObject({ playerId: id, role: z.string().min(1).max(40) }),
+  'teacher:lock': z.strictObject({ locked: z.boolean() }),
+  'teacher:message': z.strictObject({ teamId: id.nullable(), text: lineSchema(LIMITS.messageLength, 'message') }),
+  'teacher:share': z.strictObject({ shared: z.boolean() }),
   'observer:join': z.strictObject({ code }),
 } as const;
 

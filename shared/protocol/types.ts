@@ -18,6 +18,10 @@ export const LIMITS = {
   maxPlayers: 120,
   minMinutes: 5,
   maxMinutes: 240,
+  /** A teacher's message to a team or to all. */
+  messageLength: 200,
+  /** Messages a round keeps; the teacher is refused past it. */
+  messagesPerRound: 500,
 } as const;
 
 /** What the teacher sets for the next round (and what the current one was started with). */
@@ -31,12 +35,24 @@ export interface RoundConfig {
   teamCount: number;
 }
 
+/** Where a what-if room's team comes from: that team of that round, forked at `minute`. */
+export interface WhatIfOrigin {
+  roundId: number;
+  teamId: number;
+  /** The original team's position and name (empty: its default name "Team idx+1"). */
+  idx: number;
+  name: string;
+  minute: number;
+}
+
 export interface TeamView {
   id: number;
   /** Position in the room (0-based): the default name is "Team idx+1" in the reader's language. */
   idx: number;
   /** Name given by the teacher; empty for the default name. */
   name: string;
+  /** In a what-if room: the team it was forked from ("Team 2 — what-if from minute 10" when `name` is empty). */
+  whatIf: WhatIfOrigin | null;
 }
 export interface PlayerView {
   id: number;
@@ -52,7 +68,7 @@ export interface RoundView {
   state: RoundState;
   simulator: SimulatorId;
   scenario: string;
-  /** Known once the round has started. */
+  /** The teacher's from the start; everyone else's once the round is finished (null before). */
   seed: number | null;
   minutes: number;
   tempo: Tempo;
@@ -60,13 +76,20 @@ export interface RoundView {
   minute: number;
   /** Round this one was forked from, for what-if rounds. */
   forkOf: { roundId: number; teamId: number; minute: number } | null;
+  /** The teacher ended the round at this minute, before its last: "ended at minute m". Null otherwise. */
+  endedEarlyAt: number | null;
 }
 export interface RoomView {
   code: string;
+  /** The next round's configuration; everyone but the teacher reads `seed: null`. */
   config: RoundConfig;
   round: RoundView;
   teams: TeamView[];
   players: PlayerView[];
+  /** The teacher locked the room: no new students (a student with a token still comes back). */
+  locked: boolean;
+  /** The teacher shared the room's replays: each student sees every team's, not only their own. */
+  replayShared: boolean;
 }
 
 export interface ChangeAuthor {
@@ -83,6 +106,45 @@ export interface ChangeRecord {
   value: ControlValue;
   author: ChangeAuthor;
   /** Wall-clock time it was received, epoch ms. */
+  at: number;
+}
+
+export interface Who {
+  playerId: number;
+  name: string;
+}
+/** Why a role changed hands. */
+export const ROLE_CHANGE_REASONS = ['start', 'deal', 'join', 'assign', 'remove', 'move'] as const;
+export type RoleChangeReason = (typeof ROLE_CHANGE_REASONS)[number];
+/**
+ * A role changed hands: `start` (who held it when the round started), `deal` (the lobby's dealing: a
+ * new simulator), `join` (a newcomer took it), `assign` (the teacher gave it), `remove` / `move` (its
+ * owner was removed or moved to another team, and it went to a teammate). `from` null: nobody held
+ * it; `to` null: nobody holds it now (the team has nobody left). Names are as they were then.
+ */
+export interface RoleChange {
+  roundId: number;
+  teamId: number;
+  /** The first minute the new owner's changes can apply at (0 in the lobby). */
+  minute: number;
+  role: string;
+  from: Who | null;
+  to: Who | null;
+  reason: RoleChangeReason;
+  at: number;
+}
+/** The `roles` event: one team's role changes of one command, at once. */
+export interface RoleChanges {
+  roundId: number;
+  teamId: number;
+  changes: RoleChange[];
+}
+/** A teacher's message to one team (`teamId`) or to all (`teamId: null`), shown as text. */
+export interface TeacherMessage {
+  id: number;
+  roundId: number;
+  teamId: number | null;
+  text: string;
   at: number;
 }
 
@@ -127,6 +189,8 @@ export interface TeamHistory {
   teamId: number;
   snapshots: Snapshot[];
   changes: ChangeRecord[];
+  /** Every role change of the team in this round (lobby dealing included), oldest first. */
+  roleChanges: RoleChange[];
   progress: GoalResult[];
   score: number | null;
 }
@@ -138,6 +202,8 @@ export interface TeamScore {
 }
 export interface RoundScores {
   roundId: number;
+  /** The round was ended at this minute, before its last: it ranks below every complete round. */
+  endedEarlyAt: number | null;
   teams: TeamScore[];
 }
 
@@ -152,6 +218,10 @@ export interface StudentJoined {
   history: TeamHistory | null;
   /** Every team's final scores, when the round is over (the leaderboard after a reload). */
   scores: RoundScores | null;
+  /** The role changes of the student's team in this round (lobby dealing included). */
+  roleChanges: RoleChange[];
+  /** The teacher's messages to this team or to all in this round, until it ends (then none). */
+  messages: TeacherMessage[];
 }
 export interface TeacherJoined {
   room: RoomView;
@@ -160,6 +230,10 @@ export interface TeacherJoined {
   /** Headline trend of every team so far: teamId → indicator key → values by minute. */
   trends: Record<number, Record<string, number[]>>;
   scores: RoundScores | null;
+  /** Every team's role changes in this round. */
+  roleChanges: RoleChange[];
+  /** Every message of this round. */
+  messages: TeacherMessage[];
 }
 export interface ObserverJoined {
   room: RoomView;
@@ -186,6 +260,7 @@ export interface HistoryTeam {
   teamId: number;
   idx: number;
   name: string;
+  whatIf: WhatIfOrigin | null;
   score: number | null;
   goalsMet: number;
   goals: number;
@@ -204,6 +279,7 @@ export interface HistoryRound {
   startedAt: number | null;
   finishedAt: number | null;
   forkOf: RoundView['forkOf'];
+  endedEarlyAt: number | null;
   teams: HistoryTeam[];
 }
 export interface HistoryRoom {
@@ -216,10 +292,16 @@ export interface ReplayTeam {
   teamId: number;
   idx: number;
   name: string;
-  /** The team's members (in join order) with the roles this round's simulator deals them. */
+  whatIf: WhatIfOrigin | null;
+  /**
+   * Everyone who was in the team during the round, in the order they came, with every role they
+   * really held in it (at the start or later; empty: an analyst throughout). Names as in the round.
+   */
   members: { playerId: number; name: string; roles: string[] }[];
   columns: SnapshotColumns;
   changes: ChangeRecord[];
+  /** Who held which role when the round started (`start`), and every hand-over after, oldest first. */
+  roleChanges: RoleChange[];
   result: { goals: GoalResult[]; score: number | null } | null;
   chapters: Chapter[];
 }
@@ -237,8 +319,19 @@ export interface RoundReplay {
   roomCode: string;
   round: HistoryRound;
   teams: ReplayTeam[];
-  /** What-if rounds forked from this one. */
+  /** What-if rounds forked from this one (none in a student's replay). */
   forks: ForkInfo[];
-  /** For a fork: where it came from. */
+  /** For a fork: where it came from (null in a student's replay). */
   origin: ForkInfo | null;
+}
+
+/** `GET /api/student/rounds`: the finished rounds a student played, each with the teams they played in. */
+export interface StudentRounds {
+  roomCode: string;
+  playerId: number;
+  name: string;
+  /** Whether the teacher shared the room's replays (then every team is listed and can be opened). */
+  replayShared: boolean;
+  /** Newest first; `teamIds`: the student's teams in that round (two if the teacher moved them during it). */
+  rounds: (HistoryRound & { teamIds: number[] })[];
 }

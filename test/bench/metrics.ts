@@ -27,7 +27,7 @@ export async function benchMetrics(ticks = 200_000, rooms = 200, scrapes = 60) {
 
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-metrics-'));
   const clock = new ManualClock();
-  const app = await buildApp({ databasePath: join(dir, 'metrics.db'), clock, webRoot: null, httpLimits: { createRooms: { max: 1e6, timeWindow: '1 minute' } } });
+  const app = await buildApp({ databasePath: join(dir, 'metrics.db'), clock, webRoot: null, roomLimits: { creations: { capacity: 1e6, refillPerSecond: 1e6 } } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/metrics`;
   try {

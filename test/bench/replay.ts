@@ -34,7 +34,7 @@ export async function benchReplay(runs = 40) {
       const { code, teacherKey } = (await app.inject({ method: 'POST', url: '/api/rooms', payload: { simulator, scenario, teamCount: 10, minutes: 60, tempo: 1, seed: 21 } })).json();
       const room = await app.rooms.get(code);
       const players = [];
-      for (let i = 0; i < room.view().teams.length; i++) players.push((await app.rooms.joinStudent(code, `P${i}`)).player);
+      for (let i = 0; i < room.view('teacher').teams.length; i++) players.push((await app.rooms.joinStudent(code, `P${i}`)).player);
       await room.dispatch({ type: 'clock', action: 'start' });
       const model = room.round.model;
       for (let m = 1; m <= 60; m++) {

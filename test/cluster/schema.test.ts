@@ -90,6 +90,9 @@ describe('the PostgreSQL schema mirrors the SQLite schema', () => {
     expectTypeOf<typeof pgSchema.snapshots.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.snapshots.$inferSelect>();
     expectTypeOf<typeof pgSchema.scores.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.scores.$inferSelect>();
     expectTypeOf<typeof pgSchema.goalResults.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.goalResults.$inferSelect>();
+    expectTypeOf<typeof pgSchema.roleChanges.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.roleChanges.$inferSelect>();
+    expectTypeOf<typeof pgSchema.roundMembers.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.roundMembers.$inferSelect>();
+    expectTypeOf<typeof pgSchema.messages.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.messages.$inferSelect>();
     expectTypeOf<typeof pgSchema.rounds.$inferInsert>().toEqualTypeOf<typeof sqliteSchema.rounds.$inferInsert>();
     expectTypeOf<typeof pgSchema.players.$inferInsert>().toEqualTypeOf<typeof sqliteSchema.players.$inferInsert>();
     expectTypeOf<typeof pgSchema.changes.$inferInsert>().toEqualTypeOf<typeof sqliteSchema.changes.$inferInsert>();

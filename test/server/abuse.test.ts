@@ -26,7 +26,7 @@ describe('bad messages and forged identities', () => {
     const room = await server.app.rooms.get(code);
     const r = room.round;
     return JSON.stringify({
-      view: room.view(),
+      view: room.view('teacher'),
       teams: [...r.teams.values()].map((t) => ({ changes: t.changes.length, minute: t.sim.minute })),
       changes: (await server.app.store.changesOfRound(r.id)).length,
     });
@@ -80,7 +80,7 @@ describe('bad messages and forged identities', () => {
     // The right key for the wrong room.
     expect(await request(c, 'teacher:join', { code: otherCode, key: teacherKey })).toMatchObject({ ok: false, error: { code: 'BAD_KEY' } });
     // Nothing happened to the room.
-    expect((await server.app.rooms.get(code)).view().players).toHaveLength(1);
+    expect((await server.app.rooms.get(code)).view('teacher').players).toHaveLength(1);
     const res = await server.app.inject({ method: 'GET', url: '/api/rooms/ZZZZZZ' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ error: { code: 'ROOM_NOT_FOUND' } });
@@ -159,7 +159,7 @@ describe('limits', () => {
     }
     const r = await request(c, 'student:join', { code, name: 'S13' });
     expect(r).toMatchObject({ ok: false, error: { code: 'ROOM_FULL' } });
-    expect((await server.app.rooms.get(code)).view().players).toHaveLength(12);
+    expect((await server.app.rooms.get(code)).view('teacher').players).toHaveLength(12);
   });
 
   test('room creation over HTTP is rate-limited per address', async () => {

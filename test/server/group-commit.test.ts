@@ -48,7 +48,7 @@ test('commands of one room in one turn are handled in order, each stored before 
   const joined = await Promise.all(names.map((n) => env.manager.joinStudent(room.code, n)));
   expect(joined.map((j) => j.player.seq)).toEqual([1, 2, 3]);
   expect(env.store.transactions.length).toBe(transactions + 3);
-  expect((await env.store.playersOfRoom(room.id)).map((p) => [p.name, p.roles])).toEqual(room.view().players.map((p) => [p.name, p.roles]));
+  expect((await env.store.playersOfRoom(room.id)).map((p) => [p.name, p.roles])).toEqual(room.view('teacher').players.map((p) => [p.name, p.roles]));
 });
 
 test('when the shared transaction fails, each list is tried alone: only the bad one fails', async () => {

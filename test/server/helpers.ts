@@ -1,6 +1,7 @@
 // Test helpers: a real server on port 0 with a manual clock, and typed socket.io clients.
 import type { FastifyInstance } from 'fastify';
 import { io as ioClient, type Socket } from 'socket.io-client';
+import WebSocket from 'ws';
 import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
 import type { AckResult } from '../../shared/protocol/types.ts';
 import { buildApp, type AppOptions } from '../../server/app.ts';
@@ -89,4 +90,15 @@ export async function createRoom(server: TestServer, body: object = {}, key?: st
   const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: body, headers: key ? { authorization: `Bearer ${key}` } : {} });
   if (res.statusCode !== 201) throw new Error(`create room: ${res.statusCode} ${res.body}`);
   return res.json();
+}
+
+/** The plain WebSocket feed of a room, with every message it has sent so far (parsed). */
+export function openFeed(server: TestServer, code: string): Promise<{ ws: WebSocket; messages: any[] }> {
+  const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/rooms/${code}/feed`);
+  const messages: any[] = [];
+  ws.on('message', (d) => messages.push(JSON.parse(String(d))));
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve({ ws, messages }));
+    ws.once('error', reject);
+  });
 }

@@ -48,7 +48,7 @@ test('a reconnect sends a presence event of a few dozen bytes, not a RoomView', 
   tab.disconnect();
   await until(() => sockets() === open - 1, 'the server to see the tab go');
   const room = await server.app.rooms.get(code);
-  expect(room.view().players.find((p) => p.id === joined.playerId)?.connected).toBe(true);
+  expect(room.view('teacher').players.find((p) => p.id === joined.playerId)?.connected).toBe(true);
   expect(presence).toHaveLength(2);
   expect(rooms).toEqual([]);
 });

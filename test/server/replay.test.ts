@@ -54,7 +54,7 @@ describe('replay of finished rounds', () => {
     const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: body, headers: key ? auth(key) : {} });
     const { code, teacherKey } = res.json();
     const room = await server.app.rooms.get(code);
-    const teamIds = room.view().teams.map((t) => t.id);
+    const teamIds = room.view('teacher').teams.map((t) => t.id);
     const players = [];
     for (let i = 0; i < teamIds.length; i++) players.push((await server.app.rooms.joinStudent(code, `Solo ${i + 1}`)).player);
     await room.dispatch({ type: 'clock', action: 'start' });
@@ -219,7 +219,9 @@ describe('replay of finished rounds', () => {
 
     const scores = await get('scores');
     expect(scores).toHaveLength(1 + 3);
-    expect(scores[0]).toEqual(['team_id', 'team', 'score (points)', 'goals_met (count)', 'approval value (share)', 'approval target >= (share)', 'approval met (true/false)', 'authTime value (ms)', 'authTime target <= (ms)', 'authTime met (true/false)', 'cost value (u)', 'cost target <= (u)', 'cost met (true/false)']);
+    expect(scores[0]).toEqual(['team_id', 'team', 'score (points)', 'goals_met (count)', 'approval value (share)', 'approval target >= (share)', 'approval met (true/false)', 'authTime value (ms)', 'authTime target <= (ms)', 'authTime met (true/false)', 'cost value (u)', 'cost target <= (u)', 'cost met (true/false)', 'ended_at_minute (minute)']);
+    // Played to its end: no minute it was ended at.
+    expect(scores[1].at(-1)).toBe('');
     const stored = (await server.app.store.resultsOfRound(ps.roundId)).find((r) => r.teamId === ps.teams[0]);
     expect(Number(scores[1][2])).toBe(stored?.score);
 
@@ -232,7 +234,7 @@ describe('replay of finished rounds', () => {
   test('team names cannot smuggle formulas into a spreadsheet; numbers stay numbers', async () => {
     const res = await server.app.inject({ method: 'POST', url: '/api/rooms', headers: auth(ps.key), payload: { teamCount: 1, minutes: 5, tempo: 1 } });
     const room = await server.app.rooms.get(res.json().code);
-    await room.dispatch({ type: 'rename', teamId: room.view().teams[0].id, name: '=HYPERLINK("http://x","y")' });
+    await room.dispatch({ type: 'rename', teamId: room.view('teacher').teams[0].id, name: '=HYPERLINK("http://x","y")' });
     await room.dispatch({ type: 'clock', action: 'start' });
     await advance(5000);
     const r = await server.app.inject({ method: 'GET', url: `/api/rounds/${room.round.id}/export/scores.csv`, headers: auth(ps.key) });

@@ -193,18 +193,20 @@ describe('10,000 random and malformed protocol messages', () => {
       const observer = await connect(server);
       await ok(observer, 'observer:join', { code });
       const anonymous = await connect(server);
-      // The student owns every role of team 1; give them a teammate to own half.
+      // The student owns every role of team 1; a teammate joining mid-round is an analyst until the
+      // teacher gives them half.
       const mate = await connect(server);
-      await ok(mate, 'student:join', { code, name: 'Mate' });
+      const mateId = (await ok(mate, 'student:join', { code, name: 'Mate' })).playerId;
       const room = await server.app.rooms.get(code);
-      const me = room.view().players.find((p) => p.id === sj.playerId)!;
+      for (const role of room.round.model.roles.slice(2)) await ok(teacher, 'teacher:assign', { playerId: mateId, role: role.id });
+      const me = room.view('teacher').players.find((p) => p.id === sj.playerId)!;
       const model = room.round.model;
       const mine = model.controls.filter((c) => me.roles.includes(c.role));
       const notMine = model.controls.filter((c) => !me.roles.includes(c.role));
       const db = sqliteOf(server);
       const state = async () =>
         JSON.stringify({
-          view: room.view(),
+          view: room.view('teacher'),
           minute: room.round.minute,
           changes: (await server.app.store.changesOfRound(room.round.id)).length,
           rooms: db.prepare('select count(*) n from rooms').get(),
@@ -256,7 +258,7 @@ describe('10,000 random and malformed protocol messages', () => {
         () => [teacher, 'teacher:clock', { action: pick(['start', 'pause', 'next']) }],
         () => [teacher, 'teacher:tempo', { tempo: pick([0, 3, 7, -1, 1.5, '5']) }],
         () => [teacher, 'teacher:rename', { teamId: 999_999, name: 'X' }],
-        () => [teacher, 'teacher:rename', { teamId: room.view().teams[0].id, name: pick(['', ' ', 'x'.repeat(40), 'a\u0007b']) }],
+        () => [teacher, 'teacher:rename', { teamId: room.view('teacher').teams[0].id, name: pick(['', ' ', 'x'.repeat(40), 'a\u0007b']) }],
       ];
       let answered = 0;
       const notices = [student, observer, anonymous, teacher].map((c) => collect(c, 'notice'));

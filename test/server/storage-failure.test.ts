@@ -11,7 +11,11 @@ import { roomEnv, type RoomEnv } from './rooms.ts';
 /** What people can see of a room: its view and every playing team's history and name. */
 function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
-  return { view: roomView(s, () => false), histories: teams.map((t) => teamHistory(s.round.id, t)), names: teams.map((t) => t.name) };
+  const r = s.round;
+  return {
+    ...{ view: roomView(s, () => false, 'teacher'), histories: teams.map((t) => teamHistory(r, t)), names: teams.map((t) => t.name) },
+    ...{ roleChanges: [...r.roleChanges], members: [...r.members.values()], messages: [...r.messages] },
+  };
 }
 
 /** The room as a fresh load from the database gives it. */
@@ -73,7 +77,7 @@ const cases: [string, Setup][] = [
     'control: a student’s change',
     async (env) => {
       const { room } = await classroom(env, { started: true });
-      const owner = room.view().players.find((p) => p.roles.includes('scaling'));
+      const owner = room.view('teacher').players.find((p) => p.roles.includes('scaling'));
       if (!owner) throw new Error('nobody owns scaling');
       return { room, act: () => room.dispatch({ type: 'control', playerId: owner.id, key: 'servers', value: 10 }) };
     },
@@ -112,7 +116,7 @@ const cases: [string, Setup][] = [
     'move (issue 14: memory had the new team, the database the old), in the lobby',
     async (env) => {
       const { room, players } = await classroom(env);
-      const other = room.view().teams.find((t) => t.id !== players[0].teamId);
+      const other = room.view('teacher').teams.find((t) => t.id !== players[0].teamId);
       if (!other) throw new Error('one team only');
       return { room, act: () => room.dispatch({ type: 'move', playerId: players[0].id, teamId: other.id }) };
     },
@@ -121,7 +125,7 @@ const cases: [string, Setup][] = [
     'move mid-round (the mover is sent the new team’s history)',
     async (env) => {
       const { room, players } = await classroom(env, { started: true });
-      const other = room.view().teams.find((t) => t.id !== players[0].teamId);
+      const other = room.view('teacher').teams.find((t) => t.id !== players[0].teamId);
       if (!other) throw new Error('one team only');
       return { room, act: () => room.dispatch({ type: 'move', playerId: players[0].id, teamId: other.id }) };
     },
@@ -130,7 +134,36 @@ const cases: [string, Setup][] = [
     'rename a team mid-round',
     async (env) => {
       const { room } = await classroom(env, { started: true });
-      return { room, act: () => room.dispatch({ type: 'rename', teamId: room.view().teams[0].id, name: 'Night shift' }) };
+      return { room, act: () => room.dispatch({ type: 'rename', teamId: room.view('teacher').teams[0].id, name: 'Night shift' }) };
+    },
+  ],
+  [
+    'assign a role mid-round',
+    async (env) => {
+      const { room, players } = await classroom(env, { started: true });
+      const role = room.round.model.roles.map((x) => x.id).find((x) => !room.player(players[0].id)?.roles.includes(x))!;
+      return { room, act: () => room.dispatch({ type: 'assign', playerId: players[0].id, role }) };
+    },
+  ],
+  [
+    'lock the room',
+    async (env) => {
+      const { room } = await classroom(env);
+      return { room, act: () => room.dispatch({ type: 'lock', locked: true }) };
+    },
+  ],
+  [
+    'share the replays',
+    async (env) => {
+      const { room } = await classroom(env, { started: true });
+      return { room, act: () => room.dispatch({ type: 'share', shared: true }) };
+    },
+  ],
+  [
+    'a message to one team',
+    async (env) => {
+      const { room } = await classroom(env, { started: true });
+      return { room, act: () => room.dispatch({ type: 'message', teamId: room.view('teacher').teams[1].id, text: 'Scale out now' }) };
     },
   ],
   [
@@ -260,7 +293,7 @@ describe('a failed commit changes nothing: memory, database and clients agree', 
   test('a what-if fork: refused, and nothing of it stored or kept', async () => {
     const env = roomEnv();
     const { room } = await classroom(env, { started: true });
-    const teamId = room.view().teams[1].id;
+    const teamId = room.view('teacher').teams[1].id;
     const rooms = env.manager.all().length;
     env.store.failWhen = () => true;
     await expect(env.manager.fork(room.teacherId, room.round.id, teamId, 2)).rejects.toMatchObject({ code: 'STORAGE_FAILED' });
@@ -269,8 +302,11 @@ describe('a failed commit changes nothing: memory, database and clients agree', 
     expect(env.store.db.$client.prepare('select count(*) n from rooms').get()).toEqual({ n: 1 });
     expect(await env.store.forksOf(room.round.id)).toEqual([]);
     const fork = await env.manager.fork(room.teacherId, room.round.id, teamId, 2);
-    expect(await stored(env, fork.code)).toEqual(seen(fork.state));
-    expect(seen(fork.state).histories[0].snapshots).toEqual(seen(room.state).histories[1].snapshots);
+    // A fork is only stored: opened, it loads as it was made.
+    const opened = await env.manager.get(fork.code);
+    expect(await stored(env, fork.code)).toEqual(seen(opened.state));
+    expect(opened.view('teacher')).toEqual(fork.room);
+    expect(seen(opened.state).histories[0].snapshots).toEqual(seen(room.state).histories[1].snapshots);
   });
 
   test('recovery’s pause after a restart: the room is not loaded until the pause is stored', async () => {

@@ -15,11 +15,11 @@ function ids(from: number): IdSource {
   let n = from;
   return { next: () => ++n, ready: async () => {} };
 }
-const ctx = (now: number): TransitionCtx => ({ now, ids: ids(1000 + now), drawSeed: () => 4242 });
+const ctx = (now: number): TransitionCtx => ({ now, ids: ids(1000 + now), drawSeed: () => 4242, connected: () => false });
 
 function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
-  return { view: roomView(s, () => true), histories: teams.map((t) => teamHistory(s.round.id, t)), players: [...s.players.values()] };
+  return { view: roomView(s, () => true, 'teacher'), histories: teams.map((t) => teamHistory(s.round, t)), players: [...s.players.values()] };
 }
 
 describe('transitions', () => {
@@ -34,6 +34,9 @@ describe('transitions', () => {
       () => ({ type: 'join', name: 'Cato', tokenHash: 'c' }),
       () => ({ type: 'join', name: 'Dewi', tokenHash: 'd' }),
       () => ({ type: 'configure', patch: { teamCount: 2 } }),
+      () => ({ type: 'assign', playerId: player('Dewi'), role: 'fraud' }),
+      () => ({ type: 'lock', locked: true }),
+      () => ({ type: 'message', teamId: null, text: 'Read your controls' }),
       () => ({ type: 'move', playerId: player('Ana'), teamId: team(1) }),
       () => ({ type: 'rename', teamId: team(0), name: 'Night shift' }),
       () => ({ type: 'clock', action: 'start' }),
@@ -44,6 +47,8 @@ describe('transitions', () => {
       () => ({ type: 'tick', firedAt: 6000 }),
       () => ({ type: 'clock', action: 'step' }),
       () => ({ type: 'remove', playerId: player('Budi') }),
+      () => ({ type: 'message', teamId: team(0), text: 'Look at the queue' }),
+      () => ({ type: 'share', shared: true }),
       () => ({ type: 'clock', action: 'end' }),
       () => ({ type: 'clock', action: 'next' }),
     ];

@@ -1,23 +1,12 @@
 // Both socket.io transports and the plain WebSocket feed on one server at the same time.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import WebSocket from 'ws';
-import { collect, connect, createRoom, firstTransport, ok, startServer, until, type TestServer } from './helpers.ts';
+import { collect, connect, createRoom, firstTransport, ok, openFeed, startServer, until, type TestServer } from './helpers.ts';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer();
 });
 afterAll(() => server.close());
-
-function openFeed(url: string): Promise<{ ws: WebSocket; messages: any[] }> {
-  const ws = new WebSocket(url);
-  const messages: any[] = [];
-  ws.on('message', (d) => messages.push(JSON.parse(String(d))));
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve({ ws, messages }));
-    ws.once('error', reject);
-  });
-}
 
 test('websocket-only and polling→websocket clients and the plain feed all follow one round', async () => {
   const { code, teacherKey } = await createRoom(server, { simulator: 'web-service', scenario: 'bad-deploy', teamCount: 1, minutes: 5, tempo: 1 });
@@ -39,7 +28,7 @@ test('websocket-only and polling→websocket clients and the plain feed all foll
   const summaries = collect(observer, 'summary');
   await ok(observer, 'observer:join', { code });
 
-  const feed = await openFeed(`${server.url.replace('http', 'ws')}/api/rooms/${code}/feed`);
+  const feed = await openFeed(server, code);
   await until(() => feed.messages.length >= 1, 'feed hello');
   expect(feed.messages[0]).toMatchObject({ type: 'hello', room: { code, round: { state: 'lobby' } } });
 
@@ -65,7 +54,7 @@ test('websocket-only and polling→websocket clients and the plain feed all foll
 });
 
 test('the feed of an unknown room answers with an error and closes', async () => {
-  const feed = await openFeed(`${server.url.replace('http', 'ws')}/api/rooms/ZZZZZZ/feed`);
+  const feed = await openFeed(server, 'ZZZZZZ');
   const closed = new Promise<number>((r) => feed.ws.once('close', (c) => r(c)));
   expect(await closed).toBe(4404);
   expect(feed.messages[0]).toMatchObject({ type: 'error', code: 'ROOM_NOT_FOUND' });

@@ -49,6 +49,7 @@ const round = (id: number, extra: Partial<HistoryRound> = {}): HistoryRound => (
   startedAt: 0,
   finishedAt: 0,
   forkOf: null,
+  endedEarlyAt: null,
   teams: [],
   ...extra,
 });
@@ -56,7 +57,9 @@ const team = (teamId: number, idx: number, minutes: number, extra: Partial<Repla
   teamId,
   idx,
   name: '',
+  whatIf: null,
   members: [],
+  roleChanges: [],
   columns: toColumns(Array.from({ length: minutes + 1 }, (_, m) => snap(m, 0.99 - m / 100 - teamId / 1000))),
   changes: [],
   result: null,

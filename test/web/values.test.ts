@@ -85,7 +85,7 @@ describe('pictures', () => {
 });
 
 test('leaderboard: by score, free play last, ties share a rank', () => {
-  const teams = [0, 1, 2, 3].map((idx) => ({ id: idx + 10, idx, name: '' }));
+  const teams = [0, 1, 2, 3].map((idx) => ({ id: idx + 10, idx, name: '', whatIf: null }));
   const rows = rank(
     [
       { teamId: 10, name: '', score: 1020.5, met: 1, total: 3 },

@@ -6,9 +6,11 @@ import { getModel } from '../../../shared/sim/registry.ts';
 import type { ClockAction, RoundState } from '../../../shared/protocol/types.ts';
 import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { activeTeams } from '../roster.ts';
+import { AppendOnly } from '../append-only.ts';
 import { openTeam } from '../round.ts';
 import type { RoomState } from '../state.ts';
 import { Draft } from './draft.ts';
+import { recordStart } from './roles.ts';
 import { finish, playMinute, sendMinute } from './tick.ts';
 
 /** In which round states each action is allowed, and what to say otherwise. */
@@ -40,6 +42,7 @@ function start(d: Draft, ctx: TransitionCtx): void {
     { op: 'updateRound', id: r.id, set: { seed, state: 'running', minute: 0, startedAt: ctx.now } },
     { op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(t.sim.snapshot) })) },
   );
+  recordStart(d, ctx);
   d.send({ kind: 'room' });
   sendMinute(d, d.state.round, ctx.now);
 }
@@ -53,7 +56,8 @@ function nextRound(d: Draft, ctx: TransitionCtx): void {
   };
   d.write({ op: 'insertRound', round: { ...round, roomId: d.state.id, createdAt: ctx.now, startedAt: null } });
   const model = getModel(simulator);
-  d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, scenario), teams: new Map() });
+  d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, scenario), teams: new Map(), finishedAt: null });
+  d.patchRound({ roleChanges: AppendOnly.of(), members: new Map(), messages: AppendOnly.of() });
   d.send({ kind: 'room' });
 }
 

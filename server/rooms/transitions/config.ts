@@ -5,6 +5,7 @@ import { getModel } from '../../../shared/sim/registry.ts';
 import { unchanged, type Transition } from '../commands.ts';
 import { resolveConfig } from '../config.ts';
 import { Draft } from './draft.ts';
+import { dealEveryTeam } from './roles.ts';
 import { setTeamCount } from './roster.ts';
 
 export const tempo: Transition<'tempo'> = (s, cmd) => {
@@ -31,9 +32,11 @@ export const configure: Transition<'configure'> = (s, cmd, ctx) => {
   const model = getModel(round.simulator);
   const d = new Draft(s);
   d.patch({ config });
-  d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, round.scenario) });
   d.write({ op: 'setRoomConfig', roomId: s.id, config }, { op: 'updateRound', id: s.round.id, set: round });
-  setTeamCount(d, config.teamCount, ctx.ids);
+  // Seats change under the roles people hold now; another simulator then deals its own roles.
+  setTeamCount(d, config.teamCount, ctx);
+  d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, round.scenario) });
+  if (round.simulator !== s.round.simulator) dealEveryTeam(d, ctx);
   d.send({ kind: 'room' });
   return d.done(undefined);
 };

@@ -4,10 +4,15 @@ import type { RoomState } from '../state.ts';
 import { clock, recover } from './clock.ts';
 import { configure, tempo } from './config.ts';
 import { control } from './control.ts';
+import { lock, message, share } from './access.ts';
+import { assign } from './roles.ts';
 import { join, move, remove, rename } from './roster.ts';
 import { tick } from './tick.ts';
 
-const transitions: { [K in CommandType]: Transition<K> } = { join, control, configure, tempo, clock, move, rename, remove, tick, recover };
+const transitions: { [K in CommandType]: Transition<K> } = {
+  ...{ join, control, configure, tempo, clock, move, rename, remove, tick, recover },
+  ...{ assign, lock, share, message },
+};
 
 /** The outcome of one command: pure, so the same state, command and ctx give the same outcome. */
 export function transition<K extends CommandType>(state: RoomState, cmd: CommandOf<K>, ctx: TransitionCtx): Outcome<Commands[K]['reply']> {

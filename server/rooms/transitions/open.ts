@@ -1,6 +1,6 @@
 // New rooms as values with their writes: a room with its teams and a first round in the lobby, and a
 // what-if fork — one team's exact state at a minute of another round, paused there. Pure.
-import type { ChangeRecord, RoundConfig } from '../../../shared/protocol/types.ts';
+import type { ChangeRecord, RoundConfig, WhatIfOrigin } from '../../../shared/protocol/types.ts';
 import type { MinuteRecord, Write } from '../../db/writes.ts';
 import type { RoundRecord } from '../../db/store.ts';
 import type { TransitionCtx } from '../commands.ts';
@@ -15,7 +15,7 @@ export interface Opened {
 export function openRoom(room: { code: string; teacherId: number; config: RoundConfig }, ctx: Pick<TransitionCtx, 'now' | 'ids'>): Opened {
   const { code, teacherId, config } = room;
   const id = ctx.ids.next('rooms');
-  const teams: TeamState[] = Array.from({ length: config.teamCount }, (_, idx) => ({ id: ctx.ids.next('teams'), idx, name: '' }));
+  const teams: TeamState[] = Array.from({ length: config.teamCount }, (_, idx) => ({ id: ctx.ids.next('teams'), idx, name: '', whatIf: null }));
   const { simulator, scenario, seed, minutes, tempo } = config;
   const row: RoundRecord = {
     id: ctx.ids.next('rounds'),
@@ -35,7 +35,7 @@ export function openRoom(room: { code: string; teacherId: number; config: RoundC
     forkOf: null,
   };
   return {
-    state: { id, code, teacherId, config, teams, players: new Map(), round: roundRun(row) },
+    state: { id, code, teacherId, config, teams, players: new Map(), round: roundRun(row), locked: false, replayShared: false },
     writes: [
       { op: 'insertRoom', id, code, teacherId, config, createdAt: ctx.now },
       ...teams.map((t): Write => ({ op: 'insertTeam', id: t.id, roomId: id, idx: t.idx, name: t.name })),
@@ -46,7 +46,8 @@ export function openRoom(room: { code: string; teacherId: number; config: RoundC
 
 export interface ForkSource {
   round: RoundRecord & { seed: number };
-  team: { teamId: number; name: string };
+  /** The team forked, as it played that round (a what-if of a what-if names the first team). */
+  team: { teamId: number; idx: number; name: string; whatIf: WhatIfOrigin | null };
   minute: number;
   /** The team's changes up to `minute`, in arrival order. */
   changes: readonly ChangeRecord[];
@@ -62,8 +63,11 @@ export function forkRoom(
 ): Opened & { mismatches: number[] } {
   const { code, teacherId, config } = room;
   const id = ctx.ids.next('rooms');
-  const team: TeamState = { id: ctx.ids.next('teams'), idx: 0, name: from.team.name };
   const o = from.round;
+  // The new team has no name of its own: screens call it after the original ("Team 2 — what-if from minute 10").
+  const named = from.team.name === '' && from.team.whatIf ? from.team.whatIf : from.team;
+  const whatIf: WhatIfOrigin = { roundId: o.id, teamId: from.team.teamId, idx: named.idx, name: named.name, minute: from.minute };
+  const team: TeamState = { id: ctx.ids.next('teams'), idx: 0, name: '', whatIf };
   const row: RoundRecord = {
     id: ctx.ids.next('rounds'),
     roomId: id,
@@ -88,10 +92,13 @@ export function forkRoom(
   const stored = new Map(from.snapshots.map((s) => [s.minute, s.data]));
   const rebuilt = rebuildTeam(base, seat, o.seed, changes, stored, from.minute);
   return {
-    state: { id, code, teacherId, config, teams: [team], players: new Map(), round: { ...base, teams: new Map([[team.id, rebuilt.team]]) } },
+    state: {
+      ...{ id, code, teacherId, config, teams: [team], players: new Map(), locked: false, replayShared: false },
+      round: { ...base, teams: new Map([[team.id, rebuilt.team]]) },
+    },
     writes: [
       { op: 'insertRoom', id, code, teacherId, config, createdAt: ctx.now },
-      { op: 'insertTeam', id: team.id, roomId: id, idx: 0, name: team.name },
+      { op: 'insertTeam', id: team.id, roomId: id, idx: 0, name: team.name, whatIf },
       { op: 'insertRound', round: row },
       { op: 'insertRoundTeams', roundId: row.id, teams: [seat] },
       { op: 'insertChanges', changes },

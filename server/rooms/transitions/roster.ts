@@ -1,13 +1,14 @@
-// The people side of a room: seating a new student, moving, renaming, removing. Every seat change
-// deals the team's roles again; every change is written with the roster it changes.
+// The people side of a room: seating a new student, moving, renaming, removing. Roles stay with
+// their owners (transitions/roles.ts says when they change hands); names are unique in a team.
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import { LIMITS } from '../../../shared/protocol/types.ts';
 import type { IdSource } from '../../db/writes.ts';
-import { emit, unchanged, type Transition } from '../commands.ts';
-import { activePlayers, activeTeams, members, nextSeq, redeal, teamWithRoom } from '../roster.ts';
+import { emit, unchanged, type Transition, type TransitionCtx } from '../commands.ts';
+import { activePlayers, activeTeams, members, nextSeq, teamWithRoom, uniqueName } from '../roster.ts';
 import type { PlayerState, RoomState } from '../state.ts';
 import { teamHistory } from '../views.ts';
 import { Draft } from './draft.ts';
+import { handOverRoles, takeRoles } from './roles.ts';
 
 const fail = (code: ErrorCode, message: string): never => {
   throw new ClassroomError(code, message);
@@ -19,34 +20,37 @@ function player(s: RoomState, playerId: number): PlayerState {
   return p;
 }
 
-/** Seats a player at the end of a team and deals both teams' roles again. */
-export function seat(d: Draft, p: PlayerState, teamId: number): void {
-  const from = p.teamId;
-  d.updatePlayers([{ id: p.id, set: { teamId, seq: nextSeq(d.state, teamId), roles: [] } }]);
-  if (from !== null) d.updatePlayers(redeal(d.state, from, d.state.round.model));
-  d.updatePlayers(redeal(d.state, teamId, d.state.round.model));
+/**
+ * Seats a player at the end of another team: their roles go to teammates in the team they leave,
+ * they take what the new team has for a newcomer, and their name takes a suffix if it is taken there.
+ */
+export function seat(d: Draft, p: PlayerState, teamId: number, ctx: TransitionCtx): void {
+  // A team that no longer plays (fewer teams in the lobby) has no roles to hand over.
+  if (activeTeams(d.state, d.state.config.teamCount).some((t) => t.id === p.teamId)) handOverRoles(d, p, 'move', ctx);
+  const name = uniqueName(d.state, teamId, p.name, p.id);
+  d.updatePlayers([{ id: p.id, set: { teamId, seq: nextSeq(d.state, teamId), roles: [], ...(name !== p.name ? { name } : {}) } }]);
+  takeRoles(d, p.id, 'move', ctx);
   d.send({ kind: 'place', playerId: p.id, teamId });
   const run = d.state.round.teams.get(teamId);
-  if (run) d.send(emit({ kind: 'player', playerId: p.id }, 'history', teamHistory(d.state.round.id, run)));
+  if (run) d.send(emit({ kind: 'player', playerId: p.id }, 'history', teamHistory(d.state.round, run)));
 }
 
 export const join: Transition<'join'> = (s, cmd, ctx) => {
+  if (s.locked) fail(ErrorCode.ROOM_LOCKED, 'the teacher has locked this room to new students');
   if (activePlayers(s).length >= LIMITS.maxPlayers) fail(ErrorCode.ROOM_FULL, `the room is full (${LIMITS.maxPlayers} players)`);
   const team = teamWithRoom(s, s.config.teamCount, LIMITS.maxTeamSize);
   if (!team) return fail(ErrorCode.ROOM_FULL, `every team is full (${LIMITS.maxTeamSize} players each); the teacher can add teams`);
-  const fresh: PlayerState = { id: ctx.ids.next('players'), name: cmd.name, teamId: team.id, seq: nextSeq(s, team.id), roles: [], removed: false };
-  // The newcomer is stored with the roles the deal gives them; teammates whose roles change are updated.
-  const deal = redeal({ teams: s.teams, players: new Map(s.players).set(fresh.id, fresh) }, team.id, s.round.model);
-  const p: PlayerState = { ...fresh, roles: deal.find((u) => u.id === fresh.id)?.set.roles ?? [] };
+  const name = uniqueName(s, team.id, cmd.name);
+  const fresh: PlayerState = { id: ctx.ids.next('players'), name, teamId: team.id, seq: nextSeq(s, team.id), roles: [], removed: false };
   const d = new Draft(s);
-  const { id, name, seq, roles } = p;
-  d.addPlayer(p, { op: 'insertPlayer', id, roomId: s.id, teamId: team.id, name, tokenHash: cmd.tokenHash, seq, roles, joinedAt: ctx.now });
-  d.updatePlayers(deal.filter((u) => u.id !== p.id));
-  d.send({ kind: 'place', playerId: p.id, teamId: team.id }, { kind: 'room' });
-  return d.done(p);
+  const { id, seq } = fresh;
+  d.addPlayer(fresh, { op: 'insertPlayer', id, roomId: s.id, teamId: team.id, name, tokenHash: cmd.tokenHash, seq, roles: [], joinedAt: ctx.now });
+  takeRoles(d, id, 'join', ctx);
+  d.send({ kind: 'place', playerId: id, teamId: team.id }, { kind: 'room' });
+  return d.done(d.state.players.get(id)!);
 };
 
-export const move: Transition<'move'> = (s, cmd) => {
+export const move: Transition<'move'> = (s, cmd, ctx) => {
   const p = player(s, cmd.playerId);
   const plays = s.round.state === 'lobby' || s.round.teams.has(cmd.teamId);
   const active = activeTeams(s, s.config.teamCount).some((t) => t.id === cmd.teamId);
@@ -54,7 +58,7 @@ export const move: Transition<'move'> = (s, cmd) => {
   if (p.teamId === cmd.teamId) return unchanged(s);
   if (members(s, cmd.teamId).length >= LIMITS.maxTeamSize) fail(ErrorCode.TEAM_FULL, `that team is full (${LIMITS.maxTeamSize})`);
   const d = new Draft(s);
-  seat(d, p, cmd.teamId);
+  seat(d, p, cmd.teamId, ctx);
   d.send({ kind: 'room' });
   return d.done(undefined);
 };
@@ -76,11 +80,11 @@ export const rename: Transition<'rename'> = (s, cmd) => {
   return d.done(undefined);
 };
 
-export const remove: Transition<'remove'> = (s, cmd) => {
+export const remove: Transition<'remove'> = (s, cmd, ctx) => {
   const p = player(s, cmd.playerId);
   const d = new Draft(s);
+  handOverRoles(d, p, 'remove', ctx);
   d.updatePlayers([{ id: p.id, set: { removed: true, roles: [] } }]);
-  if (p.teamId !== null) d.updatePlayers(redeal(d.state, p.teamId, s.round.model));
   d.send(
     emit({ kind: 'player', playerId: p.id }, 'notice', { code: ErrorCode.REMOVED, message: 'the teacher removed you from the room' }),
     { kind: 'drop', playerId: p.id },
@@ -89,11 +93,12 @@ export const remove: Transition<'remove'> = (s, cmd) => {
   return d.done(undefined);
 };
 
-/** Grows or shrinks the playing teams (lobby only): new team rows, members of dropped teams seated anew, roles dealt again. */
-export function setTeamCount(d: Draft, n: number, ids: IdSource): void {
+/** Grows or shrinks the playing teams (lobby only): new team rows, members of dropped teams seated anew. */
+export function setTeamCount(d: Draft, n: number, ctx: TransitionCtx): void {
   const s = d.state;
+  const ids: IdSource = ctx.ids;
   if (s.teams.length < n) {
-    const added = Array.from({ length: n - s.teams.length }, (_, i) => ({ id: ids.next('teams'), idx: s.teams.length + i, name: '' }));
+    const added = Array.from({ length: n - s.teams.length }, (_, i) => ({ id: ids.next('teams'), idx: s.teams.length + i, name: '', whatIf: null }));
     d.patch({ teams: [...s.teams, ...added] });
     d.write(...added.map((t) => ({ op: 'insertTeam' as const, id: t.id, roomId: s.id, idx: t.idx, name: t.name })));
   }
@@ -101,8 +106,7 @@ export function setTeamCount(d: Draft, n: number, ids: IdSource): void {
     for (const p of members(d.state, t.id)) {
       const dest = teamWithRoom(d.state, n, LIMITS.maxTeamSize);
       if (!dest) return fail(ErrorCode.ROOM_FULL, `not enough seats in ${n} teams for everyone`);
-      seat(d, p, dest.id);
+      seat(d, p, dest.id, ctx);
     }
   }
-  for (const t of activeTeams(d.state, n)) d.updatePlayers(redeal(d.state, t.id, d.state.round.model));
 }

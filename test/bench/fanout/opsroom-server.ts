@@ -5,8 +5,9 @@ import { buildApp } from '../../../server/app.ts';
 const app = await buildApp({
   databasePath: process.env.DATABASE_PATH!,
   webRoot: null,
-  httpLimits: { createRooms: { max: 100_000, timeWindow: '1 minute' }, lookups: { max: 100_000, timeWindow: '1 minute' } },
-  realtimeLimits: { join: { capacity: 100_000, refillPerSecond: 100_000 } },
+  httpLimits: { lookups: { max: 100_000, timeWindow: '1 minute' } },
+  roomLimits: { creations: { capacity: 100_000, refillPerSecond: 100_000 } },
+  realtimeLimits: { join: { capacity: 100_000, refillPerSecond: 100_000 }, seats: { capacity: 100_000, refillPerSecond: 100_000 } },
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const addr = app.server.address();

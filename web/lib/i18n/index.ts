@@ -4,6 +4,7 @@ import type { ErrorCode } from '$shared/protocol/errors.ts';
 import type { RoundState } from '$shared/protocol/types.ts';
 import type { Status } from '$shared/sim/types.ts';
 import { m } from '$lib/paraglide/messages.js';
+import { fmtInt } from '$lib/format.ts';
 
 // Typed by the protocol's codes: a new server code without words here fails the type check.
 const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
@@ -13,6 +14,9 @@ const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
   RATE_LIMITED: m.err_RATE_LIMITED,
   ROOM_NOT_FOUND: m.err_ROOM_NOT_FOUND,
   ROOM_FULL: m.err_ROOM_FULL,
+  ROOM_LOCKED: m.err_ROOM_LOCKED,
+  ROOM_CLOSED: m.err_ROOM_CLOSED,
+  ROOM_QUOTA: m.err_ROOM_QUOTA,
   TEAM_FULL: m.err_TEAM_FULL,
   BAD_TOKEN: m.err_BAD_TOKEN,
   BAD_KEY: m.err_BAD_KEY,
@@ -53,9 +57,13 @@ export const statusText = (s: Status): string => statuses[s]();
 /** A symbol beside the word, so a status never relies on colour. */
 export const STATUS_SYMBOL: Record<Status, string> = { normal: '✓', warning: '▲', critical: '✖' };
 
-/** A team's name: the teacher's, or "Team n" in the reader's language. */
-export function teamName(team: { idx: number; name: string } | undefined, fallbackIdx = 0): string {
+/**
+ * A team's name: the teacher's, or "Team n" in the reader's language; a what-if room's team is named
+ * after the one it was forked from ("Team 2 — what-if from minute 10").
+ */
+export function teamName(team: { idx: number; name: string; whatIf?: { idx: number; name: string; minute: number } | null } | undefined, fallbackIdx = 0): string {
   if (team?.name) return team.name;
+  if (team?.whatIf) return m.team_whatif({ team: teamName(team.whatIf), minute: fmtInt(team.whatIf.minute) });
   return m.team_default({ n: String((team?.idx ?? fallbackIdx) + 1) });
 }
 

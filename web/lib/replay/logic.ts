@@ -87,10 +87,12 @@ export interface CompareLine {
  * a what-if) and every what-if forked from this round (each loaded from its own replay).
  */
 export function compareLines(replay: RoundReplay, related: readonly RoundReplay[]): CompareLine[] {
+  // A what-if's line says "what-if" already: it names the team it comes from ("What-if from minute 10: Team 2").
+  const named = (t: ReplayTeam) => (!t.name && t.whatIf ? t.whatIf : t);
   const lines: CompareLine[] = replay.teams.map((t) => ({
     id: `r${replay.round.id}t${t.teamId}`,
     kind: replay.origin ? 'this-fork' : 'team',
-    team: t,
+    team: replay.origin ? named(t) : t,
     columns: t.columns,
   }));
   const origin = replay.origin && related.find((r) => r.round.id === replay.origin!.roundId);
@@ -99,7 +101,7 @@ export function compareLines(replay: RoundReplay, related: readonly RoundReplay[
   for (const f of replay.forks) {
     const r = related.find((x) => x.round.id === f.roundId);
     const t = r?.teams[0];
-    if (r && t) lines.push({ id: `r${r.round.id}t${t.teamId}`, kind: 'fork', team: t, columns: t.columns, code: f.roomCode, minute: f.minute });
+    if (r && t) lines.push({ id: `r${r.round.id}t${t.teamId}`, kind: 'fork', team: named(t), columns: t.columns, code: f.roomCode, minute: f.minute });
   }
   return lines;
 }

@@ -111,6 +111,7 @@ export class ReplayView {
       teamId: team.teamId,
       snapshots,
       changes: changesUpTo(team.changes, this.minute),
+      roleChanges: team.roleChanges.filter((c) => c.minute <= this.minute),
       progress: final?.goals ?? live?.goals ?? [],
       score: final?.score ?? live?.score ?? null,
     });
@@ -122,9 +123,14 @@ export class ReplayView {
       code: this.replay.roomCode,
       // The history does not keep the tempo, and nothing the desk draws depends on it.
       config: { simulator: r.simulator, scenario: r.scenario, minutes: r.minutes, tempo: r.tempo, seed: r.seed, teamCount: this.replay.teams.length },
-      round: { id: r.id, number: r.number, state: stateAt(r, minute, this.last), simulator: r.simulator, scenario: r.scenario, seed: r.seed, minutes: r.minutes, tempo: r.tempo, minute, forkOf: r.forkOf },
-      teams: this.replay.teams.map((t) => ({ id: t.teamId, idx: t.idx, name: t.name })),
+      round: {
+        ...{ id: r.id, number: r.number, state: stateAt(r, minute, this.last), simulator: r.simulator, scenario: r.scenario, seed: r.seed },
+        ...{ minutes: r.minutes, tempo: r.tempo, minute, forkOf: r.forkOf, endedEarlyAt: r.endedEarlyAt },
+      },
+      teams: this.replay.teams.map((t) => ({ id: t.teamId, idx: t.idx, name: t.name, whatIf: t.whatIf })),
       players: this.players,
+      locked: false,
+      replayShared: false,
     };
   }
 }

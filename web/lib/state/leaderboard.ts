@@ -1,38 +1,43 @@
 // The leaderboard: teams by score (goals met first — the score already counts them — then the
-// margin), the same from live minutes, observer summaries or final scores. Pure.
+// margin), the same from live minutes, observer summaries or final scores; the order itself is
+// shared/classroom/rank.ts (a round ended early never above a complete one). Pure.
+import { rankRows } from '$shared/classroom/rank.ts';
 import type { RoomMinute, RoomSummary, RoundScores, TeamView } from '$shared/protocol/types.ts';
 
 export interface LeaderRow {
   teamId: number;
-  team: { idx: number; name: string };
+  team: Pick<TeamView, 'idx' | 'name' | 'whatIf'>;
   score: number | null;
   met: number;
   total: number;
+  /** False when the round was ended early. */
+  complete: boolean;
   rank: number;
 }
 
-type Entry = Omit<LeaderRow, 'rank' | 'team'> & { name: string };
+type Entry = Omit<LeaderRow, 'rank' | 'team' | 'complete'> & { name: string };
+/** A team as the room view, the history or the replay gives it. */
+type TeamLike = Pick<TeamView, 'id' | 'idx' | 'name'> & { whatIf?: TeamView['whatIf'] };
 
-function teamOf(teams: readonly TeamView[], teamId: number, name: string, i: number): { idx: number; name: string } {
+function teamOf(teams: readonly TeamLike[], teamId: number, name: string, i: number): LeaderRow['team'] {
   const t = teams.find((x) => x.id === teamId);
-  return t ? { idx: t.idx, name: t.name } : { idx: i, name };
+  return t ? { idx: t.idx, name: t.name, whatIf: t.whatIf ?? null } : { idx: i, name, whatIf: null };
 }
 
-/** Sorted best first; teams without a score (free play) last; equal scores share a rank. */
-export function rank(entries: readonly Entry[], teams: readonly TeamView[]): LeaderRow[] {
-  const rows = entries.map((e, i) => ({ ...e, team: teamOf(teams, e.teamId, e.name, i), rank: 0 }));
-  rows.sort((a, b) => (b.score ?? -Infinity) - (a.score ?? -Infinity) || b.met - a.met || a.team.idx - b.team.idx);
-  rows.forEach((r, i) => {
-    const prev = rows[i - 1];
-    r.rank = prev && prev.score === r.score && prev.met === r.met ? prev.rank : i + 1;
+/** Sorted best first; teams without a score (free play) last; equal scores share a rank. `complete`: false for a round ended early. */
+export function rank(entries: readonly Entry[], teams: readonly TeamLike[], complete = true): LeaderRow[] {
+  const rows = entries.map((e, i) => {
+    const team = teamOf(teams, e.teamId, e.name, i);
+    return { ...e, team, complete, idx: team.idx };
   });
-  return rows;
+  return rankRows(rows).map(({ idx: _, ...r }) => r);
 }
 
 export function leaderboardFromScores(scores: RoundScores, teams: readonly TeamView[]): LeaderRow[] {
   return rank(
     scores.teams.map((t) => ({ teamId: t.teamId, name: t.name, score: t.score, met: t.goals.filter((g) => g.met).length, total: t.goals.length })),
     teams,
+    scores.endedEarlyAt === null,
   );
 }
 

@@ -1,6 +1,6 @@
 // The teacher's page: the room, every team's latest minute and headline trend, the scores, and one
 // team's full desk on demand. Rebuilt from the join's answer after every (re)connect.
-import type { ClockAction, RoomMinute, RoomView, RoundConfig, RoundScores, Tempo } from '$shared/protocol/types.ts';
+import type { ClockAction, RoleChange, RoomMinute, RoomView, RoundConfig, RoundScores, TeacherMessage, Tempo } from '$shared/protocol/types.ts';
 import { Connection, isTransient, type AckOf } from '$lib/net/connection.svelte.ts';
 import type { ClientToServer } from '$shared/protocol/events.ts';
 import { DeskState } from './desk.svelte.ts';
@@ -15,6 +15,10 @@ export class TeacherSession {
   latest = $state.raw<RoomMinute | null>(null);
   trends = $state.raw<Trends>({});
   scores = $state.raw<RoundScores | null>(null);
+  /** Every team's role changes this round, oldest first. */
+  roleChanges = $state.raw<RoleChange[]>([]);
+  /** The messages sent this round. */
+  messages = $state.raw<TeacherMessage[]>([]);
   joined = $state(false);
   failure = $state<string | null>(null);
   /** The last unsolicited notice (e.g. a failed tick), as an error code. */
@@ -36,9 +40,15 @@ export class TeacherSession {
         this.latest = null;
         this.trends = {};
         this.scores = null;
+        this.roleChanges = [];
+        this.messages = [];
         this.desk.reset(room.round.id);
       }
       this.room = room;
+    });
+    s.on('roles', (r) => (this.roleChanges = [...this.roleChanges, ...r.changes]));
+    s.on('message', (msg) => {
+      if (!this.messages.some((x) => x.id === msg.id)) this.messages = [...this.messages, msg];
     });
     s.on('presence', (p) => this.room && (this.room = withPresence(this.room, p)));
     s.on('room:minute', (rm) => {
@@ -67,6 +77,8 @@ export class TeacherSession {
     this.latest = res.latest;
     this.trends = res.trends;
     this.scores = res.scores;
+    this.roleChanges = res.roleChanges;
+    this.messages = res.messages;
     this.joined = true;
     if (this.openTeamId !== null) await this.loadTeam(this.openTeamId);
   }
@@ -102,6 +114,14 @@ export class TeacherSession {
   move = (playerId: number, teamId: number) => this.act('teacher:move', { playerId, teamId });
   rename = (teamId: number, name: string) => this.act('teacher:rename', { teamId, name });
   remove = (playerId: number) => this.act('teacher:remove', { playerId });
+  assign = (playerId: number, role: string) => this.act('teacher:assign', { playerId, role });
+  lock = (locked: boolean) => this.act('teacher:lock', { locked });
+  share = (shared: boolean) => this.act('teacher:share', { shared });
+  /** A message to one team or to all (null); resolves with an error code or null. */
+  async message(teamId: number | null, text: string): Promise<string | null> {
+    const res = await this.conn.request('teacher:message', { teamId, text });
+    return res.ok ? null : res.error.code;
+  }
 
   dispose(): void {
     this.conn.close();

@@ -1,0 +1,96 @@
+// What-if forks as new rooms (issue 13, item 2): they count against the teacher's room-creation
+// limit, a teacher has a quota of live rooms, and a fork is only stored — loaded when someone opens
+// it. Over the HTTP API of a real server on port 0 with a manual clock.
+import { afterEach, describe, expect, test } from 'vitest';
+import { connect, createRoom, ok, sqliteOf, startServer, type TestServer } from './helpers.ts';
+
+let server: TestServer;
+afterEach(() => server?.close());
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** A room of two teams whose round of 20 minutes has been played through. */
+async function playedRound() {
+  const { code, teacherKey } = await createRoom(server, { teamCount: 2, minutes: 20, tempo: 1, seed: 9 });
+  const teacher = await connect(server);
+  await ok(teacher, 'teacher:join', { code, key: teacherKey });
+  for (const name of ['Ana', 'Bo']) await ok(await connect(server), 'student:join', { code, name });
+  await ok(teacher, 'teacher:clock', { action: 'start' });
+  for (let m = 0; m < 20; m++) server.clock.advance(1000);
+  await server.app.rooms.settled();
+  const room = await server.app.rooms.get(code);
+  expect(room.round.state).toBe('finished');
+  return { code, teacherKey, roundId: room.round.id, teamIds: room.view('teacher').teams.map((t) => t.id) };
+}
+
+const fork = (roundId: number, key: string, body: object, remoteAddress = '127.0.0.1') =>
+  server.app.inject({ method: 'POST', url: `/api/rounds/${roundId}/fork`, headers: auth(key), payload: body, remoteAddress });
+
+describe('forks', () => {
+  test('1,000 fork requests in a burst: refused past the creation limit, and memory holds none of them', async () => {
+    server = await startServer();
+    const { code, teacherKey, roundId, teamIds } = await playedRound();
+    const db = sqliteOf(server);
+    const roomsBefore = (db.prepare('select count(*) n from rooms').get() as { n: number }).n;
+    const answers = await Promise.all(Array.from({ length: 1000 }, (_, i) => fork(roundId, teacherKey, { teamId: teamIds[i % 2], minute: 10 })));
+    const made = answers.filter((a) => a.statusCode === 201);
+    // The address's 30: the room forked from took one, and one came back in the 20 s it was played.
+    expect(made).toHaveLength(30);
+    expect(answers.filter((a) => a.statusCode === 429).map((a) => a.json().error.code)).toEqual(Array(970).fill('RATE_LIMITED'));
+    // Stored, not kept: the only room in memory is the one forked from.
+    expect((db.prepare('select count(*) n from rooms').get() as { n: number }).n).toBe(roomsBefore + 30);
+    expect(server.app.rooms.all().map((r) => r.code)).toEqual([code]);
+
+    // A fork is loaded when someone opens it: paused at its minute, as the answer said.
+    const first = made[0].json();
+    expect(first.room.round).toMatchObject({ state: 'paused', minute: 10 });
+    const teacher = await connect(server);
+    const joined = await ok(teacher, 'teacher:join', { code: first.code, key: teacherKey });
+    expect(joined.room).toEqual(first.room);
+    expect(server.app.rooms.peek(first.code)?.round).toMatchObject({ state: 'paused', minute: 10 });
+    expect(server.app.rooms.all()).toHaveLength(2);
+  });
+
+  test('forks count against the teacher’s room-creation limit, whatever address they come from', async () => {
+    server = await startServer();
+    const { teacherKey, roundId, teamIds } = await playedRound();
+    // 30 for this teacher: 30 forks from as many addresses, then neither a fork nor a new room.
+    for (let i = 0; i < 30; i++) expect((await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 5 }, `10.0.0.${i + 1}`)).statusCode).toBe(201);
+    const refused = await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 5 }, '10.0.1.1');
+    expect([refused.statusCode, refused.json().error]).toEqual([429, { code: 'RATE_LIMITED', message: 'too many new rooms from this teacher: wait a little' }]);
+    const room = await server.app.inject({ method: 'POST', url: '/api/rooms', headers: auth(teacherKey), payload: {}, remoteAddress: '10.0.1.2' });
+    expect(room.statusCode).toBe(429);
+    // One more every 20 s.
+    server.clock.advance(20_000);
+    expect((await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 5 }, '10.0.1.3')).statusCode).toBe(201);
+    // A refused fork took nothing else: a bad one still answers for what is wrong with it once allowed.
+    server.clock.advance(20_000);
+    expect((await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 99 }, '10.0.1.4')).json().error.code).toBe('BAD_REQUEST');
+  });
+
+  test('a teacher has a quota of live rooms: new rooms and forks are refused ROOM_QUOTA until a round ends', async () => {
+    server = await startServer({ roomLimits: { creations: { capacity: 1000, refillPerSecond: 1000 }, liveRooms: 3 } });
+    const { code, teacherKey, roundId, teamIds } = await playedRound();
+    // The played room is finished: it does not count. Three rooms in the lobby do.
+    for (let i = 0; i < 3; i++) await createRoom(server, {}, teacherKey);
+    const quota = async (res: Promise<{ statusCode: number; json(): any }>) => {
+      const r = await res;
+      return [r.statusCode, r.json().error?.code];
+    };
+    expect(await quota(server.app.inject({ method: 'POST', url: '/api/rooms', headers: auth(teacherKey), payload: {} }))).toEqual([409, 'ROOM_QUOTA']);
+    expect(await quota(fork(roundId, teacherKey, { teamId: teamIds[1], minute: 3 }))).toEqual([409, 'ROOM_QUOTA']);
+    // Another teacher is not held up.
+    await createRoom(server, {});
+    // One of the three played and ended: a slot for a fork (paused, so live).
+    const busy = (await server.app.inject({ method: 'GET', url: '/api/teacher/rooms', headers: auth(teacherKey) })).json().rooms.find((r: any) => r.code !== code);
+    const t = await connect(server);
+    await ok(t, 'teacher:join', { code: busy.code, key: teacherKey });
+    await ok(t, 'teacher:clock', { action: 'start' });
+    await ok(t, 'teacher:clock', { action: 'end' });
+    expect((await fork(roundId, teacherKey, { teamId: teamIds[1], minute: 3 })).statusCode).toBe(201);
+    expect(await quota(fork(roundId, teacherKey, { teamId: teamIds[1], minute: 3 }))).toEqual([409, 'ROOM_QUOTA']);
+    // A day on, rooms left unfinished no longer count.
+    server.clock.advance(24 * 3600_000 + 1000);
+    expect((await fork(roundId, teacherKey, { teamId: teamIds[1], minute: 3 })).statusCode).toBe(201);
+  });
+});
