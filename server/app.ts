@@ -11,7 +11,7 @@ import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
 import { openDatabase } from './db/index.ts';
 import { Store } from './db/store.ts';
-import { sendError } from './http/errors.ts';
+import { clientErrorHandler, errorHandler, sendError } from './http/errors.ts';
 import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
 import { teacherRoutes } from './http/teacher.ts';
 import { ReplayCache } from './replay/cache.ts';
@@ -45,7 +45,14 @@ declare module 'fastify' {
 export const MAX_SOCKET_MESSAGE = 8 * 1024;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 16 * 1024, forceCloseConnections: true });
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 16 * 1024,
+    forceCloseConnections: true,
+    // Fastify's own errors (a malformed URL, a parameter too long, an unparsable request) in our shape too.
+    frameworkErrors: errorHandler,
+    clientErrorHandler,
+  });
   const clock = opts.clock ?? realClock;
   const { sqlite, db } = openDatabase(opts.databasePath);
   const store = new Store(db);
@@ -65,18 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('feed', feed);
   attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits });
 
-  app.setErrorHandler((err, req, reply) => {
-    if (err instanceof ClassroomError) return sendError(reply, err);
-    const status = (err as { statusCode?: number }).statusCode;
-    if (status === 429) return sendError(reply, new ClassroomError(ErrorCode.RATE_LIMITED, 'too many requests: wait a little'));
-    if (status && status >= 400 && status < 500) {
-      // Fastify's own 4xx (bad JSON, body too large…) keep their status, with our error shape.
-      const code = status === 413 ? ErrorCode.TOO_LARGE : ErrorCode.BAD_REQUEST;
-      return reply.code(status).send({ error: { code, message: (err as Error).message } });
-    }
-    req.log.error({ err }, 'request failed');
-    return reply.code(500).send({ error: { code: ErrorCode.INTERNAL, message: 'internal error' } });
-  });
+  app.setErrorHandler(errorHandler);
 
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyWebsocket, { options: { server: upgrades as never, maxPayload: 4096 } });
