@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
 import { openDatabase } from './db/index.ts';
+import { DatabaseHealth } from './db/health.ts';
 import { Store } from './db/store.ts';
 import { clientErrorHandler, errorHandler, sendError } from './http/errors.ts';
 import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
@@ -38,6 +39,7 @@ declare module 'fastify' {
     io: IoServer;
     feed: FeedHub;
     replayCache: ReplayCache;
+    dbHealth: DatabaseHealth;
   }
 }
 
@@ -54,8 +56,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
   });
   const clock = opts.clock ?? realClock;
-  const { sqlite, db } = openDatabase(opts.databasePath);
+  const { sqlite, db, integrity } = openDatabase(opts.databasePath);
   const store = new Store(db);
+  const dbHealth = new DatabaseHealth(sqlite, integrity, clock);
+  if (!dbHealth.intact) app.log.error({ problems: integrity }, 'the database failed its quick check: rounds on damaged pages may not load');
 
   // socket.io handles its own upgrades; @fastify/websocket gets only the others (see STACK.md).
   const io: IoServer = new Server(app.server, { serveClient: false, destroyUpgrade: false, maxHttpBufferSize: MAX_SOCKET_MESSAGE });
@@ -68,6 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const rooms = new RoomManager({ store, out: socketOutput(io, feed), clock, log: app.log });
   app.decorate('rooms', rooms);
   app.decorate('store', store);
+  app.decorate('dbHealth', dbHealth);
   app.decorate('io', io);
   app.decorate('feed', feed);
   attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits });
@@ -130,7 +135,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     sqlite.close();
   });
 
-  rooms.recover();
+  try {
+    rooms.recover();
+  } catch (err) {
+    // Not even the list of rounds to recover could be read: serve what can be served, health says why.
+    app.log.error({ err }, 'recovery of interrupted rounds failed');
+  }
   rooms.startSweeping();
   return app;
 }

@@ -28,5 +28,10 @@ export async function roomRoutes(app: FastifyInstance, opts: { limits: HttpLimit
     return { code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, teams: v.teams.length, players: v.players.length };
   });
 
-  app.get('/api/health', async () => ({ ok: true, rooms: app.rooms.all().length }));
+  // 503 when the database is damaged or cannot be written, so a supervisor or a load balancer notices.
+  app.get('/api/health', async (_req, reply) => {
+    const database = app.dbHealth.status();
+    const ok = database.intact && database.writable;
+    return reply.code(ok ? 200 : 503).send({ ok, rooms: app.rooms.all().length, database });
+  });
 }

@@ -177,10 +177,15 @@ export class RoomManager {
     const { store } = this.deps;
     const out: Room[] = [];
     for (const r of store.roundsInState(['running', 'paused'])) {
-      const latest = store.latestRound(r.roomId);
-      if (latest?.id !== r.id) continue;
-      const row = store.roomById(r.roomId)!;
-      if (!this.rooms.has(row.code)) out.push(this.load(row));
+      // One round that cannot be rebuilt (a corrupt page, a bad row) is logged and skipped: the rest are served.
+      try {
+        const latest = store.latestRound(r.roomId);
+        if (latest?.id !== r.id) continue;
+        const row = store.roomById(r.roomId)!;
+        if (!this.rooms.has(row.code)) out.push(this.load(row));
+      } catch (err) {
+        this.deps.log.error({ err, round: r.id, roomId: r.roomId }, 'round cannot be recovered: skipped');
+      }
     }
     return out;
   }
