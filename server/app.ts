@@ -16,7 +16,9 @@ import { clientErrorHandler, errorHandler, sendError } from './http/errors.ts';
 import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
 import { teacherRoutes } from './http/teacher.ts';
 import { ReplayCache } from './replay/cache.ts';
-import { FeedHub } from './realtime/feed.ts';
+import { addressKey, trustNobody, type TrustFn } from './http/client-address.ts';
+import { FeedHub, feedRoutes } from './realtime/feed.ts';
+import { CodeGuesses, DEFAULT_GUESS_LIMIT, type BucketConfig } from './realtime/limits.ts';
 import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
 import { RoomManager } from './rooms/manager.ts';
@@ -30,6 +32,10 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   httpLimits?: Partial<HttpLimits>;
   realtimeLimits?: Partial<RealtimeLimits>;
+  /** Unknown room codes per address, on every path (HTTP look-up, feed, socket.io joins). */
+  guessLimit?: Partial<BucketConfig>;
+  /** Which reverse proxies to believe about the client's address (TRUST_PROXY); none by default. */
+  trustProxy?: TrustFn;
 }
 
 declare module 'fastify' {
@@ -40,6 +46,7 @@ declare module 'fastify' {
     feed: FeedHub;
     replayCache: ReplayCache;
     dbHealth: DatabaseHealth;
+    guesses: CodeGuesses;
   }
 }
 
@@ -47,10 +54,13 @@ declare module 'fastify' {
 export const MAX_SOCKET_MESSAGE = 8 * 1024;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const trust = opts.trustProxy ?? trustNobody;
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 16 * 1024,
     forceCloseConnections: true,
+    // req.ip is the client's address behind the proxies TRUST_PROXY names (socket.io uses the same rule).
+    trustProxy: trust,
     // Fastify's own errors (a malformed URL, a parameter too long, an unparsable request) in our shape too.
     frameworkErrors: errorHandler,
     clientErrorHandler,
@@ -75,11 +85,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('dbHealth', dbHealth);
   app.decorate('io', io);
   app.decorate('feed', feed);
-  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits });
+  const guesses = new CodeGuesses({ ...DEFAULT_GUESS_LIMIT, ...opts.guessLimit }, clock);
+  app.decorate('guesses', guesses);
+  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, { guesses, trust });
 
   app.setErrorHandler(errorHandler);
 
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, { global: false, keyGenerator: (req) => addressKey(req.ip) });
   await app.register(fastifyWebsocket, { options: { server: upgrades as never, maxPayload: 4096 } });
   const httpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.httpLimits };
   await app.register(roomRoutes, { limits: httpLimits });
@@ -87,22 +99,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('replayCache', replayCache);
   await app.register(teacherRoutes, { cache: replayCache });
 
-  app.register(async (scope) => {
-    scope.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true }, (ws, req) => {
-      let room;
-      try {
-        room = rooms.get(req.params.code);
-      } catch (e) {
-        const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
-        ws.send(JSON.stringify({ type: 'error', ...err }));
-        ws.close(4404, err.code);
-        return;
-      }
-      ws.on('message', () => ws.send(JSON.stringify({ type: 'error', code: ErrorCode.BAD_REQUEST, message: 'the feed is read-only' })));
-      feed.add(room.code, ws);
-      ws.send(JSON.stringify({ type: 'hello', room: room.view(), summary: room.summary(), scores: room.scores() }));
-    });
-  });
+  await app.register(feedRoutes);
 
   const webRoot = opts.webRoot == null ? null : resolve(opts.webRoot);
   const hasWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));

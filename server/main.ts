@@ -1,18 +1,30 @@
-// Starts Opsroom: one process, one port, one SQLite file. Configured by PORT, HOST and DATABASE_PATH.
+// Starts Opsroom: one process, one port, one SQLite file. Configured by PORT, HOST, DATABASE_PATH and
+// TRUST_PROXY (docs/security.md).
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
-import { DatabaseOpenError, EXIT_BAD_DATABASE } from './db/index.ts';
+import { DatabaseOpenError, EXIT_BAD_SETTING } from './db/index.ts';
+import { parseTrustProxy } from './http/client-address.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';
 const databasePath = process.env.DATABASE_PATH ?? './data/opsroom.db';
 const webRoot = fileURLToPath(new URL('../build', import.meta.url));
 
-const app = await buildApp({ databasePath, webRoot, logger: { level: process.env.LOG_LEVEL ?? 'info' } }).catch((err: unknown) => {
-  // A path that cannot hold the database: one clear line, no stack, a distinct exit code.
-  if (!(err instanceof DatabaseOpenError)) throw err;
-  process.stderr.write(`opsroom: ${err.message}\n`);
-  process.exit(EXIT_BAD_DATABASE);
+/** A setting that cannot work: one clear line, no stack, a distinct exit code. */
+function refuse(message: string): never {
+  process.stderr.write(`opsroom: ${message}\n`);
+  process.exit(EXIT_BAD_SETTING);
+}
+let trustProxy;
+try {
+  trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
+} catch (e) {
+  refuse((e as Error).message);
+}
+
+const app = await buildApp({ databasePath, webRoot, trustProxy, logger: { level: process.env.LOG_LEVEL ?? 'info' } }).catch((err: unknown) => {
+  if (err instanceof DatabaseOpenError) refuse(err.message);
+  throw err;
 });
 await app.listen({ port, host });
 

@@ -13,8 +13,8 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 
 const migrationsFolder = fileURLToPath(new URL('../../migrations', import.meta.url));
 
-/** Exit code of a process that cannot open its database (sysexits' EX_CONFIG: a setting is wrong). */
-export const EXIT_BAD_DATABASE = 78;
+/** Exit code of a process whose settings cannot work, its database path first (sysexits' EX_CONFIG). */
+export const EXIT_BAD_SETTING = 78;
 
 /** The database cannot be used at this path; the message is one line that names the path and why. */
 export class DatabaseOpenError extends Error {

@@ -23,7 +23,7 @@ export async function roomRoutes(app: FastifyInstance, opts: { limits: HttpLimit
   });
 
   app.get<{ Params: { code: string } }>('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups } }, async (req) => {
-    const room = app.rooms.get(req.params.code);
+    const room = app.guesses.attempt(req.ip, () => app.rooms.get(req.params.code));
     const v = room.view();
     return { code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, teams: v.teams.length, players: v.players.length };
   });

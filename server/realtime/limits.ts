@@ -1,4 +1,7 @@
-// Token buckets for rate limits that Fastify's hooks cannot see (socket.io events and joins).
+// Token buckets for rate limits that Fastify's hooks cannot see (socket.io events and joins), and the
+// one limit on unknown room codes that every path shares.
+import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import { addressKey } from '../http/client-address.ts';
 import type { Clock } from '../rooms/clock.ts';
 
 export interface BucketConfig {
@@ -19,12 +22,16 @@ export class TokenBucket {
     this.at = clock.now();
   }
   take(n = 1): boolean {
+    if (!this.has(n)) return false;
+    this.tokens -= n;
+    return true;
+  }
+  /** Whether `n` tokens are there, without taking them. */
+  has(n: number): boolean {
     const now = this.clock.now();
     this.tokens = Math.min(this.cfg.capacity, this.tokens + ((now - this.at) / 1000) * this.cfg.refillPerSecond);
     this.at = now;
-    if (this.tokens < n) return false;
-    this.tokens -= n;
-    return true;
+    return this.tokens >= n;
   }
   get full(): boolean {
     return this.tokens >= this.cfg.capacity;
@@ -40,18 +47,58 @@ export class KeyedLimiter {
     private readonly maxKeys = 100_000,
   ) {}
   take(key: string): boolean {
+    return this.bucket(key).take();
+  }
+  /** Whether `key` has `n` tokens, without taking them (an unknown key has a full bucket). */
+  has(key: string, n: number): boolean {
+    const b = this.buckets.get(key);
+    return b ? b.has(n) : n <= this.cfg.capacity;
+  }
+  private bucket(key: string): TokenBucket {
     let b = this.buckets.get(key);
     if (!b) {
       if (this.buckets.size >= this.maxKeys) this.sweep();
       b = new TokenBucket(this.cfg, this.clock);
       this.buckets.set(key, b);
     }
-    return b.take();
+    return b;
   }
+  /** Forgets full buckets; if that is not enough, the oldest tenth too (so a sweep is rare, not per key). */
   private sweep(): void {
     for (const [k, b] of this.buckets) {
-      b.take(0);
-      if (b.full) this.buckets.delete(k);
+      if (b.has(0) && b.full) this.buckets.delete(k);
+    }
+    for (const k of this.buckets.keys()) {
+      if (this.buckets.size < this.maxKeys * 0.9) break;
+      this.buckets.delete(k);
+    }
+  }
+}
+
+/** 20 unknown codes in a burst, then one every 6 s (10 a minute). */
+export const DEFAULT_GUESS_LIMIT: BucketConfig = { capacity: 20, refillPerSecond: 1 / 6 };
+
+/**
+ * Unknown-code attempts per address, shared by every way of naming a room: the HTTP look-up, the
+ * feed, and socket.io's student, teacher and observer joins. Only misses take a token, so a class
+ * behind one school NAT joins freely; once an address has no token left every look-up from it is
+ * refused unanswered (answering known codes would tell a guesser which codes exist).
+ */
+export class CodeGuesses {
+  private readonly misses: KeyedLimiter;
+  constructor(cfg: BucketConfig, clock: Clock) {
+    this.misses = new KeyedLimiter(cfg, clock);
+  }
+
+  /** Runs a look-up for `address`: refused when it has guessed too much; a ROOM_NOT_FOUND counts. */
+  attempt<T>(address: string, lookup: () => T): T {
+    const key = addressKey(address);
+    if (!this.misses.has(key, 1)) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many unknown room codes from this address: wait a little');
+    try {
+      return lookup();
+    } catch (e) {
+      if (e instanceof ClassroomError && e.code === ErrorCode.ROOM_NOT_FOUND) this.misses.take(key);
+      throw e;
     }
   }
 }

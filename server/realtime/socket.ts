@@ -11,7 +11,8 @@ import type { Room } from '../rooms/room.ts';
 import type { Channel, RoomOutput } from '../rooms/output.ts';
 import type { Clock } from '../rooms/clock.ts';
 import type { FeedHub } from './feed.ts';
-import { KeyedLimiter, TokenBucket, type BucketConfig } from './limits.ts';
+import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
+import { KeyedLimiter, TokenBucket, type BucketConfig, type CodeGuesses } from './limits.ts';
 
 interface SocketData {
   ip: string;
@@ -87,11 +88,21 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
 }
 
-export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock, log: Logger, limits: RealtimeLimits): void {
+/** The events that name a room by its code: each is a look-up that the shared guess limit counts. */
+const LOOKUPS: ReadonlySet<string> = new Set<ClientEvent>(['student:join', 'teacher:join', 'observer:join']);
+
+export interface ConnectionGuards {
+  /** Unknown-code attempts per address, shared with HTTP and the feed. */
+  guesses: CodeGuesses;
+  /** Which proxies' X-Forwarded-For to believe (TRUST_PROXY). */
+  trust: TrustFn;
+}
+
+export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock, log: Logger, limits: RealtimeLimits, guards: ConnectionGuards): void {
   const joins = new KeyedLimiter(limits.join, clock);
 
   io.on('connection', (socket: IoSocket) => {
-    socket.data.ip = socket.handshake.address;
+    socket.data.ip = clientAddress(socket.request, guards.trust);
     socket.data.role = 'none';
     socket.data.events = new TokenBucket(limits.events, clock);
 
@@ -111,7 +122,8 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
         const parsed = schemas[event].safeParse(payload);
         if (!parsed.success) return error(ack, { code: ErrorCode.BAD_REQUEST, message: `${event}: ${describeIssues(parsed.error)}` });
         try {
-          reply(ack, { ok: true, ...handler(parsed.data as z.output<(typeof schemas)[E]>) });
+          const run = () => handler(parsed.data as z.output<(typeof schemas)[E]>);
+          reply(ack, { ok: true, ...(LOOKUPS.has(event) ? guards.guesses.attempt(socket.data.ip, run) : run()) });
         } catch (e) {
           if (e instanceof ClassroomError) return error(ack, e.toJSON());
           log.error({ err: e, event }, 'socket handler failed');
@@ -129,7 +141,7 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
     });
 
     const limitJoin = () => {
-      if (!joins.take(socket.data.ip)) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many join attempts from this address: wait a little');
+      if (!joins.take(addressKey(socket.data.ip))) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many join attempts from this address: wait a little');
     };
     const room = (): Room => {
       const r = socket.data.code ? manager.peek(socket.data.code) : undefined;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { EXIT_BAD_DATABASE } from '../../server/db/index.ts';
+import { EXIT_BAD_SETTING } from '../../server/db/index.ts';
 import { PROBE_EVERY_MS } from '../../server/db/health.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
 import { connect, createRoom, ok, startServer, type TestServer } from '../server/helpers.ts';
@@ -53,7 +53,7 @@ describe('a bad DATABASE_PATH fails fast with one clear line', () => {
     [join(locked, 'sub', 'x.db'), /cannot create the folder .*locked\/sub \(EACCES/, root],
   ] as const)('%s', async (path, message, asNobody) => {
     const { code, stderr } = await runMain(path, asNobody);
-    expect(code).toBe(EXIT_BAD_DATABASE);
+    expect(code).toBe(EXIT_BAD_SETTING);
     const lines = stderr.trim().split('\n');
     expect(lines, stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/^opsroom: /);
