@@ -18,6 +18,7 @@ import { teacherRoutes } from './http/teacher.ts';
 import { ReplayCache } from './replay/cache.ts';
 import { addressKey, trustNobody, type TrustFn } from './http/client-address.ts';
 import { FeedHub, feedRoutes } from './realtime/feed.ts';
+import { AddressBook, DEFAULT_CONNECTION_LIMITS, guardSocketIo, type ConnectionLimits } from './realtime/guard.ts';
 import { CodeGuesses, DEFAULT_GUESS_LIMIT, type BucketConfig } from './realtime/limits.ts';
 import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
@@ -34,6 +35,8 @@ export interface AppOptions {
   realtimeLimits?: Partial<RealtimeLimits>;
   /** Unknown room codes per address, on every path (HTTP look-up, feed, socket.io joins). */
   guessLimit?: Partial<BucketConfig>;
+  /** Caps per connection and per address: bytes waiting to be sent, inbound packets, open connections. */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** Which reverse proxies to believe about the client's address (TRUST_PROXY); none by default. */
   trustProxy?: TrustFn;
 }
@@ -47,6 +50,7 @@ declare module 'fastify' {
     replayCache: ReplayCache;
     dbHealth: DatabaseHealth;
     guesses: CodeGuesses;
+    addressBook: AddressBook;
   }
 }
 
@@ -78,15 +82,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (!req.url?.startsWith('/socket.io/')) upgrades.emit('upgrade', req, socket, head);
   });
 
-  const feed = new FeedHub();
+  // Per-address and per-connection guards, shared by HTTP, the feed and socket.io (docs/security.md).
+  const connectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.connectionLimits };
+  const addresses = new AddressBook(connectionLimits, clock);
+  const guesses = new CodeGuesses({ ...DEFAULT_GUESS_LIMIT, ...opts.guessLimit }, clock);
+  guardSocketIo(io, { limits: connectionLimits, clock, trust, addresses, log: app.log });
+
+  const feed = new FeedHub(connectionLimits, clock, app.log);
   const rooms = new RoomManager({ store, out: socketOutput(io, feed), clock, log: app.log });
   app.decorate('rooms', rooms);
   app.decorate('store', store);
   app.decorate('dbHealth', dbHealth);
   app.decorate('io', io);
   app.decorate('feed', feed);
-  const guesses = new CodeGuesses({ ...DEFAULT_GUESS_LIMIT, ...opts.guessLimit }, clock);
   app.decorate('guesses', guesses);
+  app.decorate('addressBook', addresses);
   attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, { guesses, trust });
 
   app.setErrorHandler(errorHandler);

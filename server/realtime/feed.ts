@@ -1,8 +1,14 @@
 // The plain, read-only WebSocket feed of a room (projectors, external tools): JSON messages
-// {type:'hello'|'room'|'summary'|'scores', ...}. Anything a client sends is answered with an error.
+// {type:'hello'|'room'|'summary'|'scores', ...}. Anything a client sends is answered with an error, and
+// a client that keeps sending is closed; so is one that does not read what it is sent.
 import type { WebSocket } from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import { addressKey } from '../http/client-address.ts';
+import type { Clock } from '../rooms/clock.ts';
+import type { Logger } from '../rooms/room.ts';
+import type { ConnectionLimits } from './guard.ts';
+import { TokenBucket } from './limits.ts';
 
 export type FeedMessage =
   | { type: 'hello'; [k: string]: unknown }
@@ -11,8 +17,17 @@ export type FeedMessage =
   | { type: 'scores'; [k: string]: unknown }
   | { type: 'error'; code: string; message: string };
 
+/** WebSocket close codes the feed uses besides the standard ones. */
+export const FEED_CLOSE = { notFound: 4404, rateLimited: 4429, policy: 1008, internal: 1011 } as const;
+
 export class FeedHub {
   private byRoom = new Map<string, Set<WebSocket>>();
+
+  constructor(
+    private readonly limits: Pick<ConnectionLimits, 'maxQueuedBytes' | 'feedMessages'>,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
 
   add(code: string, ws: WebSocket): void {
     let set = this.byRoom.get(code);
@@ -24,12 +39,32 @@ export class FeedHub {
     });
   }
 
+  /**
+   * Sends unless that would leave more than the cap waiting for this client: then the connection is
+   * dropped at once (terminate, not close: a close handshake would wait behind the unread bytes).
+   */
+  sendTo(ws: WebSocket, text: string): boolean {
+    // OPEN = 1
+    if (ws.readyState !== 1) return false;
+    if (ws.bufferedAmount + text.length > this.limits.maxQueuedBytes) {
+      this.log.warn({ queued: ws.bufferedAmount }, 'feed connection cut: too many bytes waiting to be sent');
+      ws.terminate();
+      return false;
+    }
+    ws.send(text);
+    return true;
+  }
+
   send(code: string, msg: FeedMessage): void {
     const set = this.byRoom.get(code);
     if (!set) return;
     const text = JSON.stringify(msg);
-    // OPEN = 1; slow readers with a large backlog are skipped rather than buffered without end.
-    for (const ws of set) if (ws.readyState === 1 && ws.bufferedAmount < 1 << 20) ws.send(text);
+    for (const ws of set) this.sendTo(ws, text);
+  }
+
+  /** A budget for what one client sends: the feed is read-only, so any message is a mistake or abuse. */
+  inbound(): TokenBucket {
+    return new TokenBucket(this.limits.feedMessages, this.clock);
   }
 
   count(code?: string): number {
@@ -45,21 +80,40 @@ export class FeedHub {
   }
 }
 
+const errorText = (code: ErrorCode, message: string) => JSON.stringify({ type: 'error', code, message });
+
 /** The route: a room's feed by its code (a look-up the shared guess limit counts), then its messages. */
 export async function feedRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true }, (ws, req) => {
+  // Refused before the upgrade, in the HTTP error shape, when the address already holds its share.
+  const tooMany = async (req: { ip: string }) => {
+    if (!app.addressBook.mayOpen(addressKey(req.ip))) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many connections from this address');
+  };
+
+  app.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true, preValidation: tooMany }, (ws, req) => {
+    const key = addressKey(req.ip);
+    ws.once('close', app.addressBook.opened(key));
+    const { feed } = app;
+    const inbound = feed.inbound();
+    ws.on('message', () => {
+      if (!inbound.take() || !app.addressBook.packet(key)) {
+        ws.close(FEED_CLOSE.policy, 'the feed is read-only');
+        ws.terminate();
+        return;
+      }
+      feed.sendTo(ws, errorText(ErrorCode.BAD_REQUEST, 'the feed is read-only'));
+    });
+
     let room;
     try {
       room = app.guesses.attempt(req.ip, () => app.rooms.get(req.params.code));
     } catch (e) {
       const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
       if (!(e instanceof ClassroomError)) req.log.error({ err: e }, 'feed look-up failed');
-      ws.send(JSON.stringify({ type: 'error', ...err }));
-      ws.close(err.code === ErrorCode.RATE_LIMITED ? 4429 : err.code === ErrorCode.INTERNAL ? 1011 : 4404, err.code);
+      ws.send(errorText(err.code, err.message));
+      ws.close(err.code === ErrorCode.RATE_LIMITED ? FEED_CLOSE.rateLimited : err.code === ErrorCode.INTERNAL ? FEED_CLOSE.internal : FEED_CLOSE.notFound, err.code);
       return;
     }
-    ws.on('message', () => ws.send(JSON.stringify({ type: 'error', code: ErrorCode.BAD_REQUEST, message: 'the feed is read-only' })));
-    app.feed.add(room.code, ws);
-    ws.send(JSON.stringify({ type: 'hello', room: room.view(), summary: room.summary(), scores: room.scores() }));
+    feed.add(room.code, ws);
+    feed.sendTo(ws, JSON.stringify({ type: 'hello', room: room.view(), summary: room.summary(), scores: room.scores() }));
   });
 }

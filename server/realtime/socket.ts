@@ -1,5 +1,5 @@
 // The classroom protocol over socket.io: identity per socket, schema-checked payloads, per-IP join
-// limits and per-socket event limits (socket.io traffic bypasses Fastify's hooks).
+// limits (socket.io traffic bypasses Fastify's hooks; the connection-level guards are in guard.ts).
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import { ClassroomError, ErrorCode, type ProtocolError } from '../../shared/protocol/errors.ts';
@@ -12,14 +12,13 @@ import type { Channel, RoomOutput } from '../rooms/output.ts';
 import type { Clock } from '../rooms/clock.ts';
 import type { FeedHub } from './feed.ts';
 import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
-import { KeyedLimiter, TokenBucket, type BucketConfig, type CodeGuesses } from './limits.ts';
+import { KeyedLimiter, type BucketConfig, type CodeGuesses } from './limits.ts';
 
 interface SocketData {
   ip: string;
   role: 'none' | 'student' | 'teacher' | 'observer';
   code?: string;
   playerId?: number;
-  events?: TokenBucket;
 }
 export type IoServer = Server<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
 type IoSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
@@ -27,12 +26,9 @@ type IoSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, So
 export interface RealtimeLimits {
   /** Join attempts (student, teacher, observer) per IP address. */
   join: BucketConfig;
-  /** Events per socket. */
-  events: BucketConfig;
 }
 export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
   join: { capacity: 60, refillPerSecond: 2 },
-  events: { capacity: 30, refillPerSecond: 10 },
 };
 
 const ch = {
@@ -104,7 +100,6 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
   io.on('connection', (socket: IoSocket) => {
     socket.data.ip = clientAddress(socket.request, guards.trust);
     socket.data.role = 'none';
-    socket.data.events = new TokenBucket(limits.events, clock);
 
     const reply = (ack: unknown, result: object) => {
       if (typeof ack === 'function') ack(result);
@@ -118,7 +113,6 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
           socket.emit('notice', { code: ErrorCode.BAD_REQUEST, message: `${event} needs an acknowledgement callback` });
           return;
         }
-        if (!socket.data.events!.take()) return error(ack, { code: ErrorCode.RATE_LIMITED, message: 'too many messages: slow down' });
         const parsed = schemas[event].safeParse(payload);
         if (!parsed.success) return error(ack, { code: ErrorCode.BAD_REQUEST, message: `${event}: ${describeIssues(parsed.error)}` });
         try {
