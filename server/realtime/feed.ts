@@ -95,11 +95,9 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
     const { feed } = app;
     const inbound = feed.inbound();
     ws.on('message', () => {
-      if (!inbound.take() || !app.addressBook.packet(key)) {
-        ws.close(FEED_CLOSE.policy, 'the feed is read-only');
-        ws.terminate();
-        return;
-      }
+      // Past the budget: closed (ws waits at most 30 s for the client's close frame; messages meanwhile are ignored).
+      if (ws.readyState !== 1) return;
+      if (!inbound.take() || !app.addressBook.packet(key)) return ws.close(FEED_CLOSE.policy, 'the feed is read-only');
       feed.sendTo(ws, errorText(ErrorCode.BAD_REQUEST, 'the feed is read-only'));
     });
 

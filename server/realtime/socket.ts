@@ -126,8 +126,9 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       });
     };
 
-    socket.onAny((event: string, ...args: unknown[]) => {
-      if (Object.hasOwn(schemas, event)) return;
+    // A middleware, not onAny: onAny listeners run before middlewares, so the event limit (guard.ts) would not see them.
+    socket.use(([event, ...args], next) => {
+      if (Object.hasOwn(schemas, event)) return next();
       const ack = args[args.length - 1];
       const e = { code: ErrorCode.BAD_REQUEST, message: `unknown event ${JSON.stringify(String(event).slice(0, 40))}` };
       if (typeof ack === 'function') error(ack, e);
