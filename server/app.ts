@@ -1,10 +1,12 @@
 // buildApp(): the whole Opsroom server as one Fastify app — HTTP API, socket.io classroom protocol,
 // the plain WebSocket feed, the web build, and the database. main.ts only listens and shuts down.
+import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
@@ -13,6 +15,8 @@ import { openDatabase } from './db/index.ts';
 import { DatabaseHealth } from './db/health.ts';
 import { Store } from './db/store.ts';
 import { clientErrorHandler, errorHandler, sendError } from './http/errors.ts';
+import { helmetOptions } from './http/headers.ts';
+import { originCheck } from './http/origins.ts';
 import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
 import { teacherRoutes } from './http/teacher.ts';
 import { ReplayCache } from './replay/cache.ts';
@@ -37,6 +41,8 @@ export interface AppOptions {
   guessLimit?: Partial<BucketConfig>;
   /** Caps per connection and per address: bytes waiting to be sent, inbound packets, open connections. */
   connectionLimits?: Partial<ConnectionLimits>;
+  /** Origins besides the server's own whose pages may open WebSockets to it (ALLOWED_ORIGINS). */
+  allowedOrigins?: string[];
   /** Which reverse proxies to believe about the client's address (TRUST_PROXY); none by default. */
   trustProxy?: TrustFn;
 }
@@ -51,6 +57,7 @@ declare module 'fastify' {
     dbHealth: DatabaseHealth;
     guesses: CodeGuesses;
     addressBook: AddressBook;
+    checkOrigin: (req: IncomingMessage) => string | null;
   }
 }
 
@@ -86,7 +93,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const connectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.connectionLimits };
   const addresses = new AddressBook(connectionLimits, clock);
   const guesses = new CodeGuesses({ ...DEFAULT_GUESS_LIMIT, ...opts.guessLimit }, clock);
-  guardSocketIo(io, { limits: connectionLimits, clock, trust, addresses, log: app.log });
+  const checkOrigin = originCheck(opts.allowedOrigins ?? [], trust);
+  app.decorate('checkOrigin', checkOrigin);
+  guardSocketIo(io, { limits: connectionLimits, clock, trust, addresses, log: app.log, admit: checkOrigin });
 
   const feed = new FeedHub(connectionLimits, clock, app.log);
   const rooms = new RoomManager({ store, out: socketOutput(io, feed), clock, log: app.log });
@@ -100,6 +109,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, { guesses, trust });
 
   app.setErrorHandler(errorHandler);
+  const webRoot = opts.webRoot == null ? null : resolve(opts.webRoot);
+  const hasWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
+  await app.register(fastifyHelmet, helmetOptions(hasWeb ? webRoot : null));
 
   await app.register(fastifyRateLimit, { global: false, keyGenerator: (req) => addressKey(req.ip) });
   await app.register(fastifyWebsocket, { options: { server: upgrades as never, maxPayload: 4096 } });
@@ -111,8 +123,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(feedRoutes);
 
-  const webRoot = opts.webRoot == null ? null : resolve(opts.webRoot);
-  const hasWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webRoot,

@@ -1,9 +1,10 @@
-// Starts Opsroom: one process, one port, one SQLite file. Configured by PORT, HOST, DATABASE_PATH and
-// TRUST_PROXY (docs/security.md).
+// Starts Opsroom: one process, one port, one SQLite file. Configured by PORT, HOST, DATABASE_PATH,
+// TRUST_PROXY and ALLOWED_ORIGINS (docs/security.md).
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { DatabaseOpenError, EXIT_BAD_SETTING } from './db/index.ts';
 import { parseTrustProxy } from './http/client-address.ts';
+import { parseAllowedOrigins } from './http/origins.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '0.0.0.0';
@@ -15,14 +16,15 @@ function refuse(message: string): never {
   process.stderr.write(`opsroom: ${message}\n`);
   process.exit(EXIT_BAD_SETTING);
 }
-let trustProxy;
+let trustProxy, allowedOrigins;
 try {
   trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
+  allowedOrigins = parseAllowedOrigins(process.env.ALLOWED_ORIGINS);
 } catch (e) {
   refuse((e as Error).message);
 }
 
-const app = await buildApp({ databasePath, webRoot, trustProxy, logger: { level: process.env.LOG_LEVEL ?? 'info' } }).catch((err: unknown) => {
+const app = await buildApp({ databasePath, webRoot, trustProxy, allowedOrigins, logger: { level: process.env.LOG_LEVEL ?? 'info' } }).catch((err: unknown) => {
   if (err instanceof DatabaseOpenError) refuse(err.message);
   throw err;
 });

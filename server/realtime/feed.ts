@@ -2,7 +2,7 @@
 // {type:'hello'|'room'|'summary'|'scores', ...}. Anything a client sends is answered with an error, and
 // a client that keeps sending is closed; so is one that does not read what it is sent.
 import type { WebSocket } from '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { addressKey } from '../http/client-address.ts';
 import type { Clock } from '../rooms/clock.ts';
@@ -84,12 +84,15 @@ const errorText = (code: ErrorCode, message: string) => JSON.stringify({ type: '
 
 /** The route: a room's feed by its code (a look-up the shared guess limit counts), then its messages. */
 export async function feedRoutes(app: FastifyInstance): Promise<void> {
-  // Refused before the upgrade, in the HTTP error shape, when the address already holds its share.
-  const tooMany = async (req: { ip: string }) => {
+  // Refused before the upgrade, in the HTTP error shape: a page of another site, or an address that
+  // already holds its share of connections.
+  const admit = async (req: FastifyRequest, reply: FastifyReply) => {
+    const refused = app.checkOrigin(req.raw);
+    if (refused) return reply.code(403).send({ error: { code: ErrorCode.BAD_REQUEST, message: refused } });
     if (!app.addressBook.mayOpen(addressKey(req.ip))) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many connections from this address');
   };
 
-  app.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true, preValidation: tooMany }, (ws, req) => {
+  app.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true, preValidation: admit }, (ws, req) => {
     const key = addressKey(req.ip);
     ws.once('close', app.addressBook.opened(key));
     const { feed } = app;
