@@ -20,6 +20,7 @@ import { originCheck } from './http/origins.ts';
 import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
 import { teacherRoutes } from './http/teacher.ts';
 import { ReplayCache } from './replay/cache.ts';
+import { DEFAULT_EXPORT_LIMITS, Exports, type ExportLimits } from './replay/exports.ts';
 import { addressKey, trustNobody, type TrustFn } from './http/client-address.ts';
 import { FeedHub, feedRoutes } from './realtime/feed.ts';
 import { AddressBook, DEFAULT_CONNECTION_LIMITS, guardSocketIo, type ConnectionLimits } from './realtime/guard.ts';
@@ -37,6 +38,7 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   httpLimits?: Partial<HttpLimits>;
   realtimeLimits?: Partial<RealtimeLimits>;
+  exportLimits?: Partial<ExportLimits>;
   /** Unknown room codes per address, on every path (HTTP look-up, feed, socket.io joins). */
   guessLimit?: Partial<BucketConfig>;
   /** Caps per connection and per address: bytes waiting to be sent, inbound packets, open connections. */
@@ -54,6 +56,7 @@ declare module 'fastify' {
     io: IoServer;
     feed: FeedHub;
     replayCache: ReplayCache;
+    exports: Exports;
     dbHealth: DatabaseHealth;
     guesses: CodeGuesses;
     addressBook: AddressBook;
@@ -119,7 +122,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(roomRoutes, { limits: httpLimits });
   const replayCache = new ReplayCache();
   app.decorate('replayCache', replayCache);
-  await app.register(teacherRoutes, { cache: replayCache });
+  app.decorate('exports', new Exports(store, { ...DEFAULT_EXPORT_LIMITS, ...opts.exportLimits }));
+  await app.register(teacherRoutes, { cache: replayCache, limits: httpLimits });
 
   await app.register(feedRoutes);
 

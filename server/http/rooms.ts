@@ -9,10 +9,13 @@ export interface HttpLimits {
   createRooms: { max: number; timeWindow: string };
   /** Code look-ups per IP per window. */
   lookups: { max: number; timeWindow: string };
+  /** Export downloads (CSV, ZIP) per IP per window. */
+  exports: { max: number; timeWindow: string };
 }
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   createRooms: { max: 30, timeWindow: '10 minutes' },
   lookups: { max: 120, timeWindow: '1 minute' },
+  exports: { max: 30, timeWindow: '1 minute' },
 };
 
 export async function roomRoutes(app: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {

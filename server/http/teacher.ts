@@ -1,11 +1,15 @@
 // Teacher-only HTTP routes (Authorization: Bearer <teacherKey>): history, replay, what-if fork, CSV.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { buildReplay, ownedRound, teacherHistory } from '../replay/replay.ts';
 import { ReplayCache, type CachedBody } from '../replay/cache.ts';
-import { CSV_PARTS, roundCsv, type CsvPart } from '../replay/csv.ts';
+import { CSV_PARTS } from '../replay/csv.ts';
+import { pickLocale } from '../replay/csv-words.ts';
+import { exportName, type ExportFile } from '../replay/exports.ts';
 import { bearer, parseBody } from './errors.ts';
+import type { HttpLimits } from './rooms.ts';
 
 const forkBody = z.strictObject({ teamId: z.number().int().min(1), minute: z.number().int().min(0) });
 const roundParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31) });
@@ -16,7 +20,7 @@ function sendJson(req: FastifyRequest, reply: FastifyReply, body: CachedBody): F
   return reply.send(body.json);
 }
 
-export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayCache }): Promise<void> {
+export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayCache; limits: HttpLimits }): Promise<void> {
   const { cache } = opts;
 
   const teacherOf = (req: FastifyRequest): number => {
@@ -52,16 +56,23 @@ export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayC
     return reply.code(201).send({ code: room.code, roundId: room.round.id, room: room.view() });
   });
 
-  app.get<{ Params: { id: string; part: string } }>('/api/rounds/:id/export/:part', async (req, reply) => {
-    const teacherId = teacherOf(req);
-    const part = req.params.part.replace(/\.csv$/, '') as CsvPart;
-    if (!CSV_PARTS.includes(part)) throw new ClassroomError(ErrorCode.NOT_FOUND, `export parts are ${CSV_PARTS.join(', ')}`);
-    const id = roundId(req);
-    const { round, room } = ownedRound(app.store, teacherId, id);
-    const csv = roundCsv(part, buildReplay(app.store, round, room));
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="opsroom-${room.code}-round${round.number}-${part}.csv"`)
-      .send(csv);
-  });
+  // minutes.csv, changes.csv, scores.csv, or all.zip (the three in one); ?lang= names the columns' language.
+  app.get<{ Params: { id: string; file: string }; Querystring: { lang?: string } }>(
+    '/api/rounds/:id/export/:file',
+    { config: { rateLimit: opts.limits.exports } },
+    async (req, reply) => {
+      const teacherId = teacherOf(req);
+      const m = /^(minutes|changes|scores)(?:\.csv)?$|^(all)\.zip$/.exec(req.params.file);
+      const file = (m?.[1] ?? m?.[2]) as ExportFile | undefined;
+      if (!file) throw new ClassroomError(ErrorCode.NOT_FOUND, `export files are ${CSV_PARTS.map((p) => `${p}.csv`).join(', ')} and all.zip`);
+      const { round, room } = ownedRound(app.store, teacherId, roundId(req));
+      const body = await app.exports.get(room, round, file, pickLocale(req.query.lang, req.headers['accept-language']));
+      return reply
+        .type(file === 'all' ? 'application/zip' : 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${exportName(room, round, file)}"`)
+        .header('content-length', body.bytes)
+        .header('cache-control', 'private, no-store')
+        .send(Readable.from(body.chunks));
+    },
+  );
 }

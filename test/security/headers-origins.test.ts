@@ -73,7 +73,7 @@ describe('WebSocket origins', () => {
     ['a garbled Origin', { origin: 'not a url' }, false],
   ];
   const cases = () => CASES;
-  const real = (h: Record<string, string>) => (h.origin ? { origin: h.origin.replace('OWN', own()) } : {});
+  const real = (h: Record<string, string>): Record<string, string> => (h.origin ? { origin: h.origin.replace('OWN', own()) } : {});
 
   test.each(cases())('socket.io over websocket, %s', async (_what, headers, allowed) => {
     const attempt = rawSocketIo(own(), real(headers));
