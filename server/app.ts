@@ -5,6 +5,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { existsSync } from 'node:fs';
@@ -112,6 +113,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, { guesses, trust });
 
   app.setErrorHandler(errorHandler);
+  // Route schemas are zod schemas (shared/protocol/schemas.ts and the routes' own).
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   const webRoot = opts.webRoot == null ? null : resolve(opts.webRoot);
   const hasWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
   await app.register(fastifyHelmet, helmetOptions(hasWeb ? webRoot : null));

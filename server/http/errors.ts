@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
-import type { z } from 'zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
@@ -26,6 +26,12 @@ export function sendError(reply: FastifyReply, e: ClassroomError): FastifyReply 
 /** Any error on its way out of a route or a hook: classroom errors, Fastify's own 4xx, or a 500. */
 export function errorHandler(err: FastifyError | ClassroomError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (err instanceof ClassroomError) return sendError(reply, err);
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    // A route schema refused the request: "teamCount: Too small…", as every other check words it.
+    const where = err.validationContext ?? 'request';
+    const message = err.validation.map((v) => `${v.instancePath.slice(1).replace(/\//g, '.') || where}: ${v.message}`).join('; ');
+    return reply.code(400).send({ error: { code: ErrorCode.BAD_REQUEST, message } });
+  }
   const status = err.statusCode;
   if (status === 429) return sendError(reply, new ClassroomError(ErrorCode.RATE_LIMITED, 'too many requests: wait a little'));
   if (status && status >= 400 && status < 500) {
@@ -56,12 +62,6 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
     );
   }
   socket.destroy();
-}
-
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const r = schema.safeParse(body ?? {});
-  if (!r.success) throw new ClassroomError(ErrorCode.BAD_REQUEST, r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
-  return r.data;
 }
 
 /** The teacher key from `Authorization: Bearer <key>`, if any. */

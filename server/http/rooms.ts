@@ -1,8 +1,14 @@
-// HTTP routes for rooms: creation (rate-limited), public look-up by code, health.
+// HTTP routes for rooms: creation (rate-limited), public look-up by code, health. Bodies and
+// parameters are checked by their zod route schemas before a handler runs (errors.ts shapes the answer).
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { createRoomBody } from '../../shared/protocol/schemas.ts';
 import type { RoundConfig } from '../../shared/protocol/types.ts';
-import { bearer, parseBody } from './errors.ts';
+import { bearer } from './errors.ts';
+
+/** A room code as typed (normalised by the look-up): any short text. */
+export const codeParams = z.object({ code: z.string().max(32) });
 
 export interface HttpLimits {
   /** Room creations per IP per window. */
@@ -18,14 +24,15 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   exports: { max: 30, timeWindow: '1 minute' },
 };
 
-export async function roomRoutes(app: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
-  app.post('/api/rooms', { config: { rateLimit: opts.limits.createRooms } }, async (req, reply) => {
-    const body = parseBody(createRoomBody, req.body);
-    const { room, teacherKey } = app.rooms.create(body as Partial<RoundConfig>, bearer(req.headers.authorization));
+export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // No body at all is an empty configuration: every field has its default.
+  app.post('/api/rooms', { config: { rateLimit: opts.limits.createRooms }, schema: { body: createRoomBody.nullish().transform((b) => b ?? {}) } }, async (req, reply) => {
+    const { room, teacherKey } = app.rooms.create(req.body as Partial<RoundConfig>, bearer(req.headers.authorization));
     return reply.code(201).send({ code: room.code, teacherKey, joinPath: `/join/${room.code}`, room: room.view() });
   });
 
-  app.get<{ Params: { code: string } }>('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups } }, async (req) => {
+  app.get('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups }, schema: { params: codeParams } }, async (req) => {
     const room = app.guesses.attempt(req.ip, () => app.rooms.get(req.params.code));
     const v = room.view();
     return { code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, teams: v.teams.length, players: v.players.length };

@@ -1,5 +1,7 @@
-// Teacher-only HTTP routes (Authorization: Bearer <teacherKey>): history, replay, what-if fork, CSV.
+// Teacher-only HTTP routes (Authorization: Bearer <teacherKey>): history, replay, what-if fork, export.
+// Bodies, parameters and queries are checked by their zod route schemas before a handler runs.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
@@ -8,11 +10,17 @@ import { ReplayCache, type CachedBody } from '../replay/cache.ts';
 import { CSV_PARTS } from '../replay/csv.ts';
 import { pickLocale } from '../replay/csv-words.ts';
 import { exportName, type ExportFile } from '../replay/exports.ts';
-import { bearer, parseBody } from './errors.ts';
+import { bearer } from './errors.ts';
 import type { HttpLimits } from './rooms.ts';
 
 const forkBody = z.strictObject({ teamId: z.number().int().min(1), minute: z.number().int().min(0) });
 const roundParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31) });
+/** The export's files by their URL name: minutes.csv (or minutes), …, all.zip. */
+const EXPORT_PATHS: Record<string, ExportFile> = { ...Object.fromEntries(CSV_PARTS.flatMap((p) => [[p, p], [`${p}.csv`, p]])), 'all.zip': 'all' };
+const exportParams = roundParams.extend({
+  file: z.string().refine((f) => Object.hasOwn(EXPORT_PATHS, f), { message: `export files are ${CSV_PARTS.map((p) => `${p}.csv`).join(', ')} and all.zip` }),
+});
+const exportQuery = z.object({ lang: z.string().max(35).optional() });
 
 function sendJson(req: FastifyRequest, reply: FastifyReply, body: CachedBody): FastifyReply {
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding').header('cache-control', 'private, no-store');
@@ -20,18 +28,14 @@ function sendJson(req: FastifyRequest, reply: FastifyReply, body: CachedBody): F
   return reply.send(body.json);
 }
 
-export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayCache; limits: HttpLimits }): Promise<void> {
+export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: ReplayCache; limits: HttpLimits }): Promise<void> {
   const { cache } = opts;
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   const teacherOf = (req: FastifyRequest): number => {
     const key = bearer(req.headers.authorization);
     if (!key) throw new ClassroomError(ErrorCode.BAD_KEY, 'a teacher key is needed (Authorization: Bearer <key>)');
     return app.rooms.teacherId(key);
-  };
-  const roundId = (req: FastifyRequest) => {
-    const p = roundParams.safeParse(req.params);
-    if (!p.success) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, 'no such round');
-    return p.data.id;
   };
   const replayBody = (teacherId: number, id: number): { body: CachedBody; replay?: ReturnType<typeof buildReplay> } => {
     const { round, room } = ownedRound(app.store, teacherId, id);
@@ -45,27 +49,22 @@ export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayC
 
   app.get('/api/teacher/rooms', async (req) => ({ rooms: teacherHistory(app.store, teacherOf(req)) }));
 
-  app.get('/api/rounds/:id/replay', async (req, reply) => sendJson(req, reply, replayBody(teacherOf(req), roundId(req)).body));
+  app.get('/api/rounds/:id/replay', { schema: { params: roundParams } }, async (req, reply) => sendJson(req, reply, replayBody(teacherOf(req), req.params.id).body));
 
-  app.post('/api/rounds/:id/fork', async (req, reply) => {
-    const teacherId = teacherOf(req);
-    const body = parseBody(forkBody, req.body);
-    const room = app.rooms.fork(teacherId, roundId(req), body.teamId, body.minute);
+  app.post('/api/rounds/:id/fork', { schema: { params: roundParams, body: forkBody } }, async (req, reply) => {
+    const room = app.rooms.fork(teacherOf(req), req.params.id, req.body.teamId, req.body.minute);
     // The origin's replay now lists one more fork.
     cache.clear();
     return reply.code(201).send({ code: room.code, roundId: room.round.id, room: room.view() });
   });
 
   // minutes.csv, changes.csv, scores.csv, or all.zip (the three in one); ?lang= names the columns' language.
-  app.get<{ Params: { id: string; file: string }; Querystring: { lang?: string } }>(
+  app.get(
     '/api/rounds/:id/export/:file',
-    { config: { rateLimit: opts.limits.exports } },
+    { config: { rateLimit: opts.limits.exports }, schema: { params: exportParams, querystring: exportQuery } },
     async (req, reply) => {
-      const teacherId = teacherOf(req);
-      const m = /^(minutes|changes|scores)(?:\.csv)?$|^(all)\.zip$/.exec(req.params.file);
-      const file = (m?.[1] ?? m?.[2]) as ExportFile | undefined;
-      if (!file) throw new ClassroomError(ErrorCode.NOT_FOUND, `export files are ${CSV_PARTS.map((p) => `${p}.csv`).join(', ')} and all.zip`);
-      const { round, room } = ownedRound(app.store, teacherId, roundId(req));
+      const file = EXPORT_PATHS[req.params.file];
+      const { round, room } = ownedRound(app.store, teacherOf(req), req.params.id);
       const body = await app.exports.get(room, round, file, pickLocale(req.query.lang, req.headers['accept-language']));
       return reply
         .type(file === 'all' ? 'application/zip' : 'text/csv; charset=utf-8')

@@ -3,8 +3,10 @@
 // a client that keeps sending is closed; so is one that does not read what it is sent.
 import type { WebSocket } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { addressKey } from '../http/client-address.ts';
+import { codeParams } from '../http/rooms.ts';
 import type { Clock } from '../rooms/clock.ts';
 import type { Logger } from '../rooms/room.ts';
 import type { ConnectionLimits } from './guard.ts';
@@ -92,7 +94,7 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
     if (!app.addressBook.mayOpen(addressKey(req.ip))) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many connections from this address');
   };
 
-  app.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true, preValidation: admit }, (ws, req) => {
+  app.withTypeProvider<ZodTypeProvider>().get('/api/rooms/:code/feed', { websocket: true, preValidation: admit, schema: { params: codeParams } }, (ws, req) => {
     const key = addressKey(req.ip);
     ws.once('close', app.addressBook.opened(key));
     const { feed } = app;

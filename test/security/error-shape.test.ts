@@ -50,3 +50,21 @@ test('requests Node cannot parse answer in the error shape too', async () => {
   expect(huge).toMatch(/^HTTP\/1\.1 431 /);
   expectShape(huge.split('\r\n\r\n')[1], 'TOO_LARGE');
 });
+
+test('route schemas check bodies, parameters and queries, and answer in the same shape', async () => {
+  const created = await server.app.inject({ method: 'POST', url: '/api/rooms' });
+  expect(created.statusCode).toBe(201);
+  const key = created.json().teacherKey;
+  const cases: [string, string, object | undefined, RegExp][] = [
+    ['POST', '/api/rooms', { teamCount: 0 }, /^teamCount: Too small: expected number to be >=1$/],
+    ['POST', '/api/rooms', { evil: true }, /^body: Unrecognized key: "evil"$/],
+    ['GET', '/api/rounds/abc/replay', undefined, /^id: /],
+    ['POST', '/api/rounds/1/fork', { teamId: 1 }, /^minute: /],
+    ['GET', '/api/rounds/1/export/minutes.csv?lang=' + 'x'.repeat(50), undefined, /^lang: Too big/],
+  ];
+  for (const [method, url, payload, message] of cases) {
+    const res = await server.app.inject({ method: method as 'GET', url, payload, headers: { authorization: `Bearer ${key}` } });
+    expect(res.statusCode, url).toBe(400);
+    expect(res.json(), url).toEqual({ error: { code: 'BAD_REQUEST', message: expect.stringMatching(message) } });
+  }
+});

@@ -100,11 +100,11 @@ describe('export files', () => {
     }
   });
 
-  test('unknown files are refused in the error shape', async () => {
-    for (const file of ['minutes.xlsx', 'all.csv', 'passwords.zip', '..%2F..%2Fetc%2Fpasswd']) {
+  test('unknown files are refused by the route schema, in the error shape', async () => {
+    for (const file of ['minutes.xlsx', 'all.csv', 'passwords.zip', '..%2F..%2Fetc%2Fpasswd', 'constructor', '__proto__']) {
       const res = await get(done.roundId, done.key, file);
-      expect(res.statusCode, file).toBe(404);
-      expect(res.json().error.code).toBe('NOT_FOUND');
+      expect(res.statusCode, file).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^file: export files are minutes\.csv/) });
     }
   });
 });
