@@ -9,7 +9,7 @@ import { addressKey } from '../http/client-address.ts';
 import { codeParams } from '../http/rooms.ts';
 import type { Clock } from '../rooms/clock.ts';
 import type { Logger } from '../rooms/room.ts';
-import type { ConnectionLimits } from './guard.ts';
+import { QueueWatch, type ConnectionLimits } from './guard.ts';
 import { TokenBucket } from './limits.ts';
 
 export type FeedMessage =
@@ -21,15 +21,31 @@ export type FeedMessage =
 
 /** WebSocket close codes the feed uses besides the standard ones. */
 export const FEED_CLOSE = { notFound: 4404, rateLimited: 4429, policy: 1008, internal: 1011 } as const;
+/** How long a feed closed for sending waits for its close frame to go out before the socket is dropped. */
+const FEED_CLOSE_GRACE_MS = 1000;
 
 export class FeedHub {
   private byRoom = new Map<string, Set<WebSocket>>();
 
+  private watches = new WeakMap<WebSocket, QueueWatch>();
+
   constructor(
-    private readonly limits: Pick<ConnectionLimits, 'maxQueuedBytes' | 'feedMessages'>,
+    private readonly limits: Pick<ConnectionLimits, 'maxQueuedBytes' | 'slowQueuedBytes' | 'slowReaderMs' | 'feedMessages'>,
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {}
+
+  /** Puts a new connection under the outbound caps (before anything is sent to it). */
+  watch(ws: WebSocket): void {
+    // terminate, not close: a close handshake would wait behind the unread bytes.
+    const cut = (why: string, queued: number) => {
+      this.log.warn({ why, queued }, 'feed connection cut');
+      ws.terminate();
+    };
+    const out = new QueueWatch(this.limits, this.clock, () => ws.bufferedAmount, cut);
+    this.watches.set(ws, out);
+    ws.once('close', () => out.stop());
+  }
 
   add(code: string, ws: WebSocket): void {
     let set = this.byRoom.get(code);
@@ -41,18 +57,12 @@ export class FeedHub {
     });
   }
 
-  /**
-   * Sends unless that would leave more than the cap waiting for this client: then the connection is
-   * dropped at once (terminate, not close: a close handshake would wait behind the unread bytes).
-   */
+  /** Sends unless that would leave more than the cap waiting for this client, which is then cut. */
   sendTo(ws: WebSocket, text: string): boolean {
     // OPEN = 1
     if (ws.readyState !== 1) return false;
-    if (ws.bufferedAmount + text.length > this.limits.maxQueuedBytes) {
-      this.log.warn({ queued: ws.bufferedAmount }, 'feed connection cut: too many bytes waiting to be sent');
-      ws.terminate();
-      return false;
-    }
+    const out = this.watches.get(ws);
+    if (out && !out.check(text.length)) return false;
     ws.send(text);
     return true;
   }
@@ -98,12 +108,16 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
     const key = addressKey(req.ip);
     ws.once('close', app.addressBook.opened(key));
     const { feed } = app;
+    feed.watch(ws);
     const inbound = feed.inbound();
     ws.on('message', () => {
-      // Past the budget: closed (ws waits at most 30 s for the client's close frame; messages meanwhile are ignored).
       if (ws.readyState !== 1) return;
-      if (!inbound.take() || !app.addressBook.packet(key)) return ws.close(FEED_CLOSE.policy, 'the feed is read-only');
-      feed.sendTo(ws, errorText(ErrorCode.BAD_REQUEST, 'the feed is read-only'));
+      if (inbound.take() && app.addressBook.packet(key)) return void feed.sendTo(ws, errorText(ErrorCode.BAD_REQUEST, 'the feed is read-only'));
+      // Past the budget: the close frame goes out, nothing more is read (a flood costs no more CPU),
+      // and the socket is dropped a moment later rather than after ws's 30-second close handshake.
+      ws.close(FEED_CLOSE.policy, 'the feed is read-only');
+      ws.pause();
+      setTimeout(() => ws.terminate(), FEED_CLOSE_GRACE_MS).unref();
     });
 
     let room;

@@ -1,5 +1,5 @@
-// Connection-level guards for socket.io, below the classroom protocol: a cap on the bytes waiting to
-// be sent to each connection, a budget for every inbound packet (per connection and per address), a
+// Connection-level guards for socket.io, below the classroom protocol: caps on the bytes waiting to
+// be sent to each connection (at once past a hard cap, after a while past a slow-reader cap), a budget for every inbound packet (per connection and per address), a
 // cap on open connections per address, and the per-socket event limit. A connection past a cap is
 // cut at once — its buffers are freed, not drained — and a client that reconnects starts afresh.
 import type { IncomingMessage } from 'node:http';
@@ -7,14 +7,17 @@ import type { Socket as NetSocket } from 'node:net';
 import type { Socket as EngineSocket } from 'engine.io';
 import { ErrorCode } from '../../shared/protocol/errors.ts';
 import type { Logger } from '../rooms/room.ts';
-import type { Clock } from '../rooms/clock.ts';
+import type { Clock, Timer } from '../rooms/clock.ts';
 import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
 import { KeyedLimiter, TokenBucket, type BucketConfig } from './limits.ts';
 import type { IoServer } from './socket.ts';
 
 export interface ConnectionLimits {
-  /** Bytes waiting to be sent to one connection (socket.io or feed) past which it is closed. */
+  /** Bytes waiting to be sent to one connection (socket.io or feed) past which it is closed at once. */
   maxQueuedBytes: number;
+  /** A connection with more than this waiting for `slowReaderMs` on end is closed: it reads too slowly. */
+  slowQueuedBytes: number;
+  slowReaderMs: number;
   /** Inbound packets of one connection (every engine.io packet, every feed message): past it, closed. */
   packets: BucketConfig;
   /** Inbound packets of all the connections of one address together: past it, the sender is closed. */
@@ -28,8 +31,11 @@ export interface ConnectionLimits {
 }
 
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
-  // Above the largest answer (a 30-team, 240-minute teacher:join), far below what hurts the server.
-  maxQueuedBytes: 1 << 20,
+  // Four times the largest answer (a 30-team, 240-minute teacher:join: 524 KB), far below what hurts the
+  // server; a reader on slow Wi-Fi may lag behind by half a megabyte, but not for ten seconds.
+  maxQueuedBytes: 2 << 20,
+  slowQueuedBytes: 512 << 10,
+  slowReaderMs: 10_000,
   packets: { capacity: 200, refillPerSecond: 50 },
   // A class of 120 behind one school NAT sends a few packets a second; bursts of a control each stay far below.
   addressPackets: { capacity: 2000, refillPerSecond: 500 },
@@ -37,6 +43,43 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   events: { capacity: 30, refillPerSecond: 10 },
   feedMessages: { capacity: 5, refillPerSecond: 1 },
 };
+
+/**
+ * The outbound cap of one connection: `check(queued)` after anything is queued for it; cuts it past the
+ * hard cap at once, and past the slow-reader cap if it is still there `slowReaderMs` later.
+ */
+export class QueueWatch {
+  private timer: Timer | null = null;
+  constructor(
+    private readonly limits: Pick<ConnectionLimits, 'maxQueuedBytes' | 'slowQueuedBytes' | 'slowReaderMs'>,
+    private readonly clock: Clock,
+    private readonly queued: () => number,
+    private readonly cut: (why: string, queued: number) => void,
+  ) {}
+
+  /** False when the connection was cut. */
+  check(extra = 0): boolean {
+    const q = this.queued() + extra;
+    if (q > this.limits.maxQueuedBytes) {
+      this.stop();
+      this.cut('too many bytes waiting to be sent', q);
+      return false;
+    }
+    if (q > this.limits.slowQueuedBytes) {
+      this.timer ??= this.clock.setTimeout(() => {
+        this.timer = null;
+        const now = this.queued();
+        if (now > this.limits.slowQueuedBytes) this.cut('reads too slowly', now);
+      }, this.limits.slowReaderMs);
+    }
+    return true;
+  }
+
+  stop(): void {
+    this.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+}
 
 /** Open connections and inbound packets per address, shared by socket.io and the feed. */
 export class AddressBook {
@@ -87,6 +130,7 @@ function packetBytes(p: { data?: unknown }): number {
 interface Watched {
   conn: EngineSocket;
   key: string;
+  out: QueueWatch;
   /** Bytes in engine.io's write buffer, not yet handed to the transport. */
   pending: number;
   /** TCP sockets of this session's long-polling answers (data may still sit in them). */
@@ -138,15 +182,15 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
 
   io.engine.on('connection', (conn: EngineSocket) => {
     const key = addressKey(clientAddress(conn.request, o.trust));
-    const w: Watched = { conn, key, pending: 0, polls: new Set(), packets: new TokenBucket(limits.packets, clock) };
+    const w = { conn, key, pending: 0, polls: new Set(), packets: new TokenBucket(limits.packets, clock) } as Partial<Watched> as Watched;
+    w.out = new QueueWatch(limits, clock, () => w.pending + transportBytes(w), (why, queued) => cut(w, why, { queued }));
     // The session id, as long-polling requests carry it (?sid=).
     const sid = (conn as unknown as { id: string }).id;
     sessions.set(sid, w);
     const closed = addresses.opened(key);
     conn.on('packetCreate', (p: { data?: unknown }) => {
       w.pending += packetBytes(p);
-      const queued = w.pending + transportBytes(w);
-      if (queued > limits.maxQueuedBytes) cut(w, 'too many bytes waiting to be sent', { queued });
+      w.out.check();
     });
     conn.on('flush', (buf: { data?: unknown }[]) => {
       for (const p of buf) w.pending -= packetBytes(p);
@@ -156,6 +200,7 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
       else if (!addresses.packet(key)) cut(w, 'too many packets from this address');
     });
     conn.once('close', () => {
+      w.out.stop();
       sessions.delete(sid);
       closed();
       // Answers a client never read would otherwise stay in their sockets' buffers.
@@ -171,8 +216,7 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
     const s = req.socket;
     w.polls.add(s);
     s.once('close', () => w.polls.delete(s));
-    const queued = w.pending + transportBytes(w);
-    if (queued > limits.maxQueuedBytes) cut(w, 'too many bytes waiting to be sent', { queued });
+    w.out.check();
   });
 
   // Every event counts against the socket's budget — unknown ones and those without an acknowledgement too.

@@ -9,13 +9,13 @@ import { rawFeed, rawSocketIo } from './raw-clients.ts';
 let server: TestServer;
 /** Room A: a class at work, whose minutes must keep coming. */
 let classroom: { code: string; student: Client };
-/** Room B: a long round whose team history is a large answer (~260 KB), and its teacher key. */
+/** Room B: 30 teams in a long round, whose answers are large (a team's history ~260 KB, the teacher's ~500 KB). */
 let big: { code: string; teacherKey: string; teamId: number };
 
 beforeAll(async () => {
   server = await startServer();
   const a = await createRoom(server, { teamCount: 1, minutes: 240, tempo: 5 });
-  const b = await createRoom(server, { teamCount: 1, minutes: 240, tempo: 1 });
+  const b = await createRoom(server, { teamCount: 30, minutes: 240, tempo: 1 });
   const teacherA = await connect(server);
   await ok(teacherA, 'teacher:join', { code: a.code, key: a.teacherKey });
   const student = await connect(server);
@@ -31,6 +31,14 @@ beforeAll(async () => {
   big = { code: b.code, teacherKey: b.teacherKey, teamId: joined.room.players[0].teamId };
 });
 afterAll(() => server.close());
+
+/** Bytes the server holds for a socket: in engine.io's write buffer and in the websocket's. */
+function heldFor(s: TestServer, sid: string): number {
+  const conn = s.app.io.sockets.sockets.get(sid)?.conn as unknown as
+    | { writeBuffer: { data?: string }[]; transport: { socket?: { bufferedAmount?: number } } }
+    | undefined;
+  return conn ? conn.writeBuffer.reduce((n, p) => n + (p.data?.length ?? 0), 0) + (conn.transport.socket?.bufferedAmount ?? 0) : 0;
+}
 
 /** The class in room A gets its next minute after the clock moves. */
 async function classGetsNextMinute() {
@@ -52,16 +60,15 @@ describe('socket.io', () => {
   test('websocket: a teacher socket that asks for large answers and never reads them is cut past the cap', async () => {
     const before = server.app.io.engine.clientsCount;
     const c = await rawSocketIo(server.url);
-    expect(await c.request('teacher:join', { code: big.code, key: big.teacherKey })).toMatchObject({ ok: true });
     c.stopReading();
-    // 30 answers of ~260 KB: ~8 MB, past what the kernel's buffers hold (~4 MB on loopback) plus the cap.
-    for (let i = 0; i < 30; i++) c.emit('teacher:team', { teamId: big.teamId }, i + 1);
+    // 30 teacher:join answers of ~500 KB (30 teams, 200 minutes): ~15 MB, far past what the kernel's
+    // buffers hold (~4 MB on loopback) plus the cap.
+    for (let i = 0; i < 30; i++) c.emit('teacher:join', { code: big.code, key: big.teacherKey }, i + 1);
     await until(() => server.app.io.engine.clientsCount === before, 'the non-reading socket to be cut');
     c.resumeReading();
     await c.closed;
-    // What reached the client is at most the kernel's share plus the cap: far from the 8 MB asked.
-    const received = c.frames.reduce((n, f) => n + f.length, 0);
-    expect(received).toBeLessThan(30 * 260_000);
+    // What reached the client is at most the kernel's share plus the cap: far from the 30 answers asked.
+    expect(c.frames.filter((f) => f.startsWith('43')).length).toBeLessThan(30);
     await classGetsNextMinute();
   });
 
@@ -92,9 +99,9 @@ describe('the feed', () => {
     const feed = await rawFeed(server.url, big.code);
     await until(() => feed.frames.length === 1, 'hello');
     feed.stopReading();
-    // A long day of minutes for this room: its real summary, many times over (~6 MB).
+    // A long day of minutes for this room: its real summary, many times over (~12 MB).
     const summary = { type: 'summary' as const, ...server.app.rooms.get(big.code).summary() };
-    const copies = Math.ceil((6 << 20) / JSON.stringify(summary).length);
+    const copies = Math.ceil((12 << 20) / JSON.stringify(summary).length);
     for (let i = 0; i < copies; i++) server.app.feed.send(big.code, summary);
     await until(() => server.app.feed.count(big.code) === 0, 'the non-reading feed to be cut');
     feed.resumeReading();
@@ -111,5 +118,37 @@ describe('the feed', () => {
     const errors = feed.frames.filter((f) => JSON.parse(f).type === 'error');
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.length).toBeLessThanOrEqual(DEFAULT_CONNECTION_LIMITS.feedMessages.capacity);
+  });
+});
+
+describe('a slow reader', () => {
+  let slow: TestServer;
+  let room: { code: string; teacherKey: string; teamId: number };
+  beforeAll(async () => {
+    // A hard cap out of reach, so that only the slow-reader cap can act.
+    slow = await startServer({ connectionLimits: { maxQueuedBytes: 1 << 30, slowQueuedBytes: 256 << 10, slowReaderMs: 10_000 } });
+    const r = await createRoom(slow, { teamCount: 1, minutes: 240, tempo: 1 });
+    const teacher = await connect(slow);
+    await ok(teacher, 'teacher:join', { code: r.code, key: r.teacherKey });
+    const started = await ok(teacher, 'teacher:clock', { action: 'start' });
+    slow.clock.advance(200_000);
+    room = { code: r.code, teacherKey: r.teacherKey, teamId: started.room.teams[0].id };
+  });
+  afterAll(() => slow.close());
+
+  test('more than the slow-reader cap waiting for 10 s on end: cut then, not before', async () => {
+    const before = slow.app.io.engine.clientsCount;
+    const c = await rawSocketIo(slow.url);
+    expect(await c.request('teacher:join', { code: room.code, key: room.teacherKey })).toMatchObject({ ok: true });
+    c.stopReading();
+    // ~8 MB asked: well past the kernel's buffers, so megabytes wait in the server.
+    for (let i = 0; i < 30; i++) c.emit('teacher:team', { teamId: room.teamId }, i + 1);
+    await until(() => heldFor(slow, c.sid) > 256 << 10, 'answers to pile up in the server');
+    slow.clock.advance(9_000);
+    expect(slow.app.io.engine.clientsCount).toBe(before + 1);
+    slow.clock.advance(1_000);
+    await until(() => slow.app.io.engine.clientsCount === before, 'the slow reader to be cut');
+    c.resumeReading();
+    await c.closed;
   });
 });
