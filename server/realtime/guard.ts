@@ -28,7 +28,15 @@ export interface ConnectionLimits {
   events: BucketConfig;
   /** Messages a feed client may send (each answered with an error) before it is closed. */
   feedMessages: BucketConfig;
+  /**
+   * Requests whose answer is large (a team's or the whole room's history, up to ~500 KB to build and
+   * send) per address, all its sockets together: past it they are answered RATE_LIMITED.
+   */
+  heavyRequests: BucketConfig;
 }
+
+/** The events answered with a history: what `heavyRequests` counts. */
+const HEAVY: ReadonlySet<string> = new Set(['teacher:join', 'teacher:team']);
 
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   // Four times the largest answer (a 30-team, 240-minute teacher:join: 524 KB), far below what hurts the
@@ -42,6 +50,8 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   connectionsPerAddress: 250,
   events: { capacity: 30, refillPerSecond: 10 },
   feedMessages: { capacity: 5, refillPerSecond: 1 },
+  // A teacher opening every team's desk of a 30-team room in a row; a few a second after that.
+  heavyRequests: { capacity: 40, refillPerSecond: 4 },
 };
 
 /**
@@ -219,11 +229,14 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
     w.out.check();
   });
 
-  // Every event counts against the socket's budget — unknown ones and those without an acknowledgement too.
+  // Every event counts against the socket's budget — unknown ones and those without an acknowledgement
+  // too — and those answered with a history against the address's budget for them as well.
+  const heavy = new KeyedLimiter(limits.heavyRequests, clock);
   io.use((socket, next) => {
     const events = new TokenBucket(limits.events, clock);
+    const key = sessions.get((socket.conn as unknown as { id: string }).id)?.key ?? addressKey(clientAddress(socket.request, o.trust));
     socket.use((packet, nextEvent) => {
-      if (events.take()) return nextEvent();
+      if (events.take() && (!HEAVY.has(packet[0]) || heavy.take(key))) return nextEvent();
       const ack = packet[packet.length - 1];
       if (typeof ack === 'function') ack({ ok: false, error: { code: ErrorCode.RATE_LIMITED, message: 'too many messages: slow down' } });
       // Without an acknowledgement the event is dropped unanswered: answering would cost the server more.

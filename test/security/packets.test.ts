@@ -12,11 +12,15 @@ const notices = (c: RawSocketIo) => c.frames.filter((f) => f.startsWith('42["not
 describe('flooding', () => {
   let server: TestServer;
   let code: string;
+  let teacherKey: string;
+  let teamId: number;
   let student: Client;
   beforeAll(async () => {
     server = await startServer();
     const room = await createRoom(server, { teamCount: 1, minutes: 60, tempo: 5 });
     code = room.code;
+    teacherKey = room.teacherKey;
+    teamId = room.room.teams[0].id;
     const teacher = await connect(server);
     await ok(teacher, 'teacher:join', { code, key: room.teacherKey });
     student = await connect(server);
@@ -57,6 +61,19 @@ describe('flooding', () => {
     server.clock.advance(1000);
     expect(await c.request('observer:join', { code })).toMatchObject({ ok: true });
     c.ws.close();
+  });
+
+  test('requests answered with a history share a budget per address, across sockets', async () => {
+    const { heavyRequests } = DEFAULT_CONNECTION_LIMITS;
+    const teachers = [await rawSocketIo(server.url), await rawSocketIo(server.url), await rawSocketIo(server.url)];
+    const answers: any[] = [];
+    // 3 × (1 + 20) requests: each socket within its own event limit, together past the address's budget.
+    for (const t of teachers) answers.push(await t.request('teacher:join', { code, key: teacherKey }));
+    for (let i = 0; i < 20; i++) for (const t of teachers) answers.push(await t.request('teacher:team', { teamId }));
+    const limited = answers.filter((a) => !a.ok && a.error.code === 'RATE_LIMITED').length;
+    expect(limited).toBe(answers.length - heavyRequests.capacity);
+    expect(answers.slice(0, heavyRequests.capacity).every((a) => a.ok)).toBe(true);
+    for (const t of teachers) t.ws.close();
   });
 
   test('four flooders at once: all are cut, the class is not', async () => {
