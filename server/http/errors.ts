@@ -57,9 +57,8 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
         : [400, ErrorCode.BAD_REQUEST, 'malformed HTTP request'];
   const body = JSON.stringify({ error: { code, message } });
   if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+    socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
   }
   socket.destroy();
 }

@@ -27,7 +27,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   // No body at all is an empty configuration: every field has its default.
-  app.post('/api/rooms', { config: { rateLimit: opts.limits.createRooms }, schema: { body: createRoomBody.nullish().transform((b) => b ?? {}) } }, async (req, reply) => {
+  const body = createRoomBody.nullish().transform((b) => b ?? {});
+  app.post('/api/rooms', { config: { rateLimit: opts.limits.createRooms }, schema: { body } }, async (req, reply) => {
     const { room, teacherKey } = app.rooms.create(req.body as Partial<RoundConfig>, bearer(req.headers.authorization));
     return reply.code(201).send({ code: room.code, teacherKey, joinPath: `/join/${room.code}`, room: room.view() });
   });

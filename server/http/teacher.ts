@@ -49,7 +49,9 @@ export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: Rep
 
   app.get('/api/teacher/rooms', async (req) => ({ rooms: teacherHistory(app.store, teacherOf(req)) }));
 
-  app.get('/api/rounds/:id/replay', { schema: { params: roundParams } }, async (req, reply) => sendJson(req, reply, replayBody(teacherOf(req), req.params.id).body));
+  app.get('/api/rounds/:id/replay', { schema: { params: roundParams } }, async (req, reply) =>
+    sendJson(req, reply, replayBody(teacherOf(req), req.params.id).body),
+  );
 
   app.post('/api/rounds/:id/fork', { schema: { params: roundParams, body: forkBody } }, async (req, reply) => {
     const room = app.rooms.fork(teacherOf(req), req.params.id, req.body.teamId, req.body.minute);

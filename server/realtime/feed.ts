@@ -127,7 +127,8 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
       const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
       if (!(e instanceof ClassroomError)) req.log.error({ err: e }, 'feed look-up failed');
       ws.send(errorText(err.code, err.message));
-      ws.close(err.code === ErrorCode.RATE_LIMITED ? FEED_CLOSE.rateLimited : err.code === ErrorCode.INTERNAL ? FEED_CLOSE.internal : FEED_CLOSE.notFound, err.code);
+      const closeCode = err.code === ErrorCode.RATE_LIMITED ? FEED_CLOSE.rateLimited : err.code === ErrorCode.INTERNAL ? FEED_CLOSE.internal : FEED_CLOSE.notFound;
+      ws.close(closeCode, err.code);
       return;
     }
     feed.add(room.code, ws);

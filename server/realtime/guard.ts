@@ -1,7 +1,8 @@
-// Connection-level guards for socket.io, below the classroom protocol: caps on the bytes waiting to
-// be sent to each connection (at once past a hard cap, after a while past a slow-reader cap), a budget for every inbound packet (per connection and per address), a
-// cap on open connections per address, and the per-socket event limit. A connection past a cap is
-// cut at once — its buffers are freed, not drained — and a client that reconnects starts afresh.
+// Connection-level guards for socket.io, below the classroom protocol: caps on the bytes waiting to be
+// sent to each connection (at once past a hard cap, after a while past a slow-reader cap), a budget for
+// every inbound packet (per connection and per address), a cap on open connections per address, the
+// per-socket event limit, and a per-address budget for requests answered with a history. A connection
+// past a cap is cut at once — its buffers are freed, not drained — and a client that reconnects starts afresh.
 import type { IncomingMessage } from 'node:http';
 import type { Socket as NetSocket } from 'node:net';
 import type { Socket as EngineSocket } from 'engine.io';
@@ -192,8 +193,14 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
 
   io.engine.on('connection', (conn: EngineSocket) => {
     const key = addressKey(clientAddress(conn.request, o.trust));
-    const w = { conn, key, pending: 0, polls: new Set(), packets: new TokenBucket(limits.packets, clock) } as Partial<Watched> as Watched;
-    w.out = new QueueWatch(limits, clock, () => w.pending + transportBytes(w), (why, queued) => cut(w, why, { queued }));
+    const w: Watched = {
+      conn,
+      key,
+      pending: 0,
+      polls: new Set(),
+      packets: new TokenBucket(limits.packets, clock),
+      out: new QueueWatch(limits, clock, () => w.pending + transportBytes(w), (why, queued) => cut(w, why, { queued })),
+    };
     // The session id, as long-polling requests carry it (?sid=).
     const sid = (conn as unknown as { id: string }).id;
     sessions.set(sid, w);

@@ -104,14 +104,13 @@ function* minutes(x: Writer): Generator<string> {
   const { model } = x.src;
   const controls = model.controls.filter((c) => c.kind !== 'action');
   const w = x.w;
+  const first = [label(w.text('csv_team_id'), '', 'team_id'), label(w.text('lb_team'), '', 'team'), label(w.text('csv_minute'), '', 'minute')];
   let header: string | null = null;
   for (const t of x.src.teams) {
     const snaps = x.src.snapshots(t.teamId);
     const hasClock = snaps[0]?.clock !== undefined;
     header ??= line([
-      label(w.text('csv_team_id'), '', 'team_id'),
-      label(w.text('lb_team'), '', 'team'),
-      label(w.text('csv_minute'), '', 'minute'),
+      ...first,
       ...(hasClock ? [label(w.text('csv_time_of_day'), 'HH:MM', 'clock')] : []),
       ...model.indicators.map((i) => label(w.indicator(x.sim, i.key), i.display.unit, i.key)),
       ...controls.map((c) => label(w.control(x.sim, c.key), x.controlUnit(c), c.key)),
@@ -129,7 +128,8 @@ function* minutes(x: Writer): Generator<string> {
     }
     yield out;
   }
-  if (header === null) yield line([label(w.text('csv_team_id'), '', 'team_id'), label(w.text('lb_team'), '', 'team'), label(w.text('csv_minute'), '', 'minute')]);
+  // A round without teams: the first columns' header alone.
+  if (header === null) yield line(first);
 }
 
 function* changes(x: Writer): Generator<string> {

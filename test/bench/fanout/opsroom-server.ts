@@ -7,7 +7,7 @@ const app = await buildApp({
   webRoot: null,
   httpLimits: { createRooms: { max: 100_000, timeWindow: '1 minute' }, lookups: { max: 100_000, timeWindow: '1 minute' } },
   realtimeLimits: { join: { capacity: 100_000, refillPerSecond: 100_000 } },
-  connectionLimits: { connectionsPerAddress: 100_000, addressPackets: { capacity: 1e9, refillPerSecond: 1e9 } },
+  connectionLimits: { connectionsPerAddress: 100_000, addressPackets: { capacity: 1e9, refillPerSecond: 1e9 }, heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 } },
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const addr = app.server.address();
