@@ -1,6 +1,9 @@
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { sveltekit } from '@sveltejs/kit/vite';
 import { defineConfig } from 'vite';
+import { oneLanguage } from './web/lib/i18n/one-language.ts';
+
+const LOCALES = ['en', 'id', 'hu', 'it', 'nl', 'ne'] as const;
 
 export default defineConfig({
   plugins: [
@@ -9,6 +12,8 @@ export default defineConfig({
       outdir: './web/lib/paraglide',
       strategy: ['localStorage', 'preferredLanguage', 'baseLocale'],
     }),
+    // The browser downloads the reader's language only (web/lib/i18n/one-language.ts).
+    oneLanguage({ messages: './web/messages', compiled: './web/lib/paraglide/messages', runtime: './web/lib/i18n/language.ts', locales: LOCALES }),
     sveltekit(),
   ],
   server: { proxy: { '/api': { target: 'http://localhost:3000', ws: true }, '/socket.io': { target: 'http://localhost:3000', ws: true } } },

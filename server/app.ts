@@ -6,23 +6,30 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { IncomingMessage } from 'node:http';
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
-import { openDatabase } from './db/index.ts';
+import { Committer } from './db/commit.ts';
 import { DatabaseHealth } from './db/health.ts';
-import { Store } from './db/store.ts';
+import { SqliteStore } from './db/sqlite.ts';
+import type { Store } from './db/store.ts';
+import { addressKey, trustNobody, type TrustFn } from './http/client-address.ts';
 import { clientErrorHandler, errorHandler, sendError } from './http/errors.ts';
 import { helmetOptions } from './http/headers.ts';
 import { originCheck } from './http/origins.ts';
 import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
 import { teacherRoutes } from './http/teacher.ts';
+import type { Interfaces } from './net/addresses.ts';
+import { RequestLog } from './ops/log.ts';
+import { PromMetrics } from './ops/prometheus.ts';
+import { opsRoutes } from './ops/routes.ts';
 import { ReplayCache } from './replay/cache.ts';
 import { DEFAULT_EXPORT_LIMITS, Exports, type ExportLimits } from './replay/exports.ts';
-import { addressKey, trustNobody, type TrustFn } from './http/client-address.ts';
 import { FeedHub, feedRoutes } from './realtime/feed.ts';
 import { AddressBook, DEFAULT_CONNECTION_LIMITS, guardSocketIo, type ConnectionLimits } from './realtime/guard.ts';
 import { CodeGuesses, DEFAULT_GUESS_LIMIT, type BucketConfig } from './realtime/limits.ts';
@@ -44,10 +51,16 @@ export interface AppOptions {
   guessLimit?: Partial<BucketConfig>;
   /** Caps per connection and per address: bytes waiting to be sent, inbound packets, open connections. */
   connectionLimits?: Partial<ConnectionLimits>;
-  /** Origins besides the server's own whose pages may open WebSockets to it (ALLOWED_ORIGINS). */
+  /** ALLOWED_ORIGINS: origins besides the server's own whose pages may open WebSockets to it. */
   allowedOrigins?: string[];
-  /** Which reverse proxies to believe about the client's address (TRUST_PROXY); none by default. */
+  /** TRUST_PROXY: which reverse proxies to believe about the client's address; none by default. */
   trustProxy?: TrustFn;
+  /** PUBLIC_URL: where students join when the server is behind a proxy or a name. */
+  publicUrl?: string | null;
+  /** METRICS_TOKEN: /metrics then needs it as a Bearer token; without, /metrics answers this machine only. */
+  metricsToken?: string | null;
+  /** The machine's network interfaces (os.networkInterfaces), read on each /api/info. */
+  interfaces?: () => Interfaces;
 }
 
 declare module 'fastify' {
@@ -70,23 +83,26 @@ export const MAX_SOCKET_MESSAGE = 8 * 1024;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const trust = opts.trustProxy ?? trustNobody;
+  const metrics = new PromMetrics();
+  const handleError = errorHandler(metrics);
   const app = Fastify({
     logger: opts.logger ?? false,
+    // One line per request at a level that fits it (ops/log.ts).
+    logController: new RequestLog(),
     bodyLimit: 16 * 1024,
     forceCloseConnections: true,
     // req.ip is the client's address behind the proxies TRUST_PROXY names (socket.io uses the same rule).
     trustProxy: trust,
     // Fastify's own errors (a malformed URL, a parameter too long, an unparsable request) in our shape too.
-    frameworkErrors: errorHandler,
+    frameworkErrors: handleError,
     clientErrorHandler,
   });
   const clock = opts.clock ?? realClock;
-  const { sqlite, db, integrity } = openDatabase(opts.databasePath);
-  const store = new Store(db);
-  const dbHealth = new DatabaseHealth(sqlite, integrity, clock);
-  if (!dbHealth.intact) app.log.error({ problems: integrity }, 'the database failed its quick check: rounds on damaged pages may not load');
+  const store = SqliteStore.open(opts.databasePath);
+  const dbHealth = new DatabaseHealth(store, clock);
+  if (!dbHealth.intact) app.log.error({ problems: store.integrity }, 'the database failed its quick check: rounds on damaged pages may not load');
 
-  // socket.io handles its own upgrades; @fastify/websocket gets only the others (see STACK.md).
+  // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
   const io: IoServer = new Server(app.server, { serveClient: false, destroyUpgrade: false, maxHttpBufferSize: MAX_SOCKET_MESSAGE });
   const upgrades = new EventEmitter();
   app.server.on('upgrade', (req, socket, head) => {
@@ -96,13 +112,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // Per-address and per-connection guards, shared by HTTP, the feed and socket.io (docs/security.md).
   const connectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.connectionLimits };
   const addresses = new AddressBook(connectionLimits, clock);
-  const guesses = new CodeGuesses({ ...DEFAULT_GUESS_LIMIT, ...opts.guessLimit }, clock);
+  const guesses = new CodeGuesses({ ...DEFAULT_GUESS_LIMIT, ...opts.guessLimit }, clock, metrics, app.log);
   const checkOrigin = originCheck(opts.allowedOrigins ?? [], trust);
   app.decorate('checkOrigin', checkOrigin);
-  guardSocketIo(io, { limits: connectionLimits, clock, trust, addresses, log: app.log, admit: checkOrigin });
+  guardSocketIo(io, { limits: connectionLimits, clock, trust, addresses, log: app.log, metrics, admit: checkOrigin });
 
-  const feed = new FeedHub(connectionLimits, clock, app.log);
-  const rooms = new RoomManager({ store, out: socketOutput(io, feed), clock, log: app.log });
+  const feed = new FeedHub(connectionLimits, clock, app.log, metrics);
+  const committer = new Committer(store, metrics);
+  const rooms = new RoomManager({ store, committer, out: socketOutput(io, feed, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) });
+  metrics.watch({
+    roomStates: () => rooms.all().map((r) => r.round.state),
+    socketRoles: () => [...io.sockets.sockets.values()].map((s) => s.data.role),
+    feeds: () => feed.count(),
+  });
   app.decorate('rooms', rooms);
   app.decorate('store', store);
   app.decorate('dbHealth', dbHealth);
@@ -110,9 +132,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('feed', feed);
   app.decorate('guesses', guesses);
   app.decorate('addressBook', addresses);
-  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, { guesses, trust });
+  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, { guesses, trust }, metrics);
 
-  app.setErrorHandler(errorHandler);
+  app.setErrorHandler(handleError);
   // Route schemas are zod schemas (shared/protocol/schemas.ts and the routes' own).
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -128,7 +150,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('replayCache', replayCache);
   app.decorate('exports', new Exports(store, { ...DEFAULT_EXPORT_LIMITS, ...opts.exportLimits }));
   await app.register(teacherRoutes, { cache: replayCache, limits: httpLimits });
-
+  await app.register(opsRoutes, { metrics, metricsToken: opts.metricsToken ?? null, publicUrl: opts.publicUrl ?? null, interfaces: opts.interfaces ?? networkInterfaces });
   await app.register(feedRoutes);
 
   if (hasWeb) {
@@ -137,7 +159,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       wildcard: false,
       preCompressed: true,
       setHeaders(reply, path) {
-        if (path.includes('/_app/immutable/')) (reply as unknown as { header(k: string, v: string): void }).header('cache-control', 'public, max-age=31536000, immutable');
+        if (path.includes('/_app/immutable/')) reply.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
   }
@@ -151,17 +173,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('preClose', async () => {
-    rooms.dispose();
+    await rooms.close();
     feed.closeAll();
     io.local.disconnectSockets(true);
     io.engine.close();
   });
   app.addHook('onClose', async () => {
-    sqlite.close();
+    // Whatever was asked to be stored is stored (or refused) before the database closes.
+    await committer.idle();
+    await store.close();
   });
 
   try {
-    rooms.recover();
+    await rooms.recover();
   } catch (err) {
     // Not even the list of rounds to recover could be read: serve what can be served, health says why.
     app.log.error({ err }, 'recovery of interrupted rounds failed');
@@ -169,4 +193,3 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   rooms.startSweeping();
   return app;
 }
-

@@ -1,45 +1,90 @@
-// Starts Opsroom: one process, one port, one SQLite file. Configured by PORT, HOST, DATABASE_PATH,
-// TRUST_PROXY and ALLOWED_ORIGINS (docs/security.md).
+// Starts Opsroom: reads the environment (config.ts), builds the app, listens, prints where students
+// join, and stops gracefully on SIGTERM/SIGINT (a second signal stops at once).
+import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
-import { DatabaseOpenError, EXIT_BAD_SETTING } from './db/index.ts';
+import { ConfigError, EXIT_CODES, loadConfig, type Config } from './config.ts';
+import { DatabaseOpenError } from './db/index.ts';
 import { parseTrustProxy } from './http/client-address.ts';
-import { parseAllowedOrigins } from './http/origins.ts';
+import { loggerOptions, prettyLogs } from './ops/log.ts';
+import { describeStop, stopGracefully } from './ops/shutdown.ts';
+import { startBlock, startSummary, type StartFacts } from './ops/start-block.ts';
 
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? '0.0.0.0';
-const databasePath = process.env.DATABASE_PATH ?? './data/opsroom.db';
-const webRoot = fileURLToPath(new URL('../build', import.meta.url));
-
-/** A setting that cannot work: one clear line, no stack, a distinct exit code. */
-function refuse(message: string): never {
+/** A start that cannot go on: one plain line, no stack, the exit code that says which kind (config.ts). */
+function refuse(message: string, code: number): never {
   process.stderr.write(`opsroom: ${message}\n`);
-  process.exit(EXIT_BAD_SETTING);
-}
-let trustProxy, allowedOrigins;
-try {
-  trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
-  allowedOrigins = parseAllowedOrigins(process.env.ALLOWED_ORIGINS);
-} catch (e) {
-  refuse((e as Error).message);
+  process.exit(code);
 }
 
-const app = await buildApp({ databasePath, webRoot, trustProxy, allowedOrigins, logger: { level: process.env.LOG_LEVEL ?? 'info' } }).catch((err: unknown) => {
-  if (err instanceof DatabaseOpenError) refuse(err.message);
+let config: Config;
+try {
+  config = loadConfig();
+} catch (e) {
+  if (!(e instanceof ConfigError)) throw e;
+  refuse(e.message, EXIT_CODES.badValue);
+}
+
+const webRoot = fileURLToPath(new URL('../build', import.meta.url));
+const pretty = prettyLogs(config.logFormat);
+const app = await buildApp({
+  databasePath: config.databasePath,
+  webRoot,
+  logger: loggerOptions(config.logLevel, config.logFormat),
+  publicUrl: config.publicUrl,
+  metricsToken: config.metricsToken,
+  trustProxy: parseTrustProxy(config.trustProxy),
+  allowedOrigins: config.allowedOrigins,
+}).catch((err: unknown) => {
+  if (err instanceof DatabaseOpenError) refuse(err.message, EXIT_CODES.databaseUnusable);
   throw err;
 });
-await app.listen({ port, host });
 
-let closing = false;
+// Fastify's own "listening at" lines (one per address) are replaced by the start block.
+const level = app.log.level;
+app.log.level = 'warn';
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (e) {
+  // The two usual causes in one plain line; anything else with its stack.
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') app.log.fatal({ code }, `cannot listen: port ${config.port} is already in use (set PORT to another)`);
+  else if (code === 'EADDRNOTAVAIL') app.log.fatal({ code }, `cannot listen: HOST=${config.host} is not an address of this machine`);
+  else app.log.fatal({ err: e }, 'cannot listen');
+  await app.close();
+  process.exit(EXIT_CODES.cannotListen);
+} finally {
+  app.log.level = level;
+}
+
+const addr = app.server.address();
+const facts: StartFacts = {
+  bound: typeof addr === 'object' && addr ? addr.address : config.host,
+  port: typeof addr === 'object' && addr ? addr.port : config.port,
+  interfaces: networkInterfaces(),
+  publicUrl: config.publicUrl,
+  databasePath: config.databasePath,
+  metricsToken: config.metricsToken !== null,
+};
+const summary = startSummary(facts);
+if (pretty) process.stdout.write(startBlock(facts));
+else app.log.info(summary, 'Opsroom is ready');
+
+let stopping = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
+  process.on(signal, () => {
+    if (stopping) {
+      app.log.warn({ signal }, 'second signal: stopping now, without waiting');
+      process.exit(1);
+    }
+    stopping = true;
+    app.log.info({ signal }, 'stopping: pausing running rounds (send the signal again to stop at once)');
+    stopGracefully(app).then(
+      (report) => {
+        app.log.info(report, describeStop(report, summary.database));
+        process.exit(0);
+      },
       (err) => {
-        app.log.error({ err }, 'shutdown failed');
+        app.log.error({ err }, 'stop failed');
         process.exit(1);
       },
     );

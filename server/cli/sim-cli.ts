@@ -20,7 +20,7 @@ export class UsageError extends Error {
 }
 
 export interface CliOptions {
-  model: SimModel<any>;
+  model: SimModel;
   scenario: string;
   seed: number;
   minutes: number;
@@ -102,7 +102,7 @@ export function resultLine(r: RoundResult): string {
 
 const STATUS_MARK = { normal: 'ok', warning: 'WARN', critical: 'CRIT' } as const;
 
-export function table(model: SimModel<any>, scenario: string, snapshots: readonly Snapshot[], result: RoundResult): string {
+export function table(model: SimModel, scenario: string, snapshots: readonly Snapshot[], result: RoundResult): string {
   const headline = model.indicators.filter((i) => i.headline);
   const extra = model.tableColumns.map((k) => model.indicators.find((i) => i.key === k)!);
   const cols = [...headline, ...extra];

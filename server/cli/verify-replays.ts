@@ -1,8 +1,7 @@
 // `npm run verify-replays [-- --db FILE]`: re-simulates every finished round in the database and
 // reports any minute that differs from the stored snapshot. Exit code 1 when one does.
 import { existsSync } from 'node:fs';
-import { openDatabase } from '../db/index.ts';
-import { Store } from '../db/store.ts';
+import { SqliteStore } from '../db/sqlite.ts';
 import { verifyRounds } from '../replay/verify.ts';
 
 const args = process.argv.slice(2);
@@ -12,8 +11,8 @@ if (!path || !existsSync(path)) {
   console.error(`error: no database at ${path ?? '(missing --db value)'}; use --db FILE or DATABASE_PATH`);
   process.exit(2);
 }
-const { sqlite, db } = openDatabase(path);
-const reports = verifyRounds(new Store(db));
+const store = SqliteStore.open(path);
+const reports = await verifyRounds(store);
 let bad = 0;
 for (const r of reports) {
   const ok = r.mismatches.length === 0;
@@ -22,5 +21,5 @@ for (const r of reports) {
   console.log(`${ok ? 'ok  ' : 'DIFF'} round ${r.roundId} (room ${r.roomCode}, ${r.simulator}/${r.scenario}, ${r.teams} teams × ${r.minutes + 1} minutes): ${what}`);
 }
 console.log(`${reports.length} finished rounds re-simulated, ${bad} with differences`);
-sqlite.close();
+await store.close();
 process.exitCode = bad ? 1 : 0;

@@ -1,12 +1,12 @@
-// Whether the database can be trusted and written: the quick check made at opening, and a probe
+// Whether the database can be trusted and written: the check the store made at opening, and a probe
 // write (one row updated and committed) repeated at most every few seconds when health is asked.
-import type Database from 'better-sqlite3';
 import type { Clock } from '../rooms/clock.ts';
+import type { Store } from './store.ts';
 
 export interface DatabaseStatus {
-  /** The quick check at opening found no problem. */
+  /** The check at opening found no problem. */
   intact: boolean;
-  /** SQLite's findings when not intact. */
+  /** What the check found when not intact. */
   problems?: string[];
   /** The last probe write committed. */
   writable: boolean;
@@ -24,38 +24,39 @@ export const PROBE_EVERY_MS = 5000;
 export const PROBE_TABLE = 'CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)';
 export const PROBE_WRITE = 'INSERT INTO health_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at';
 
+export function isIntact(integrity: readonly string[]): boolean {
+  return integrity.length === 1 && integrity[0] === 'ok';
+}
+
 export class DatabaseHealth {
   private last: { at: number; error: string | null } | null = null;
-  private readonly probe: Database.Statement;
+  /** The probe in progress: health requests arriving meanwhile wait for it rather than write again. */
+  private probing: Promise<void> | null = null;
 
   constructor(
-    sqlite: Database.Database,
-    private readonly integrity: string[],
+    private readonly store: Pick<Store, 'integrity' | 'probe'>,
     private readonly clock: Clock,
-  ) {
-    this.probe = sqlite.prepare(PROBE_WRITE);
-  }
+  ) {}
 
   get intact(): boolean {
-    return this.integrity.length === 1 && this.integrity[0] === 'ok';
+    return isIntact(this.store.integrity);
   }
 
-  status(): DatabaseStatus {
+  async status(): Promise<DatabaseStatus> {
     const now = this.clock.now();
     if (!this.last || now - this.last.at >= PROBE_EVERY_MS || this.last.error) {
-      let error: string | null = null;
-      try {
-        this.probe.run(now);
-      } catch (e) {
-        error = (e as Error).message;
-      }
-      this.last = { at: now, error };
+      this.probing ??= this.store.probe(now).then(
+        () => void (this.last = { at: now, error: null }),
+        (e: unknown) => void (this.last = { at: now, error: (e as Error).message }),
+      );
+      await this.probing.finally(() => (this.probing = null));
     }
+    const error = this.last!.error;
     return {
       intact: this.intact,
-      ...(this.intact ? {} : { problems: this.integrity }),
-      writable: this.last.error === null,
-      ...(this.last.error ? { writeError: this.last.error } : {}),
+      ...(this.intact ? {} : { problems: [...this.store.integrity] }),
+      writable: error === null,
+      ...(error ? { writeError: error } : {}),
     };
   }
 }

@@ -13,10 +13,7 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
 
 const migrationsFolder = fileURLToPath(new URL('../../migrations', import.meta.url));
 
-/** Exit code of a process whose settings cannot work, its database path first (sysexits' EX_CONFIG). */
-export const EXIT_BAD_SETTING = 78;
-
-/** The database cannot be used at this path; the message is one line that names the path and why. */
+/** The database cannot be used at this path; the message is one line that names the path and why (main.ts exits 78). */
 export class DatabaseOpenError extends Error {
   override readonly name = 'DatabaseOpenError';
 }

@@ -1,5 +1,7 @@
 // The database schema, in code. `npx drizzle-kit generate` turns changes here into SQL in migrations/.
 
+import { ROUND_STATES, type Tempo } from '../../shared/protocol/types.ts';
+import type { SimulatorId } from '../../shared/sim/types.ts';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** A teacher is a secret key (no account); everything they own hangs off it. */
@@ -57,14 +59,15 @@ export const rounds = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     roomId: integer('room_id').notNull().references(() => rooms.id),
     number: integer('number').notNull(),
-    simulator: text('simulator').notNull(),
+    simulator: text('simulator').$type<SimulatorId>().notNull(),
     scenario: text('scenario').notNull(),
     seed: integer('seed'),
     minutes: integer('minutes').notNull(),
-    tempo: integer('tempo').notNull(),
+    /** Real seconds per simulated minute: one of TEMPOS. */
+    tempo: integer('tempo').$type<Tempo>().notNull(),
+    /** Whether the round's simulation draws its random noise; re-simulation reads it from here. */
     noise: integer('noise', { mode: 'boolean' }).notNull().default(true),
-    /** lobby | running | paused | finished */
-    state: text('state').notNull(),
+    state: text('state', { enum: ROUND_STATES }).notNull(),
     /** Last stored minute; -1 before the start. */
     minute: integer('minute').notNull().default(-1),
     createdAt: integer('created_at').notNull(),
@@ -136,7 +139,7 @@ export const goalResults = sqliteTable(
     teamId: integer('team_id').notNull().references(() => teams.id),
     goalId: text('goal_id').notNull(),
     indicator: text('indicator').notNull(),
-    op: text('op').notNull(),
+    op: text('op', { enum: ['>=', '<='] }).notNull(),
     value: real('value').notNull(),
     target: real('target').notNull(),
     met: integer('met', { mode: 'boolean' }).notNull(),

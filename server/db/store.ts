@@ -1,248 +1,99 @@
-// Every read and write the classroom makes, synchronous (better-sqlite3). Rooms reach the database
-// only through this class, so a room runs the same against a file or ':memory:'.
-import { and, asc, desc, eq, gt, inArray, lte } from 'drizzle-orm';
-import type { GoalResult } from '../../shared/sim/types.ts';
-import type { ChangeRecord, RoundConfig, RoundState, Tempo } from '../../shared/protocol/types.ts';
-import type { Db } from './index.ts';
-import { changes, goalResults, players, rooms, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
+// Every read and write the classroom makes, as an interface whose methods return Promises, so a room
+// runs the same on SQLite (server/db/sqlite.ts) or on a networked database. Writes are data
+// (writes.ts), applied by `commit` in one transaction.
+import type { ChangeRecord, RoundConfig, RoundState, RoundView, Tempo } from '../../shared/protocol/types.ts';
+import type { SimulatorId } from '../../shared/sim/types.ts';
+import type { IdSource, MinuteRecord, TeamResultRecord, Write } from './writes.ts';
 
-export type RoomRow = typeof rooms.$inferSelect;
-export type TeamRow = typeof teams.$inferSelect;
-export type PlayerRow = typeof players.$inferSelect;
-export type RoundRow = typeof rounds.$inferSelect;
-export type RoundTeamRow = typeof roundTeams.$inferSelect;
+export interface RoomRecord {
+  id: number;
+  code: string;
+  teacherId: number;
+  /** The configuration of the next round. */
+  config: RoundConfig;
+  createdAt: number;
+}
 
-export interface NewRound {
+export interface TeamRecord {
+  id: number;
+  roomId: number;
+  idx: number;
+  name: string;
+}
+
+export interface PlayerRecord {
+  id: number;
+  roomId: number;
+  teamId: number | null;
+  name: string;
+  seq: number;
+  roles: string[];
+  removed: boolean;
+  joinedAt: number;
+}
+
+export interface RoundRecord {
+  id: number;
   roomId: number;
   number: number;
-  simulator: string;
+  simulator: SimulatorId;
   scenario: string;
   seed: number | null;
   minutes: number;
   tempo: Tempo;
+  noise: boolean;
   state: RoundState;
-  createdAt: number;
-  forkOf?: { roundId: number; teamId: number; minute: number } | null;
-}
-
-export interface MinuteRecord {
-  teamId: number;
+  /** Last stored minute; -1 before the start. */
   minute: number;
-  /** The snapshot, already serialised (the same text is broadcast). */
-  data: string;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  forkOf: RoundView['forkOf'];
 }
 
-export interface TeamResultRecord {
+export interface RoundTeamRecord {
+  roundId: number;
   teamId: number;
-  goals: GoalResult[];
-  score: number | null;
+  idx: number;
+  name: string;
 }
 
-export function changeFromRow(row: typeof changes.$inferSelect): ChangeRecord {
-  return {
-    id: row.id,
-    roundId: row.roundId,
-    teamId: row.teamId,
-    minute: row.minute,
-    key: row.key,
-    value: JSON.parse(row.value),
-    author: { playerId: row.playerId, name: row.authorName },
-    at: row.at,
-  };
-}
+export interface Store {
+  readonly ids: IdSource;
+  /** Applies every list in one transaction: all of them or none. */
+  commit(lists: readonly (readonly Write[])[]): Promise<void>;
+  close(): Promise<void>;
+  /** The database's own check of its pages at opening: ['ok'], or what it found wrong (db/health.ts). */
+  readonly integrity: readonly string[];
+  /** Writes and commits one row that holds no classroom data; rejects when the database cannot be written. */
+  probe(at: number): Promise<void>;
 
-export class Store {
-  constructor(readonly db: Db) {}
+  teacherByKeyHash(keyHash: string): Promise<number | undefined>;
+  codeExists(code: string): Promise<boolean>;
+  roomByCode(code: string): Promise<RoomRecord | undefined>;
+  roomById(id: number): Promise<RoomRecord | undefined>;
+  /** Newest first. */
+  roomsOfTeacher(teacherId: number): Promise<RoomRecord[]>;
 
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(() => fn());
-  }
+  /** By index. */
+  teamsOfRoom(roomId: number): Promise<TeamRecord[]>;
+  /** By id, removed ones included. */
+  playersOfRoom(roomId: number): Promise<PlayerRecord[]>;
+  playerByTokenHash(tokenHash: string): Promise<PlayerRecord | undefined>;
 
-  // ── teachers and rooms ───────────────────────────────────────────────
-  createTeacher(keyHash: string, now: number): number {
-    return this.db.insert(teachers).values({ keyHash, createdAt: now }).returning({ id: teachers.id }).get().id;
-  }
-  teacherByKeyHash(keyHash: string): number | undefined {
-    return this.db.select({ id: teachers.id }).from(teachers).where(eq(teachers.keyHash, keyHash)).get()?.id;
-  }
-  codeExists(code: string): boolean {
-    return !!this.db.select({ id: rooms.id }).from(rooms).where(eq(rooms.code, code)).get();
-  }
-  createRoom(code: string, teacherId: number, config: RoundConfig, now: number): RoomRow {
-    return this.db.insert(rooms).values({ code, teacherId, config: JSON.stringify(config), createdAt: now }).returning().get();
-  }
-  roomByCode(code: string): RoomRow | undefined {
-    return this.db.select().from(rooms).where(eq(rooms.code, code)).get();
-  }
-  roomById(id: number): RoomRow | undefined {
-    return this.db.select().from(rooms).where(eq(rooms.id, id)).get();
-  }
-  roomsOfTeacher(teacherId: number): RoomRow[] {
-    return this.db.select().from(rooms).where(eq(rooms.teacherId, teacherId)).orderBy(desc(rooms.createdAt), desc(rooms.id)).all();
-  }
-  setRoomConfig(roomId: number, config: RoundConfig): void {
-    this.db.update(rooms).set({ config: JSON.stringify(config) }).where(eq(rooms.id, roomId)).run();
-  }
+  roundById(id: number): Promise<RoundRecord | undefined>;
+  latestRound(roomId: number): Promise<RoundRecord | undefined>;
+  /** Newest first. */
+  roundsOfRoom(roomId: number): Promise<RoundRecord[]>;
+  roundsInState(states: readonly RoundState[]): Promise<RoundRecord[]>;
+  /** Rounds forked from this one, oldest first. */
+  forksOf(roundId: number): Promise<RoundRecord[]>;
+  /** The teams that play a round, by index. */
+  roundTeams(roundId: number): Promise<RoundTeamRecord[]>;
 
-  // ── teams and players ────────────────────────────────────────────────
-  createTeam(roomId: number, idx: number, name: string): TeamRow {
-    return this.db.insert(teams).values({ roomId, idx, name }).returning().get();
-  }
-  teamsOfRoom(roomId: number): TeamRow[] {
-    return this.db.select().from(teams).where(eq(teams.roomId, roomId)).orderBy(asc(teams.idx)).all();
-  }
-  renameTeam(teamId: number, name: string): void {
-    this.db.update(teams).set({ name }).where(eq(teams.id, teamId)).run();
-  }
-  createPlayer(p: { roomId: number; teamId: number | null; name: string; tokenHash: string; seq: number; roles: string[]; joinedAt: number }): PlayerRow {
-    return this.db.insert(players).values({ ...p, roles: JSON.stringify(p.roles) }).returning().get();
-  }
-  playersOfRoom(roomId: number): PlayerRow[] {
-    return this.db.select().from(players).where(eq(players.roomId, roomId)).orderBy(asc(players.id)).all();
-  }
-  playerByTokenHash(tokenHash: string): PlayerRow | undefined {
-    return this.db.select().from(players).where(eq(players.tokenHash, tokenHash)).get();
-  }
-  updatePlayer(id: number, set: { teamId?: number | null; seq?: number; roles?: string[]; removed?: boolean }): void {
-    const { roles, ...rest } = set;
-    this.db
-      .update(players)
-      .set({ ...rest, ...(roles ? { roles: JSON.stringify(roles) } : {}) })
-      .where(eq(players.id, id))
-      .run();
-  }
-
-  // ── rounds ───────────────────────────────────────────────────────────
-  createRound(r: NewRound): RoundRow {
-    const { forkOf, ...rest } = r;
-    return this.db
-      .insert(rounds)
-      .values({ ...rest, forkOfRoundId: forkOf?.roundId ?? null, forkOfTeamId: forkOf?.teamId ?? null, forkMinute: forkOf?.minute ?? null })
-      .returning()
-      .get();
-  }
-  updateRound(id: number, set: Partial<Pick<RoundRow, 'simulator' | 'scenario' | 'seed' | 'minutes' | 'tempo' | 'state' | 'minute' | 'startedAt' | 'finishedAt'>>): void {
-    this.db.update(rounds).set(set).where(eq(rounds.id, id)).run();
-  }
-  roundById(id: number): RoundRow | undefined {
-    return this.db.select().from(rounds).where(eq(rounds.id, id)).get();
-  }
-  latestRound(roomId: number): RoundRow | undefined {
-    return this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number)).limit(1).get();
-  }
-  roundsOfRoom(roomId: number): RoundRow[] {
-    return this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number)).all();
-  }
-  roundsInState(states: RoundState[]): RoundRow[] {
-    return this.db.select().from(rounds).where(inArray(rounds.state, states)).all();
-  }
-  setRoundTeams(roundId: number, list: { teamId: number; idx: number; name: string }[]): void {
-    if (list.length) this.db.insert(roundTeams).values(list.map((t) => ({ roundId, ...t }))).run();
-  }
-  roundTeams(roundId: number): RoundTeamRow[] {
-    return this.db.select().from(roundTeams).where(eq(roundTeams.roundId, roundId)).orderBy(asc(roundTeams.idx)).all();
-  }
-
-  // ── changes, minutes, scores ─────────────────────────────────────────
-  recordChange(c: Omit<ChangeRecord, 'id'>): ChangeRecord {
-    const row = this.db
-      .insert(changes)
-      .values({ roundId: c.roundId, teamId: c.teamId, minute: c.minute, key: c.key, value: JSON.stringify(c.value), playerId: c.author.playerId, authorName: c.author.name, at: c.at })
-      .returning()
-      .get();
-    return changeFromRow(row);
-  }
-  changesOfRound(roundId: number, upToMinute?: number): ChangeRecord[] {
-    const where = upToMinute === undefined ? eq(changes.roundId, roundId) : and(eq(changes.roundId, roundId), lte(changes.minute, upToMinute));
-    return this.db.select().from(changes).where(where).orderBy(asc(changes.id)).all().map(changeFromRow);
-  }
-  pendingChanges(roundId: number, afterMinute: number): ChangeRecord[] {
-    return this.db
-      .select()
-      .from(changes)
-      .where(and(eq(changes.roundId, roundId), gt(changes.minute, afterMinute)))
-      .orderBy(asc(changes.id))
-      .all()
-      .map(changeFromRow);
-  }
-
-  /**
-   * One minute of a round in one transaction: every team's snapshot, the round's minute, and at the
-   * end of the round its scores and state. Nothing is broadcast before this returns.
-   */
-  saveMinute(roundId: number, minute: number, records: MinuteRecord[], finish?: { finishedAt: number; results: TeamResultRecord[] }): void {
-    this.transaction(() => {
-      if (records.length) this.db.insert(snapshots).values(records.map((r) => ({ roundId, teamId: r.teamId, minute: r.minute, data: r.data }))).run();
-      this.db
-        .update(rounds)
-        .set(finish ? { minute, state: 'finished', finishedAt: finish.finishedAt } : { minute })
-        .where(eq(rounds.id, roundId))
-        .run();
-      if (finish) this.saveResults(roundId, finish.results);
-    });
-  }
-  private saveResults(roundId: number, results: TeamResultRecord[]): void {
-    for (const r of results) {
-      this.db.insert(scores).values({ roundId, teamId: r.teamId, score: r.score }).run();
-      if (r.goals.length) {
-        this.db
-          .insert(goalResults)
-          .values(r.goals.map((g) => ({ roundId, teamId: r.teamId, goalId: g.id, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })))
-          .run();
-      }
-    }
-  }
-  /** Ends a round early at its last stored minute. */
-  finishRound(roundId: number, finishedAt: number, results: TeamResultRecord[]): void {
-    this.transaction(() => {
-      this.db.update(rounds).set({ state: 'finished', finishedAt }).where(eq(rounds.id, roundId)).run();
-      this.saveResults(roundId, results);
-    });
-  }
-  /** Rounds forked from this one. */
-  forksOf(roundId: number): RoundRow[] {
-    return this.db.select().from(rounds).where(eq(rounds.forkOfRoundId, roundId)).orderBy(asc(rounds.id)).all();
-  }
-  /** Copies a team's changes and snapshots up to a minute into another round and team (a what-if fork). */
-  copyTeamRecords(from: { roundId: number; teamId: number }, to: { roundId: number; teamId: number }, upToMinute: number): void {
-    const client = this.db.$client;
-    client
-      .prepare(
-        `insert into changes (round_id, team_id, minute, key, value, player_id, author_name, at)
-         select ?, ?, minute, key, value, null, author_name, at from changes
-         where round_id = ? and team_id = ? and minute <= ? order by id`,
-      )
-      .run(to.roundId, to.teamId, from.roundId, from.teamId, upToMinute);
-    client
-      .prepare(
-        `insert into snapshots (round_id, team_id, minute, data)
-         select ?, ?, minute, data from snapshots where round_id = ? and team_id = ? and minute <= ?`,
-      )
-      .run(to.roundId, to.teamId, from.roundId, from.teamId, upToMinute);
-  }
-
-  snapshotsOfRound(roundId: number, teamId?: number): { teamId: number; minute: number; data: string }[] {
-    const where = teamId === undefined ? eq(snapshots.roundId, roundId) : and(eq(snapshots.roundId, roundId), eq(snapshots.teamId, teamId));
-    return this.db
-      .select({ teamId: snapshots.teamId, minute: snapshots.minute, data: snapshots.data })
-      .from(snapshots)
-      .where(where)
-      .orderBy(asc(snapshots.teamId), asc(snapshots.minute))
-      .all();
-  }
-  resultsOfRound(roundId: number): TeamResultRecord[] {
-    const goals = this.db.select().from(goalResults).where(eq(goalResults.roundId, roundId)).all();
-    return this.db
-      .select()
-      .from(scores)
-      .where(eq(scores.roundId, roundId))
-      .all()
-      .map((s) => ({
-        teamId: s.teamId,
-        score: s.score,
-        goals: goals
-          .filter((g) => g.teamId === s.teamId)
-          .map((g) => ({ id: g.goalId, indicator: g.indicator, op: g.op as '>=' | '<=', value: g.value, target: g.target, met: g.met })),
-      }));
-  }
+  /** In arrival order (by id). */
+  changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]>;
+  /** By team, then minute. */
+  snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]>;
+  resultsOfRound(roundId: number): Promise<TeamResultRecord[]>;
 }

@@ -14,7 +14,7 @@ export const trustNobody: TrustFn = () => false;
  * or `loopback` / `linklocal` / `uniquelocal`; `true` trusts every hop (only when nothing reaches the
  * server except through the proxy). Throws a one-line error for anything else.
  */
-export function parseTrustProxy(text: string | undefined): TrustFn {
+export function parseTrustProxy(text: string | null | undefined): TrustFn {
   const t = (text ?? '').trim();
   if (t === '' || t === 'false') return trustNobody;
   if (t === 'true') return () => true;
@@ -26,7 +26,7 @@ export function parseTrustProxy(text: string | undefined): TrustFn {
   try {
     return proxyAddr.compile(t.split(',').map((s) => s.trim()));
   } catch (e) {
-    throw new Error(`TRUST_PROXY=${t}: ${(e as Error).message}; expected false, true, a hop count, or addresses/CIDR ranges separated by commas`);
+    throw new Error(`${(e as Error).message}; expected false, true, a hop count, or addresses/CIDR ranges separated by commas`);
   }
 }
 

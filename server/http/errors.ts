@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import { noMetrics, type Metrics } from '../ops/metrics.ts';
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
   BAD_REQUEST: 400,
@@ -24,23 +25,28 @@ export function sendError(reply: FastifyReply, e: ClassroomError): FastifyReply 
 }
 
 /** Any error on its way out of a route or a hook: classroom errors, Fastify's own 4xx, or a 500. */
-export function errorHandler(err: FastifyError | ClassroomError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (err instanceof ClassroomError) return sendError(reply, err);
-  if (hasZodFastifySchemaValidationErrors(err)) {
-    // A route schema refused the request: "teamCount: Too small…", as every other check words it.
-    const where = err.validationContext ?? 'request';
-    const message = err.validation.map((v) => `${v.instancePath.slice(1).replace(/\//g, '.') || where}: ${v.message}`).join('; ');
-    return reply.code(400).send({ error: { code: ErrorCode.BAD_REQUEST, message } });
-  }
-  const status = err.statusCode;
-  if (status === 429) return sendError(reply, new ClassroomError(ErrorCode.RATE_LIMITED, 'too many requests: wait a little'));
-  if (status && status >= 400 && status < 500) {
-    // Fastify's own 4xx (bad JSON, body too large, bad URL…) keep their status, with our error shape.
-    const code = status === 413 || status === 414 ? ErrorCode.TOO_LARGE : ErrorCode.BAD_REQUEST;
-    return reply.code(status).send({ error: { code, message: err.message } });
-  }
-  req.log.error({ err }, 'request failed');
-  return reply.code(500).send({ error: { code: ErrorCode.INTERNAL, message: 'internal error' } });
+export function errorHandler(metrics: Metrics = noMetrics) {
+  return (err: FastifyError | ClassroomError, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (err instanceof ClassroomError) return sendError(reply, err);
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      // A route schema refused the request: "teamCount: Too small…", as every other check words it.
+      const where = err.validationContext ?? 'request';
+      const message = err.validation.map((v) => `${v.instancePath.slice(1).replace(/\//g, '.') || where}: ${v.message}`).join('; ');
+      return reply.code(400).send({ error: { code: ErrorCode.BAD_REQUEST, message } });
+    }
+    const status = err.statusCode;
+    if (status === 429) {
+      metrics.rateLimited(`http:${req.method} ${req.routeOptions?.url ?? '*'}`);
+      return sendError(reply, new ClassroomError(ErrorCode.RATE_LIMITED, 'too many requests: wait a little'));
+    }
+    if (status && status >= 400 && status < 500) {
+      // Fastify's own 4xx (bad JSON, body too large, bad URL…) keep their status, with our error shape.
+      const code = status === 413 || status === 414 ? ErrorCode.TOO_LARGE : ErrorCode.BAD_REQUEST;
+      return reply.code(status).send({ error: { code, message: err.message } });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ error: { code: ErrorCode.INTERNAL, message: 'internal error' } });
+  };
 }
 
 /**

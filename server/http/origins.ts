@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TrustFn } from './client-address.ts';
 
-/** ALLOWED_ORIGINS: comma-separated origins (`https://school.example`); throws a one-line error for anything else. */
+/** ALLOWED_ORIGINS (checked in config.ts): comma-separated origins (`https://school.example`); throws a one-line error for anything else. */
 export function parseAllowedOrigins(text: string | undefined): string[] {
   const out: string[] = [];
   for (const item of (text ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -15,7 +15,7 @@ export function parseAllowedOrigins(text: string | undefined): string[] {
       // reported below
     }
     if (!url || url.origin === 'null' || url.origin !== item.replace(/\/$/, '')) {
-      throw new Error(`ALLOWED_ORIGINS: ${JSON.stringify(item)} is not an origin; expected scheme://host[:port], e.g. https://school.example`);
+      throw new Error(`${JSON.stringify(item)} is not an origin; expected scheme://host[:port], e.g. https://school.example`);
     }
     out.push(url.origin);
   }

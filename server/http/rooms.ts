@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createRoomBody } from '../../shared/protocol/schemas.ts';
-import type { RoundConfig } from '../../shared/protocol/types.ts';
 import { bearer } from './errors.ts';
 
 /** A room code as typed (normalised by the look-up): any short text. */
@@ -29,19 +28,19 @@ export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpL
   // No body at all is an empty configuration: every field has its default.
   const body = createRoomBody.nullish().transform((b) => b ?? {});
   app.post('/api/rooms', { config: { rateLimit: opts.limits.createRooms }, schema: { body } }, async (req, reply) => {
-    const { room, teacherKey } = app.rooms.create(req.body as Partial<RoundConfig>, bearer(req.headers.authorization));
+    const { room, teacherKey } = await app.rooms.create(req.body, bearer(req.headers.authorization));
     return reply.code(201).send({ code: room.code, teacherKey, joinPath: `/join/${room.code}`, room: room.view() });
   });
 
   app.get('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups }, schema: { params: codeParams } }, async (req) => {
-    const room = app.guesses.attempt(req.ip, () => app.rooms.get(req.params.code));
+    const room = await app.guesses.attempt(req.ip, 'http', () => app.rooms.get(req.params.code));
     const v = room.view();
     return { code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, teams: v.teams.length, players: v.players.length };
   });
 
   // 503 when the database is damaged or cannot be written, so a supervisor or a load balancer notices.
   app.get('/api/health', async (_req, reply) => {
-    const database = app.dbHealth.status();
+    const database = await app.dbHealth.status();
     const ok = database.intact && database.writable;
     return reply.code(ok ? 200 : 503).send({ ok, rooms: app.rooms.all().length, database });
   });

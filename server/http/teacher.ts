@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { buildReplay, ownedRound, teacherHistory } from '../replay/replay.ts';
 import { ReplayCache, type CachedBody } from '../replay/cache.ts';
-import { CSV_PARTS } from '../replay/csv.ts';
+import { CSV_PARTS } from '../../shared/protocol/types.ts';
 import { pickLocale } from '../replay/csv-words.ts';
 import { exportName, type ExportFile } from '../replay/exports.ts';
 import { bearer } from './errors.ts';
@@ -32,29 +32,28 @@ export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: Rep
   const { cache } = opts;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  const teacherOf = (req: FastifyRequest): number => {
+  const teacherOf = (req: FastifyRequest): Promise<number> => {
     const key = bearer(req.headers.authorization);
     if (!key) throw new ClassroomError(ErrorCode.BAD_KEY, 'a teacher key is needed (Authorization: Bearer <key>)');
     return app.rooms.teacherId(key);
   };
-  const replayBody = (teacherId: number, id: number): { body: CachedBody; replay?: ReturnType<typeof buildReplay> } => {
-    const { round, room } = ownedRound(app.store, teacherId, id);
+  const replayBody = async (teacherId: number, id: number): Promise<CachedBody> => {
+    const { round, room } = await ownedRound(app.store, teacherId, id);
     const cached = round.state === 'finished' ? cache.get(id) : undefined;
-    if (cached) return { body: cached };
-    const replay = buildReplay(app.store, round, room);
-    const body = ReplayCache.encode(replay);
+    if (cached) return cached;
+    const body = ReplayCache.encode(await buildReplay(app.store, round, room));
     if (round.state === 'finished') cache.set(id, body);
-    return { body, replay };
+    return body;
   };
 
-  app.get('/api/teacher/rooms', async (req) => ({ rooms: teacherHistory(app.store, teacherOf(req)) }));
+  app.get('/api/teacher/rooms', async (req) => ({ rooms: await teacherHistory(app.store, await teacherOf(req)) }));
 
   app.get('/api/rounds/:id/replay', { schema: { params: roundParams } }, async (req, reply) =>
-    sendJson(req, reply, replayBody(teacherOf(req), req.params.id).body),
+    sendJson(req, reply, await replayBody(await teacherOf(req), req.params.id)),
   );
 
   app.post('/api/rounds/:id/fork', { schema: { params: roundParams, body: forkBody } }, async (req, reply) => {
-    const room = app.rooms.fork(teacherOf(req), req.params.id, req.body.teamId, req.body.minute);
+    const room = await app.rooms.fork(await teacherOf(req), req.params.id, req.body.teamId, req.body.minute);
     // The origin's replay now lists one more fork.
     cache.clear();
     return reply.code(201).send({ code: room.code, roundId: room.round.id, room: room.view() });
@@ -66,7 +65,7 @@ export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: Rep
     { config: { rateLimit: opts.limits.exports }, schema: { params: exportParams, querystring: exportQuery } },
     async (req, reply) => {
       const file = EXPORT_PATHS[req.params.file];
-      const { round, room } = ownedRound(app.store, teacherOf(req), req.params.id);
+      const { round, room } = await ownedRound(app.store, await teacherOf(req), req.params.id);
       const body = await app.exports.get(room, round, file, pickLocale(req.query.lang, req.headers['accept-language']));
       return reply
         .type(file === 'all' ? 'application/zip' : 'text/csv; charset=utf-8')

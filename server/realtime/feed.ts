@@ -1,5 +1,5 @@
 // The plain, read-only WebSocket feed of a room (projectors, external tools): JSON messages
-// {type:'hello'|'room'|'summary'|'scores', ...}. Anything a client sends is answered with an error, and
+// {type:'hello'|'room'|'presence'|'summary'|'scores', ...}. Anything a client sends is answered with an error, and
 // a client that keeps sending is closed; so is one that does not read what it is sent.
 import type { WebSocket } from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,6 +7,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { addressKey } from '../http/client-address.ts';
 import { codeParams } from '../http/rooms.ts';
+import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import { refusalsByKey } from '../ops/refusals.ts';
 import type { Clock } from '../rooms/clock.ts';
 import type { Logger } from '../rooms/room.ts';
 import { QueueWatch, type ConnectionLimits } from './guard.ts';
@@ -15,6 +17,7 @@ import { TokenBucket } from './limits.ts';
 export type FeedMessage =
   | { type: 'hello'; [k: string]: unknown }
   | { type: 'room'; room: unknown }
+  | { type: 'presence'; [k: string]: unknown }
   | { type: 'summary'; [k: string]: unknown }
   | { type: 'scores'; [k: string]: unknown }
   | { type: 'error'; code: string; message: string };
@@ -28,18 +31,25 @@ export class FeedHub {
   private byRoom = new Map<string, Set<WebSocket>>();
 
   private watches = new WeakMap<WebSocket, QueueWatch>();
+  /** Counts and logs (first and every 100th per address) what the feed refuses. */
+  readonly refused: (limit: string, address: string) => void;
 
   constructor(
     private readonly limits: Pick<ConnectionLimits, 'maxQueuedBytes' | 'slowQueuedBytes' | 'slowReaderMs' | 'feedMessages'>,
     private readonly clock: Clock,
     private readonly log: Logger,
-  ) {}
+    private readonly metrics: Metrics = noMetrics,
+  ) {
+    const refuse = refusalsByKey(metrics, log, 'rate limit refused a feed');
+    this.refused = (limit, address) => refuse(address, limit);
+  }
 
   /** Puts a new connection under the outbound caps (before anything is sent to it). */
   watch(ws: WebSocket): void {
     // terminate, not close: a close handshake would wait behind the unread bytes.
-    const cut = (why: string, queued: number) => {
-      this.log.warn({ why, queued }, 'feed connection cut');
+    const cut = (why: string, queued: number, limit: string) => {
+      this.metrics.rateLimited(`feed:${limit}`);
+      this.log.warn({ why, queued, limit: `feed:${limit}` }, 'feed connection cut');
       ws.terminate();
     };
     const out = new QueueWatch(this.limits, this.clock, () => ws.bufferedAmount, cut);
@@ -71,7 +81,9 @@ export class FeedHub {
     const set = this.byRoom.get(code);
     if (!set) return;
     const text = JSON.stringify(msg);
-    for (const ws of set) this.sendTo(ws, text);
+    let sent = 0;
+    for (const ws of set) if (this.sendTo(ws, text)) sent++;
+    this.metrics.sent(`feed:${msg.type}`, sent);
   }
 
   /** A budget for what one client sends: the feed is read-only, so any message is a mistake or abuse. */
@@ -101,10 +113,13 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
   const admit = async (req: FastifyRequest, reply: FastifyReply) => {
     const refused = app.checkOrigin(req.raw);
     if (refused) return reply.code(403).send({ error: { code: ErrorCode.BAD_REQUEST, message: refused } });
-    if (!app.addressBook.mayOpen(addressKey(req.ip))) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many connections from this address');
+    if (!app.addressBook.mayOpen(addressKey(req.ip))) {
+      app.feed.refused('feed:connections', addressKey(req.ip));
+      throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many connections from this address');
+    }
   };
 
-  app.withTypeProvider<ZodTypeProvider>().get('/api/rooms/:code/feed', { websocket: true, preValidation: admit, schema: { params: codeParams } }, (ws, req) => {
+  app.withTypeProvider<ZodTypeProvider>().get('/api/rooms/:code/feed', { websocket: true, preValidation: admit, schema: { params: codeParams } }, async (ws, req) => {
     const key = addressKey(req.ip);
     ws.once('close', app.addressBook.opened(key));
     const { feed } = app;
@@ -113,6 +128,7 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
     ws.on('message', () => {
       if (ws.readyState !== 1) return;
       if (inbound.take() && app.addressBook.packet(key)) return void feed.sendTo(ws, errorText(ErrorCode.BAD_REQUEST, 'the feed is read-only'));
+      feed.refused('feed:messages', key);
       // Past the budget: the close frame goes out, nothing more is read (a flood costs no more CPU),
       // and the socket is dropped a moment later rather than after ws's 30-second close handshake.
       ws.close(FEED_CLOSE.policy, 'the feed is read-only');
@@ -122,15 +138,18 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
 
     let room;
     try {
-      room = app.guesses.attempt(req.ip, () => app.rooms.get(req.params.code));
+      room = await app.guesses.attempt(req.ip, 'feed', () => app.rooms.get(req.params.code));
     } catch (e) {
       const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
       if (!(e instanceof ClassroomError)) req.log.error({ err: e }, 'feed look-up failed');
+      if (ws.readyState !== 1) return;
       ws.send(errorText(err.code, err.message));
       const closeCode = err.code === ErrorCode.RATE_LIMITED ? FEED_CLOSE.rateLimited : err.code === ErrorCode.INTERNAL ? FEED_CLOSE.internal : FEED_CLOSE.notFound;
       ws.close(closeCode, err.code);
       return;
     }
+    // Gone (or cut) while the room was being read: nothing to add.
+    if (ws.readyState !== 1) return;
     feed.add(room.code, ws);
     feed.sendTo(ws, JSON.stringify({ type: 'hello', room: room.view(), summary: room.summary(), scores: room.scores() }));
   });

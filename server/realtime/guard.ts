@@ -10,6 +10,8 @@ import { ErrorCode } from '../../shared/protocol/errors.ts';
 import type { Logger } from '../rooms/room.ts';
 import type { Clock, Timer } from '../rooms/clock.ts';
 import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
+import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import { refusalsByKey, refusalsOf } from '../ops/refusals.ts';
 import { KeyedLimiter, TokenBucket, type BucketConfig } from './limits.ts';
 import type { IoServer } from './socket.ts';
 
@@ -65,7 +67,8 @@ export class QueueWatch {
     private readonly limits: Pick<ConnectionLimits, 'maxQueuedBytes' | 'slowQueuedBytes' | 'slowReaderMs'>,
     private readonly clock: Clock,
     private readonly queued: () => number,
-    private readonly cut: (why: string, queued: number) => void,
+    /** `limit` names the cap for the metrics: queued-bytes (the hard cap) or slow-reader. */
+    private readonly cut: (why: string, queued: number, limit: 'queued-bytes' | 'slow-reader') => void,
   ) {}
 
   /** False when the connection was cut. */
@@ -73,14 +76,14 @@ export class QueueWatch {
     const q = this.queued() + extra;
     if (q > this.limits.maxQueuedBytes) {
       this.stop();
-      this.cut('too many bytes waiting to be sent', q);
+      this.cut('too many bytes waiting to be sent', q, 'queued-bytes');
       return false;
     }
     if (q > this.limits.slowQueuedBytes) {
       this.timer ??= this.clock.setTimeout(() => {
         this.timer = null;
         const now = this.queued();
-        if (now > this.limits.slowQueuedBytes) this.cut('reads too slowly', now);
+        if (now > this.limits.slowQueuedBytes) this.cut('reads too slowly', now, 'slow-reader');
       }, this.limits.slowReaderMs);
     }
     return true;
@@ -163,17 +166,21 @@ export interface GuardOptions {
   trust: TrustFn;
   addresses: AddressBook;
   log: Logger;
+  metrics?: Metrics;
   /** Further checks of a new session's first request (the Origin check): an error message refuses it. */
   admit?: (req: IncomingMessage) => string | null;
 }
 
 export function guardSocketIo(io: IoServer, o: GuardOptions): void {
   const { limits, clock, addresses, log } = o;
+  const metrics = o.metrics ?? noMetrics;
   const sessions = new Map<string, Watched>();
 
-  const cut = (w: Watched, why: string, extra: object = {}) => {
+  /** A connection past a cap, cut: counted under `limit`, one line each (a connection is cut once). */
+  const cut = (w: Watched, limit: string, why: string, extra: object = {}) => {
     if (w.conn.readyState === 'closed') return;
-    log.warn({ address: w.key, why, ...extra }, 'socket.io connection cut');
+    metrics.rateLimited(`socket:${limit}`);
+    log.warn({ address: w.key, limit: `socket:${limit}`, why, ...extra }, 'socket.io connection cut');
     // Close the network sockets first: their buffers go with them, instead of waiting to drain.
     const t = w.conn.transport as unknown as { name: string; socket?: { terminate?: () => void }; req?: IncomingMessage };
     if (t.name === 'websocket') t.socket?.terminate?.();
@@ -183,9 +190,13 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
     (w.conn as unknown as { onClose(reason: string, description?: string): void }).onClose('forced close', why);
   };
 
+  const refuseAddress = refusalsByKey(metrics, log, 'rate limit refused a socket');
   io.engine.opts.allowRequest = (req, callback) => {
     const key = addressKey(clientAddress(req, o.trust));
-    if (!addresses.mayOpen(key)) return callback('too many connections from this address', false);
+    if (!addresses.mayOpen(key)) {
+      refuseAddress(key, 'socket:connections');
+      return callback('too many connections from this address', false);
+    }
     const refused = o.admit?.(req) ?? null;
     if (refused) return callback(refused, false);
     callback(null, true);
@@ -199,7 +210,7 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
       pending: 0,
       polls: new Set(),
       packets: new TokenBucket(limits.packets, clock),
-      out: new QueueWatch(limits, clock, () => w.pending + transportBytes(w), (why, queued) => cut(w, why, { queued })),
+      out: new QueueWatch(limits, clock, () => w.pending + transportBytes(w), (why, queued, limit) => cut(w, limit, why, { queued })),
     };
     // The session id, as long-polling requests carry it (?sid=).
     const sid = (conn as unknown as { id: string }).id;
@@ -213,8 +224,8 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
       for (const p of buf) w.pending -= packetBytes(p);
     });
     conn.on('packet', () => {
-      if (!w.packets.take()) cut(w, 'too many packets from this connection');
-      else if (!addresses.packet(key)) cut(w, 'too many packets from this address');
+      if (!w.packets.take()) cut(w, 'packets', 'too many packets from this connection');
+      else if (!addresses.packet(key)) cut(w, 'address-packets', 'too many packets from this address');
     });
     conn.once('close', () => {
       w.out.stop();
@@ -242,8 +253,11 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
   io.use((socket, next) => {
     const events = new TokenBucket(limits.events, clock);
     const key = sessions.get((socket.conn as unknown as { id: string }).id)?.key ?? addressKey(clientAddress(socket.request, o.trust));
+    const refused = refusalsOf(metrics, log, 'rate limit refused a socket', () => ({ ip: key, room: socket.data.code }));
     socket.use((packet, nextEvent) => {
-      if (events.take() && (!HEAVY.has(packet[0]) || heavy.take(key))) return nextEvent();
+      if (!events.take()) refused('socket:events');
+      else if (HEAVY.has(packet[0]) && !heavy.take(key)) refused('socket:heavy');
+      else return nextEvent();
       const ack = packet[packet.length - 1];
       if (typeof ack === 'function') ack({ ok: false, error: { code: ErrorCode.RATE_LIMITED, message: 'too many messages: slow down' } });
       // Without an acknowledgement the event is dropped unanswered: answering would cost the server more.

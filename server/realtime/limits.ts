@@ -3,6 +3,11 @@
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { addressKey } from '../http/client-address.ts';
 import type { Clock } from '../rooms/clock.ts';
+import type { Logger } from '../rooms/room.ts';
+import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import { refusalsByKey } from '../ops/refusals.ts';
+
+const quiet: Logger = { info() {}, warn() {}, error() {} };
 
 export interface BucketConfig {
   /** Burst size. */
@@ -26,6 +31,10 @@ export class TokenBucket {
     this.tokens -= n;
     return true;
   }
+  /** Returns `n` taken tokens (up to the capacity). */
+  giveBack(n = 1): void {
+    this.tokens = Math.min(this.cfg.capacity, this.tokens + n);
+  }
   /** Whether `n` tokens are there, without taking them. */
   has(n: number): boolean {
     const now = this.clock.now();
@@ -48,6 +57,10 @@ export class KeyedLimiter {
   ) {}
   take(key: string): boolean {
     return this.bucket(key).take();
+  }
+  /** Returns a token taken from `key`. */
+  giveBack(key: string): void {
+    this.buckets.get(key)?.giveBack();
   }
   /** Whether `key` has `n` tokens, without taking them (an unknown key has a full bucket). */
   has(key: string, n: number): boolean {
@@ -86,19 +99,29 @@ export const DEFAULT_GUESS_LIMIT: BucketConfig = { capacity: 20, refillPerSecond
  */
 export class CodeGuesses {
   private readonly misses: KeyedLimiter;
-  constructor(cfg: BucketConfig, clock: Clock) {
+  private readonly refuse: (key: string, limit: string) => void;
+  constructor(cfg: BucketConfig, clock: Clock, metrics: Metrics = noMetrics, log: Logger = quiet) {
     this.misses = new KeyedLimiter(cfg, clock);
+    this.refuse = refusalsByKey(metrics, log, 'too many unknown room codes from one address');
   }
 
-  /** Runs a look-up for `address`: refused when it has guessed too much; a ROOM_NOT_FOUND counts. */
-  attempt<T>(address: string, lookup: () => T): T {
+  /** Runs a look-up for `address` on `path` (http, feed, socket): refused when it has guessed too much; a ROOM_NOT_FOUND counts. */
+  async attempt<T>(address: string, path: string, lookup: () => Promise<T>): Promise<T> {
     const key = addressKey(address);
-    if (!this.misses.has(key, 1)) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many unknown room codes from this address: wait a little');
+    // The token is taken before the look-up and given back unless it missed: look-ups in flight at
+    // the same time cannot overdraw the budget.
+    if (!this.misses.take(key)) {
+      this.refuse(key, `unknown-codes:${path}`);
+      throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many unknown room codes from this address: wait a little');
+    }
+    let missed = false;
     try {
-      return lookup();
+      return await lookup();
     } catch (e) {
-      if (e instanceof ClassroomError && e.code === ErrorCode.ROOM_NOT_FOUND) this.misses.take(key);
+      missed = e instanceof ClassroomError && e.code === ErrorCode.ROOM_NOT_FOUND;
       throw e;
+    } finally {
+      if (!missed) this.misses.giveBack(key);
     }
   }
 }

@@ -1,18 +1,23 @@
 // The classroom protocol over socket.io: identity per socket, schema-checked payloads, per-IP join
-// limits (socket.io traffic bypasses Fastify's hooks; the connection-level guards are in guard.ts).
+// limits (socket.io traffic bypasses Fastify's hooks; the connection-level guards, the per-socket event
+// limit among them, are in guard.ts).
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import { ClassroomError, ErrorCode, type ProtocolError } from '../../shared/protocol/errors.ts';
 import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
 import { schemas, type ClientEvent } from '../../shared/protocol/schemas.ts';
-import type { Logger } from '../rooms/room.ts';
+import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
+import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import { refusalsOf } from '../ops/refusals.ts';
 import type { RoomManager } from '../rooms/manager.ts';
-import type { Room } from '../rooms/room.ts';
+import type { Logger, Room } from '../rooms/room.ts';
 import type { Channel, RoomOutput } from '../rooms/output.ts';
 import type { Clock } from '../rooms/clock.ts';
 import type { FeedHub } from './feed.ts';
-import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
 import { KeyedLimiter, type BucketConfig, type CodeGuesses } from './limits.ts';
+import type { CommandOf } from '../rooms/commands.ts';
+
+type TeacherCommand = CommandOf<'configure'> | CommandOf<'clock'> | CommandOf<'tempo'> | CommandOf<'move'> | CommandOf<'rename'> | CommandOf<'remove'>;
 
 interface SocketData {
   ip: string;
@@ -55,16 +60,19 @@ function channelName(code: string, to: Channel): string {
 }
 
 /** RoomOutput over socket.io rooms, mirroring what observers get to the plain feed. */
-export function socketOutput(io: IoServer, feed: FeedHub): RoomOutput {
+export function socketOutput(io: IoServer, feed: FeedHub, metrics: Metrics = noMetrics): RoomOutput {
   const localSockets = (room: string): IoSocket[] => {
     const ids = io.sockets.adapter.rooms.get(room);
     return ids ? [...ids].map((id) => io.sockets.sockets.get(id)).filter((s): s is IoSocket => !!s) : [];
   };
   return {
     emit(code, to, event, payload) {
-      (io.to(channelName(code, to)).emit as (e: string, p: unknown) => void)(event, payload);
+      const name = channelName(code, to);
+      (io.to(name).emit as (e: string, p: unknown) => void)(event, payload);
+      metrics.sent(event, io.sockets.adapter.rooms.get(name)?.size ?? 0);
       if (to.kind === 'observers' && event === 'summary') feed.send(code, { type: 'summary', ...(payload as object) });
       if (to.kind === 'all' && event === 'room') feed.send(code, { type: 'room', room: payload });
+      if (to.kind === 'all' && event === 'presence') feed.send(code, { type: 'presence', ...(payload as object) });
       if (to.kind === 'all' && event === 'scores') feed.send(code, { type: 'scores', ...(payload as object) });
     },
     placePlayer(code, playerId, teamId) {
@@ -94,7 +102,15 @@ export interface ConnectionGuards {
   trust: TrustFn;
 }
 
-export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock, log: Logger, limits: RealtimeLimits, guards: ConnectionGuards): void {
+export function attachProtocol(
+  io: IoServer,
+  manager: RoomManager,
+  clock: Clock,
+  log: Logger,
+  limits: RealtimeLimits,
+  guards: ConnectionGuards,
+  metrics: Metrics = noMetrics,
+): void {
   const joins = new KeyedLimiter(limits.join, clock);
 
   io.on('connection', (socket: IoSocket) => {
@@ -105,10 +121,11 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       if (typeof ack === 'function') ack(result);
     };
     const error = (ack: unknown, e: ProtocolError) => reply(ack, { ok: false, error: e });
+    const refused = refusalsOf(metrics, log, 'rate limit refused a socket', () => ({ ip: socket.data.ip, room: socket.data.code }));
 
-    /** Registers a handler: rate limit, schema check, then the handler's result or its typed error. */
-    const on = <E extends ClientEvent>(event: E, handler: (data: z.output<(typeof schemas)[E]>) => object) => {
-      (socket.on as (e: string, fn: (...args: unknown[]) => void) => void)(event, (payload: unknown, ack: unknown) => {
+    /** Registers a handler: schema check, then the handler's result or its typed error (guard.ts has counted the event). */
+    const on = <E extends ClientEvent>(event: E, handler: (data: z.output<(typeof schemas)[E]>) => Promise<object>) => {
+      (socket.on as (e: string, fn: (...args: unknown[]) => void) => void)(event, async (payload: unknown, ack: unknown) => {
         if (typeof ack !== 'function') {
           socket.emit('notice', { code: ErrorCode.BAD_REQUEST, message: `${event} needs an acknowledgement callback` });
           return;
@@ -117,10 +134,10 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
         if (!parsed.success) return error(ack, { code: ErrorCode.BAD_REQUEST, message: `${event}: ${describeIssues(parsed.error)}` });
         try {
           const run = () => handler(parsed.data as z.output<(typeof schemas)[E]>);
-          reply(ack, { ok: true, ...(LOOKUPS.has(event) ? guards.guesses.attempt(socket.data.ip, run) : run()) });
+          reply(ack, { ok: true, ...(await (LOOKUPS.has(event) ? guards.guesses.attempt(socket.data.ip, 'socket', run) : run())) });
         } catch (e) {
           if (e instanceof ClassroomError) return error(ack, e.toJSON());
-          log.error({ err: e, event }, 'socket handler failed');
+          log.error({ err: e, event, room: socket.data.code }, 'socket handler failed');
           error(ack, { code: ErrorCode.INTERNAL, message: 'internal error' });
         }
       });
@@ -136,7 +153,10 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
     });
 
     const limitJoin = () => {
-      if (!joins.take(addressKey(socket.data.ip))) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many join attempts from this address: wait a little');
+      if (!joins.take(addressKey(socket.data.ip))) {
+        refused('socket:join');
+        throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many join attempts from this address: wait a little');
+      }
     };
     const room = (): Room => {
       const r = socket.data.code ? manager.peek(socket.data.code) : undefined;
@@ -158,19 +178,25 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       socket.data.playerId = undefined;
     };
 
-    on('student:join', (req) => {
+    /** A socket that went away while its join was being handled takes no seat. */
+    const stillHere = () => {
+      if (socket.disconnected) throw new ClassroomError(ErrorCode.NOT_JOINED, 'the connection closed while joining');
+    };
+
+    on('student:join', async (req) => {
       limitJoin();
       let joined;
       let token = req.token;
       if (token) {
-        joined = manager.rejoin(token, req.code);
+        joined = await manager.rejoin(token, req.code);
       } else {
         if (!req.name) throw new ClassroomError(ErrorCode.BAD_REQUEST, 'a display name is needed to join');
-        const j = manager.joinStudent(req.code, req.name);
+        const j = await manager.joinStudent(req.code, req.name);
         joined = j;
         token = j.token;
       }
       const { room: r, player } = joined;
+      stillHere();
       leave();
       socket.data = { ...socket.data, role: 'student', code: r.code, playerId: player.id };
       socket.join([ch.all(r.code), ch.player(r.code, player.id)]);
@@ -179,14 +205,16 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       return { token, playerId: player.id, room: r.view(), history: player.teamId !== null ? r.historyOf(player.teamId) : null, scores: r.scores() };
     });
 
-    on('student:control', (req) => {
-      if (socket.data.role !== 'student') throw new ClassroomError(ErrorCode.NOT_JOINED, 'join as a student first');
-      return { change: room().control(socket.data.playerId!, req.key, req.value) };
+    on('student:control', async (req) => {
+      const playerId = socket.data.playerId;
+      if (socket.data.role !== 'student' || playerId === undefined) throw new ClassroomError(ErrorCode.NOT_JOINED, 'join as a student first');
+      return { change: await room().dispatch({ type: 'control', playerId, key: req.key, value: req.value }) };
     });
 
-    on('teacher:join', (req) => {
+    on('teacher:join', async (req) => {
       limitJoin();
-      const r = manager.teacherRoom(req.code, req.key);
+      const r = await manager.teacherRoom(req.code, req.key);
+      stillHere();
       leave();
       socket.data = { ...socket.data, role: 'teacher', code: r.code };
       socket.join([ch.all(r.code), ch.teacher(r.code)]);
@@ -194,9 +222,10 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       return { room: r.view(), latest: r.latestMinute(), trends: r.trends(), scores: r.scores() };
     });
 
-    on('observer:join', (req) => {
+    on('observer:join', async (req) => {
       limitJoin();
-      const r = manager.get(req.code);
+      const r = await manager.get(req.code);
+      stillHere();
       leave();
       socket.data = { ...socket.data, role: 'observer', code: r.code };
       socket.join([ch.all(r.code), ch.observers(r.code)]);
@@ -204,37 +233,20 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       return { room: r.view(), summary: r.summary(), scores: r.scores() };
     });
 
-    on('teacher:configure', (req) => {
-      const r = teacherRoom();
-      r.configure(req as Parameters<Room['configure']>[0]);
-      return { room: r.view() };
-    });
-    on('teacher:clock', (req) => {
-      const r = teacherRoom();
-      r.clock(req.action);
-      return { room: r.view() };
-    });
-    on('teacher:tempo', (req) => {
-      const r = teacherRoom();
-      r.setTempo(req.tempo as Parameters<Room['setTempo']>[0]);
-      return { room: r.view() };
-    });
-    on('teacher:move', (req) => {
-      const r = teacherRoom();
-      r.move(req.playerId, req.teamId);
-      return { room: r.view() };
-    });
-    on('teacher:rename', (req) => {
-      const r = teacherRoom();
-      r.rename(req.teamId, req.name);
-      return { room: r.view() };
-    });
-    on('teacher:remove', (req) => {
-      const r = teacherRoom();
-      r.remove(req.playerId);
-      return { room: r.view() };
-    });
-    on('teacher:team', (req) => {
+    /** A teacher command; the answer is the room as it stands after it. */
+    const teacher = <E extends ClientEvent>(event: E, command: (data: z.output<(typeof schemas)[E]>) => TeacherCommand) =>
+      on(event, async (req) => {
+        const r = teacherRoom();
+        await r.dispatch(command(req));
+        return { room: r.view() };
+      });
+    teacher('teacher:configure', (patch) => ({ type: 'configure', patch }));
+    teacher('teacher:clock', (req) => ({ type: 'clock', action: req.action }));
+    teacher('teacher:tempo', (req) => ({ type: 'tempo', tempo: req.tempo }));
+    teacher('teacher:move', (req) => ({ type: 'move', playerId: req.playerId, teamId: req.teamId }));
+    teacher('teacher:rename', (req) => ({ type: 'rename', teamId: req.teamId, name: req.name }));
+    teacher('teacher:remove', (req) => ({ type: 'remove', playerId: req.playerId }));
+    on('teacher:team', async (req) => {
       const r = teacherRoom();
       const history = r.historyOf(req.teamId);
       if (!history) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${req.teamId} has no round in progress`);

@@ -6,13 +6,11 @@
 import { controlDisplay } from '../../shared/replay/units.ts';
 import { formatClock } from '../../shared/format.ts';
 import { getModel } from '../../shared/sim/registry.ts';
-import type { ChangeRecord } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, CsvPart } from '../../shared/protocol/types.ts';
 import type { ControlDef, ControlValue, DisplayDef, GoalDef, IndicatorDef, SimModel, SimulatorId, Snapshot } from '../../shared/sim/types.ts';
-import type { RoundRow, Store, TeamResultRecord } from '../db/store.ts';
+import type { RoundRecord, Store } from '../db/store.ts';
+import type { TeamResultRecord } from '../db/writes.ts';
 import type { CsvWords } from './csv-words.ts';
-
-export const CSV_PARTS = ['minutes', 'changes', 'scores'] as const;
-export type CsvPart = (typeof CSV_PARTS)[number];
 
 /** A number already written out (rounded, no exponent): safe as it is, even when negative. */
 interface Numeral {
@@ -55,21 +53,23 @@ function label(name: string, unit: string, key: string): string {
 /** Everything a round's export reads, one team at a time. */
 export interface RoundSource {
   model: SimModel;
-  round: RoundRow;
+  round: RoundRecord;
   teams: { teamId: number; idx: number; name: string }[];
-  snapshots(teamId: number): Snapshot[];
+  /** One team's minutes, read when its turn comes. */
+  snapshots(teamId: number): Promise<Snapshot[]>;
   changes: ChangeRecord[];
   results: Map<number, TeamResultRecord>;
 }
 
-export function roundSource(store: Store, round: RoundRow): RoundSource {
+export async function roundSource(store: Store, round: RoundRecord): Promise<RoundSource> {
+  const [teams, changes, results] = await Promise.all([store.roundTeams(round.id), store.changesOfRound(round.id), store.resultsOfRound(round.id)]);
   return {
-    model: getModel(round.simulator as SimulatorId),
+    model: getModel(round.simulator),
     round,
-    teams: store.roundTeams(round.id),
-    snapshots: (teamId) => store.snapshotsOfRound(round.id, teamId).map((s) => JSON.parse(s.data) as Snapshot),
-    changes: store.changesOfRound(round.id).filter((c) => c.minute <= round.minute),
-    results: new Map(store.resultsOfRound(round.id).map((r) => [r.teamId, r])),
+    teams,
+    snapshots: async (teamId) => (await store.snapshotsOfRound(round.id, { teamId })).map((s) => JSON.parse(s.data) as Snapshot),
+    changes: changes.filter((c) => c.minute <= round.minute),
+    results: new Map(results.map((r) => [r.teamId, r])),
   };
 }
 
@@ -100,14 +100,14 @@ class Writer {
   }
 }
 
-function* minutes(x: Writer): Generator<string> {
+async function* minutes(x: Writer): AsyncGenerator<string> {
   const { model } = x.src;
   const controls = model.controls.filter((c) => c.kind !== 'action');
   const w = x.w;
   const first = [label(w.text('csv_team_id'), '', 'team_id'), label(w.text('lb_team'), '', 'team'), label(w.text('csv_minute'), '', 'minute')];
   let header: string | null = null;
   for (const t of x.src.teams) {
-    const snaps = x.src.snapshots(t.teamId);
+    const snaps = await x.src.snapshots(t.teamId);
     const hasClock = snaps[0]?.clock !== undefined;
     header ??= line([
       ...first,
@@ -132,7 +132,7 @@ function* minutes(x: Writer): Generator<string> {
   if (header === null) yield line(first);
 }
 
-function* changes(x: Writer): Generator<string> {
+async function* changes(x: Writer): AsyncGenerator<string> {
   const w = x.w;
   yield line([
     label(w.text('csv_team_id'), '', 'team_id'),
@@ -167,7 +167,7 @@ function* changes(x: Writer): Generator<string> {
   }
 }
 
-function* scores(x: Writer): Generator<string> {
+async function* scores(x: Writer): AsyncGenerator<string> {
   const { model, round } = x.src;
   const goals: readonly GoalDef[] = model.scenarios.find((s) => s.id === round.scenario)?.goals ?? [];
   const w = x.w;
@@ -209,7 +209,7 @@ function* scores(x: Writer): Generator<string> {
 }
 
 /** A part of the export, in pieces of about one team each. */
-export function csvPieces(part: CsvPart, src: RoundSource, words: CsvWords): Generator<string> {
+export function csvPieces(part: CsvPart, src: RoundSource, words: CsvWords): AsyncGenerator<string> {
   const x = new Writer(src, words);
   return part === 'minutes' ? minutes(x) : part === 'changes' ? changes(x) : scores(x);
 }

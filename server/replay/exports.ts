@@ -2,8 +2,9 @@
 // event loop free between them (other rooms' minutes stay on time), at most a few builds at once, and,
 // for finished rounds, built once: kept in memory up to a byte budget and served from there.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { RoomRow, RoundRow, Store } from '../db/store.ts';
-import { CSV_PARTS, csvPieces, roundSource, type CsvPart } from './csv.ts';
+import { CSV_PARTS, type CsvPart } from '../../shared/protocol/types.ts';
+import type { RoomRecord, RoundRecord, Store } from '../db/store.ts';
+import { csvPieces, roundSource } from './csv.ts';
 import { csvWords } from './csv-words.ts';
 import { zip } from './zip.ts';
 
@@ -23,7 +24,7 @@ export interface ExportBody {
   bytes: number;
 }
 
-export function exportName(room: RoomRow, round: RoundRow, file: ExportFile): string {
+export function exportName(room: RoomRecord, round: RoundRecord, file: ExportFile): string {
   const base = `opsroom-${room.code}-round${round.number}`;
   return file === 'all' ? `${base}.zip` : `${base}-${file}.csv`;
 }
@@ -43,7 +44,7 @@ export class Exports {
   ) {}
 
   /** The file's bytes; built now unless a finished round's copy is in memory or being built. */
-  get(room: RoomRow, round: RoundRow, file: ExportFile, locale: string): Promise<ExportBody> {
+  get(room: RoomRecord, round: RoundRecord, file: ExportFile, locale: string): Promise<ExportBody> {
     const key = `${round.id}:${file}:${locale}`;
     const finished = round.state === 'finished';
     const hit = finished ? this.cache.get(key) : undefined;
@@ -65,7 +66,7 @@ export class Exports {
     return build;
   }
 
-  private async build(room: RoomRow, round: RoundRow, file: ExportFile, locale: string): Promise<ExportBody> {
+  private async build(room: RoomRecord, round: RoundRecord, file: ExportFile, locale: string): Promise<ExportBody> {
     if (file === 'all') {
       // The parts come through get(): those already in memory are not built again.
       const parts = await Promise.all(CSV_PARTS.map((p) => this.get(room, round, p, locale)));
@@ -78,7 +79,7 @@ export class Exports {
       // A byte-order mark: spreadsheets then read the UTF-8 names (≥, σ, Devanagari) as UTF-8.
       const chunks: Buffer[] = [Buffer.from('\uFEFF', 'utf8')];
       let bytes = chunks[0].length;
-      for (const piece of csvPieces(file, roundSource(this.store, round), csvWords(locale))) {
+      for await (const piece of csvPieces(file, await roundSource(this.store, round), csvWords(locale))) {
         const b = Buffer.from(piece, 'utf8');
         chunks.push(b);
         bytes += b.length;

@@ -1,6 +1,6 @@
 // Re-simulates stored rounds from seed and recorded changes and compares every minute with what was stored.
 import type { Store } from '../db/store.ts';
-import { loadRoundRun } from '../rooms/round.ts';
+import { loadRound, type Mismatches } from '../rooms/load.ts';
 
 export interface VerifyReport {
   roundId: number;
@@ -10,20 +10,22 @@ export interface VerifyReport {
   teams: number;
   minutes: number;
   /** Team → minutes whose re-simulation differs from the stored snapshot. */
-  mismatches: { teamId: number; minutes: number[] }[];
+  mismatches: Mismatches;
 }
 
-export function verifyRounds(store: Store, states: ('finished' | 'paused' | 'running')[] = ['finished']): VerifyReport[] {
-  return store.roundsInState(states).map((row) => {
-    const { round, mismatches } = loadRoundRun(store, row);
-    return {
+export async function verifyRounds(store: Store, states: ('finished' | 'paused' | 'running')[] = ['finished']): Promise<VerifyReport[]> {
+  const out: VerifyReport[] = [];
+  for (const row of await store.roundsInState(states)) {
+    const { round, mismatches } = await loadRound(store, row);
+    out.push({
       roundId: row.id,
-      roomCode: store.roomById(row.roomId)!.code,
+      roomCode: (await store.roomById(row.roomId))?.code ?? '?',
       simulator: row.simulator,
       scenario: row.scenario,
       teams: round.teams.size,
       minutes: row.minute,
       mismatches,
-    };
-  });
+    });
+  }
+  return out;
 }

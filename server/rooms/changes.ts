@@ -3,8 +3,7 @@
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { ControlError, validateChange } from '../../shared/sim/controls.ts';
 import type { ControlValue } from '../../shared/sim/types.ts';
-import type { PlayerState } from './roster.ts';
-import type { RoundRun } from './round.ts';
+import type { PlayerState, RoundRun } from './state.ts';
 
 const fail = (code: ErrorCode, message: string): never => {
   throw new ClassroomError(code, message);

@@ -1,16 +1,17 @@
 // All rooms of the process: creation, look-up by code (loading from the database on demand),
-// student tokens and teacher keys, and recovery of interrupted rounds at start-up.
+// student tokens and teacher keys, what-if forks, and recovery of interrupted rounds at start-up.
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { CODE_ALPHABET, CODE_LENGTH, normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { RoundConfig } from '../../shared/protocol/types.ts';
-import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
-import type { RoomRow } from '../db/store.ts';
-import { Room, type RoomDeps } from './room.ts';
+import type { Write } from '../db/writes.ts';
+import type { RoomRecord } from '../db/store.ts';
 import type { Timer } from './clock.ts';
-import type { PlayerState } from './roster.ts';
-
-export const DEFAULT_CONFIG: RoundConfig = { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 60, tempo: 5, seed: null, teamCount: 2 };
+import type { ConfigPatch } from './commands.ts';
+import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
+import { loadRoom } from './load.ts';
+import { Room, type RoomDeps } from './room.ts';
+import type { PlayerState } from './state.ts';
+import { forkRoom, openRoom } from './transitions/open.ts';
 
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');
@@ -25,62 +26,95 @@ function newCode(): string {
   return c;
 }
 
+const notFound = () => new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'no room has this code');
+
 export class RoomManager {
   private rooms = new Map<string, Room>();
+  /** Rooms being read from the database, so two look-ups of one code load it once. */
+  private loading = new Map<string, Promise<Room>>();
+  private sweepTimer: Timer | null = null;
 
   constructor(readonly deps: RoomDeps) {}
 
-  /** Checks a full configuration (simulator and scenario exist). */
-  static checkConfig(cfg: RoundConfig): RoundConfig {
-    if (!isSimulatorId(cfg.simulator)) throw new ClassroomError(ErrorCode.BAD_REQUEST, `unknown simulator "${cfg.simulator}"`);
-    const model = getModel(cfg.simulator);
-    if (!model.scenarios.some((s) => s.id === cfg.scenario)) throw new ClassroomError(ErrorCode.BAD_REQUEST, `unknown scenario "${cfg.scenario}" for ${cfg.simulator}`);
-    return cfg;
+  private async stored(writes: readonly Write[]): Promise<void> {
+    try {
+      await this.deps.committer.commit(writes);
+    } catch (e) {
+      this.deps.log.error({ err: e }, 'could not store a new room');
+      throw new ClassroomError(ErrorCode.STORAGE_FAILED, 'the server could not store this: nothing changed');
+    }
   }
 
-  /** A new room with its teams and a first round in the lobby. A valid key reuses its teacher. */
-  create(patch: Partial<RoundConfig>, teacherKey?: string): { room: Room; teacherKey: string } {
+  private async freeCode(): Promise<string> {
+    let code = newCode();
+    while (this.rooms.has(code) || (await this.deps.store.codeExists(code))) code = newCode();
+    return code;
+  }
+
+  /** A new room with its teams and a first round in the lobby. A known key reuses its teacher. */
+  async create(patch: ConfigPatch, teacherKey?: string): Promise<{ room: Room; teacherKey: string }> {
     const { store, clock } = this.deps;
-    const simulatorChanged = patch.simulator !== undefined && patch.simulator !== DEFAULT_CONFIG.simulator;
-    const config = RoomManager.checkConfig({ ...DEFAULT_CONFIG, ...(simulatorChanged && !patch.scenario ? { scenario: 'free' } : {}), ...patch } as RoundConfig);
+    const config = resolveConfig(DEFAULT_CONFIG, patch);
+    const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
+    const code = await this.freeCode();
+    await store.ids.ready();
     const now = clock.now();
+    const writes: Write[] = [];
     let key = teacherKey;
-    const room = store.transaction(() => {
-      let teacherId = key ? store.teacherByKeyHash(hashSecret(key)) : undefined;
-      if (teacherId === undefined) {
-        key = newSecret();
-        teacherId = store.createTeacher(hashSecret(key), now);
-      }
-      let code = newCode();
-      while (store.codeExists(code)) code = newCode();
-      const row = store.createRoom(code, teacherId, config, now);
-      for (let i = 0; i < config.teamCount; i++) store.createTeam(row.id, i, '');
-      store.createRound({ roomId: row.id, number: 1, simulator: config.simulator, scenario: config.scenario, seed: config.seed, minutes: config.minutes, tempo: config.tempo, state: 'lobby', createdAt: now });
-      return this.load(row);
-    });
-    return { room, teacherKey: key! };
+    let teacherId = known;
+    if (key === undefined || teacherId === undefined) {
+      key = newSecret();
+      teacherId = store.ids.next('teachers');
+      writes.push({ op: 'insertTeacher', id: teacherId, keyHash: hashSecret(key), createdAt: now });
+    }
+    const opened = openRoom({ code, teacherId, config }, { now, ids: store.ids });
+    await this.stored([...writes, ...opened.writes]);
+    const room = this.add(new Room(this.deps, opened.state));
+    this.deps.log.info({ room: room.code, simulator: config.simulator, scenario: config.scenario, teams: config.teamCount }, 'room created');
+    return { room, teacherKey: key };
   }
 
-  private load(row: RoomRow): Room {
-    const { store } = this.deps;
-    const room = new Room(this.deps, row.id, row.code, row.teacherId, JSON.parse(row.config));
-    room.reloadRoster();
-    const round = store.latestRound(row.id);
-    if (!round) throw new Error(`room ${row.code} has no round`);
-    room.loadRound(round);
-    this.rooms.set(row.code, room);
+  private add(room: Room): Room {
+    this.rooms.set(room.code, room);
     return room;
   }
 
+  /** Reads a room; a round found running (its process stopped) is paused first, and stored so. */
+  private async load(row: RoomRecord): Promise<Room> {
+    const { state, mismatches } = await loadRoom(this.deps.store, row);
+    if (mismatches.length) this.deps.log.error({ room: row.code, round: state.round.id, mismatches }, 're-simulation differs from the stored snapshots');
+    const room = new Room(this.deps, state, mismatches);
+    try {
+      await room.dispatch({ type: 'recover' });
+    } catch (e) {
+      room.dispose();
+      throw e;
+    }
+    return this.add(room);
+  }
+
+  private loadOnce(row: RoomRecord): Promise<Room> {
+    const inMemory = this.rooms.get(row.code);
+    if (inMemory) return Promise.resolve(inMemory);
+    let p = this.loading.get(row.code);
+    if (!p) {
+      p = this.load(row).finally(() => this.loading.delete(row.code));
+      this.loading.set(row.code, p);
+    }
+    return p;
+  }
+
   /** The room with this code (typed loosely, as people type it), loading it if needed. */
-  get(codeInput: string): Room {
+  async get(codeInput: string): Promise<Room> {
     const code = normalizeCode(codeInput);
-    if (!code) throw new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'no room has this code');
+    if (!code) throw notFound();
     const room = this.rooms.get(code);
     if (room) return room;
-    const row = this.deps.store.roomByCode(code);
-    if (!row) throw new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'no room has this code');
-    return this.load(row);
+    const pending = this.loading.get(code);
+    if (pending) return pending;
+    const row = await this.deps.store.roomByCode(code);
+    if (!row) throw notFound();
+    return this.loadOnce(row);
   }
 
   /** A room in memory, without loading. */
@@ -88,36 +122,41 @@ export class RoomManager {
     return this.rooms.get(code);
   }
 
-  joinStudent(code: string, name: string): { room: Room; player: PlayerState; token: string } {
-    const room = this.get(code);
+  async joinStudent(code: string, name: string): Promise<{ room: Room; player: PlayerState; token: string }> {
+    const room = await this.get(code);
     const token = newSecret();
-    const player = room.addStudent(name, hashSecret(token));
+    const player = await room.dispatch({ type: 'join', name, tokenHash: hashSecret(token) });
     return { room, player, token };
   }
 
   /** The room and player of a student token (a refresh, a new device, a restarted server). */
-  rejoin(token: string, code?: string): { room: Room; player: PlayerState } {
-    const row = this.deps.store.playerByTokenHash(hashSecret(token));
-    if (!row || row.removed) throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token is not valid');
-    const roomRow = this.deps.store.roomById(row.roomId)!;
+  async rejoin(token: string, code?: string): Promise<{ room: Room; player: PlayerState }> {
+    const invalid = () => new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token is not valid');
+    const row = await this.deps.store.playerByTokenHash(hashSecret(token));
+    if (!row || row.removed) throw invalid();
+    const roomRow = await this.deps.store.roomById(row.roomId);
+    if (!roomRow) throw invalid();
     if (code !== undefined && normalizeCode(code) !== roomRow.code) throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token belongs to another room');
-    const room = this.get(roomRow.code);
-    const player = room.roster.players.get(row.id);
-    if (!player || player.removed) throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token is not valid');
+    const room = await this.loadOnce(roomRow);
+    const player = room.player(row.id);
+    if (!player) throw invalid();
     return { room, player };
   }
 
+  /** The teacher a key belongs to. Keys are 256-bit secrets looked up by hash: comparing ids leaks nothing useful. */
+  private teacherOf(key: string): Promise<number | undefined> {
+    return this.deps.store.teacherByKeyHash(hashSecret(key));
+  }
+
   /** The room, if the key is its teacher's. */
-  teacherRoom(code: string, key: string): Room {
-    const room = this.get(code);
-    const id = this.deps.store.teacherByKeyHash(hashSecret(key));
-    // Keys are 256-bit secrets looked up by hash: comparing the ids leaks nothing useful.
-    if (id === undefined || id !== room.teacherId) throw new ClassroomError(ErrorCode.BAD_KEY, 'this teacher key does not open this room');
+  async teacherRoom(code: string, key: string): Promise<Room> {
+    const room = await this.get(code);
+    if ((await this.teacherOf(key)) !== room.teacherId) throw new ClassroomError(ErrorCode.BAD_KEY, 'this teacher key does not open this room');
     return room;
   }
 
-  teacherId(key: string): number {
-    const id = this.deps.store.teacherByKeyHash(hashSecret(key));
+  async teacherId(key: string): Promise<number> {
+    const id = await this.teacherOf(key);
     if (id === undefined) throw new ClassroomError(ErrorCode.BAD_KEY, 'unknown teacher key');
     return id;
   }
@@ -126,72 +165,69 @@ export class RoomManager {
    * A what-if: a new room of the same teacher whose single round starts from one team's exact state
    * at `minute` of another round (same seed, the recorded changes up to that minute), paused there.
    */
-  fork(teacherId: number, roundId: number, teamId: number, minute: number): Room {
+  async fork(teacherId: number, roundId: number, teamId: number, minute: number): Promise<Room> {
     const { store, clock } = this.deps;
-    const origin = store.roundById(roundId);
-    const originRoom = origin && store.roomById(origin.roomId);
+    const origin = await store.roundById(roundId);
+    const originRoom = origin && (await store.roomById(origin.roomId));
     if (!origin || !originRoom || originRoom.teacherId !== teacherId) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `no round ${roundId} of yours`);
-    if (origin.state === 'lobby' || origin.seed === null) throw new ClassroomError(ErrorCode.BAD_STATE, 'this round has not started');
+    const seed = origin.seed;
+    if (origin.state === 'lobby' || seed === null) throw new ClassroomError(ErrorCode.BAD_STATE, 'this round has not started');
     if (!Number.isInteger(minute) || minute < 0 || minute > origin.minute) {
       throw new ClassroomError(ErrorCode.BAD_REQUEST, `minute must be between 0 and ${origin.minute}`);
     }
-    const team = store.roundTeams(roundId).find((t) => t.teamId === teamId);
+    const team = (await store.roundTeams(roundId)).find((t) => t.teamId === teamId);
     if (!team) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} did not play round ${roundId}`);
-    const config = RoomManager.checkConfig({
-      simulator: origin.simulator as RoundConfig['simulator'],
-      scenario: origin.scenario,
-      minutes: origin.minutes,
-      tempo: origin.tempo as RoundConfig['tempo'],
-      seed: origin.seed,
-      teamCount: 1,
-    });
-    const now = clock.now();
-    return store.transaction(() => {
-      let code = newCode();
-      while (store.codeExists(code)) code = newCode();
-      const row = store.createRoom(code, teacherId, config, now);
-      const newTeam = store.createTeam(row.id, 0, team.name);
-      const round = store.createRound({
-        roomId: row.id,
-        number: 1,
-        simulator: config.simulator,
-        scenario: config.scenario,
-        seed: config.seed,
-        minutes: config.minutes,
-        tempo: config.tempo,
-        state: 'paused',
-        createdAt: now,
-        forkOf: { roundId, teamId, minute },
-      });
-      store.updateRound(round.id, { minute, startedAt: now });
-      store.setRoundTeams(round.id, [{ teamId: newTeam.id, idx: 0, name: team.name }]);
-      store.copyTeamRecords({ roundId, teamId }, { roundId: round.id, teamId: newTeam.id }, minute);
-      const room = this.load(row);
-      if (room.recoveryMismatches.length) throw new Error(`fork of round ${roundId} does not re-simulate to the original`);
-      return room;
-    });
+    const { simulator, scenario, minutes, tempo } = origin;
+    const config = resolveConfig({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }, {});
+    const [changes, snapshots, code] = await Promise.all([
+      store.changesOfRound(roundId, { teamId, upToMinute: minute }),
+      store.snapshotsOfRound(roundId, { teamId, upToMinute: minute }),
+      this.freeCode(),
+    ]);
+    await store.ids.ready();
+    const from = { round: { ...origin, seed }, team, minute, changes, snapshots };
+    const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
+    if (forked.mismatches.length) throw new Error(`fork of round ${roundId} does not re-simulate to the original (minutes ${forked.mismatches.join(', ')})`);
+    await this.stored(forked.writes);
+    const room = this.add(new Room(this.deps, forked.state));
+    this.deps.log.info({ room: room.code, from: { round: roundId, team: teamId, minute } }, 'what-if room created');
+    return room;
   }
 
-  /** Loads every room whose round was running or paused: rebuilt by re-simulation, left paused. */
-  recover(): Room[] {
+  /** Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused (in one transaction). */
+  async recover(): Promise<Room[]> {
     const { store } = this.deps;
-    const out: Room[] = [];
-    for (const r of store.roundsInState(['running', 'paused'])) {
-      // One round that cannot be rebuilt (a corrupt page, a bad row) is logged and skipped: the rest are served.
-      try {
-        const latest = store.latestRound(r.roomId);
-        if (latest?.id !== r.id) continue;
-        const row = store.roomById(r.roomId)!;
-        if (!this.rooms.has(row.code)) out.push(this.load(row));
-      } catch (err) {
-        this.deps.log.error({ err, round: r.id, roomId: r.roomId }, 'round cannot be recovered: skipped');
+    const rounds = await store.roundsInState(['running', 'paused']);
+    // A room that cannot be recovered now (a damaged page, a row that no longer makes sense) is logged
+    // and left for its next look-up; the others go on.
+    const codes: (string | undefined)[] = [];
+    const loaded = await Promise.allSettled(
+      rounds.map(async (r, i) => {
+        if ((await store.latestRound(r.roomId))?.id !== r.id) return null;
+        const row = await store.roomById(r.roomId);
+        codes[i] = row?.code;
+        return row ? this.loadOnce(row) : null;
+      }),
+    );
+    return loaded.flatMap((r, i) => {
+      if (r.status === 'fulfilled') {
+        if (!r.value) return [];
+        const round = r.value.round;
+        this.deps.log.info({ room: r.value.code, round: round.id, minute: round.minute }, 'round recovered, paused');
+        return [r.value];
       }
-    }
-    return out;
+      this.deps.log.error({ room: codes[i], round: rounds[i].id, err: r.reason }, 'could not recover the room');
+      return [];
+    });
   }
 
   all(): Room[] {
     return [...this.rooms.values()];
+  }
+
+  /** Resolves when every room has handled every command queued so far. */
+  async settled(): Promise<void> {
+    await Promise.all(this.all().map((r) => r.settled()));
   }
 
   /** Drops rooms nobody has used for `idleMs` from memory; they reload from the database when needed. */
@@ -216,12 +252,14 @@ export class RoomManager {
     };
     next();
   }
-  private sweepTimer: Timer | null = null;
 
-  dispose(): void {
+  /** Stops every timer, lets queued commands finish, and forgets the rooms. */
+  async close(): Promise<void> {
     this.deps.clock.clearTimeout(this.sweepTimer);
     this.sweepTimer = null;
-    for (const r of this.rooms.values()) r.dispose();
+    const rooms = this.all();
+    for (const r of rooms) r.dispose();
+    await Promise.all(rooms.map((r) => r.settled()));
     this.rooms.clear();
   }
 }

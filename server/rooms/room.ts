@@ -1,19 +1,21 @@
-// A room owns its clock, its timer and every team's simulation. All inputs arrive as synchronous
-// method calls (the database is synchronous too), so they are handled one at a time; dispose()
-// clears everything the room scheduled.
-import { randomInt } from 'node:crypto';
-import { scenarioDef } from '../../shared/sim/engine.ts';
-import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
-import type { ControlValue } from '../../shared/sim/types.ts';
+// The shell around a room's state: it handles one command at a time (a promise queue), stores what
+// the command's transition asks to store, and only then swaps in the next state and sends the
+// messages — stored before seen. A failed commit changes nothing. It also owns the room's timer
+// (cleared in dispose()) and who is connected.
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { ChangeRecord, ClockAction, RoomMinute, RoomSummary, RoomView, RoundConfig, RoundScores, TeamHistory, Tempo } from '../../shared/protocol/types.ts';
-import type { RoundRow, Store } from '../db/store.ts';
+import type { RoomMinute, RoomSummary, RoomView, RoundScores, TeamHistory } from '../../shared/protocol/types.ts';
+import type { Committer } from '../db/commit.ts';
+import type { Store } from '../db/store.ts';
+import type { Write } from '../db/writes.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import type { Clock, Timer } from './clock.ts';
-import type { RoomOutput } from './output.ts';
-import { checkChange } from './changes.ts';
-import { Roster, type PlayerState } from './roster.ts';
-import { Staffing } from './staffing.ts';
-import { commitStep, headlineTrend, loadRoundRun, openTeam, roomMinute, roomSummary, roundScores, stepTeam, teamHistory, teamMinute, type RoundRun, type TeamRun } from './round.ts';
+import type { CommandOf, Commands, CommandType, Emit, Message } from './commands.ts';
+import type { Mismatches } from './load.ts';
+import type { EventName, RoomOutput } from './output.ts';
+import { Presence } from './presence.ts';
+import type { PlayerState, RoomState, RoundRun } from './state.ts';
+import { transition } from './transitions/index.ts';
+import { headlineTrends, roomMinute, roomSummary, roomView, roundScores, teamHistory } from './views.ts';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -22,387 +24,232 @@ export interface Logger {
 }
 
 export interface RoomDeps {
+  /** Reads and fresh ids. */
   store: Store;
+  /** Writes, grouped with other rooms' into one transaction per turn. */
+  committer: Committer;
   out: RoomOutput;
   clock: Clock;
   log: Logger;
+  /** A seed for a round whose configuration leaves it to chance. */
+  drawSeed(): number;
+  /** Tick duration, lag and failures (ops/metrics.ts); none by default. */
+  metrics?: Metrics;
 }
 
-const fail = (code: ErrorCode, message: string): never => {
-  throw new ClassroomError(code, message);
-};
+function deliver<E extends EventName>(out: RoomOutput, code: string, m: Emit<E>): void {
+  out.emit(code, m.to, m.event, m.payload);
+}
 
 export class Room {
-  readonly roster = new Roster();
-  round!: RoundRun;
+  private current: RoomState;
+  private readonly presence: Presence;
+  /** The last command in the queue; the next one starts when it settles. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private queued = 0;
   private timer: Timer | null = null;
-  private lastTickAt = 0;
+  /** When the last minute fell due (or the clock started): the next is one tempo later. */
+  private lastBeat = 0;
   private disposed = false;
-  private watchers = 0;
-  private lastActive: number;
-  /** Minutes whose re-simulation differed from the stored snapshot, found at recovery. */
-  recoveryMismatches: { teamId: number; minutes: number[] }[] = [];
-
-  private readonly staff: Staffing;
 
   constructor(
     private readonly deps: RoomDeps,
-    readonly id: number,
-    readonly code: string,
-    readonly teacherId: number,
-    public config: RoundConfig,
+    state: RoomState,
+    /** Minutes whose re-simulation differed from the stored snapshot when the room was loaded. */
+    readonly recoveryMismatches: Mismatches = [],
   ) {
-    this.lastActive = deps.clock.now();
-    this.staff = new Staffing({
-      ...deps,
-      roomId: id,
-      code,
-      roster: this.roster,
-      model: () => this.round.model,
-      teamCount: () => this.config.teamCount,
-      historyOf: (teamId) => this.historyOf(teamId),
-      playsRound: (teamId) => !this.started || this.round.teams.has(teamId),
-    });
+    this.current = state;
+    this.presence = new Presence(deps.clock.now());
   }
 
-  // ── views ────────────────────────────────────────────────────────────
-  view(): RoomView {
-    const r = this.round;
-    return {
-      code: this.code,
-      config: this.config,
-      round: { id: r.id, number: r.number, state: r.state, simulator: r.simulator, scenario: r.scenario, seed: r.seed, minutes: r.minutes, tempo: r.tempo, minute: r.minute, forkOf: r.forkOf },
-      teams: this.roster.teamViews(this.config.teamCount),
-      players: this.roster.playerViews(),
-    };
+  get state(): RoomState {
+    return this.current;
   }
-  private broadcastRoom(): void {
-    this.deps.out.emit(this.code, { kind: 'all' }, 'room', this.view());
+  get round(): RoundRun {
+    return this.current.round;
   }
-  get started(): boolean {
-    return this.round.state !== 'lobby';
+  get id(): number {
+    return this.current.id;
   }
-  teamRun(teamId: number): TeamRun | undefined {
-    return this.round.teams.get(teamId);
+  get code(): string {
+    return this.current.code;
   }
-  scores(): RoundScores | null {
-    return roundScores(this.round);
-  }
-  trends(): Record<number, Record<string, number[]>> {
-    const out: Record<number, Record<string, number[]>> = {};
-    for (const t of this.round.teams.values()) out[t.teamId] = headlineTrend(this.round, t);
-    return out;
-  }
-  latestMinute(): RoomMinute | null {
-    return this.started ? roomMinute(this.round, this.deps.clock.now()) : null;
-  }
-  summary(): RoomSummary | null {
-    return this.started ? roomSummary(this.round, this.deps.clock.now()) : null;
-  }
-  historyOf(teamId: number): TeamHistory | null {
-    const t = this.round.teams.get(teamId);
-    return t ? teamHistory(this.round.id, t) : null;
+  get teacherId(): number {
+    return this.current.teacherId;
   }
 
-  // ── loading ──────────────────────────────────────────────────────────
-  /** Sets the round from its stored row; a started round is rebuilt by re-simulation and checked. */
-  loadRound(row: RoundRow): void {
-    const { round, mismatches } = loadRoundRun(this.deps.store, row);
-    this.round = round;
-    this.recoveryMismatches = mismatches;
-    if (mismatches.length) {
-      this.deps.log.error({ room: this.code, round: row.id, mismatches }, 're-simulation differs from the stored snapshots');
-    }
-    // Nobody ticks a round while the server is down: it resumes paused, for the teacher to restart.
-    if (round.state === 'running') {
-      round.state = 'paused';
-      this.deps.store.updateRound(row.id, { state: 'paused' });
-    }
+  // ── commands ─────────────────────────────────────────────────────────
+  /**
+   * Queues a command: it runs after the ones before it, its writes are stored, then its next state
+   * and messages take effect, and the reply comes back. A refused command (ClassroomError) or a
+   * failed commit (STORAGE_FAILED) changes nothing.
+   */
+  dispatch<K extends CommandType>(cmd: CommandOf<K>): Promise<Commands[K]['reply']> {
+    this.queued++;
+    const run = this.tail.then(() => this.run(cmd)).finally(() => this.queued--);
+    this.tail = run.catch(() => undefined);
+    return run;
   }
 
-  // ── students ─────────────────────────────────────────────────────────
-  addStudent(name: string, tokenHash: string): PlayerState {
-    const p = this.staff.addStudent(name, tokenHash);
-    this.broadcastRoom();
-    return p;
-  }
-  connect(playerId: number): void {
-    this.touch();
-    if (this.roster.connect(playerId)) this.broadcastRoom();
-  }
-  disconnect(playerId: number): void {
-    this.touch();
-    if (this.roster.disconnect(playerId)) this.broadcastRoom();
-  }
-  /** A teacher or observer socket joined (students are counted by the roster). */
-  watch(): void {
-    this.touch();
-    this.watchers++;
-  }
-  unwatch(): void {
-    this.touch();
-    this.watchers = Math.max(0, this.watchers - 1);
-  }
-  private touch(): void {
-    this.lastActive = this.deps.clock.now();
-  }
-  /** Nobody connected, nothing running, for at least `ms`: the room can leave memory (it reloads from the database). */
-  idleFor(ms: number): boolean {
-    return this.round.state !== 'running' && this.watchers === 0 && this.roster.connectedCount === 0 && this.deps.clock.now() - this.lastActive >= ms;
+  /** Resolves when every command queued so far (and any queued meanwhile) has been handled. */
+  async settled(): Promise<void> {
+    let t: Promise<unknown>;
+    do {
+      t = this.tail;
+      await t;
+    } while (t !== this.tail);
   }
 
-  /** A student's change: owner and range checked, recorded, shown to the team as pending. */
-  control(playerId: number, key: string, value: ControlValue): ChangeRecord {
-    const r = this.round;
-    const p = this.roster.players.get(playerId);
-    const teamId = checkChange(r, p, key, value);
-    // Stored when accepted: a change survives a crash even before its minute comes.
-    const change = this.deps.store.recordChange({ roundId: r.id, teamId, minute: r.minute + 1, key, value, author: { playerId, name: p!.name }, at: this.deps.clock.now() });
-    r.teams.get(teamId)!.changes.push(change);
-    this.deps.out.emit(this.code, { kind: 'team', teamId }, 'pending', change);
-    this.deps.out.emit(this.code, { kind: 'teacher' }, 'pending', change);
-    return change;
-  }
-
-  // ── teacher ──────────────────────────────────────────────────────────
-  configure(patch: Partial<RoundConfig>): void {
-    const r = this.round;
-    const onlyTempo = Object.keys(patch).every((k) => k === 'tempo');
-    if (r.state !== 'lobby' && !onlyTempo) fail(ErrorCode.BAD_STATE, 'the round has started: only the tempo can change now (use next round)');
-    if (r.state !== 'lobby') {
-      if (patch.tempo !== undefined) this.setTempo(patch.tempo);
-      return;
-    }
-    const next: RoundConfig = { ...this.config, ...patch } as RoundConfig;
-    if (!isSimulatorId(next.simulator)) return fail(ErrorCode.BAD_REQUEST, `unknown simulator "${next.simulator}"`);
-    const model = getModel(next.simulator);
-    if (patch.simulator && patch.simulator !== this.config.simulator && patch.scenario === undefined) next.scenario = 'free';
-    if (!model.scenarios.some((s) => s.id === next.scenario)) fail(ErrorCode.BAD_REQUEST, `unknown scenario "${next.scenario}" for ${next.simulator}`);
-    const { store } = this.deps;
-    const before = { config: this.config, round: this.round };
+  private async run<K extends CommandType>(cmd: CommandOf<K>): Promise<Commands[K]['reply']> {
+    if (this.disposed) throw new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
+    const { store, clock, drawSeed } = this.deps;
+    await store.ids.ready();
+    const t0 = performance.now();
     try {
-      store.transaction(() => {
-        store.setRoomConfig(this.id, next);
-        store.updateRound(r.id, { simulator: next.simulator, scenario: next.scenario, seed: next.seed, minutes: next.minutes, tempo: next.tempo });
-        this.config = next;
-        this.round = { ...r, simulator: next.simulator, scenario: next.scenario, seed: next.seed, minutes: next.minutes, tempo: next.tempo, model, scenarioDef: scenarioDef(model, next.scenario) };
-        this.staff.setTeamCount(next.teamCount);
-      });
+      const prev = this.current;
+      const out = transition(prev, cmd, { now: clock.now(), ids: store.ids, drawSeed });
+      await this.store(out.writes, cmd.type);
+      this.current = out.next;
+      this.syncTimer(prev.round, out.next.round);
+      this.send(out.messages);
+      this.logLife(prev.round, out.next.round);
+      return out.reply;
+    } finally {
+      if (cmd.type === 'tick') this.deps.metrics?.tick(performance.now() - t0);
+    }
+  }
+
+  /** Room life at info, with the room code: a round started or finished. */
+  private logLife(prev: RoundRun, next: RoundRun): void {
+    const { log } = this.deps;
+    const round = { room: this.code, round: next.id, minute: next.minute };
+    if (prev.state === 'lobby' && next.state === 'running') log.info({ ...round, simulator: next.simulator, scenario: next.scenario, teams: next.teams.size }, 'round started');
+    else if (prev.state !== 'finished' && next.state === 'finished') log.info({ ...round, early: next.minute < next.minutes }, 'round finished');
+  }
+
+  private async store(writes: readonly Write[], command: CommandType): Promise<void> {
+    try {
+      await this.deps.committer.commit(writes);
     } catch (e) {
-      // The transaction rolled back: so does the room.
-      this.config = before.config;
-      this.round = before.round;
-      this.reloadRoster();
-      throw e;
-    }
-    this.broadcastRoom();
-  }
-
-  /** Reads players and teams from the database. */
-  reloadRoster(): void {
-    this.staff.reload();
-  }
-  move(playerId: number, teamId: number): void {
-    this.staff.move(playerId, teamId);
-    this.broadcastRoom();
-  }
-  rename(teamId: number, name: string): void {
-    this.staff.rename(teamId, name);
-    const run = this.round.teams.get(teamId);
-    if (run) run.name = name;
-    this.broadcastRoom();
-  }
-  remove(playerId: number): void {
-    this.staff.remove(playerId);
-    this.broadcastRoom();
-  }
-
-  clock(action: ClockAction): void {
-    const state = this.round.state;
-    const need = (ok: boolean, what: string) => ok || fail(ErrorCode.BAD_STATE, `cannot ${action}: the round is ${state}${what ? `; ${what}` : ''}`);
-    switch (action) {
-      case 'start':
-        need(state === 'lobby', '');
-        this.start();
-        break;
-      case 'pause':
-        need(state === 'running', '');
-        this.clearTimer();
-        this.setState('paused');
-        break;
-      case 'resume':
-        need(state === 'paused', '');
-        this.setState('running');
-        this.schedule(this.deps.clock.now());
-        break;
-      case 'step':
-        need(state === 'paused', 'pause first');
-        this.tick();
-        break;
-      case 'end':
-        need(state === 'running' || state === 'paused', '');
-        this.finish();
-        break;
-      case 'next':
-        need(state === 'finished', 'end the round first');
-        this.nextRound();
-        break;
+      this.deps.log.error({ room: this.code, command, minute: this.current.round.minute, err: e }, 'could not store a change of the room');
+      throw new ClassroomError(ErrorCode.STORAGE_FAILED, 'the server could not store this: nothing changed');
     }
   }
 
-  setTempo(tempo: Tempo): void {
-    const r = this.round;
-    r.tempo = tempo;
-    this.config = { ...this.config, tempo };
-    this.deps.store.transaction(() => {
-      this.deps.store.updateRound(r.id, { tempo });
-      this.deps.store.setRoomConfig(this.id, this.config);
-    });
-    if (r.state === 'running') {
-      // The next minute comes one new tempo after the last one (at once if that is already past).
-      this.clearTimer();
-      this.schedule(this.lastTickAt);
+  private send(messages: readonly Message[]): void {
+    const { out } = this.deps;
+    for (const m of messages) {
+      switch (m.kind) {
+        case 'emit':
+          deliver(out, this.code, m);
+          break;
+        case 'room':
+          out.emit(this.code, { kind: 'all' }, 'room', this.view());
+          break;
+        case 'place':
+          out.placePlayer(this.code, m.playerId, m.teamId);
+          break;
+        case 'drop':
+          out.dropPlayer(this.code, m.playerId);
+          break;
+      }
     }
-    this.broadcastRoom();
-  }
-
-  private setState(state: RoundRun['state']): void {
-    this.round.state = state;
-    this.deps.store.updateRound(this.round.id, { state });
-    this.broadcastRoom();
-  }
-
-  private start(): void {
-    const r = this.round;
-    const { store, clock } = this.deps;
-    const seed = r.seed ?? randomInt(0, 2 ** 32);
-    const teams = this.roster.activeTeams(this.config.teamCount);
-    const now = clock.now();
-    const runs = teams.map((t) => openTeam(r, { teamId: t.id, idx: t.idx, name: t.name }, seed));
-    store.transaction(() => {
-      store.setRoundTeams(r.id, teams.map((t) => ({ teamId: t.id, idx: t.idx, name: t.name })));
-      store.updateRound(r.id, { seed, state: 'running', startedAt: now });
-      store.saveMinute(r.id, 0, runs.map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(t.sim.snapshot) })));
-    });
-    r.seed = seed;
-    r.state = 'running';
-    r.minute = 0;
-    for (const t of runs) r.teams.set(t.teamId, t);
-    this.broadcastRoom();
-    this.broadcastMinute(now);
-    this.schedule(now);
-  }
-
-  private nextRound(): void {
-    const r = this.round;
-    const row = this.deps.store.createRound({
-      roomId: this.id,
-      number: r.number + 1,
-      simulator: this.config.simulator,
-      scenario: this.config.scenario,
-      seed: this.config.seed,
-      minutes: this.config.minutes,
-      tempo: this.config.tempo,
-      state: 'lobby',
-      createdAt: this.deps.clock.now(),
-    });
-    this.loadRound(row);
-    this.broadcastRoom();
   }
 
   // ── the clock ────────────────────────────────────────────────────────
-  /** The next tick one tempo after `from`; timers are planned from the previous plan, so they do not drift. */
-  private schedule(from: number): void {
-    if (this.disposed) return;
-    this.lastTickAt = from;
-    const at = from + this.round.tempo * 1000;
-    this.timer = this.deps.clock.setTimeout(() => {
-      this.timer = null;
-      this.tick();
-      if (this.round.state === 'running') this.schedule(at);
-    }, Math.max(0, at - this.deps.clock.now()));
+  /** Keeps the timer in step with the round: running ⇔ a minute is planned. */
+  private syncTimer(prev: RoundRun, next: RoundRun): void {
+    if (next.state !== 'running') this.clearTimer();
+    // Started or resumed: the first minute comes one tempo from now.
+    else if (prev.state !== 'running' || prev.id !== next.id) this.schedule(this.deps.clock.now());
+    // A new tempo: the next minute comes one new tempo after the last one (at once if that is past).
+    else if (prev.tempo !== next.tempo) this.schedule(this.lastBeat);
   }
+
+  /** Plans the minute one tempo after `from`; planned from the previous plan, so the clock does not drift. */
+  private schedule(from: number): void {
+    this.clearTimer();
+    if (this.disposed) return;
+    this.lastBeat = from;
+    const at = from + this.current.round.tempo * 1000;
+    this.timer = this.deps.clock.setTimeout(() => this.beat(at), Math.max(0, at - this.deps.clock.now()));
+  }
+
+  /**
+   * A minute falls due: the next is planned at once and this one queued. If it cannot be computed or
+   * stored, the round stays at its last stored minute, still running, the teacher is told, and the
+   * next beat tries again.
+   */
+  private beat(at: number): void {
+    this.timer = null;
+    this.deps.metrics?.tickLag(this.deps.clock.now() - at);
+    if (this.current.round.state === 'running') this.schedule(at);
+    this.dispatch({ type: 'tick', firedAt: this.deps.clock.now() }).catch((err: unknown) => {
+      if (this.disposed) return;
+      this.deps.metrics?.tickFailed();
+      const minute = this.current.round.minute + 1;
+      // A storage failure was logged with its cause where it happened; anything else is logged here.
+      if (!(err instanceof ClassroomError)) this.deps.log.error({ room: this.code, round: this.current.round.id, minute, err }, 'tick failed');
+      this.deps.out.emit(this.code, { kind: 'teacher' }, 'notice', {
+        code: ErrorCode.TICK_FAILED,
+        message: `minute ${minute} could not be computed or stored; it is tried again at the next beat`,
+      });
+    });
+  }
+
   private clearTimer(): void {
     this.deps.clock.clearTimeout(this.timer);
     this.timer = null;
   }
 
-  /**
-   * One simulated minute for every team: compute, store in one transaction, then broadcast. A
-   * failure leaves the room at its last stored minute, paused, and tells the teacher.
-   */
-  tick(): void {
-    const r = this.round;
-    if (r.state !== 'running' && r.state !== 'paused') return;
-    const { store, clock, out, log } = this.deps;
-    const started = clock.now();
-    const minute = r.minute + 1;
-    try {
-      const teams = [...r.teams.values()];
-      const next = teams.map((t) => stepTeam(r, t, minute));
-      const done = minute >= r.minutes;
-      // Commit in memory only after the database has it.
-      const records = next.map((s, i) => ({ teamId: teams[i].teamId, minute, data: JSON.stringify(s.snapshot) }));
-      const saved = teams.map((t) => ({ snapshots: t.snapshots.length, progress: t.progress, score: t.score, sim: t.sim }));
-      teams.forEach((t, i) => commitStep(r, t, next[i]));
-      try {
-        store.saveMinute(r.id, minute, records, done ? { finishedAt: started, results: teams.map((t) => ({ teamId: t.teamId, goals: t.progress, score: t.score })) } : undefined);
-      } catch (e) {
-        teams.forEach((t, i) => {
-          t.snapshots.length = saved[i].snapshots;
-          t.sim = saved[i].sim;
-          t.progress = saved[i].progress;
-          t.score = saved[i].score;
-        });
-        throw e;
-      }
-      r.minute = minute;
-      this.broadcastMinute(started);
-      if (done) {
-        this.clearTimer();
-        r.state = 'finished';
-        this.broadcastRoom();
-        out.emit(this.code, { kind: 'all' }, 'scores', this.scores()!);
-      }
-    } catch (e) {
-      log.error({ room: this.code, round: r.id, minute, err: e }, 'tick failed');
-      this.clearTimer();
-      if (r.state === 'running') {
-        r.state = 'paused';
-        try {
-          store.updateRound(r.id, { state: 'paused' });
-        } catch {
-          // The database is what failed; the in-memory state is still the truth until restart.
-        }
-      }
-      out.emit(this.code, { kind: 'teacher' }, 'notice', { code: ErrorCode.TICK_FAILED, message: `minute ${minute} could not be computed or stored; the round is paused` });
-      this.broadcastRoom();
-    }
+  // ── presence ─────────────────────────────────────────────────────────
+  connect(playerId: number): void {
+    if (this.presence.connect(playerId, this.deps.clock.now())) this.deps.out.emit(this.code, { kind: 'all' }, 'presence', { playerId, connected: true });
+  }
+  disconnect(playerId: number): void {
+    if (this.presence.disconnect(playerId, this.deps.clock.now())) this.deps.out.emit(this.code, { kind: 'all' }, 'presence', { playerId, connected: false });
+  }
+  /** A teacher or observer socket joined (students are counted by connect). */
+  watch(): void {
+    this.presence.watch(this.deps.clock.now());
+  }
+  unwatch(): void {
+    this.presence.unwatch(this.deps.clock.now());
+  }
+  /** Nothing queued, nothing running, nobody connected for at least `ms`: the room can leave memory. */
+  idleFor(ms: number): boolean {
+    return this.queued === 0 && this.current.round.state !== 'running' && this.presence.quietFor(ms, this.deps.clock.now());
   }
 
-  private broadcastMinute(sentAt: number): void {
-    const r = this.round;
-    const { out } = this.deps;
-    for (const t of r.teams.values()) out.emit(this.code, { kind: 'team', teamId: t.teamId }, 'minute', { roundId: r.id, sentAt, ...teamMinute(t) });
-    out.emit(this.code, { kind: 'teacher' }, 'room:minute', roomMinute(r, sentAt));
-    out.emit(this.code, { kind: 'observers' }, 'summary', roomSummary(r, sentAt));
+  // ── views ────────────────────────────────────────────────────────────
+  view(): RoomView {
+    return roomView(this.current, (id) => this.presence.isConnected(id));
+  }
+  player(playerId: number): PlayerState | undefined {
+    const p = this.current.players.get(playerId);
+    return p && !p.removed ? p : undefined;
+  }
+  get started(): boolean {
+    return this.current.round.state !== 'lobby';
+  }
+  scores(): RoundScores | null {
+    return this.current.round.state === 'finished' ? roundScores(this.current.round) : null;
+  }
+  trends(): Record<number, Record<string, number[]>> {
+    return headlineTrends(this.current.round);
+  }
+  latestMinute(): RoomMinute | null {
+    return this.started ? roomMinute(this.current.round, this.deps.clock.now()) : null;
+  }
+  summary(): RoomSummary | null {
+    return this.started ? roomSummary(this.current.round, this.deps.clock.now()) : null;
+  }
+  historyOf(teamId: number): TeamHistory | null {
+    const t = this.current.round.teams.get(teamId);
+    return t ? teamHistory(this.current.round.id, t) : null;
   }
 
-  /** Ends the round at its last stored minute and records the scores. */
-  private finish(): void {
-    const r = this.round;
-    this.clearTimer();
-    const now = this.deps.clock.now();
-    this.deps.store.finishRound(r.id, now, [...r.teams.values()].map((t) => ({ teamId: t.teamId, goals: t.progress, score: t.score })));
-    r.state = 'finished';
-    this.broadcastRoom();
-    this.deps.out.emit(this.code, { kind: 'all' }, 'scores', this.scores()!);
-  }
-
-  get isRunning(): boolean {
-    return this.round.state === 'running';
-  }
-
+  /** Clears the room's timer; commands after this are refused. */
   dispose(): void {
     this.disposed = true;
     this.clearTimer();

@@ -1,4 +1,4 @@
-// Dealing a simulator's roles to a team's members (classroom.md, "Room, teams, roles").
+// Dealing a simulator's roles to a team's members: every role has an owner, whatever the team's size.
 
 /**
  * members in join order → the role ids each one owns. Four members or more: one role each, in deal

@@ -23,6 +23,7 @@ export const ErrorCode = {
   ROUND_NOT_FOUND: 'ROUND_NOT_FOUND',
   REMOVED: 'REMOVED',
   TICK_FAILED: 'TICK_FAILED',
+  STORAGE_FAILED: 'STORAGE_FAILED',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -49,3 +50,10 @@ export class ClassroomError extends Error {
     return { code: this.code, message: this.message, ...this.extra };
   }
 }
+
+/** Codes of `notice` messages that are not errors of a request, beside the ErrorCodes. */
+export const NoticeCode = {
+  /** The server is stopping: running rounds were paused and stored; the page reconnects when it is back. */
+  SERVER_STOPPING: 'SERVER_STOPPING',
+} as const;
+export type NoticeCode = (typeof NoticeCode)[keyof typeof NoticeCode];

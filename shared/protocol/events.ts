@@ -5,6 +5,7 @@ import type {
   ChangeRecord,
   ClockAction,
   ObserverJoined,
+  Presence,
   ProtocolNotice,
   RoomMinute,
   RoomSummary,
@@ -35,6 +36,8 @@ export interface ClientToServer {
 export interface ServerToClient {
   /** Roster, clock state or configuration changed. */
   room: (room: RoomView) => void;
+  /** A student connected or disconnected (the roster's `connected` flag). */
+  presence: (p: Presence) => void;
   /** A student's team: this minute. */
   minute: (m: TeamMinute) => void;
   /** Teacher: every team's minute. */

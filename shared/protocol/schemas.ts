@@ -20,7 +20,7 @@ const code = z.string().min(1).max(16);
 const id = z.number().int().min(1).max(2 ** 31);
 const token = z.string().min(16).max(128);
 
-export const tempoSchema = z.union(TEMPOS.map((t) => z.literal(t)) as unknown as [z.ZodLiteral<1>, z.ZodLiteral<2>]);
+export const tempoSchema = z.literal(TEMPOS);
 
 export const roundConfigPatch = z.strictObject({
   simulator: z.string().max(40).optional(),

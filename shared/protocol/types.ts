@@ -5,7 +5,8 @@ import type { Chapter } from '../replay/chapters.ts';
 import type { SnapshotColumns } from '../replay/columns.ts';
 import type { ProtocolError } from './errors.ts';
 
-export type RoundState = 'lobby' | 'running' | 'paused' | 'finished';
+export const ROUND_STATES = ['lobby', 'running', 'paused', 'finished'] as const;
+export type RoundState = (typeof ROUND_STATES)[number];
 export const TEMPOS = [1, 2, 5, 10, 20] as const;
 export type Tempo = (typeof TEMPOS)[number];
 
@@ -168,6 +169,12 @@ export interface ObserverJoined {
 
 export type ClockAction = 'start' | 'pause' | 'resume' | 'step' | 'end' | 'next';
 
+/** A student's connection came or went (the roster's dot), without the whole room. */
+export interface Presence {
+  playerId: number;
+  connected: boolean;
+}
+
 /** An unsolicited message: a code the client translates, and a message for logs. */
 export interface ProtocolNotice {
   code: string;
@@ -222,6 +229,10 @@ export interface ForkInfo {
   teamId: number;
   minute: number;
 }
+/** The parts of a round's CSV export (`/api/rounds/:id/export/PART.csv`). */
+export const CSV_PARTS = ['minutes', 'changes', 'scores'] as const;
+export type CsvPart = (typeof CSV_PARTS)[number];
+
 export interface RoundReplay {
   roomCode: string;
   round: HistoryRound;

@@ -100,13 +100,6 @@ export function parseControlValue(model: SimMeta, key: string, text: string): Co
   return validateChange(model, { key, value }).value;
 }
 
-/** Default value of every non-action control. */
-export function defaultControls(model: SimMeta): Record<string, ControlValue> {
-  const out: Record<string, ControlValue> = {};
-  for (const c of model.controls) if (c.kind !== 'action') out[c.key] = c.default;
-  return out;
-}
-
 /** Text form of a value, as the CLI takes it. */
 export function formatControlValue(value: ControlValue): string {
   return typeof value === 'boolean' ? (value ? 'on' : 'off') : String(value);

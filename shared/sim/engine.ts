@@ -20,7 +20,7 @@ export class ScenarioError extends Error {
   }
 }
 
-export function scenarioDef(model: SimModel<any>, id: string): ScenarioDef {
+export function scenarioDef(model: SimModel, id: string): ScenarioDef {
   const def = model.scenarios.find((s) => s.id === id);
   if (!def) throw new ScenarioError(id, model.scenarios.map((s) => s.id));
   return def;

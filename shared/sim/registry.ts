@@ -3,12 +3,12 @@ import { paymentSwitch } from './payment-switch/index.ts';
 import { webService } from './web-service/index.ts';
 import type { SimModel, SimulatorId } from './types.ts';
 
-export const models: Readonly<Record<SimulatorId, SimModel<any>>> = {
+export const models: Readonly<Record<SimulatorId, SimModel>> = {
   'payment-switch': paymentSwitch,
   'web-service': webService,
 };
 export { isSimulatorId, simulatorIds } from './ids.ts';
 
-export function getModel(id: SimulatorId): SimModel<any> {
+export function getModel(id: SimulatorId): SimModel {
   return models[id];
 }

@@ -149,7 +149,7 @@ export interface SimModel<S extends SimStateBase = SimStateBase> {
 }
 
 /** A simulator's description without its engine: what a screen needs (the browser never simulates). */
-export type SimMeta = Omit<SimModel<any>, 'create' | 'step'>;
+export type SimMeta = Omit<SimModel, 'create' | 'step'>;
 
 export interface GoalResult {
   id: string;

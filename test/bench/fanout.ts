@@ -1,11 +1,17 @@
-// Bench 3: fan-out. Opsroom under a separate load-generator process, then a bare socket.io server
-// broadcasting payloads of the same size at the same rate, for the ratios.
+// Bench 3: fan-out. Opsroom under load-generator processes, then a bare socket.io server broadcasting payloads of
+// the same size at the same rate to the same generators, for the ratios; and the limit probe (Opsroom, then the
+// baseline, at each size).
+//
+// Keeping the generator out of the figures: it speaks socket.io's wire protocol directly over `ws` (wire.ts),
+// can be split over several processes (`procs`), and reports its own CPU per message and event-loop delay next to
+// the server's figures, so a run in which the generator, not the server, was the bottleneck shows it.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LoadgenConfig } from './fanout/loadgen.ts';
 import { sampleProcess } from './procstat.ts';
-import { startChild } from './spawn.ts';
-import { fmt } from './stats.ts';
+import { startChild, type Child } from './spawn.ts';
+import { fmt, Histogram } from './stats.ts';
 
 export interface FanoutOptions {
   rooms: number;
@@ -13,39 +19,133 @@ export interface FanoutOptions {
   perTeam: number;
   seconds: number;
   warmupSeconds: number;
+  /** Load-generator processes (rooms are dealt among them). */
+  procs: number;
+  changeProbability?: number;
+  roundMinutes?: number;
 }
-export const FANOUT_DEFAULTS: FanoutOptions = { rooms: 50, teams: 10, perTeam: 4, seconds: 300, warmupSeconds: 15 };
+export const FANOUT_DEFAULTS: FanoutOptions = { rooms: 50, teams: 10, perTeam: 4, seconds: 300, warmupSeconds: 15, procs: 1 };
 
-export async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, bytes?: { team: number; teacher: number }) {
+/** Generator processes for a number of students: one per 5,000 (one process then uses about a third of a core). */
+export const procsFor = (students: number) => Math.max(1, Math.ceil(students / 5000));
+
+/** socket.io's framing around an event's JSON payload: `42["minute",` … `]`. */
+const framing = (event: string) => `42["${event}",`.length + 1;
+
+export interface RunHooks {
+  /** Extra environment and Node flags for the Opsroom server. */
+  serverEnv?: Record<string, string>;
+  serverNodeArgs?: string[];
+  /** Called when the measured window starts (the soak reads the server's memory lines meanwhile). */
+  onMeasuring?: (server: Child) => void;
+}
+
+export async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, bytes?: { team: number; teacher: number }, hooks: RunHooks = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-bench-'));
   const server =
     mode === 'opsroom'
-      ? startChild('./fanout/opsroom-server.ts', [], { DATABASE_PATH: join(dir, 'bench.db') })
+      ? startChild('./fanout/opsroom-server.ts', [], { DATABASE_PATH: join(dir, 'bench.db'), ...hooks.serverEnv }, hooks.serverNodeArgs)
       : startChild('./fanout/baseline-server.ts', [], {
           ROOMS: String(opts.rooms),
           TEAMS: String(opts.teams),
           TEAM_BYTES: String(Math.round(bytes!.team)),
           TEACHER_BYTES: String(Math.round(bytes!.teacher)),
         });
+  const gens: Child[] = [];
   try {
     const { port } = await server.next((m) => 'port' in m);
-    const sampler = sampleProcess(server.proc.pid!);
-    const gen = startChild('./fanout/loadgen.ts', [
-      JSON.stringify({ url: `http://127.0.0.1:${port}`, mode, rooms: opts.rooms, teams: opts.teams, perTeam: opts.perTeam, warmupSeconds: opts.warmupSeconds, seconds: opts.seconds, changeProbability: mode === 'opsroom' ? 0.01 : 0 }),
-    ]);
-    await gen.next((m) => m.event === 'measuring');
-    sampler.mark();
-    const report = await gen.next((m) => m.event === 'report');
-    const proc = sampler.stop();
-    await gen.stop();
-    return { ...report, server: proc };
+    for (let part = 0; part < opts.procs; part++) {
+      const cfg: LoadgenConfig = {
+        url: `http://127.0.0.1:${port}`,
+        mode,
+        rooms: opts.rooms,
+        teams: opts.teams,
+        perTeam: opts.perTeam,
+        part,
+        procs: opts.procs,
+        changeProbability: mode === 'opsroom' ? (opts.changeProbability ?? 0.01) : 0,
+        roundMinutes: opts.roundMinutes,
+      };
+      gens.push(startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)]));
+    }
+    // Every generator connects its sockets first; then all start together and measure the same window.
+    await Promise.all(gens.map((g) => g.next((m) => m.event === 'ready')));
+    for (const g of gens) g.send({ do: 'start' });
+    await Promise.all(gens.map((g) => g.next((m) => m.event === 'started')));
+    await new Promise((r) => setTimeout(r, opts.warmupSeconds * 1000));
+    const serverCpu = sampleProcess(server.proc.pid!);
+    const genCpu = gens.map((g) => sampleProcess(g.proc.pid!));
+    for (const g of gens) g.send({ do: 'measure' });
+    await Promise.all(gens.map((g) => g.next((m) => m.event === 'measuring')));
+    serverCpu.mark();
+    for (const s of genCpu) s.mark();
+    hooks.onMeasuring?.(server);
+    await new Promise((r) => setTimeout(r, opts.seconds * 1000));
+    const proc = serverCpu.stop();
+    const genProcs = genCpu.map((s) => s.stop());
+    for (const g of gens) g.send({ do: 'report' });
+    const reports = await Promise.all(gens.map((g) => g.next((m) => m.event === 'report')));
+    // The machine's load says how noisy the figures are (other work on the same cores).
+    return { ...merge(mode, opts, reports, proc, genProcs), loadAverage: loadavg()[0] };
   } finally {
+    await Promise.all(gens.map((g) => g.stop()));
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-export async function benchFanout(opts: FanoutOptions = FANOUT_DEFAULTS) {
+type CpuSample = ReturnType<ReturnType<typeof sampleProcess>['stop']>;
+
+function merge(mode: string, opts: FanoutOptions, reports: any[], server: CpuSample, gens: CpuSample[]) {
+  const student = new Histogram();
+  const sinceTick = new Histogram();
+  const teacher = new Histogram();
+  for (const r of reports) {
+    student.merge(Histogram.fromJSON(r.student));
+    sinceTick.merge(Histogram.fromJSON(r.studentSinceTick));
+    teacher.merge(Histogram.fromJSON(r.teacher));
+  }
+  const sum = (key: string) => reports.reduce((a, r) => a + r[key], 0);
+  const seconds = Math.max(...reports.map((r) => r.seconds));
+  const messages = student.n + teacher.n;
+  const genCpuSeconds = gens.reduce((a, g) => a + g.cpuSeconds, 0);
+  return {
+    mode,
+    students: opts.rooms * opts.teams * opts.perTeam,
+    sockets: sum('sockets'),
+    seconds,
+    delivered: student.n,
+    deliveredPerSecond: student.n / seconds,
+    /** Delivered ÷ due: every student one minute per second. */
+    deliveredShare: student.n / (seconds * opts.rooms * opts.teams * opts.perTeam),
+    /** From when each minute was due (a late tick counts) to its receipt. */
+    latencyMs: student.summary(),
+    /** From the tick's start (`sentAt`) to receipt: the part the tick's own work and the network add. */
+    sinceTickMs: sinceTick.summary(),
+    teacherLatencyMs: teacher.summary(),
+    missed: sum('missed'),
+    outOfOrder: sum('outOfOrder'),
+    /** Students whose minutes stopped coming (missed counts only gaps closed by a later minute). */
+    stalled: sum('stalled'),
+    meanPayloadBytes: student.n ? sum('studentBytes') / student.n - framing('minute') : 0,
+    meanTeacherPayloadBytes: teacher.n ? sum('teacherBytes') / teacher.n - framing('room:minute') : 0,
+    changesSent: sum('changesSent'),
+    changeErrors: sum('changeErrors'),
+    server: { ...server, usPerMessage: (1e6 * server.cpuSeconds) / messages },
+    loadgen: {
+      procs: gens.length,
+      cpuPercent: gens.reduce((a, g) => a + g.cpuPercent, 0),
+      usPerMessage: (1e6 * genCpuSeconds) / messages,
+      loopDelayP99Ms: Math.max(...reports.map((r) => r.loopDelayMs.p99)),
+      loopDelayMaxMs: Math.max(...reports.map((r) => r.loopDelayMs.max)),
+    },
+  };
+}
+
+export type RunResult = Awaited<ReturnType<typeof runOne>>;
+
+/** Opsroom, then the bare socket.io baseline with Opsroom's mean payload sizes, under the same generators. */
+export async function withBaseline(opts: FanoutOptions) {
   const opsroom = await runOne('opsroom', opts);
   const baseline = await runOne('baseline', opts, { team: opsroom.meanPayloadBytes, teacher: opsroom.meanTeacherPayloadBytes });
   return {
@@ -57,36 +157,55 @@ export async function benchFanout(opts: FanoutOptions = FANOUT_DEFAULTS) {
       p50: opsroom.latencyMs.p50 / baseline.latencyMs.p50,
       p99: opsroom.latencyMs.p99 / baseline.latencyMs.p99,
       cpu: opsroom.server.cpuPercent / baseline.server.cpuPercent,
+      cpuPerMessage: opsroom.server.usPerMessage / baseline.server.usPerMessage,
     },
   };
 }
 
-export function reportFanout(r: Awaited<ReturnType<typeof benchFanout>>): string {
-  const line = (name: string, x: typeof r.opsroom) =>
-    `${name.padEnd(9)} ${x.students} students (${x.sockets} sockets), ${fmt(x.seconds, 0)} s measured: ${fmt(x.deliveredPerSecond, 0)} snapshots/s delivered, ` +
-    `latency p50 ${x.latencyMs.p50} ms / p99 ${x.latencyMs.p99} ms / max ${x.latencyMs.max} ms (teachers p99 ${x.teacherLatencyMs.p99} ms), ` +
-    `missed ${x.missed}, out of order ${x.outOfOrder}, payload ${fmt(x.meanPayloadBytes, 0)} B (teacher ${fmt(x.meanTeacherPayloadBytes, 0)} B), ` +
-    `server CPU ${fmt(x.server.cpuPercent, 0)} %, RSS max ${fmt(x.server.rssMaxMB, 0)} MB` +
+const generator = (x: RunResult) =>
+  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms)`;
+
+export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): string {
+  const line = (name: string, x: RunResult) =>
+    `${name.padEnd(9)} ${x.students} students (${x.sockets} sockets), ${fmt(x.seconds, 0)} s measured: ${fmt(x.deliveredPerSecond, 0)} snapshots/s delivered (${fmt(100 * x.deliveredShare, 0)} % of due), ` +
+    `latency p50 ${x.latencyMs.p50} ms / p99 ${x.latencyMs.p99} ms / max ${x.latencyMs.max} ms (since the tick started p99 ${x.sinceTickMs.p99} ms; teachers p99 ${x.teacherLatencyMs.p99} ms), ` +
+    `missed ${x.missed}, out-of-order ${x.outOfOrder}${x.stalled ? `, STALLED ${x.stalled} students` : ''}, payload ${fmt(x.meanPayloadBytes, 0)} B (teacher ${fmt(x.meanTeacherPayloadBytes, 0)} B), ` +
+    `server CPU ${fmt(x.server.cpuPercent, 0)} % (${fmt(x.server.usPerMessage, 1)} µs/message), RSS max ${fmt(x.server.rssMaxMB, 0)} MB, ${generator(x)}` +
     (x.changesSent ? `, ${x.changesSent} control changes (${x.changeErrors} refused)` : '');
   return [
     line('opsroom', r.opsroom),
     line('baseline', r.baseline),
-    `ratios (opsroom ÷ baseline): throughput ${fmt(r.ratios.throughput, 3)} (target ≥ 0.8), latency p50 ${fmt(r.ratios.p50, 2)}, p99 ${fmt(r.ratios.p99, 2)}, server CPU ${fmt(r.ratios.cpu, 2)}`,
+    `ratios (opsroom ÷ baseline): throughput ${fmt(r.ratios.throughput, 3)} (target ≥ 0.8), latency p50 ${fmt(r.ratios.p50, 2)}, p99 ${fmt(r.ratios.p99, 2)}, ` +
+      `server CPU per delivered snapshot ${fmt(r.ratios.cpuPerMessage, 2)} (target ≤ 1.5)`,
   ].join('\n');
 }
 
-/** Where one process stops keeping up: Opsroom alone at growing numbers of students (rooms of 10 teams × 4). */
-export async function probeLimit(students: number[], seconds = 20) {
+/**
+ * Where one process stops keeping up: at each number of students (rooms of 10 teams × 4, one minute per second),
+ * Opsroom and then the bare socket.io baseline with the same payloads, 20 s measured after 10 s of warm-up.
+ */
+export async function probeLimit(students: number[], opts: { seconds?: number; procs?: number } = {}) {
   const out = [];
   for (const n of students) {
-    const r = await runOne('opsroom', { rooms: Math.round(n / 40), teams: 10, perTeam: 4, seconds, warmupSeconds: 10 });
-    out.push({ students: r.students, p50: r.latencyMs.p50, p99: r.latencyMs.p99, max: r.latencyMs.max, missed: r.missed, outOfOrder: r.outOfOrder, cpu: r.server.cpuPercent, rssMB: r.server.rssMaxMB, perSecond: r.deliveredPerSecond });
+    const rooms = Math.max(1, Math.round(n / 40));
+    out.push(await withBaseline({ rooms, teams: 10, perTeam: 4, seconds: opts.seconds ?? 20, warmupSeconds: 10, procs: opts.procs ?? procsFor(n) }));
   }
   return out;
 }
 
+/** One line per size: `N students: … p99 X ms … max … missed M … out-of-order K … server CPU … RSS …`. */
 export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): string {
   return rows
-    .map((r) => `${String(r.students).padStart(6)} students: ${fmt(r.perSecond, 0)} snapshots/s, p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms, missed ${r.missed}, out of order ${r.outOfOrder}, server CPU ${fmt(r.cpu, 0)} %, RSS ${fmt(r.rssMB, 0)} MB`)
+    .map(({ opsroom: r, baseline: b, ratios }) =>
+      [
+        `${String(r.students).padStart(6)} students: ${fmt(r.deliveredPerSecond, 0)} snapshots/s (${fmt(100 * r.deliveredShare, 0)} % of due)`,
+        `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (since the tick started: p99 ${r.sinceTickMs.p99} ms)`,
+        `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}, server CPU ${fmt(r.server.cpuPercent, 0)} %, RSS ${fmt(r.server.rssMaxMB, 0)} MB`,
+        `CPU/snapshot ${fmt(r.server.usPerMessage, 1)} µs vs bare socket.io ${fmt(b.server.usPerMessage, 1)} µs = ${fmt(ratios.cpuPerMessage, 2)}×`,
+        `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''})`,
+        generator(r),
+        `machine load ${fmt(r.loadAverage, 1)}`,
+      ].join(', '),
+    )
     .join('\n');
 }

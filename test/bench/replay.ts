@@ -32,19 +32,21 @@ export async function benchReplay(runs = 40) {
     for (const simulator of ['payment-switch', 'web-service'] as const) {
       const scenario = simulator === 'payment-switch' ? 'sale-surge' : 'bad-deploy';
       const { code, teacherKey } = (await app.inject({ method: 'POST', url: '/api/rooms', payload: { simulator, scenario, teamCount: 10, minutes: 60, tempo: 1, seed: 21 } })).json();
-      const room = app.rooms.get(code);
-      const players = room.view().teams.map((_, i) => app.rooms.joinStudent(code, `P${i}`).player);
-      room.clock('start');
+      const room = await app.rooms.get(code);
+      const players = [];
+      for (let i = 0; i < room.view().teams.length; i++) players.push((await app.rooms.joinStudent(code, `P${i}`)).player);
+      await room.dispatch({ type: 'clock', action: 'start' });
       const model = room.round.model;
       for (let m = 1; m <= 60; m++) {
         // Every team changes something now and then, so the replay carries changes and markers.
         if (m % 7 === 0) {
-          players.forEach((p, i) => {
-            const def = model.controls.find((c) => c.kind === 'number')!;
-            if (def.kind === 'number') room.control(p.id, def.key, Math.min(def.max, def.min + ((m + i) % 5) * def.step));
-          });
+          const def = model.controls.find((c) => c.kind === 'number');
+          if (def?.kind === 'number') {
+            for (const [i, p] of players.entries()) await room.dispatch({ type: 'control', playerId: p.id, key: def.key, value: Math.min(def.max, def.min + ((m + i) % 5) * def.step) });
+          }
         }
         clock.advance(1000);
+        await room.settled();
       }
       const path = `/api/rounds/${room.round.id}/replay`;
       const cold: number[] = [];

@@ -1,16 +1,34 @@
-// `npm run bench [-- --only sim,tick,fanout,limit,replay,bundle] [--quick]`: bounded benchmarks on loopback;
-// each stops by itself. The full run takes about 13 minutes (the fan-out is two 5-minute runs).
-// `npm run soak` is separate (30 minutes).
-import { benchFanout, FANOUT_DEFAULTS, probeLimit, reportFanout, reportLimit } from './fanout.ts';
+// `npm run bench [-- --only sim,tick,fanout,limit,replay,bundle,metrics] [--quick] [--students N[,N…]] [--procs K]`:
+// bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
+// 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
+// of load-generator processes (default one per 5,000 students). `npm run soak` is separate (30 minutes).
+import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
+import { benchMetrics, reportMetrics } from './metrics.ts';
 import { benchReplay, reportReplay } from './replay.ts';
 import { benchSimulation, reportSimulation } from './sim.ts';
 import { machine } from './stats.ts';
 import { benchTick, reportTick } from './tick.ts';
 
 const args = process.argv.slice(2);
-const at = args.indexOf('--only');
-const onlyArg = args.find((a) => a.startsWith('--only='))?.slice(7) ?? (at >= 0 ? args[at + 1] : undefined);
+/** `--name value` or `--name=value`. */
+const option = (name: string): string | undefined => {
+  const at = args.indexOf(`--${name}`);
+  return args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? (at >= 0 ? args[at + 1] : undefined);
+};
+const positiveInts = (name: string, text: string): number[] => {
+  const xs = text.split(',').map((x) => Number(x.trim()));
+  if (!xs.length || xs.some((x) => !Number.isInteger(x) || x <= 0)) {
+    console.error(`--${name} ${text}: expected positive whole numbers separated by commas`);
+    process.exit(2);
+  }
+  return xs;
+};
+const onlyArg = option('only');
 const only = onlyArg ? new Set(onlyArg.split(',')) : null;
+const studentsArg = option('students');
+const limitSizes = studentsArg ? positiveInts('students', studentsArg) : [2000, 4000, 6000, 8000];
+const procsArg = option('procs');
+const procs = procsArg ? positiveInts('procs', procsArg)[0] : undefined;
 const quick = args.includes('--quick');
 const want = (name: string) => !only || only.has(name);
 /** Not in the default run: the limit probe takes a few minutes more. */
@@ -26,13 +44,15 @@ if (want('tick')) {
   console.log(reportTick(await benchTick()));
 }
 if (want('fanout')) {
-  const opts = quick ? { ...FANOUT_DEFAULTS, seconds: 30, warmupSeconds: 10 } : FANOUT_DEFAULTS;
-  console.log(`\n[3] fan-out: ${opts.rooms * opts.teams * opts.perTeam} students in ${opts.rooms} rooms of ${opts.teams} teams, 1 simulated minute per second, ${opts.seconds} s (load generator in its own process)`);
-  console.log(reportFanout(await benchFanout(opts)));
+  const base = { ...FANOUT_DEFAULTS, procs: procs ?? procsFor(FANOUT_DEFAULTS.rooms * FANOUT_DEFAULTS.teams * FANOUT_DEFAULTS.perTeam) };
+  const opts = quick ? { ...base, seconds: 30, warmupSeconds: 10 } : base;
+  console.log(`\n[3] fan-out: ${opts.rooms * opts.teams * opts.perTeam} students in ${opts.rooms} rooms of ${opts.teams} teams, 1 simulated minute per second, ${opts.seconds} s (load generator: ${opts.procs} process(es) of their own)`);
+  console.log(reportFanout(await withBaseline(opts)));
 }
 if (asked('limit')) {
-  console.log('\n[3b] where the limit is: Opsroom alone, 20 s at each size, load generator on the same machine');
-  console.log(reportLimit(await probeLimit([2000, 4000, 6000, 8000])));
+  console.log('\n[3b] where the limit is: at each size Opsroom, then bare socket.io with the same payloads, 20 s each, load generators on the same machine');
+  // One line per size as soon as it is measured.
+  for (const n of limitSizes) console.log(reportLimit(await probeLimit([n], { procs })));
 }
 if (want('replay')) {
   console.log('\n[4] replay: opening a finished round of 10 teams');
@@ -42,9 +62,13 @@ if (want('bundle')) {
   try {
     const { measureRoute, formatReport } = await import('./bundle.ts');
     console.log('\n[6] web: JavaScript of the student desk');
-    console.log(formatReport(measureRoute(), 150));
+    console.log(formatReport(measureRoute(), 100));
   } catch (e) {
     console.log(`\n[6] web bundle: not measured (${(e as Error).message}); run npm run build first`);
   }
+}
+if (want('metrics')) {
+  console.log('\n[7] metrics: recording and scraping');
+  console.log(reportMetrics(await benchMetrics()));
 }
 console.log('\n[5] soak: run `npm run soak` (500 students, 30 minutes)');

@@ -41,7 +41,10 @@ async function prepare(dbPath: string): Promise<{ key: string; rounds: { roundId
     const teacher = await connect(url);
     await ask(teacher, 'teacher:join', { code: body.code, key });
     const started = await ask(teacher, 'teacher:clock', { action: 'start' });
-    for (let m = 0; m < 240; m++) clock.advance(1000);
+    for (let m = 0; m < 240; m++) {
+      clock.advance(1000);
+      await app.rooms.settled();
+    }
     rounds.push({ roundId: started.room.round.id, code: body.code, teamId: started.room.teams[0].id });
     teacher.disconnect();
   }

@@ -13,7 +13,7 @@ export interface SimBenchResult {
 }
 
 /** Steps `rounds` rounds of every crisis scenario, timing each step on its own. */
-export function benchModel(model: SimModel<any>, rounds: number, minutes = 60): SimBenchResult {
+export function benchModel(model: SimModel, rounds: number, minutes = 60): SimBenchResult {
   const times: number[] = [];
   const scenarios = model.scenarios.filter((s) => s.goals.length > 0).map((s) => s.id);
   const noChanges: ControlChange[] = [];

@@ -7,6 +7,8 @@ export interface Child {
   proc: ChildProcess;
   /** Resolves with the next JSON line printed by the child that satisfies `pred`. */
   next<T = any>(pred?: (msg: any) => boolean): Promise<T>;
+  /** Writes one JSON line to the child's stdin. */
+  send(msg: object): void;
   stop(): Promise<void>;
 }
 
@@ -14,7 +16,7 @@ export function startChild(relativeToBench: string, args: string[] = [], env: Re
   const file = fileURLToPath(new URL(relativeToBench, import.meta.url));
   const proc = spawn(process.execPath, ['--import', 'tsx', '--max-old-space-size=2048', ...nodeArgs, file, ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const waiting: { pred: (m: any) => boolean; resolve: (m: any) => void }[] = [];
   const backlog: any[] = [];
@@ -39,6 +41,9 @@ export function startChild(relativeToBench: string, args: string[] = [], env: Re
         waiting.push({ pred, resolve });
         void exited.then(() => reject(new Error(`${relativeToBench} exited`)));
       });
+    },
+    send(msg) {
+      proc.stdin!.write(JSON.stringify(msg) + '\n');
     },
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');

@@ -19,3 +19,54 @@ export function machine(): string {
 }
 
 export const fmt = (x: number, digits = 1) => x.toFixed(digits);
+
+/** Latencies in whole milliseconds, counted per millisecond: cheap to add, to send between processes and to merge. */
+export class Histogram {
+  private counts = new Map<number, number>();
+  n = 0;
+
+  add(ms: number): void {
+    const k = Math.max(0, Math.round(ms));
+    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+    this.n++;
+  }
+
+  merge(other: Histogram): this {
+    for (const [k, c] of other.counts) this.counts.set(k, (this.counts.get(k) ?? 0) + c);
+    this.n += other.n;
+    return this;
+  }
+
+  /** The smallest value with at least q of the values at or below it (NaN when empty). */
+  quantile(q: number): number {
+    if (this.n === 0) return NaN;
+    const rank = Math.min(this.n, Math.max(1, Math.ceil(q * this.n)));
+    let seen = 0;
+    for (const k of [...this.counts.keys()].sort((a, b) => a - b)) {
+      seen += this.counts.get(k)!;
+      if (seen >= rank) return k;
+    }
+    return NaN;
+  }
+
+  max(): number {
+    return this.n ? Math.max(...this.counts.keys()) : NaN;
+  }
+
+  summary(): { n: number; p50: number; p99: number; max: number } {
+    return { n: this.n, p50: this.quantile(0.5), p99: this.quantile(0.99), max: this.max() };
+  }
+
+  toJSON(): [number, number][] {
+    return [...this.counts];
+  }
+
+  static fromJSON(pairs: [number, number][]): Histogram {
+    const h = new Histogram();
+    for (const [k, c] of pairs) {
+      h.counts.set(k, (h.counts.get(k) ?? 0) + c);
+      h.n += c;
+    }
+    return h;
+  }
+}

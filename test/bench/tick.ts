@@ -45,13 +45,14 @@ export async function benchTick(teams = 30, perTeam = 4, minutes = 60) {
         await ask(s, 'student:join', { code, name: `T${i}` });
         s.on('minute', () => received++);
       }
-      const room = app.rooms.get(code);
-      room.clock('start');
-      room.clock('pause');
+      const room = await app.rooms.get(code);
+      await room.dispatch({ type: 'clock', action: 'start' });
+      await room.dispatch({ type: 'clock', action: 'pause' });
       const times: number[] = [];
       for (let m = 1; m <= minutes; m++) {
         const t0 = process.hrtime.bigint();
-        room.tick();
+        // One minute played by the teacher's step: computed, committed (the group commit waits one turn), sent.
+        await room.dispatch({ type: 'clock', action: 'step' });
         times.push(Number(process.hrtime.bigint() - t0) / 1e6);
         // Let the sockets drain before the next tick, as the real clock would.
         const want = (m + 1) * teams * perTeam;

@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { getModel } from '../../shared/sim/registry.ts';
-import { DESKTOP, eventually, joinAsStudent, newPage, PHONE, screenshot, useBrowserSuite, type WebServer } from './helpers.ts';
+import { DESKTOP, eventually, joinAsStudent, newPage, PHONE, screenshot, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -20,7 +20,7 @@ const minuteShown = (page: Page, minute: number, total: number) =>
   eventually(async () => expect(await page.getByTestId('clock-minute').innerText()).toBe(`Minute ${minute} of ${total}`));
 
 /** The inputs of one control on a desk (number inputs, switches, selects, buttons). */
-const controlInputs = (page: Page, key: string) => page.locator(`[data-control="${key}"]`).locator('input:not([type=range]), select, button');
+const controlInputs = (page: Page, key: string) => page.locator(`[data-control="${key}"]`).locator('input:not([type=range]), select, button:not(.help-toggle)');
 
 describe('classroom in the browser', () => {
   test('payment switch: a teacher and four students play a round to its scores', async () => {
@@ -73,7 +73,9 @@ describe('classroom in the browser', () => {
     await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     for (const page of students) await minuteShown(page, 0, minutes);
 
-    // Each student sees exactly their own role's controls enabled; the others disabled, with the owner's name.
+    // Each student sees exactly their own role's controls enabled; the others (one tap away) disabled,
+    // with the owner's name.
+    for (const page of students) await page.getByText("Your teammates' controls (read-only)").click();
     for (const [i, page] of students.entries()) {
       const mine = model.roles[i];
       expect(await text(page, 'my-roles')).toBe(`Your role: ${roleLabel[mine.id]}`);
@@ -92,6 +94,7 @@ describe('classroom in the browser', () => {
     const servers = students[0].getByRole('spinbutton', { name: 'Servers' });
     await servers.fill('10');
     await servers.press('Enter');
+    for (const page of students) await showTab(page, 'feed');
     for (const page of students.slice(1)) {
       await eventually(async () => {
         const line = page.getByTestId('feed').locator('[data-change="servers"]').first();
@@ -111,6 +114,7 @@ describe('classroom in the browser', () => {
         expect(await page.locator('[data-control="servers"]').innerText()).toContain('In force: 10');
       });
     }
+    await showTab(students[1], 'picture');
     await eventually(async () => expect(await students[1].getByRole('img', { name: /Server rack/ }).getAttribute('aria-label')).toContain('6 in service, 4 booting, 14 free'));
 
     // The connection drops and a minute passes meanwhile: every page says it is reconnecting, comes
@@ -124,6 +128,7 @@ describe('classroom in the browser', () => {
       await eventually(async () => expect(await page.getByTestId('connection').getAttribute('data-state')).toBe('connected'));
       await minuteShown(page, 2, minutes);
     }
+    await showTab(students[2], 'feed');
     expect(await text(students[2], 'feed')).toContain('Ana set Servers to 10');
 
     // Into the sale: the desks and the projector mid-round.
@@ -133,7 +138,7 @@ describe('classroom in the browser', () => {
     await students[3].getByTestId('headline').waitFor();
     await screenshot(students[3], 'desk-payment-switch');
     await screenshot(students[0], 'desk-payment-switch-phone');
-    await eventually(async () => expect(await projector.getByTestId('leaderboard').innerText()).toContain('Team 1'));
+    await eventually(async () => expect(await projector.getByTestId('proj-board').innerText()).toContain('Team 1'));
     await screenshot(projector, 'projector');
 
     // The round runs to its end; the teacher's dashboard shows the recorded scores.
@@ -145,8 +150,8 @@ describe('classroom in the browser', () => {
     expect(scoresText).toMatch(/Team 1 — Score -?\d/);
     expect(scoresText).toContain('Average authorization time');
     expect(scoresText).toMatch(/met|missed/);
-    for (const page of students) await eventually(async () => expect(await text(page, 'round-results')).toContain('Team 1'));
-    await eventually(async () => expect(await text(projector, 'leaderboard')).toContain('Team 1'));
+    for (const page of students) await eventually(async () => expect(await text(page, 'round-over')).toContain('Team 1'));
+    await eventually(async () => expect(await text(projector, 'verdicts')).toContain('Team 1'));
     await teacher.getByRole('button', { name: 'Open desk' }).click();
     await teacher.getByTestId('teacher-desk').getByTestId('headline').waitFor();
     await screenshot(teacher, 'teacher-dashboard');
@@ -156,6 +161,7 @@ describe('classroom in the browser', () => {
     await budi.reload();
     await eventually(async () => expect(await text(budi, 'my-roles')).toBe('Your role: Shedding'));
     await minuteShown(budi, minutes, minutes);
+    await showTab(budi, 'feed');
     expect(await budi.getByTestId('feed').locator('[data-change="servers"]').first().innerText()).toContain('Ana set Servers to 10');
     expect(await budi.locator('fieldset[data-role="shedding"]').getByTestId('owner').innerText()).toBe('Yours');
     await eventually(async () => expect(await teacher.locator('[data-player]', { hasText: 'Budi' }).innerText()).not.toContain('not connected'));
@@ -191,7 +197,7 @@ describe('classroom in the browser', () => {
     server.minutes(12, tempo);
     await minuteShown(student, 12, minutes);
     await eventually(async () => expect(await student.getByTestId('picture').innerText()).toMatch(/Bad build on \d+ % of traffic/));
-    await student.getByRole('button', { name: 'Roll back' }).click();
+    await student.getByRole('button', { name: 'Roll back', exact: true }).click();
     await eventually(async () => expect(await student.locator('[data-control="rollback"]').getByTestId('pending').innerText()).toContain('Pressed by Eka'));
     server.minutes(2, tempo);
     await minuteShown(student, 14, minutes);
@@ -206,6 +212,8 @@ describe('classroom in the browser', () => {
     // The language switcher: Italian numbers (99,9 %) after the page reloads and joins again.
     await student.getByLabel('Language').selectOption('it');
     await eventually(async () => expect(await student.evaluate(() => document.documentElement.lang)).toBe('it'));
+    await student.getByTestId('headline').waitFor();
+    await showTab(student, 'indicators');
     await eventually(async () => expect(await student.locator('[data-key="errorBudgetRemaining"] td').innerText()).toMatch(/^\d+,\d %$/));
     await eventually(async () => expect(await text(student, 'clock-minute')).toBe(`Minuto ${minutes} di ${minutes}`));
   });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll } from 'vitest';
 export const BUILD_DIR = 'build';
 export const SCREENSHOTS = 'test-results/screenshots';
 const CHROMIUM = '/usr/bin/chromium';
-// STACK.md: the flags Debian's Chromium needs in a container.
+// The flags Debian's Chromium needs to run headless in a container.
 const FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -125,6 +125,15 @@ export async function joinAsStudent(page: Page, url: string, code: string, name:
   await page.getByRole('button', { name: 'Join', exact: true }).click();
   await page.waitForURL(`**/play/${code}`);
   await page.getByTestId('my-roles').waitFor();
+}
+
+/** Opens one of the desk's tabs (picture, trends, indicators, feed, about, team) in any language. */
+export async function showTab(page: Page, id: 'picture' | 'trends' | 'indicators' | 'feed' | 'about' | 'team'): Promise<void> {
+  const tab = page.locator(`[role="tab"][data-tab="${id}"]`).first();
+  await tab.click();
+  await eventually(async () => {
+    if ((await tab.getAttribute('aria-selected')) !== 'true') throw new Error(`tab ${id} not selected`);
+  });
 }
 
 /** Retries an assertion until it holds (the page renders what the socket delivered) or time runs out. */

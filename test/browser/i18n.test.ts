@@ -17,7 +17,7 @@ import { runRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { SimulatorId, Snapshot } from '../../shared/sim/types.ts';
 import { readSeed } from '../i18n/seed-text.ts';
-import { DESKTOP, eventually, newPage, screenshot, useBrowserSuite, type WebServer } from './helpers.ts';
+import { DESKTOP, eventually, newPage, screenshot, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
 
 const LOCALES = ['en', 'id', 'hu', 'it', 'nl', 'ne'] as const;
 type Locale = (typeof LOCALES)[number];
@@ -89,6 +89,7 @@ const minuteShown = (page: Page, l: Locale, minute: number, total: number) =>
 async function expectIndicators(page: Page, l: Locale, simulator: SimulatorId, snap: Snapshot) {
   const model = getModel(simulator);
   const prefix = simulator === 'payment-switch' ? 'ps' : 'ws';
+  await showTab(page, 'indicators');
   const cell = (key: string, headline: boolean | undefined, part: 'label' | 'value') =>
     headline
       ? page.getByTestId('headline').locator(`[data-key="${key}"] .${part}`)
@@ -184,6 +185,7 @@ describe('one room, six languages', () => {
     await expectIndicators(it.page, 'it', 'web-service', snap);
     // Nepali reads the Nepali seed page's own labels (क्यास हिट दर, डाटाबेस उपयोग, अनुरोधहरू…).
     const seedNe = readSeed('ne');
+    await showTab(ne.page, 'indicators');
     for (const key of ['cacheHitRatio', 'requestsPerSec', 'instancesServing', 'fleetCostPerHour']) {
       const row = ne.page.getByTestId('indicators').locator(`tr[data-key="${key}"]`);
       const label = await row.locator('th').innerText();
@@ -193,6 +195,7 @@ describe('one room, six languages', () => {
     const dbLoadNe = ne.page.getByTestId('headline').locator('[data-key="dbLoad"] .label');
     expect(await dbLoadNe.innerText()).toBe('डाटाबेस उपयोग');
     // Italian: the same figures with a decimal comma; Nepali: a decimal point, as its seed page.
+    await showTab(it.page, 'indicators');
     expect(await it.page.getByTestId('indicators').locator('tr[data-key="fleetCostPerHour"] td').innerText()).toBe('4,00 $/h');
     await expectIndicators(ne.page, 'ne', 'web-service', snap);
     expect(await ne.page.getByTestId('indicators').locator('tr[data-key="fleetCostPerHour"] td').innerText()).toBe('4.00 $/h');

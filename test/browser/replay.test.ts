@@ -3,11 +3,10 @@
 // finds Ana's name at the change marker, jumps by chapters, exports the CSV, forks a what-if from a
 // minute, resumes it (a student changes another control), and compares original and fork on one
 // chart. Time is the server's manual clock.
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { DESKTOP, eventually, joinAsStudent, newPage, PHONE, screenshot, SCREENSHOTS, useBrowserSuite, type WebServer } from './helpers.ts';
+import { DESKTOP, eventually, joinAsStudent, newPage, PHONE, screenshot, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -114,12 +113,15 @@ describe('replay and debrief in the browser', () => {
     await deskMinute(replay, 6);
     expect(await replay.getByTestId('replay-minute').innerText()).toBe(`Minute 6 of ${MINUTES}`);
     // The change marker at minute 4 on every trend chart, with its author; the feed says it in full.
+    await showTab(replay, 'trends');
     const marker = replay.getByTestId('change-marker').first();
     expect(await marker.innerText()).toBe('Ana');
     expect(await marker.getAttribute('data-minute')).toBe('4');
     expect(await marker.getAttribute('title')).toContain('Ana set Servers to 10');
     expect(await replay.getByTestId('change-marker').count()).toBeGreaterThanOrEqual(4);
+    await showTab(replay, 'feed');
     expect(await text(replay, 'feed')).toContain('Ana set Servers to 10');
+    await showTab(replay, 'trends');
     expect(await replay.locator('[data-control="servers"]').innerText()).toContain('In force: 10');
     expect(await replay.locator('fieldset[data-role="scaling"]').getByTestId('owner').innerText()).toBe('Owner: Ana');
     await scrubber.focus();
@@ -207,6 +209,7 @@ describe('replay and debrief in the browser', () => {
     const { page: csilla } = await newPage(browser, DESKTOP);
     await joinAsStudent(csilla, server.url, forkCode, 'Csilla');
     await deskMinute(csilla, 5);
+    await showTab(csilla, 'feed');
     expect(await text(csilla, 'feed')).toContain('Ana set Servers to 10');
     await csilla.getByRole('switch', { name: 'Load shedding' }).check();
     await eventually(async () => expect(await csilla.locator('[data-control="shedding"]').getByTestId('pending').innerText()).toContain('by Csilla'));
@@ -228,6 +231,7 @@ describe('replay and debrief in the browser', () => {
     expect(await text(forkReplay, 'fork-origin')).toContain(`minute 5 of the original round, in room ${code}`);
     await forkReplay.getByLabel('Minute of the replay').fill(String(MINUTES));
     await deskMinute(forkReplay, MINUTES);
+    await showTab(forkReplay, 'trends');
     const labels = await forkReplay.locator('figure').first().getByTestId('change-marker').allInnerTexts();
     expect(labels).toEqual(['Ana', 'Csilla']);
     await eventually(async () => {
@@ -265,8 +269,5 @@ describe('replay and debrief in the browser', () => {
     await deskMinute(phone, 9);
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(phone, 'replay-phone');
-
-    mkdirSync('docs/screenshots', { recursive: true });
-    for (const name of ['replay', 'teacher-history']) copyFileSync(join(SCREENSHOTS, `${name}.png`), join('docs/screenshots', `${name}.png`));
   });
 });

@@ -3,7 +3,7 @@
 // room keeps getting its minutes. The feed is read-only: a client that keeps sending is cut off too.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_CONNECTION_LIMITS } from '../../server/realtime/guard.ts';
-import { collect, connect, createRoom, ok, startServer, until, type Client, type TestServer } from '../server/helpers.ts';
+import { advance, collect, connect, createRoom, ok, startServer, until, type Client, type TestServer } from '../server/helpers.ts';
 import { rawFeed, rawSocketIo } from './raw-clients.ts';
 
 let server: TestServer;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   const bob = await connect(server);
   const joined = await ok(bob, 'student:join', { code: b.code, name: 'Bob' });
   await ok(teacherB, 'teacher:clock', { action: 'start' });
-  server.clock.advance(200_000);
+  await advance(server, 200_000);
   await ok(teacherA, 'teacher:clock', { action: 'start' });
   classroom = { code: a.code, student };
   big = { code: b.code, teacherKey: b.teacherKey, teamId: joined.room.players[0].teamId };
@@ -43,7 +43,7 @@ function heldFor(s: TestServer, sid: string): number {
 /** The class in room A gets its next minute after the clock moves. */
 async function classGetsNextMinute() {
   const minutes = collect(classroom.student, 'minute');
-  server.clock.advance(5000);
+  await advance(server, 5000);
   await until(() => minutes.length === 1, 'the class in another room to get its minute');
 }
 
@@ -100,7 +100,7 @@ describe('the feed', () => {
     await until(() => feed.frames.length === 1, 'hello');
     feed.stopReading();
     // A long day of minutes for this room: its real summary, many times over (~12 MB).
-    const summary = { type: 'summary' as const, ...server.app.rooms.get(big.code).summary() };
+    const summary = { type: 'summary' as const, ...(await server.app.rooms.get(big.code)).summary() };
     const copies = Math.ceil((12 << 20) / JSON.stringify(summary).length);
     for (let i = 0; i < copies; i++) server.app.feed.send(big.code, summary);
     await until(() => server.app.feed.count(big.code) === 0, 'the non-reading feed to be cut');
@@ -131,7 +131,7 @@ describe('a slow reader', () => {
     const teacher = await connect(slow);
     await ok(teacher, 'teacher:join', { code: r.code, key: r.teacherKey });
     const started = await ok(teacher, 'teacher:clock', { action: 'start' });
-    slow.clock.advance(200_000);
+    await advance(slow, 200_000);
     room = { code: r.code, teacherKey: r.teacherKey, teamId: started.room.teams[0].id };
   });
   afterAll(() => slow.close());
@@ -144,9 +144,9 @@ describe('a slow reader', () => {
     // ~8 MB asked: well past the kernel's buffers, so megabytes wait in the server.
     for (let i = 0; i < 30; i++) c.emit('teacher:team', { teamId: room.teamId }, i + 1);
     await until(() => heldFor(slow, c.sid) > 256 << 10, 'answers to pile up in the server');
-    slow.clock.advance(9_000);
+    await advance(slow, 9_000);
     expect(slow.app.io.engine.clientsCount).toBe(before + 1);
-    slow.clock.advance(1_000);
+    await advance(slow, 1_000);
     await until(() => slow.app.io.engine.clientsCount === before, 'the slow reader to be cut');
     c.resumeReading();
     await c.closed;

@@ -3,9 +3,10 @@
 import { io as ioClient } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
+import { loadConfig } from '../../server/config.ts';
 import { addressKey, clientAddress, parseTrustProxy } from '../../server/http/client-address.ts';
 import { DEFAULT_GUESS_LIMIT } from '../../server/realtime/limits.ts';
-import { createRoom, request, startServer, type Client, type TestServer } from '../server/helpers.ts';
+import { advance, createRoom, request, startServer, type Client, type TestServer } from '../server/helpers.ts';
 
 type Path = 'http' | 'feed' | 'student' | 'teacher' | 'observer';
 const PATHS: Path[] = ['http', 'feed', 'student', 'teacher', 'observer'];
@@ -67,15 +68,15 @@ describe('one limit on unknown codes for every path', () => {
       expect(await attempt(server, path, known), path).toBe('RATE_LIMITED');
     }
     // One more guess after its refill time, on any path.
-    server.clock.advance(1000 / DEFAULT_GUESS_LIMIT.refillPerSecond);
+    await advance(server, 1000 / DEFAULT_GUESS_LIMIT.refillPerSecond);
     expect(await attempt(server, 'feed', unknown(101))).toBe('ROOM_NOT_FOUND');
     expect(await attempt(server, 'observer', unknown(102))).toBe('RATE_LIMITED');
-    server.clock.advance(1000 / DEFAULT_GUESS_LIMIT.refillPerSecond);
+    await advance(server, 1000 / DEFAULT_GUESS_LIMIT.refillPerSecond);
     expect(await attempt(server, 'student', known)).toBe('ok');
   });
 
   test('without TRUST_PROXY a forged X-Forwarded-For does not buy fresh guesses', async () => {
-    server.clock.advance(3_600_000);
+    await advance(server, 3_600_000);
     for (let i = 0; i < DEFAULT_GUESS_LIMIT.capacity; i++) await attempt(server, PATHS[i % PATHS.length], unknown(i), `198.51.100.${i}`);
     for (const path of PATHS) expect(await attempt(server, path, unknown(200), '198.51.100.250'), path).toBe('RATE_LIMITED');
   });
@@ -108,7 +109,10 @@ test('TRUST_PROXY values and address keys', () => {
   expect([oneHop('10.0.0.1', 0), oneHop('10.0.0.2', 1)]).toEqual([true, false]);
   const list = parseTrustProxy('10.0.0.0/8, loopback');
   expect([list('10.1.2.3', 0), list('127.0.0.1', 0), list('192.0.2.1', 0)]).toEqual([true, true, false]);
-  expect(() => parseTrustProxy('banana')).toThrow(/TRUST_PROXY=banana/);
+  // A value that is none of these stops the start with one line naming the variable (config.ts).
+  expect(() => parseTrustProxy('banana')).toThrow(/expected false, true, a hop count/);
+  expect(() => loadConfig({ TRUST_PROXY: 'banana' })).toThrow(/^TRUST_PROXY=banana: .*expected false, true, a hop count/);
+  expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, loopback ' }).trustProxy).toBe('10.0.0.0/8, loopback');
   expect(clientAddress(req('127.0.0.1', '192.0.2.1, 203.0.113.7'), list)).toBe('203.0.113.7');
   expect(clientAddress(req('192.0.2.9', '203.0.113.7'), list)).toBe('192.0.2.9');
   expect(clientAddress(req('10.0.0.1', '192.0.2.1, 203.0.113.7'), oneHop)).toBe('203.0.113.7');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../../server/cli/sim-cli.ts';
 import { ControlError, parseControlValue, validateChange } from '../../shared/sim/controls.ts';
 import { getModel } from '../../shared/sim/registry.ts';
-import { connect, createRoom, ok, request, startServer, type TestServer } from '../server/helpers.ts';
+import { advance, connect, createRoom, ok, request, startServer, type TestServer } from '../server/helpers.ts';
 
 const ps = getModel('payment-switch');
 
@@ -58,10 +58,10 @@ describe('the server', () => {
     await ok(teacher, 'teacher:clock', { action: 'start' });
     const r = await request(student, 'student:control', { key: 'servers', value: 8.9999999 });
     expect(r).toMatchObject({ ok: false, error: { code: 'OUT_OF_RANGE', key: 'servers' } });
-    const roundId = server.app.rooms.get(code).round.id;
-    expect(server.app.store.changesOfRound(roundId)).toHaveLength(0);
+    const roundId = (await server.app.rooms.get(code)).round.id;
+    expect(await server.app.store.changesOfRound(roundId)).toHaveLength(0);
     await ok(student, 'student:control', { key: 'servers', value: 9 });
-    server.clock.advance(5000);
-    expect(server.app.store.changesOfRound(roundId).map((c) => c.value)).toEqual([9]);
+    await advance(server, 5000);
+    expect((await server.app.store.changesOfRound(roundId)).map((c) => c.value)).toEqual([9]);
   });
 });

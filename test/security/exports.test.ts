@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_HTTP_LIMITS } from '../../server/http/rooms.ts';
-import { connect, createRoom, ok, startServer, type TestServer } from '../server/helpers.ts';
+import { advance, connect, createRoom, ok, startServer, type TestServer } from '../server/helpers.ts';
 
 const messages = (lang: string): Record<string, string> => JSON.parse(readFileSync(`web/messages/${lang}.json`, 'utf8'));
 
@@ -18,7 +18,7 @@ async function playRound(server: TestServer, teams: number, minutes: number, sto
   const teacher = await connect(server);
   await ok(teacher, 'teacher:join', { code, key: teacherKey });
   const started = await ok(teacher, 'teacher:clock', { action: 'start' });
-  for (let m = 0; m < stopAt; m++) server.clock.advance(1000);
+  for (let m = 0; m < stopAt; m++) await advance(server, 1000);
   return { roundId: started.room.round.id, key: teacherKey, code };
 }
 
@@ -53,7 +53,7 @@ describe('export files', () => {
     const running = await playRound(server, 1, 30, 5);
     const b = server.app.exports.builds;
     await get(running.roundId, running.key, 'minutes.csv');
-    server.clock.advance(1000);
+    await advance(server, 1000);
     const later = await get(running.roundId, running.key, 'minutes.csv');
     expect(server.app.exports.builds - b).toBe(2);
     // Its latest minute is in the second file: nothing stale is served.

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseTrustProxy } from '../../server/http/client-address.ts';
 import { parseAllowedOrigins } from '../../server/http/origins.ts';
+import { loadConfig } from '../../server/config.ts';
 import { createRoom, startServer, type TestServer } from '../server/helpers.ts';
 import { rawFeed, rawSocketIo } from './raw-clients.ts';
 
@@ -111,6 +112,8 @@ test('ALLOWED_ORIGINS takes origins only', () => {
   expect(parseAllowedOrigins(undefined)).toEqual([]);
   expect(parseAllowedOrigins(' https://a.example , http://b.example:8080/ ')).toEqual(['https://a.example', 'http://b.example:8080']);
   for (const bad of ['a.example', 'https://a.example/path', '*', 'javascript:alert(1)']) {
-    expect(() => parseAllowedOrigins(bad), bad).toThrow(/ALLOWED_ORIGINS/);
+    expect(() => parseAllowedOrigins(bad), bad).toThrow(/is not an origin/);
+    expect(() => loadConfig({ ALLOWED_ORIGINS: `https://ok.example,${bad}` }), bad).toThrow(/^ALLOWED_ORIGINS=.*: ".*" is not an origin; expected scheme/);
   }
+  expect(loadConfig({ ALLOWED_ORIGINS: 'https://a.example' }).allowedOrigins).toEqual(['https://a.example']);
 });

@@ -3,7 +3,7 @@
 // in another room keeps getting its minutes. A client at a human pace is never cut.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_CONNECTION_LIMITS } from '../../server/realtime/guard.ts';
-import { collect, connect, createRoom, ok, startServer, until, type Client, type TestServer } from '../server/helpers.ts';
+import { advance, collect, connect, createRoom, ok, startServer, until, type Client, type TestServer } from '../server/helpers.ts';
 import { rawFeed, rawSocketIo, type RawSocketIo } from './raw-clients.ts';
 
 const { events } = DEFAULT_CONNECTION_LIMITS;
@@ -31,7 +31,7 @@ describe('flooding', () => {
 
   async function classGetsNextMinute() {
     const minutes = collect(student, 'minute');
-    server.clock.advance(5000);
+    await advance(server, 5000);
     await until(() => minutes.length === 1, 'the class in another room to get its minute');
   }
 
@@ -58,7 +58,7 @@ describe('flooding', () => {
     // Answered after everything before it, so by then every packet above was counted: the limit is spent.
     expect(await c.request('observer:join', { code })).toMatchObject({ ok: false, error: { code: 'RATE_LIMITED' } });
     expect(notices(c)).toBe(events.capacity);
-    server.clock.advance(1000);
+    await advance(server, 1000);
     expect(await c.request('observer:join', { code })).toMatchObject({ ok: true });
     c.ws.close();
   });
@@ -90,7 +90,7 @@ describe('flooding', () => {
       c.ws.send('42["nonsense"]');
       await until(() => notices(c) === i + 1, `event ${i} answered`);
       // Five events a second, for two minutes.
-      server.clock.advance(200);
+      await advance(server, 200);
     }
     expect(c.ws.readyState).toBe(c.ws.OPEN);
     c.ws.close();
@@ -120,7 +120,7 @@ describe('per address', () => {
   });
 
   test('socket.io sessions and feeds of one address are counted together, and freed on close', async () => {
-    server.clock.advance(3_600_000);
+    await advance(server, 3_600_000);
     const open = [await rawSocketIo(server.url), await rawSocketIo(server.url), await rawFeed(server.url, code)];
     const fourth = await rawFeed(server.url, code);
     await expect(rawSocketIo(server.url)).rejects.toThrow();

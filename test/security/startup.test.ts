@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { EXIT_BAD_SETTING } from '../../server/db/index.ts';
+import { EXIT_CODES } from '../../server/config.ts';
 import { PROBE_EVERY_MS } from '../../server/db/health.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
-import { connect, createRoom, ok, startServer, type TestServer } from '../server/helpers.ts';
+import { advance, connect, createRoom, ok, sqliteOf, startServer, type TestServer } from '../server/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'opsroom-startup-'));
 // Open to other users, so that the locked case below tests the lock, not this folder.
@@ -53,7 +53,7 @@ describe('a bad DATABASE_PATH fails fast with one clear line', () => {
     [join(locked, 'sub', 'x.db'), /cannot create the folder .*locked\/sub \(EACCES/, root],
   ] as const)('%s', async (path, message, asNobody) => {
     const { code, stderr } = await runMain(path, asNobody);
-    expect(code).toBe(EXIT_BAD_SETTING);
+    expect(code).toBe(EXIT_CODES.databaseUnusable);
     const lines = stderr.trim().split('\n');
     expect(lines, stderr).toHaveLength(1);
     expect(lines[0]).toMatch(/^opsroom: /);
@@ -82,7 +82,7 @@ async function twoPausedRounds(dbPath: string): Promise<{ a: string; b: string }
     const teacher = await connect(server);
     await ok(teacher, 'teacher:join', { code, key: teacherKey });
     await ok(teacher, 'teacher:clock', { action: 'start' });
-    server.clock.advance((minutes - 1) * 1000);
+    await advance(server, (minutes - 1) * 1000);
     await ok(teacher, 'teacher:clock', { action: 'pause' });
     codes.push(code);
   }
@@ -106,7 +106,7 @@ describe('recovery and health', () => {
     server = await startServer({ databasePath: dbPath, logger: log.logger as never });
     expect(server.app.rooms.peek(a)?.view().round.state).toBe('paused');
     expect(server.app.rooms.peek(b)).toBeUndefined();
-    expect(log.lines().find((l) => l.msg === 'round cannot be recovered: skipped')).toMatchObject({ level: 50, round: roundB });
+    expect(log.lines().find((l) => l.msg === 'could not recover the room')).toMatchObject({ level: 50, round: roundB });
     const health = await server.app.inject({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(200);
     expect(health.json()).toMatchObject({ ok: true, database: { intact: true, writable: true } });
@@ -145,12 +145,12 @@ describe('recovery and health', () => {
     const health = () => server!.app.inject({ method: 'GET', url: '/api/health' });
     expect((await health()).json()).toMatchObject({ ok: true, database: { intact: true, writable: true } });
     // SQLite refuses every write from now on, as it would on a read-only or failing disk.
-    server.app.store.db.$client.pragma('query_only = ON');
-    server.clock.advance(PROBE_EVERY_MS);
+    sqliteOf(server).pragma('query_only = ON');
+    await advance(server, PROBE_EVERY_MS);
     const down = await health();
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({ ok: false, database: { writable: false, writeError: expect.stringMatching(/readonly/) } });
-    server.app.store.db.$client.pragma('query_only = OFF');
+    sqliteOf(server!).pragma('query_only = OFF');
     expect((await health()).statusCode).toBe(200);
   });
 });

@@ -22,18 +22,18 @@ describe('bad messages and forged identities', () => {
   });
   afterAll(() => server.close());
 
-  const state = () => {
-    const room = server.app.rooms.get(code);
+  const state = async () => {
+    const room = await server.app.rooms.get(code);
     const r = room.round;
     return JSON.stringify({
       view: room.view(),
       teams: [...r.teams.values()].map((t) => ({ changes: t.changes.length, minute: t.sim.minute })),
-      changes: server.app.store.changesOfRound(r.id).length,
+      changes: (await server.app.store.changesOfRound(r.id)).length,
     });
   };
 
   test('malformed payloads get BAD_REQUEST and change nothing', async () => {
-    const before = state();
+    const before = await state();
     const bad: [string, unknown][] = [
       ['student:join', { code: 123 }],
       ['student:join', { code, name: '' }],
@@ -55,7 +55,7 @@ describe('bad messages and forged identities', () => {
       const r = await new Promise<any>((resolve) => (student.emit as any)(event, payload, resolve));
       expect(r, `${event} ${JSON.stringify(payload)}`).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
     }
-    expect(state()).toBe(before);
+    expect(await state()).toBe(before);
   });
 
   test('unknown events and events without an acknowledgement are answered, not ignored', async () => {
@@ -66,7 +66,7 @@ describe('bad messages and forged identities', () => {
     (student.emit as any)('nonsense');
     await until(() => notices.length === 2, 'two notices');
     expect(notices.every((n) => n.code === 'BAD_REQUEST')).toBe(true);
-    expect(server.app.store.changesOfRound(server.app.rooms.get(code).round.id)).toHaveLength(0);
+    expect(await server.app.store.changesOfRound((await server.app.rooms.get(code)).round.id)).toHaveLength(0);
   });
 
   test('unknown codes, forged tokens and forged keys are refused', async () => {
@@ -80,14 +80,14 @@ describe('bad messages and forged identities', () => {
     // The right key for the wrong room.
     expect(await request(c, 'teacher:join', { code: otherCode, key: teacherKey })).toMatchObject({ ok: false, error: { code: 'BAD_KEY' } });
     // Nothing happened to the room.
-    expect(server.app.rooms.get(code).view().players).toHaveLength(1);
+    expect((await server.app.rooms.get(code)).view().players).toHaveLength(1);
     const res = await server.app.inject({ method: 'GET', url: '/api/rooms/ZZZZZZ' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ error: { code: 'ROOM_NOT_FOUND' } });
   });
 
   test('students cannot drive the clock or act as the teacher', async () => {
-    const before = state();
+    const before = await state();
     for (const action of ['pause', 'end', 'step', 'next'] as const) {
       expect(await request(student, 'teacher:clock', { action })).toMatchObject({ ok: false, error: { code: 'NOT_TEACHER' } });
     }
@@ -99,7 +99,7 @@ describe('bad messages and forged identities', () => {
     await ok(obs, 'observer:join', { code });
     expect(await request(obs, 'student:control', { key: 'servers', value: 8 })).toMatchObject({ ok: false, error: { code: 'NOT_JOINED' } });
     expect(await request(obs, 'teacher:clock', { action: 'pause' })).toMatchObject({ ok: false, error: { code: 'NOT_TEACHER' } });
-    expect(state()).toBe(before);
+    expect(await state()).toBe(before);
   });
 
   test('an oversized message closes that connection only; the server and the room go on', async () => {
@@ -159,7 +159,7 @@ describe('limits', () => {
     }
     const r = await request(c, 'student:join', { code, name: 'S13' });
     expect(r).toMatchObject({ ok: false, error: { code: 'ROOM_FULL' } });
-    expect(server.app.rooms.get(code).view().players).toHaveLength(12);
+    expect((await server.app.rooms.get(code)).view().players).toHaveLength(12);
   });
 
   test('room creation over HTTP is rate-limited per address', async () => {

@@ -120,16 +120,14 @@ describe('a class of 8 in 2 teams plays sale-surge', () => {
     expect(r).toMatchObject({ ok: false });
   });
 
-  test("the stored scores equal the CLI's result for the same seed and recorded changes", () => {
+  test("the stored scores equal the CLI's result for the same seed and recorded changes", async () => {
     const store = server.app.store;
     const roundId = students[0].minutes[0].roundId;
-    const round = store.roundById(roundId)!;
-    expect(round.state).toBe('finished');
-    expect(round.minute).toBe(MINUTES);
-    const results = store.resultsOfRound(roundId);
+    expect(await store.roundById(roundId)).toMatchObject({ state: 'finished', minute: MINUTES });
+    const results = await store.resultsOfRound(roundId);
     expect(results).toHaveLength(2);
     for (const res of results) {
-      const changes = store.changesOfRound(roundId).filter((c) => c.teamId === res.teamId);
+      const changes = (await store.changesOfRound(roundId)).filter((c) => c.teamId === res.teamId);
       const args = ['--model', 'payment-switch', '--scenario', 'sale-surge', '--seed', String(SEED), '--minutes', String(MINUTES)];
       for (const c of changes) args.push('--set', `${c.key}=${formatControlValue(c.value)}@${c.minute}`);
       const out = runCli(args);
@@ -142,7 +140,7 @@ describe('a class of 8 in 2 teams plays sale-surge', () => {
         expect(byId.get(g.id)).toMatchObject({ value: g.value, target: g.target, met: g.met });
       }
       // And every stored minute is the CLI's minute.
-      const stored = store.snapshotsOfRound(roundId, res.teamId).map((s) => JSON.parse(s.data));
+      const stored = (await store.snapshotsOfRound(roundId, { teamId: res.teamId })).map((s) => JSON.parse(s.data));
       expect(stored.map((s) => s.indicators)).toEqual(lines.slice(0, -1).map((l) => JSON.parse(l).indicators));
     }
   });

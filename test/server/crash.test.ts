@@ -3,8 +3,7 @@ import { expect, test } from 'vitest';
 import { runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import type { RoomView, TeamMinute } from '../../shared/protocol/types.ts';
-import { openDatabase } from '../../server/db/index.ts';
-import { Store } from '../../server/db/store.ts';
+import { SqliteStore } from '../../server/db/sqlite.ts';
 import { collect, ok, request, until } from './helpers.ts';
 import { childServers } from './process.ts';
 
@@ -91,20 +90,19 @@ test('a round killed with SIGKILL resumes at its last stored minute and plays on
   // ── the same round, never crashed ──
   b.proc.kill('SIGTERM');
   await new Promise((r) => b.proc.once('exit', r));
-  const { sqlite, db } = openDatabase(dbPath);
-  const store = new Store(db);
+  const store = SqliteStore.open(dbPath);
   const roundId = students[0].minutes[0].roundId;
-  expect(store.roundById(roundId)).toMatchObject({ state: 'finished', minute: MINUTES });
+  expect(await store.roundById(roundId)).toMatchObject({ state: 'finished', minute: MINUTES });
   for (const t of room.teams) {
-    const changes = store.changesOfRound(roundId).filter((c) => c.teamId === t.id);
+    const changes = (await store.changesOfRound(roundId)).filter((c) => c.teamId === t.id);
     const clean = runRound(paymentSwitch, { scenario: 'issuer-outage', seed: SEED, noise: true, minutes: MINUTES, changes });
-    const stored = store.snapshotsOfRound(roundId, t.id);
+    const stored = await store.snapshotsOfRound(roundId, { teamId: t.id });
     expect(stored.map((s) => s.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
     expect(stored.map((s) => s.data)).toEqual(clean.snapshots.map((s) => JSON.stringify(s)));
     const member = back.find((s) => s.joined.room.players.find((p: { id: number; teamId: number }) => p.id === s.joined.playerId).teamId === t.id)!;
     expect(member.minutes.map((m) => m.snapshot)).toEqual(clean.snapshots.slice(8));
-    const score = store.resultsOfRound(roundId).find((r) => r.teamId === t.id)!;
-    expect(score.score).toBe(clean.result.score);
+    const score = (await store.resultsOfRound(roundId)).find((r) => r.teamId === t.id);
+    expect(score?.score).toBe(clean.result.score);
   }
-  sqlite.close();
+  await store.close();
 }, 60_000);

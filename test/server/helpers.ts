@@ -4,6 +4,7 @@ import { io as ioClient, type Socket } from 'socket.io-client';
 import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
 import type { AckResult } from '../../shared/protocol/types.ts';
 import { buildApp, type AppOptions } from '../../server/app.ts';
+import { SqliteStore } from '../../server/db/sqlite.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
 
 export type Client = Socket<ServerToClient, ClientToServer>;
@@ -33,6 +34,19 @@ export async function startServer(opts: Partial<AppOptions> = {}): Promise<TestS
       await app.close();
     },
   };
+}
+
+/** Moves a test server's clock and waits until every room has handled (stored and sent) what fell due. */
+export async function advance(server: TestServer, ms: number): Promise<void> {
+  server.clock.advance(ms);
+  await server.app.rooms.settled();
+}
+
+/** The SQLite connection under a test server's store, for counting rows directly. */
+export function sqliteOf(server: TestServer) {
+  const { store } = server.app;
+  if (!(store instanceof SqliteStore)) throw new Error('the test server does not run on SQLite');
+  return store.db.$client;
 }
 
 /** The transport each client had when it connected (before any upgrade). */

@@ -1,44 +1,113 @@
-// `npm start`'s server process: listens on PORT with DATABASE_PATH, answers, and exits cleanly on SIGTERM.
+// `npm start`'s server process: checks its environment, listens on PORT with DATABASE_PATH, says where to
+// join, and on SIGTERM pauses running rounds, tells every socket, closes the database and says so.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
+import type { ProtocolNotice, RoomView } from '../../shared/protocol/types.ts';
+import { SqliteStore } from '../../server/db/sqlite.ts';
+import { collect, ok, type Client } from './helpers.ts';
 
-test('server/main.ts serves on PORT with DATABASE_PATH and shuts down cleanly on SIGTERM', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'opsroom-main-'));
-  const dbPath = join(dir, 'nested', 'opsroom.db');
-  const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
-  const proc = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: dbPath, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'opsroom-main-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** server/main.ts in a child process; its stdout lines (JSON: stdout is not a terminal) as they come. */
+function startMain(env: Record<string, string>) {
+  const proc = spawn(process.execPath, ['--import', 'tsx', main], { env: { ...process.env, LOG_FORMAT: '', LOG_LEVEL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: string[] = [];
+  const err: string[] = [];
+  const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
+  createInterface({ input: proc.stdout! }).on('line', (l) => {
+    out.push(l);
+    for (const w of [...waiters]) if (w.match(l)) waiters.splice(waiters.indexOf(w), 1), w.resolve(l);
   });
+  createInterface({ input: proc.stderr! }).on('line', (l) => err.push(l));
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  return {
+    proc,
+    out,
+    err,
+    exited,
+    /** The first JSON log line with this message. */
+    line(msg: string): Promise<Record<string, any>> {
+      const found = out.find((l) => l.includes(`"msg":"${msg}`));
+      const text = found
+        ? Promise.resolve(found)
+        : new Promise<string>((resolve, reject) => {
+            waiters.push({ match: (l) => l.includes(`"msg":"${msg}`), resolve });
+            exited.then((c) => reject(new Error(`exited ${c} before "${msg}": ${err.join('\n')}`)));
+          });
+      return text.then((l) => JSON.parse(l));
+    },
+  };
+}
+
+test('serves, pauses the running round on SIGTERM, tells every socket, closes the database and says so', async () => {
+  const dbPath = join(dir, 'nested', 'opsroom.db');
+  const server = startMain({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: dbPath });
+  const clients: Client[] = [];
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: proc.stdout! }).on('line', (line) => {
-        const m = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-        if (m) resolve(m[1]);
-      });
-      proc.once('exit', (c) => reject(new Error(`exited ${c}`)));
-    });
+    const ready = await server.line('Opsroom is ready');
+    expect(ready).toMatchObject({ level: 30, database: dbPath, loopbackOnly: true, join: [], local: `http://localhost:${ready.port}` });
+    const url = `http://127.0.0.1:${ready.port}`;
     expect(existsSync(dbPath)).toBe(true);
-    const health = await fetch(`${url}/api/health`);
-    expect(await health.json()).toMatchObject({ ok: true });
-    const created = await fetch(`${url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(await (await fetch(`${url}/api/health`)).json()).toMatchObject({ ok: true });
+
+    // Tempo 20: no minute comes on its own during the test (the server runs on the real clock).
+    const created = await fetch(`${url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ teamCount: 1, tempo: 20, minutes: 30 }) });
     expect(created.status).toBe(201);
-    // A connected socket does not keep the process from stopping.
-    const client = ioClient(url, { transports: ['websocket'], reconnection: false });
-    await new Promise<void>((r) => client.once('connect', () => r()));
-    const disconnected = new Promise<void>((r) => client.once('disconnect', () => r()));
-    const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-    proc.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    await disconnected;
+    const { code, teacherKey } = await created.json();
+    const connect = async (transports: ('websocket' | 'polling')[]) => {
+      const c: Client = ioClient(url, { transports, reconnection: false, forceNew: true });
+      clients.push(c);
+      await new Promise<void>((r) => c.once('connect', () => r()));
+      return c;
+    };
+    // A long-polling client gets the notice too: the stop waits until it is handed over.
+    const teacher = await connect(['websocket']);
+    await ok(teacher, 'teacher:join', { code, key: teacherKey });
+    const student = await connect(['polling']);
+    await ok(student, 'student:join', { code, name: 'Ann' });
+    const started = await ok(teacher, 'teacher:clock', { action: 'start' });
+    expect(started.room.round.state).toBe('running');
+    const roundId = started.room.round.id;
+
+    // Each socket hears why, and the paused room, before its connection closes.
+    const heard = clients.map((c) => {
+      const notices = collect(c, 'notice');
+      const rooms = collect(c, 'room');
+      return new Promise<{ notices: ProtocolNotice[]; rooms: RoomView[] }>((r) => c.once('disconnect', () => r({ notices, rooms })));
+    });
+    server.proc.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    for (const h of await Promise.all(heard)) {
+      expect(h.notices.map((n) => n.code)).toEqual(['SERVER_STOPPING']);
+      expect(h.rooms.at(-1)?.round.state).toBe('paused');
+    }
+    const stopped = await server.line('stopped');
+    expect(stopped).toMatchObject({ roundsPaused: 1, pauseFailed: 0, socketsTold: 2, feedsClosed: 0 });
+    expect(stopped.msg).toBe(`stopped: 1 running round paused and stored, 2 sockets told, 0 feeds closed, database ${dbPath} closed`);
+    expect(server.err).toEqual([]);
+
+    // The database, closed cleanly, says paused at minute 0.
+    const store = SqliteStore.open(dbPath);
+    expect(await store.roundById(roundId)).toMatchObject({ state: 'paused', minute: 0 });
+    await store.close();
   } finally {
-    if (proc.exitCode === null) proc.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    for (const c of clients) c.disconnect();
+    if (server.proc.exitCode === null) server.proc.kill('SIGKILL');
   }
+}, 30_000);
+
+test('a bad PORT stops the start with exit code 2 and one line naming it', async () => {
+  const server = startMain({ PORT: 'abc', DATABASE_PATH: join(dir, 'never.db') });
+  expect(await server.exited).toBe(2);
+  expect(server.err).toEqual(['opsroom: PORT=abc: must be a whole number from 0 to 65535']);
+  expect(server.out).toEqual([]);
+  expect(existsSync(join(dir, 'never.db'))).toBe(false);
 }, 30_000);

@@ -53,17 +53,24 @@ describe('replay of finished rounds', () => {
   async function play(body: object, moves: { team: number; minute: number; key: string; value: ControlValue }[], key?: string): Promise<Played> {
     const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: body, headers: key ? auth(key) : {} });
     const { code, teacherKey } = res.json();
-    const room = server.app.rooms.get(code);
+    const room = await server.app.rooms.get(code);
     const teamIds = room.view().teams.map((t) => t.id);
-    const players = teamIds.map((_, i) => server.app.rooms.joinStudent(code, `Solo ${i + 1}`).player);
-    room.clock('start');
+    const players = [];
+    for (let i = 0; i < teamIds.length; i++) players.push((await server.app.rooms.joinStudent(code, `Solo ${i + 1}`)).player);
+    await room.dispatch({ type: 'clock', action: 'start' });
     const minutes = room.round.minutes;
     for (let m = 1; m <= minutes; m++) {
-      for (const mv of moves.filter((x) => x.minute === m)) room.control(players[mv.team].id, mv.key, mv.value);
-      server.clock.advance(room.round.tempo * 1000);
+      for (const mv of moves.filter((x) => x.minute === m)) await room.dispatch({ type: 'control', playerId: players[mv.team].id, key: mv.key, value: mv.value });
+      await advance(room.round.tempo * 1000);
     }
     expect(room.round.state).toBe('finished');
     return { room, key: teacherKey, roundId: room.round.id, teams: teamIds };
+  }
+
+  /** Moves the clock and waits until every room has handled what fell due. */
+  async function advance(ms: number): Promise<void> {
+    server.clock.advance(ms);
+    await server.app.rooms.settled();
   }
 
   async function replayOf(p: { key: string; roundId: number }): Promise<RoundReplay> {
@@ -85,8 +92,8 @@ describe('replay of finished rounds', () => {
   });
   afterAll(() => server.close());
 
-  test('re-simulation from seed and recorded changes equals the stored snapshots, for both simulators', () => {
-    const reports = verifyRounds(server.app.store);
+  test('re-simulation from seed and recorded changes equals the stored snapshots, for both simulators', async () => {
+    const reports = await verifyRounds(server.app.store);
     expect(reports.map((r) => r.roundId).sort()).toEqual([ps.roundId, ws.roundId].sort());
     for (const r of reports) expect(r.mismatches).toEqual([]);
   });
@@ -96,7 +103,7 @@ describe('replay of finished rounds', () => {
     expect(replay.round).toMatchObject({ simulator: 'payment-switch', scenario: 'sale-surge', seed: 11, state: 'finished', minute: 30 });
     expect(replay.teams).toHaveLength(3);
     for (const t of replay.teams) {
-      const stored = server.app.store.snapshotsOfRound(ps.roundId, t.teamId).map((s) => JSON.parse(s.data));
+      const stored = (await server.app.store.snapshotsOfRound(ps.roundId, { teamId: t.teamId })).map((s) => JSON.parse(s.data));
       expect(fromColumns(t.columns)).toEqual(stored);
       expect(t.result!.goals.map((g) => g.id)).toEqual(['approval', 'authTime', 'cost']);
     }
@@ -127,26 +134,27 @@ describe('replay of finished rounds', () => {
     const res = await server.app.inject({ method: 'POST', url: `/api/rounds/${ps.roundId}/fork`, headers: auth(ps.key), payload: { teamId: team.teamId, minute: m } });
     expect(res.statusCode).toBe(201);
     const { code, roundId } = res.json();
-    const fork = server.app.rooms.get(code);
+    const fork = await server.app.rooms.get(code);
     expect(fork.round).toMatchObject({ state: 'paused', minute: m, seed: 11, forkOf: { roundId: ps.roundId, teamId: team.teamId, minute: m } });
-    const run = [...fork.round.teams.values()][0];
+    const runOf = () => [...fork.round.teams.values()][0];
     const original = fromColumns(team.columns);
-    expect(run.snapshots).toEqual(original.slice(0, m + 1));
+    expect(runOf().snapshots.toArray()).toEqual(original.slice(0, m + 1));
     // A different decision: shedding on at once, instead of servers at minute 20.
-    const me = server.app.rooms.joinStudent(code, 'Teacher').player;
-    fork.control(me.id, 'shedding', true);
-    fork.clock('resume');
-    server.clock.advance(18_000);
+    const me = (await server.app.rooms.joinStudent(code, 'Teacher')).player;
+    await fork.dispatch({ type: 'control', playerId: me.id, key: 'shedding', value: true });
+    await fork.dispatch({ type: 'clock', action: 'resume' });
+    await advance(18_000);
     expect(fork.round.state).toBe('finished');
-    expect(run.snapshots[m + 1].controls.shedding).toBe(true);
-    expect(run.snapshots[m + 1].indicators).not.toEqual(original[m + 1].indicators);
-    expect(run.score).not.toBe(team.result!.score);
+    const run = runOf();
+    expect(run.snapshots.at(m + 1)?.controls.shedding).toBe(true);
+    expect(run.snapshots.at(m + 1)?.indicators).not.toEqual(original[m + 1].indicators);
+    expect(run.score).not.toBe(team.result?.score);
     // The fork is a round of its own, linked both ways, and replays exactly.
     const forkReplay = await replayOf({ key: ps.key, roundId });
     expect(forkReplay.origin).toMatchObject({ roundId: ps.roundId, teamId: team.teamId, minute: m });
     expect(fromColumns(forkReplay.teams[0].columns).slice(0, m + 1)).toEqual(original.slice(0, m + 1));
     expect((await replayOf(ps)).forks).toEqual([{ roundId, roomCode: code, teamId: team.teamId, minute: m }]);
-    expect(verifyRounds(server.app.store).every((r) => r.mismatches.length === 0)).toBe(true);
+    expect((await verifyRounds(server.app.store)).every((r) => r.mismatches.length === 0)).toBe(true);
   });
 
   test('a fork played on with the original decisions is the original', async () => {
@@ -154,10 +162,10 @@ describe('replay of finished rounds', () => {
     const origin = await replayOf(ps);
     const team = origin.teams[0];
     const res = await server.app.inject({ method: 'POST', url: `/api/rounds/${ps.roundId}/fork`, headers: auth(ps.key), payload: { teamId: team.teamId, minute: m } });
-    const fork = server.app.rooms.get(res.json().code);
-    fork.clock('resume');
-    server.clock.advance(20_000);
-    expect([...fork.round.teams.values()][0].snapshots).toEqual(fromColumns(team.columns));
+    const fork = await server.app.rooms.get(res.json().code);
+    await fork.dispatch({ type: 'clock', action: 'resume' });
+    await advance(20_000);
+    expect([...fork.round.teams.values()][0].snapshots.toArray()).toEqual(fromColumns(team.columns));
   });
 
   test('forks are refused for minutes not played, teams not in the round and other teachers', async () => {
@@ -246,8 +254,8 @@ describe('replay of finished rounds', () => {
     expect(scores[0]).toContain('Average authorization time ≤ 500 ms: Value (ms) [authTime_value]');
     expect(scores[0]).toContain('Average authorization time ≤ 500 ms: Target ≤ (ms) [authTime_target]');
     expect(scores[0]).toContain('Average authorization time ≤ 500 ms: met [authTime_met]');
-    const stored = server.app.store.resultsOfRound(ps.roundId).find((r) => r.teamId === ps.teams[0])!;
-    expect(Number(scores[1][2])).toBe(stored.score);
+    const stored = (await server.app.store.resultsOfRound(ps.roundId)).find((r) => r.teamId === ps.teams[0]);
+    expect(Number(scores[1][2])).toBe(stored?.score);
     expect(scores[1][scores[0].indexOf('Average authorization time ≤ 500 ms: met [authTime_met]')]).toMatch(/^(yes|no)$/);
 
     const wsMinutes = parseCsv((await server.app.inject({ method: 'GET', url: `/api/rounds/${ws.roundId}/export/minutes.csv`, headers: auth(ps.key) })).body.slice(1));
@@ -258,10 +266,10 @@ describe('replay of finished rounds', () => {
 
   test('team names cannot smuggle formulas into a spreadsheet; numbers stay numbers', async () => {
     const res = await server.app.inject({ method: 'POST', url: '/api/rooms', headers: auth(ps.key), payload: { teamCount: 1, minutes: 5, tempo: 1 } });
-    const room = server.app.rooms.get(res.json().code);
-    room.rename(room.view().teams[0].id, '=HYPERLINK("http://x","y")');
-    room.clock('start');
-    server.clock.advance(5000);
+    const room = await server.app.rooms.get(res.json().code);
+    await room.dispatch({ type: 'rename', teamId: room.view().teams[0].id, name: '=HYPERLINK("http://x","y")' });
+    await room.dispatch({ type: 'clock', action: 'start' });
+    await advance(5000);
     const r = await server.app.inject({ method: 'GET', url: `/api/rounds/${room.round.id}/export/scores.csv`, headers: auth(ps.key) });
     const rows = parseCsv(r.body.slice(1));
     expect(rows[1][1]).toBe(`'=HYPERLINK("http://x","y")`);
@@ -293,9 +301,10 @@ describe('npm run verify-replays', () => {
     const dbPath = join(dir, 'v.db');
     const server = await startServer({ databasePath: dbPath });
     const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: { scenario: 'fraud-wave', teamCount: 2, minutes: 8, tempo: 1 } });
-    const room = server.app.rooms.get(res.json().code);
-    room.clock('start');
+    const room = await server.app.rooms.get(res.json().code);
+    await room.dispatch({ type: 'clock', action: 'start' });
     server.clock.advance(8000);
+    await server.app.rooms.settled();
     const roundId = room.round.id;
     const teamId = [...room.round.teams.keys()][1];
     await server.close();

@@ -8,9 +8,8 @@ import { runRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { ControlDef, ControlValue } from '../../shared/sim/types.ts';
 import type { ChangeRecord, RoomView, TeamMinute } from '../../shared/protocol/types.ts';
-import { openDatabase } from '../../server/db/index.ts';
-import { Store } from '../../server/db/store.ts';
-import { collect, connect, createRoom, ok, startServer, until, type Client } from './helpers.ts';
+import { SqliteStore } from '../../server/db/sqlite.ts';
+import { collect, connect, createRoom, ok, sqliteOf, startServer, until, type Client } from './helpers.ts';
 import { childServers } from './process.ts';
 
 const rng = rngFromSeed(20261130);
@@ -74,21 +73,20 @@ describe('SIGKILL under load, then restart', () => {
     await a.kill('SIGKILL');
 
     // What was seen and acknowledged is what was stored.
-    const { sqlite, db } = openDatabase(dbPath);
-    const store = new Store(db);
+    const store = SqliteStore.open(dbPath);
     for (const s of students) {
       for (const m of s.minutes) {
-        const stored = store.snapshotsOfRound(m.roundId, m.teamId).find((x) => x.minute === m.snapshot.minute);
+        const stored = (await store.snapshotsOfRound(m.roundId, { teamId: m.teamId })).find((x) => x.minute === m.snapshot.minute);
         expect(stored?.data, `room ${s.code} team ${m.teamId} minute ${m.snapshot.minute}`).toBe(JSON.stringify(m.snapshot));
       }
     }
     expect(acked.length).toBeGreaterThan(10);
     for (const c of acked) {
-      expect(store.changesOfRound(c.roundId).find((x) => x.id === c.id)).toEqual(c);
+      expect((await store.changesOfRound(c.roundId)).find((x) => x.id === c.id)).toEqual(c);
     }
     const lastSeen = new Map<string, number>();
     for (const s of students) lastSeen.set(s.code, Math.max(lastSeen.get(s.code) ?? 0, ...s.minutes.map((m) => m.snapshot.minute)));
-    sqlite.close();
+    await store.close();
 
     // Second life: every round is back, paused at its last stored minute.
     const b = await servers.start(Date.UTC(2026, 5, 1));
@@ -108,17 +106,16 @@ describe('SIGKILL under load, then restart', () => {
     b.proc.kill('SIGTERM');
     await new Promise((r) => b.proc.once('exit', r));
 
-    const reopened = openDatabase(dbPath);
-    const st = new Store(reopened.db);
-    for (const round of st.roundsInState(['finished', 'paused', 'running'])) {
+    const st = SqliteStore.open(dbPath);
+    for (const round of await st.roundsInState(['finished', 'paused', 'running'])) {
       expect(round.state).toBe('finished');
-      for (const t of st.roundTeams(round.id)) {
-        const changes = st.changesOfRound(round.id).filter((c) => c.teamId === t.teamId);
-        const clean = runRound(getModel(round.simulator as 'payment-switch'), { scenario: round.scenario, seed: round.seed!, noise: true, minutes: MINUTES, changes });
-        expect(st.snapshotsOfRound(round.id, t.teamId).map((s) => s.data)).toEqual(clean.snapshots.map((s) => JSON.stringify(s)));
+      for (const t of await st.roundTeams(round.id)) {
+        const changes = (await st.changesOfRound(round.id)).filter((c) => c.teamId === t.teamId);
+        const clean = runRound(getModel(round.simulator), { scenario: round.scenario, seed: round.seed ?? -1, noise: true, minutes: MINUTES, changes });
+        expect((await st.snapshotsOfRound(round.id, { teamId: t.teamId })).map((s) => s.data)).toEqual(clean.snapshots.map((s) => JSON.stringify(s)));
       }
     }
-    reopened.sqlite.close();
+    await st.close();
   }, 90_000);
 });
 
@@ -199,20 +196,21 @@ describe('10,000 random and malformed protocol messages', () => {
       // The student owns every role of team 1; give them a teammate to own half.
       const mate = await connect(server);
       await ok(mate, 'student:join', { code, name: 'Mate' });
-      const room = server.app.rooms.get(code);
+      const room = await server.app.rooms.get(code);
       const me = room.view().players.find((p) => p.id === sj.playerId)!;
       const model = room.round.model;
       const mine = model.controls.filter((c) => me.roles.includes(c.role));
       const notMine = model.controls.filter((c) => !me.roles.includes(c.role));
-      const state = () =>
+      const db = sqliteOf(server);
+      const state = async () =>
         JSON.stringify({
           view: room.view(),
           minute: room.round.minute,
-          changes: server.app.store.changesOfRound(room.round.id).length,
-          rooms: server.app.store.db.$client.prepare('select count(*) n from rooms').get(),
-          players: server.app.store.db.$client.prepare('select count(*) n from players').get(),
+          changes: (await server.app.store.changesOfRound(room.round.id)).length,
+          rooms: db.prepare('select count(*) n from rooms').get(),
+          players: db.prepare('select count(*) n from players').get(),
         });
-      const before = state();
+      const before = await state();
 
       const junk = (): unknown =>
         pick([
@@ -285,7 +283,7 @@ describe('10,000 random and malformed protocol messages', () => {
         await closed;
       }
       await until(() => notices.reduce((n, x) => n + x.length, 0) + answered === 10_000, 'a notice for every message without an acknowledgement');
-      expect(state()).toBe(before);
+      expect(await state()).toBe(before);
       // Still alive and still correct.
       const health = await server.app.inject({ method: 'GET', url: '/api/health' });
       expect(health.statusCode).toBe(200);

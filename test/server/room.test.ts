@@ -4,23 +4,8 @@ import { dealRoles } from '../../shared/classroom/roles.ts';
 import { normalizeCode, CODE_ALPHABET } from '../../shared/classroom/code.ts';
 import { runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
-import { openDatabase } from '../../server/db/index.ts';
-import { Store } from '../../server/db/store.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
-import { hashSecret, RoomManager } from '../../server/rooms/manager.ts';
-import { MemoryOutput } from '../../server/rooms/output.ts';
-
-const quiet = { info() {}, warn() {}, error() {} };
-
-function setup() {
-  const { db } = openDatabase(':memory:');
-  const store = new Store(db);
-  const out = new MemoryOutput();
-  const clock = new ManualClock();
-  const errors: object[] = [];
-  const manager = new RoomManager({ store, out, clock, log: { ...quiet, error: (o: object) => errors.push(o) } });
-  return { store, out, clock, manager, errors };
-}
+import { hashSecret } from '../../server/rooms/manager.ts';
+import { roomEnv, type RoomEnv } from './rooms.ts';
 
 describe('dealing roles', () => {
   const roles = ['scaling', 'shedding', 'fraud', 'standin'];
@@ -45,27 +30,28 @@ describe('room codes', () => {
     expect(normalizeCode('ABCDE0')).toBeNull();
     expect(normalizeCode('ABCDEFG')).toBeNull();
   });
-  test('new rooms get distinct 6-character codes from the alphabet', () => {
-    const { manager } = setup();
+  test('new rooms get distinct 6-character codes from the alphabet', async () => {
+    const { manager } = roomEnv();
     const codes = new Set<string>();
-    for (let i = 0; i < 50; i++) codes.add(manager.create({}).room.code);
+    for (let i = 0; i < 50; i++) codes.add((await manager.create({})).room.code);
     expect(codes.size).toBe(50);
     for (const c of codes) expect(normalizeCode(c)).toBe(c);
   });
 });
 
 describe('a room', () => {
-  let env: ReturnType<typeof setup>;
+  let env: RoomEnv;
   beforeEach(() => {
-    env = setup();
+    env = roomEnv();
   });
-  const join = (code: string, name: string) => env.manager.joinStudent(code, name);
+  const join = async (code: string, name: string) => (await env.manager.joinStudent(code, name)).player;
 
-  test('students are dealt into the smallest team; roles follow the team size', () => {
-    const { room } = env.manager.create({ teamCount: 2 });
-    const ids = ['A', 'B', 'C', 'D', 'E'].map((n) => join(room.code, n).player.id);
+  test('students are dealt into the smallest team; roles follow the team size', async () => {
+    const { room } = await env.manager.create({ teamCount: 2 });
+    const ids: number[] = [];
+    for (const n of ['A', 'B', 'C', 'D', 'E']) ids.push((await join(room.code, n)).id);
     const v = room.view();
-    const teamOf = (id: number) => v.players.find((p) => p.id === id)!.teamId;
+    const teamOf = (id: number) => v.players.find((p) => p.id === id)?.teamId;
     expect(teamOf(ids[0])).toBe(v.teams[0].id);
     expect(teamOf(ids[1])).toBe(v.teams[1].id);
     expect(teamOf(ids[2])).toBe(v.teams[0].id);
@@ -74,141 +60,157 @@ describe('a room', () => {
     expect(t1.map((p) => p.roles.length)).toEqual([2, 1, 1]);
   });
 
-  test('the teacher moves, renames and removes; roles are dealt again and stored', () => {
-    const { room } = env.manager.create({ teamCount: 2 });
-    const a = join(room.code, 'A').player;
-    const b = join(room.code, 'B').player;
+  test('the teacher moves, renames and removes; roles are dealt again and stored', async () => {
+    const { room } = await env.manager.create({ teamCount: 2 });
+    const a = await join(room.code, 'A');
+    const b = await join(room.code, 'B');
     const t2 = room.view().teams[1].id;
-    room.move(a.id, t2);
+    await room.dispatch({ type: 'move', playerId: a.id, teamId: t2 });
     let v = room.view();
     // The one already there keeps the first deal; the newcomer takes what is left.
     expect(v.players.find((p) => p.id === b.id)).toMatchObject({ teamId: t2, roles: ['scaling', 'fraud'] });
     expect(v.players.find((p) => p.id === a.id)).toMatchObject({ teamId: t2, roles: ['shedding', 'standin'] });
-    room.rename(t2, 'Night shift');
+    await room.dispatch({ type: 'rename', teamId: t2, name: 'Night shift' });
     expect(room.view().teams[1].name).toBe('Night shift');
-    room.remove(a.id);
+    await room.dispatch({ type: 'remove', playerId: a.id });
     v = room.view();
     expect(v.players.map((p) => p.id)).toEqual([b.id]);
     expect(v.players[0].roles).toEqual(['scaling', 'shedding', 'fraud', 'standin']);
     expect(env.out.dropped).toContainEqual({ code: room.code, playerId: a.id });
     // The stored roster says the same.
-    const stored = env.store.playersOfRoom(room.id).find((p) => p.id === b.id)!;
-    expect(JSON.parse(stored.roles)).toEqual(['scaling', 'shedding', 'fraud', 'standin']);
+    const stored = (await env.store.playersOfRoom(room.id)).find((p) => p.id === b.id);
+    expect(stored?.roles).toEqual(['scaling', 'shedding', 'fraud', 'standin']);
     // A removed student's token no longer opens the room.
-    expect(() => env.manager.rejoin('x'.repeat(43))).toThrow(/not valid/);
+    await expect(env.manager.rejoin('x'.repeat(43))).rejects.toThrow(/not valid/);
   });
 
-  test('fewer teams in the lobby: their members are dealt into the others', () => {
-    const { room } = env.manager.create({ teamCount: 3 });
-    for (const n of ['A', 'B', 'C', 'D', 'E', 'F']) join(room.code, n);
-    room.configure({ teamCount: 2 });
+  test('fewer teams in the lobby: their members are dealt into the others', async () => {
+    const { room } = await env.manager.create({ teamCount: 3 });
+    for (const n of ['A', 'B', 'C', 'D', 'E', 'F']) await join(room.code, n);
+    await room.dispatch({ type: 'configure', patch: { teamCount: 2 } });
     const v = room.view();
     expect(v.teams).toHaveLength(2);
     expect(v.players.every((p) => v.teams.some((t) => t.id === p.teamId))).toBe(true);
     expect(v.players.filter((p) => p.teamId === v.teams[0].id)).toHaveLength(3);
   });
 
-  test('changing the simulator deals that simulator’s roles', () => {
-    const { room } = env.manager.create({ teamCount: 1 });
-    join(room.code, 'A');
-    join(room.code, 'B');
-    room.configure({ simulator: 'web-service' });
+  test('changing the simulator deals that simulator’s roles', async () => {
+    const { room } = await env.manager.create({ teamCount: 1 });
+    await join(room.code, 'A');
+    await join(room.code, 'B');
+    await room.dispatch({ type: 'configure', patch: { simulator: 'web-service' } });
     expect(room.view().config.scenario).toBe('free');
-    expect(room.view().players.map((p) => p.roles)).toEqual([['fleet', 'traffic'], ['cache', 'release']]);
+    expect(room.view().players.map((p) => p.roles)).toEqual([
+      ['fleet', 'traffic'],
+      ['cache', 'release'],
+    ]);
   });
 
-  test('clock: only the allowed transitions; tempo, pause, step, resume, end', () => {
-    const { room } = env.manager.create({ teamCount: 1, tempo: 5, minutes: 30, seed: 3 });
-    expect(() => room.clock('pause')).toThrow(/cannot pause: the round is lobby/);
-    expect(() => room.clock('next')).toThrow(/end the round first/);
-    room.clock('start');
-    expect(() => room.configure({ scenario: 'fraud-wave' })).toThrow(/only the tempo/);
-    env.clock.advance(5000);
+  test('clock: only the allowed transitions; tempo, pause, step, resume, end', async () => {
+    const { room } = await env.manager.create({ teamCount: 1, tempo: 5, minutes: 30, seed: 3 });
+    await expect(room.dispatch({ type: 'clock', action: 'pause' })).rejects.toThrow(/cannot pause: the round is lobby/);
+    await expect(room.dispatch({ type: 'clock', action: 'next' })).rejects.toThrow(/end the round first/);
+    await room.dispatch({ type: 'clock', action: 'start' });
+    await expect(room.dispatch({ type: 'configure', patch: { scenario: 'fraud-wave' } })).rejects.toThrow(/only the tempo/);
+    await env.advance(5000);
     expect(room.round.minute).toBe(1);
-    room.setTempo(1);
-    env.clock.advance(1000);
+    await room.dispatch({ type: 'tempo', tempo: 1 });
+    await env.advance(1000);
     expect(room.round.minute).toBe(2);
-    room.clock('pause');
-    env.clock.advance(60_000);
+    await room.dispatch({ type: 'clock', action: 'pause' });
+    await env.advance(60_000);
     expect(room.round.minute).toBe(2);
-    room.clock('step');
+    await room.dispatch({ type: 'clock', action: 'step' });
     expect(room.round).toMatchObject({ minute: 3, state: 'paused' });
-    room.clock('resume');
-    env.clock.advance(3000);
+    await room.dispatch({ type: 'clock', action: 'resume' });
+    await env.advance(3000);
     expect(room.round.minute).toBe(6);
-    room.clock('end');
+    await room.dispatch({ type: 'clock', action: 'end' });
     expect(room.round.state).toBe('finished');
-    env.clock.advance(10_000);
+    await env.advance(10_000);
     expect(room.round.minute).toBe(6);
     expect(env.clock.pending).toBe(0);
-    const scores = env.out.of('scores').at(-1)!;
-    expect(scores.teams[0].goals.map((g) => g.id)).toEqual(['approval', 'authTime', 'cost']);
+    const scores = env.out.of('scores').at(-1);
+    expect(scores?.teams[0].goals.map((g) => g.id)).toEqual(['approval', 'authTime', 'cost']);
     // Stored, and equal to the engine's verdict over the six played minutes.
     const clean = runRound(paymentSwitch, { scenario: 'sale-surge', seed: 3, noise: true, minutes: 6 });
-    expect(env.store.resultsOfRound(room.round.id)[0].score).toBe(clean.result.score);
-    room.clock('next');
+    expect((await env.store.resultsOfRound(room.round.id))[0].score).toBe(clean.result.score);
+    await room.dispatch({ type: 'clock', action: 'next' });
     expect(room.round).toMatchObject({ number: 2, state: 'lobby', minute: -1 });
     expect(room.view().players).toEqual([]);
+    expect(await env.store.latestRound(room.id)).toMatchObject({ id: room.round.id, number: 2, state: 'lobby' });
   });
 
-  test('a tick that throws pauses that room only and tells its teacher', () => {
-    const a = env.manager.create({ teamCount: 1, tempo: 1 }).room;
-    const b = env.manager.create({ teamCount: 1, tempo: 1 }).room;
-    a.clock('start');
-    b.clock('start');
-    const save = env.store.saveMinute.bind(env.store);
-    env.store.saveMinute = (roundId, ...rest) => {
-      if (roundId === a.round.id) throw new Error('disk full');
-      return save(roundId, ...rest);
-    };
-    env.clock.advance(1000);
-    expect(a.round).toMatchObject({ state: 'paused', minute: 0 });
+  test('a tick that cannot be stored leaves that room at its minute, running; its teacher is told and the next beat goes on', async () => {
+    const a = (await env.manager.create({ teamCount: 1, tempo: 1 })).room;
+    const b = (await env.manager.create({ teamCount: 1, tempo: 1 })).room;
+    await a.dispatch({ type: 'clock', action: 'start' });
+    await b.dispatch({ type: 'clock', action: 'start' });
+    const aRound = a.round.id;
+    env.store.failWhen = (lists) => lists.some((l) => l.some((w) => w.op === 'insertSnapshots' && w.roundId === aRound));
+    await env.advance(1000);
+    expect(a.round).toMatchObject({ state: 'running', minute: 0 });
     expect(b.round).toMatchObject({ state: 'running', minute: 1 });
+    expect(await env.store.roundById(aRound)).toMatchObject({ state: 'running', minute: 0 });
     expect(env.errors).toHaveLength(1);
     const notice = env.out.sent.find((s) => s.event === 'notice' && s.code === a.code);
     expect(notice).toMatchObject({ to: { kind: 'teacher' }, payload: { code: 'TICK_FAILED' } });
     expect(env.out.sent.some((s) => s.event === 'notice' && s.code === b.code)).toBe(false);
-    // Nothing of the failed minute was kept in memory: once the disk is back, the round goes on exactly.
-    env.store.saveMinute = save;
-    a.clock('resume');
-    env.clock.advance(2000);
+    // Nothing of the failed minute was kept; the clock still runs, and once the disk is back the round goes on exactly.
+    expect(env.out.of('minute').filter((m) => m.roundId === aRound).map((m) => m.snapshot.minute)).toEqual([0]);
+    env.store.failWhen = null;
+    await env.advance(2000);
     expect(a.round.minute).toBe(2);
     const team = [...a.round.teams.values()][0];
-    const clean = runRound(paymentSwitch, { scenario: 'sale-surge', seed: a.round.seed!, noise: true, minutes: 2 });
-    expect(team.snapshots).toEqual(clean.snapshots);
+    const clean = runRound(paymentSwitch, { scenario: 'sale-surge', seed: a.round.seed ?? -1, noise: true, minutes: 2 });
+    expect(team.snapshots.toArray()).toEqual(clean.snapshots);
   });
 
-  test('teacher keys are kept as hashes and a key opens only its own rooms', () => {
-    const first = env.manager.create({});
-    const second = env.manager.create({}, first.teacherKey);
+  test('teacher keys are kept as hashes and a key opens only its own rooms', async () => {
+    const first = await env.manager.create({});
+    const second = await env.manager.create({}, first.teacherKey);
     expect(second.teacherKey).toBe(first.teacherKey);
     expect(second.room.teacherId).toBe(first.room.teacherId);
-    const stranger = env.manager.create({});
-    expect(env.manager.teacherRoom(second.room.code, first.teacherKey)).toBe(second.room);
-    expect(() => env.manager.teacherRoom(stranger.room.code, first.teacherKey)).toThrow(/does not open/);
-    expect(env.store.teacherByKeyHash(hashSecret(first.teacherKey))).toBe(first.room.teacherId);
+    const stranger = await env.manager.create({});
+    expect(await env.manager.teacherRoom(second.room.code, first.teacherKey)).toBe(second.room);
+    await expect(env.manager.teacherRoom(stranger.room.code, first.teacherKey)).rejects.toThrow(/does not open/);
+    // An unknown key makes a new teacher.
+    const fresh = await env.manager.create({}, 'K'.repeat(43));
+    expect(fresh.teacherKey).not.toBe('K'.repeat(43));
+    expect(await env.store.teacherByKeyHash(hashSecret(first.teacherKey))).toBe(first.room.teacherId);
     expect(JSON.stringify(env.store.db.$client.prepare('select * from teachers').all())).not.toContain(first.teacherKey);
   });
 
-  test('idle rooms leave memory and come back from the database as they were; running ones stay', () => {
-    const idle = env.manager.create({ teamCount: 2, seed: 4 }).room;
-    const a = join(idle.code, 'A').player;
+  test('a room looked up twice at once is loaded once', async () => {
+    const { room } = await env.manager.create({});
+    env.manager.sweep(0);
+    expect(env.manager.peek(room.code)).toBeUndefined();
+    const [x, y] = await Promise.all([env.manager.get(room.code), env.manager.get(room.code.toLowerCase())]);
+    expect(x).toBe(y);
+    expect(x).not.toBe(room);
+  });
+
+  test('idle rooms leave memory and come back from the database as they were; running ones stay', async () => {
+    const idle = (await env.manager.create({ teamCount: 2, seed: 4 })).room;
+    const a = await join(idle.code, 'A');
     idle.connect(a.id);
-    idle.clock('start');
-    env.clock.advance(20_000);
-    idle.clock('pause');
+    await idle.dispatch({ type: 'clock', action: 'start' });
+    await env.advance(20_000);
+    await idle.dispatch({ type: 'clock', action: 'pause' });
     const before = { view: idle.view(), history: idle.historyOf(idle.view().teams[0].id) };
-    const running = env.manager.create({ teamCount: 1, minutes: 240, tempo: 20 }).room;
-    running.clock('start');
-    env.clock.advance(40 * 60_000);
+    const running = (await env.manager.create({ teamCount: 1, minutes: 240, tempo: 20 })).room;
+    await running.dispatch({ type: 'clock', action: 'start' });
+    await env.advance(40 * 60_000);
     // A connected student keeps the room.
     expect(env.manager.sweep(30 * 60_000)).toBe(0);
     idle.disconnect(a.id);
-    env.clock.advance(31 * 60_000);
+    await env.advance(31 * 60_000);
     expect(env.manager.sweep(30 * 60_000)).toBe(1);
     expect(env.manager.peek(idle.code)).toBeUndefined();
     expect(env.manager.peek(running.code)).toBe(running);
-    const back = env.manager.get(idle.code);
+    // The old object takes no more commands: the room lives on in the new one.
+    await expect(idle.dispatch({ type: 'rename', teamId: before.view.teams[0].id, name: 'Ghost' })).rejects.toThrow(/closed/);
+    const back = await env.manager.get(idle.code);
     expect(back).not.toBe(idle);
     expect(back.view()).toEqual({ ...before.view, players: before.view.players.map((p) => ({ ...p, connected: false })) });
     expect(back.historyOf(back.view().teams[0].id)).toEqual(before.history);

@@ -1,9 +1,24 @@
 // The desk's bookkeeping: minutes merged in order (gaps detected), changes pending until their
-// minute, the feed, chart series, owners.
+// minute, the feed and the banner's events, chart series and goal lines, owners, the lobby's
+// starting values.
 import { describe, expect, test } from 'vitest';
 import type { ChangeRecord, PlayerView } from '../../shared/protocol/types.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
-import { addChange, changeMinutes, feedItems, isPending, mergeMinute, ownersOf, pendingByKey, seriesOf } from '../../web/lib/state/desk-logic.ts';
+import { getMeta } from '../../shared/sim/meta.ts';
+import {
+  addChange,
+  changeMinutes,
+  chartedIndicators,
+  deskEvents,
+  feedItems,
+  goalsOn,
+  isPending,
+  mergeMinute,
+  ownersOf,
+  pendingByKey,
+  seriesOf,
+  startingControls,
+} from '../../web/lib/state/desk-logic.ts';
 
 const snap = (minute: number, extra: Partial<Snapshot> = {}): Snapshot => ({
   minute,
@@ -106,4 +121,41 @@ test('ownersOf: the members of the team who own a role', () => {
   expect(ownersOf(players, 2, 'scaling')).toEqual(['Eka']);
   expect(ownersOf(players, 1, 'standin')).toEqual([]);
   expect(ownersOf(players, null, 'scaling')).toEqual([]);
+});
+
+describe('before the round: the values it starts with', () => {
+  test('the model\'s defaults, then the scenario\'s own controls; never a control\'s minimum', () => {
+    const ps = getMeta('payment-switch');
+    const start = startingControls(ps, 'sale-surge');
+    expect(start).toMatchObject({ servers: 6, shedding: false, retryPolicy: 'immediate', fraudThreshold: 3, stepUpBand: 0, issuerTimeoutS: 8, standInLimit: 0 });
+    for (const c of ps.controls) if (c.kind === 'number') expect(start[c.key], c.key).toBe(c.default);
+    // The scenario's own settings win over the defaults (the cache flush starts with a 90 s TTL).
+    expect(startingControls(getMeta('web-service'), 'cache-flush').cacheTtlS).toBe(90);
+    expect(startingControls(getMeta('web-service'), 'free').cacheTtlS).toBe(60);
+    // Buttons have no value to show.
+    expect('rollback' in startingControls(getMeta('web-service'), 'bad-deploy')).toBe(false);
+  });
+});
+
+describe('goal lines and charted indicators', () => {
+  test('the goals on an indicator, and the charts: headline first, then what the goals are about', () => {
+    const ws = getMeta('web-service');
+    expect(goalsOn(ws, 'bad-deploy', 'p99Ms').map((g) => g.target)).toEqual([500]);
+    expect(goalsOn(ws, 'bad-deploy', 'dbLoad')).toEqual([]);
+    expect(goalsOn(ws, 'no-such-scenario', 'p99Ms')).toEqual([]);
+    expect(chartedIndicators(ws, 'bad-deploy').map((i) => i.key)).toEqual(['errorRate', 'p99Ms', 'dbLoad', 'utilization', 'costSoFar', 'errorBudgetRemaining']);
+    expect(chartedIndicators(ws, 'free').map((i) => i.key)).toEqual(['errorRate', 'p99Ms', 'dbLoad', 'utilization']);
+  });
+});
+
+test('the banner\'s events: the model\'s own, oldest first, each with a stable id; control events left out', () => {
+  const events = deskEvents([
+    snap(0),
+    snap(5, { events: [{ kind: 'sale-start' }, { kind: 'control', key: 'servers' }] }),
+    snap(9, { events: [{ kind: 'servers-ready', count: 4 }] }),
+  ]);
+  expect(events).toEqual([
+    { id: 'e5.0', minute: 5, event: { kind: 'sale-start' } },
+    { id: 'e9.0', minute: 9, event: { kind: 'servers-ready', count: 4 } },
+  ]);
 });

@@ -7,8 +7,8 @@ import type { ChangeRecord, HistoryRoom, HistoryRound, ReplayTeam, RoundReplay }
 import { toColumns } from '../../shared/replay/columns.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { placeFlags } from '../../web/lib/charts/flags.ts';
+import { changeMarks } from '../../web/lib/state/desk-logic.ts';
 import {
-  changeMarks,
   changesUpTo,
   clampMinute,
   compareLines,

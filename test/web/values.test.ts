@@ -5,11 +5,11 @@ import type { NumberControlDef } from '../../shared/sim/types.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { validateChange } from '../../shared/sim/controls.ts';
 import type { RoomMinute } from '../../shared/protocol/types.ts';
-import { decimalsOf, displayBounds, formatControlNumber, fromDisplay, toDisplay } from '../../web/lib/sims/control-values.ts';
+import { checkDisplay, decimalsOf, displayBounds, formatControlNumber, fromDisplay, toDisplay } from '../../web/lib/sims/control-values.ts';
 import { barPercent, dotSeconds, fleetSlots, issuerPicture, rackSlots } from '../../web/lib/sims/picture.ts';
 import { rank } from '../../web/lib/state/leaderboard.ts';
 import { extendTrends } from '../../web/lib/state/trends.ts';
-import { yRange } from '../../web/lib/charts/range.ts';
+import { minuteTicks, trendAxis } from '../../web/lib/charts/scale.ts';
 import { keyFromFragment } from '../../web/lib/net/storage.ts';
 
 const numberDef = (sim: 'payment-switch' | 'web-service', key: string) => getModel(sim).controls.find((c) => c.key === key) as NumberControlDef;
@@ -116,11 +116,62 @@ test('trends grow by minute and restart cleanly', () => {
   expect(extendTrends(t, minute(1, 90), ['p99Ms'])[5].p99Ms).toEqual([100, 90]);
 });
 
-test('chart range: flat lines get a readable span, positive data no negative axis', () => {
-  expect(yRange([99.9, 99.9, 99.9], 1)).toEqual({ min: 99.7, max: 100.10000000000001 });
-  expect(yRange([0, 0], 2)).toEqual({ min: 0, max: 0.04 });
-  expect(yRange([300, 800], 0)).toEqual({});
-  expect(yRange([], 1)).toEqual({});
+describe('the trend charts\' y axis', () => {
+  const within = (a: { min: number; max: number }, ...xs: number[]) => xs.every((x) => x >= a.min && x <= a.max);
+
+  test('a flat 330 ms line is not drawn on a 320–340 ms axis; the goal line is on the axis', () => {
+    const flat = trendAxis([330, 332, 335], [], { digits: 0 });
+    expect(flat.max - flat.min).toBeGreaterThanOrEqual(0.25 * 335);
+    const withGoal = trendAxis([330, 332, 335], [500], { digits: 0 });
+    expect(within(withGoal, 330, 335, 500)).toBe(true);
+    // Air above the goal: it is not drawn on the plot's edge.
+    expect(withGoal.max).toBeGreaterThan(500);
+    expect(withGoal).toEqual({ min: 300, max: 550, ticks: [300, 350, 400, 450, 500, 550] });
+  });
+
+  test('shares stay within 0–100 %, and data never below zero gets no negative axis', () => {
+    const approval = trendAxis([99.9, 99.9], [95], { digits: 1, share: true });
+    expect(approval.max).toBe(100);
+    expect(within(approval, 95, 99.9)).toBe(true);
+    const errors = trendAxis([0, 0, 0.02], [], { digits: 2, share: true });
+    expect(errors.min).toBe(0);
+    expect(trendAxis([2, 3], [], { digits: 1 }).min).toBeGreaterThanOrEqual(0);
+  });
+
+  test('ticks are round steps, never finer than the shown decimals, and the axis only widens as data comes', () => {
+    for (const [values, digits] of [[[10.4, 10.41], 1], [[0.001, 0.0012], 2], [[640, 2999], 0]] as const) {
+      const a = trendAxis(values, [], { digits });
+      const step = a.ticks[1] - a.ticks[0];
+      expect(step).toBeGreaterThanOrEqual(10 ** -digits - 1e-12);
+      expect(a.ticks[0]).toBe(a.min);
+      expect(a.ticks.at(-1)).toBe(a.max);
+      expect([1, 2, 2.5, 5].some((f) => Math.abs(step / 10 ** Math.floor(Math.log10(step)) - f) < 1e-9)).toBe(true);
+    }
+    const early = trendAxis([330, 331], [500], { digits: 0 });
+    const later = trendAxis([330, 331, 900], [500], { digits: 0 });
+    expect(later.min).toBeLessThanOrEqual(early.min);
+    expect(later.max).toBeGreaterThanOrEqual(early.max);
+  });
+
+  test('minute ticks on round numbers over the whole round', () => {
+    expect(minuteTicks(60)).toEqual([0, 10, 20, 30, 40, 50, 60]);
+    expect(minuteTicks(30)).toEqual([0, 5, 10, 15, 20, 25, 30]);
+    expect(minuteTicks(12, 4)).toEqual([0, 5, 10]);
+  });
+});
+
+test('typed values are checked, not corrected: out of range or off the step is not sent', () => {
+  const timeout = numberDef('payment-switch', 'issuerTimeoutS');
+  expect(checkDisplay(timeout, 9)).toBe(9);
+  expect(checkDisplay(timeout, 2.3)).toBe(2.3);
+  expect(checkDisplay(numberDef('payment-switch', 'fraudThreshold'), 9)).toBeNull();
+  expect(checkDisplay(timeout, 16)).toBeNull();
+  expect(checkDisplay(timeout, 0.4)).toBeNull();
+  expect(checkDisplay(timeout, 2.35)).toBeNull();
+  expect(checkDisplay(numberDef('payment-switch', 'servers'), 7.5)).toBeNull();
+  expect(checkDisplay(numberDef('web-service', 'targetUtilization'), 61)).toBe(0.61);
+  expect(checkDisplay(numberDef('web-service', 'targetUtilization'), 95)).toBeNull();
+  expect(checkDisplay(timeout, Number.NaN)).toBeNull();
 });
 
 test('the teacher link carries the key in its fragment', () => {

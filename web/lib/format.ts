@@ -18,6 +18,11 @@ export function fmtTarget(display: DisplayDef, target: number): string {
   return formatDisplay({ ...display, digits }, target, getLocale());
 }
 
+/** A goal's condition: "≥ 95 %", "≤ 500 ms" (the symbols read the same in every language). */
+export function fmtGoal(op: '>=' | '<=', display: DisplayDef, target: number): string {
+  return `${op === '>=' ? '≥' : '≤'} ${fmtTarget(display, target)}`;
+}
+
 /** A control value as people read it: "60 %", "on", "Backoff", "pressed". */
 export function fmtControl(def: ControlDef, value: ControlValue, text: SimText): string {
   switch (def.kind) {
@@ -35,6 +40,11 @@ export function fmtControl(def: ControlDef, value: ControlValue, text: SimText):
 /** A plain number (a count, a minute, a score) in the reader's digits and grouping. */
 export function fmtInt(n: number): string {
   return numberFormat(getLocale(), null).format(n);
+}
+
+/** A number with `digits` decimals (chart ticks), in the reader's digits and grouping. */
+export function fmtNumber(n: number, digits: number): string {
+  return numberFormat(getLocale(), digits).format(n);
 }
 
 /** The web service's time of day in the reader's style. */

@@ -29,19 +29,22 @@ io.on('connection', (socket) =>
     started = true;
     for (let r = 0; r < rooms; r++) {
       let minute = 0;
-      // Rooms are staggered over the period, as independent room clocks are.
-      setTimeout(() => {
-        setInterval(() => {
-          const sentAt = Date.now();
-          for (let t = 0; t < teams; t++) {
-            const base = { roundId: r + 1, teamId: t, minute, sentAt };
-            io.to(`r${r}:t${t}`).emit('minute', { ...base, pad: pad(teamBytes, base) });
-          }
-          const tb = { roundId: r + 1, minute, sentAt };
-          io.to(`r${r}:teacher`).emit('room:minute', { ...tb, pad: pad(teacherBytes, tb) });
-          minute++;
-        }, periodMs);
-      }, (r * periodMs) / rooms);
+      // Rooms are staggered over the period, as independent room clocks are. Each tick is planned from the
+      // previous plan, as a room's clock is, so a late tick is followed by an earlier one instead of drifting.
+      let due = Date.now() + (r * periodMs) / rooms;
+      const tick = () => {
+        const sentAt = Date.now();
+        for (let t = 0; t < teams; t++) {
+          const base = { roundId: r + 1, teamId: t, minute, sentAt };
+          io.to(`r${r}:t${t}`).emit('minute', { ...base, pad: pad(teamBytes, base) });
+        }
+        const tb = { roundId: r + 1, minute, sentAt };
+        io.to(`r${r}:teacher`).emit('room:minute', { ...tb, pad: pad(teacherBytes, tb) });
+        minute++;
+        due += periodMs;
+        setTimeout(tick, Math.max(0, due - Date.now()));
+      };
+      setTimeout(tick, Math.max(0, due - Date.now()));
     }
   }),
 );

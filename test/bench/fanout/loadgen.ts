@@ -1,121 +1,128 @@
-// The load generator (its own process): thousands of socket.io students, one teacher per room. In
-// 'opsroom' mode it creates rooms, joins, starts every round and plays on (teachers start the next round
-// when one ends; students now and then change one of their own controls). In 'baseline' mode it only
-// subscribes to the bare server's channels. It measures delivery latency from the server's tick start
-// (sentAt) to receipt, missed and out-of-order minutes, and prints one JSON report.
-import { io as ioClient, type Socket } from 'socket.io-client';
-import { getModel } from '../../../shared/sim/registry.ts';
+// One load-generator process: socket.io students and teachers over the minimal wire client (wire.ts), for the
+// rooms `r` with r % procs === part. In 'opsroom' mode it creates its rooms, joins, and plays on when told to
+// start (teachers start the next round when one ends; students now and then change one of their own controls).
+// In 'baseline' mode it only subscribes to the bare server's channels.
+//
+// The parent drives it with JSON lines on stdin — {"do":"start"}, {"do":"measure"}, {"do":"report"} — so that
+// several generators measure the same window. It answers {"event":"ready"}, {"event":"measuring"} and one
+// {"event":"report"} with latency histograms, missed and out-of-order minutes, and its own event-loop delay.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { randomControlValue } from '../../../shared/sim/controls.ts';
+import { getModel } from '../../../shared/sim/registry.ts';
+import { rngFromSeed, uniform } from '../../../shared/sim/rng.ts';
 import type { ControlDef, SimulatorId } from '../../../shared/sim/types.ts';
+import { Histogram } from '../stats.ts';
+import { WireSocket } from './wire.ts';
 
-const cfg = JSON.parse(process.argv[2]) as {
+export interface LoadgenConfig {
   url: string;
   mode: 'opsroom' | 'baseline';
   rooms: number;
   teams: number;
   perTeam: number;
-  warmupSeconds: number;
-  seconds: number;
+  /** This generator serves rooms r with r % procs === part. */
+  part: number;
+  procs: number;
   changeProbability: number;
   /** Round length in simulated minutes (teachers start the next round when one ends). */
   roundMinutes?: number;
-};
+}
+
+const cfg = JSON.parse(process.argv[2]) as LoadgenConfig;
+const rng = rngFromSeed(0x5eed + cfg.part);
+const random = () => uniform(rng);
 
 interface Track {
   round: number;
   minute: number;
+  /**
+   * When minute 0 of the current round was due: the earliest `sentAt − minute × period` seen in the round. A
+   * server that falls behind sends late ticks with a fresh `sentAt`; measured from when each minute was due,
+   * that lateness counts.
+   */
+  start: number;
+  /** When the last minute arrived in the measured window (0: none yet). */
+  lastAt: number;
 }
-const latencies: number[] = [];
-const teacherLatencies: number[] = [];
-let delivered = 0;
-let deliveredBytesSample = 0;
-let sampled = 0;
-let teacherBytesSample = 0;
-let teacherSampled = 0;
+/** Real time per simulated minute (tempo 1 in Opsroom; the bare server's period). */
+const PERIOD_MS = 1000;
+const studentTracks: Track[] = [];
+/** A student with no minute for this long at the end of the window (at one minute per second) is stalled. */
+const STALL_MS = 3000;
+/** From when each minute was due to its receipt (the figure of record), and from the tick's own start. */
+const studentLatency = new Histogram();
+const studentSinceTick = new Histogram();
+const teacherLatency = new Histogram();
+let studentBytes = 0;
+let teacherBytes = 0;
 let missed = 0;
 let outOfOrder = 0;
 let changesSent = 0;
 let changeErrors = 0;
 let measuring = false;
-const sockets: Socket[] = [];
+const sockets: WireSocket[] = [];
+const LOOP_RESOLUTION_MS = 10;
+const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 
-function track(t: Track, round: number, minute: number): void {
+/** Order and gaps of one socket's minutes; returns the receipt's lateness after the minute was due. */
+function track(t: Track, round: number, minute: number, sentAt: number, now: number): number {
+  if (measuring) t.lastAt = now;
   if (round > t.round) {
     missed += minute; // minutes 0..minute−1 of the new round never arrived
+    t.start = Infinity;
   } else if (round === t.round) {
     if (minute <= t.minute) outOfOrder++;
     else missed += minute - t.minute - 1;
   } else {
     outOfOrder++;
-    return;
+    return now - sentAt;
   }
   t.round = round;
   t.minute = minute;
+  t.start = Math.min(t.start, sentAt - minute * PERIOD_MS);
+  return now - (t.start + minute * PERIOD_MS);
 }
+const newTrack = (): Track => ({ round: 0, minute: -1, start: Infinity, lastAt: 0 });
 
-function connect(): Promise<Socket> {
-  const s = ioClient(cfg.url, { transports: ['websocket'], forceNew: true, reconnection: false, timeout: 60_000 });
+async function connect(): Promise<WireSocket> {
+  const s = await WireSocket.connect(cfg.url);
   sockets.push(s);
-  return new Promise((resolve, reject) => {
-    s.once('connect', () => resolve(s));
-    s.once('connect_error', reject);
-  });
+  return s;
 }
-const ask = <T = any>(s: Socket, event: string, payload: unknown): Promise<T> => new Promise((resolve) => s.emit(event, payload, resolve));
 
-/** One delivered student snapshot: order tracking, then latency and size while measuring. */
-function received(t: Track, round: number, minute: number, sentAt: number, payload: unknown): boolean {
+const myRooms = Array.from({ length: cfg.rooms }, (_, r) => r).filter((r) => r % cfg.procs === cfg.part);
+
+/** One delivered student snapshot: order, then latency and size while measuring. */
+function studentReceived(t: Track, round: number, minute: number, sentAt: number, raw: string): boolean {
   const now = Date.now();
-  track(t, round, minute);
+  const late = track(t, round, minute, sentAt, now);
   if (!measuring) return false;
-  delivered++;
-  latencies.push(now - sentAt);
-  if (delivered % 97 === 0) {
-    deliveredBytesSample += JSON.stringify(payload).length;
-    sampled++;
-  }
+  studentLatency.add(late);
+  studentSinceTick.add(now - sentAt);
+  studentBytes += raw.length;
   return true;
 }
 
-function onStudentMinute(s: Socket, t: Track, controls: () => ControlDef[]) {
-  s.on('minute', (m: { roundId: number; sentAt: number; snapshot: { minute: number } }) => {
-    if (!received(t, m.roundId, m.snapshot.minute, m.sentAt, m)) return;
-    const own = controls();
-    if (own.length && Math.random() < cfg.changeProbability) {
-      const def = own[Math.floor(Math.random() * own.length)];
-      changesSent++;
-      s.emit('student:control', { key: def.key, value: randomControlValue(def, Math.random) }, (r: { ok: boolean; error?: { code: string } }) => {
-        if (!r.ok && r.error?.code !== 'ROUND_FINISHED' && r.error?.code !== 'BAD_STATE') {
-          changeErrors++;
-          if (changeErrors <= 3) process.stderr.write(`change refused: ${JSON.stringify(r.error)}\n`);
-        }
-      });
-    }
-  });
-}
-
-function onTeacherMinute(s: Socket, event: string, t: Track) {
-  s.on(event, (m: { roundId: number; minute: number; sentAt: number }) => {
-    const now = Date.now();
-    track(t, m.roundId, m.minute);
-    if (!measuring) return;
-    teacherLatencies.push(now - m.sentAt);
-    if (teacherLatencies.length % 13 === 0) {
-      teacherBytesSample += JSON.stringify(m).length;
-      teacherSampled++;
-    }
-  });
+function teacherReceived(t: Track, m: { roundId: number; minute: number; sentAt: number }, raw: string): void {
+  const now = Date.now();
+  const late = track(t, m.roundId, m.minute, m.sentAt, now);
+  if (!measuring) return;
+  teacherLatency.add(late);
+  teacherBytes += raw.length;
 }
 
 async function inBatches<T>(items: T[], size: number, fn: (x: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
 }
 
+type Ack = { ok: boolean; error?: { code: string }; [k: string]: any };
+
 async function setupOpsroom(): Promise<() => Promise<void>> {
   const sims: SimulatorId[] = ['payment-switch', 'web-service'];
-  const teachers: Socket[] = [];
-  const codes: string[] = [];
-  for (let r = 0; r < cfg.rooms; r++) {
+  const teachers: WireSocket[] = [];
+  const codes = new Map<number, string>();
+  for (const r of myRooms) {
     const simulator = sims[r % 2];
     const scenario = simulator === 'payment-switch' ? 'sale-surge' : 'traffic-surge';
     const res = await fetch(`${cfg.url}/api/rooms`, {
@@ -123,100 +130,127 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ simulator, scenario, teamCount: cfg.teams, minutes: cfg.roundMinutes ?? 60, tempo: 1, seed: r + 1 }),
     });
-    const { code, teacherKey } = await res.json();
+    if (!res.ok) throw new Error(`POST /api/rooms: ${res.status} ${await res.text()}`);
+    const { code, teacherKey } = (await res.json()) as { code: string; teacherKey: string };
     const teacher = await connect();
-    const ack = await ask(teacher, 'teacher:join', { code, key: teacherKey });
+    const ack = await teacher.request<Ack>('teacher:join', { code, key: teacherKey });
     if (!ack.ok) throw new Error(`teacher:join ${JSON.stringify(ack)}`);
-    onTeacherMinute(teacher, 'room:minute', { round: 0, minute: -1 });
+    const t = newTrack();
+    teacher.on('room:minute', (m, raw) => teacherReceived(t, m, raw));
     teacher.on('scores', () => {
       // The next round at once, as a teacher would after the debrief.
-      void ask(teacher, 'teacher:clock', { action: 'next' }).then(() => ask(teacher, 'teacher:clock', { action: 'start' }));
+      void teacher.request('teacher:clock', { action: 'next' }).then(() => teacher.request('teacher:clock', { action: 'start' }));
     });
     teachers.push(teacher);
-    codes.push(code);
+    codes.set(r, code);
   }
-  const seats = codes.flatMap((code, r) => Array.from({ length: cfg.teams * cfg.perTeam }, (_, i) => ({ code, r, i })));
+  const seats = myRooms.flatMap((r) => Array.from({ length: cfg.teams * cfg.perTeam }, (_, i) => ({ code: codes.get(r)!, r, i })));
   let joinErrors = 0;
   await inBatches(seats, 100, async ({ code, r, i }) => {
     const s = await connect();
-    const t: Track = { round: 0, minute: -1 };
-    const ack = await ask(s, 'student:join', { code, name: `Load ${r}-${i}` });
+    const t = newTrack();
+    const ack = await s.request<Ack>('student:join', { code, name: `Load ${r}-${i}` });
     if (!ack.ok) {
       joinErrors++;
       return;
     }
+    studentTracks.push(t);
     // Roles are dealt again as teammates arrive: keep the latest roster.
     let room = ack.room;
-    s.on('room', (v: typeof room) => (room = v));
-    const own = () => {
+    s.on('room', (v) => (room = v));
+    const own = (): ControlDef[] => {
       const me = room.players.find((p: { id: number }) => p.id === ack.playerId);
       return getModel(room.round.simulator).controls.filter((c) => me?.roles.includes(c.role));
     };
-    onStudentMinute(s, t, own);
+    s.on('minute', (m: { roundId: number; sentAt: number; snapshot: { minute: number } }, raw) => {
+      if (!studentReceived(t, m.roundId, m.snapshot.minute, m.sentAt, raw)) return;
+      if (random() >= cfg.changeProbability) return;
+      const mine = own();
+      if (!mine.length) return;
+      const def = mine[Math.floor(random() * mine.length)];
+      changesSent++;
+      void s.request<Ack>('student:control', { key: def.key, value: randomControlValue(def, random) }).then((res) => {
+        if (!res.ok && res.error?.code !== 'ROUND_FINISHED' && res.error?.code !== 'BAD_STATE') {
+          changeErrors++;
+          if (changeErrors <= 3) process.stderr.write(`change refused: ${JSON.stringify(res.error)}\n`);
+        }
+      });
+    });
   });
   if (joinErrors) throw new Error(`${joinErrors} students could not join`);
   return async () => {
-    await Promise.all(teachers.map((t) => ask(t, 'teacher:clock', { action: 'start' })));
+    const acks = await Promise.all(teachers.map((t) => t.request<Ack>('teacher:clock', { action: 'start' })));
+    const refused = acks.filter((a) => !a.ok);
+    if (refused.length) throw new Error(`${refused.length} rooms did not start: ${JSON.stringify(refused[0])}`);
   };
 }
 
 async function setupBaseline(): Promise<() => Promise<void>> {
   const subs: { channel: string; teacher: boolean }[] = [];
-  for (let r = 0; r < cfg.rooms; r++) {
+  for (const r of myRooms) {
     subs.push({ channel: `r${r}:teacher`, teacher: true });
     for (let t = 0; t < cfg.teams; t++) for (let k = 0; k < cfg.perTeam; k++) subs.push({ channel: `r${r}:t${t}`, teacher: false });
   }
   await inBatches(subs, 100, async ({ channel, teacher }) => {
     const s = await connect();
-    const t: Track = { round: 0, minute: -1 };
-    if (teacher) onTeacherMinute(s, 'room:minute', t);
-    else {
-      s.on('minute', (m: { roundId: number; minute: number; sentAt: number }) => void received(t, m.roundId, m.minute, m.sentAt, m));
-    }
-    await new Promise<void>((resolve) => s.emit('sub', channel, resolve));
+    const t = newTrack();
+    if (teacher) s.on('room:minute', (m, raw) => teacherReceived(t, m, raw));
+    else studentTracks.push(t);
+    if (!teacher) s.on('minute', (m: { roundId: number; minute: number; sentAt: number }, raw) => void studentReceived(t, m.roundId, m.minute, m.sentAt, raw));
+    await s.request('sub', channel);
   });
+  // One generator tells the bare server to begin; it broadcasts to every generator's sockets.
   return async () => {
-    sockets[0].emit('go');
+    if (cfg.part === 0) sockets[0].emit('go', null);
   };
 }
 
-function stats(values: number[]) {
-  const s = [...values].sort((a, b) => a - b);
-  const q = (p: number) => (s.length ? s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)] : NaN);
-  return { n: s.length, p50: q(0.5), p99: q(0.99), max: s[s.length - 1] ?? NaN };
-}
+const send = (msg: object) => process.stdout.write(JSON.stringify(msg) + '\n');
 
 const start = cfg.mode === 'opsroom' ? await setupOpsroom() : await setupBaseline();
-process.stderr.write(`loadgen ${cfg.mode}: ${sockets.length} sockets connected\n`);
-await start();
-await new Promise((r) => setTimeout(r, cfg.warmupSeconds * 1000));
-// Tracking restarts so that the measured window starts clean.
-missed = 0;
-outOfOrder = 0;
-measuring = true;
-process.stdout.write(JSON.stringify({ event: 'measuring' }) + '\n');
-const t0 = Date.now();
-await new Promise((r) => setTimeout(r, cfg.seconds * 1000));
-measuring = false;
-const elapsed = (Date.now() - t0) / 1000;
-for (const s of sockets) s.disconnect();
-process.stdout.write(
-  JSON.stringify({
-    event: 'report',
-    mode: cfg.mode,
-    sockets: sockets.length,
-    students: cfg.rooms * cfg.teams * cfg.perTeam,
-    seconds: elapsed,
-    delivered,
-    deliveredPerSecond: delivered / elapsed,
-    meanPayloadBytes: sampled ? deliveredBytesSample / sampled : 0,
-    meanTeacherPayloadBytes: teacherSampled ? teacherBytesSample / teacherSampled : 0,
-    latencyMs: stats(latencies),
-    teacherLatencyMs: stats(teacherLatencies),
-    missed,
-    outOfOrder,
-    changesSent,
-    changeErrors,
-  }) + '\n',
-);
-process.exit(0);
+process.stderr.write(`loadgen ${cfg.mode} ${cfg.part + 1}/${cfg.procs}: ${sockets.length} sockets connected\n`);
+send({ event: 'ready', sockets: sockets.length });
+
+let t0 = 0;
+for await (const line of createInterface({ input: process.stdin })) {
+  const cmd = JSON.parse(line) as { do: 'start' | 'measure' | 'report' };
+  if (cmd.do === 'start') {
+    await start();
+    send({ event: 'started' });
+  } else if (cmd.do === 'measure') {
+    // Tracking restarts so that the measured window starts clean.
+    missed = 0;
+    outOfOrder = 0;
+    for (const t of studentTracks) t.lastAt = 0;
+    changesSent = 0;
+    changeErrors = 0;
+    loopDelay.enable();
+    measuring = true;
+    t0 = Date.now();
+    send({ event: 'measuring' });
+  } else if (cmd.do === 'report') {
+    measuring = false;
+    loopDelay.disable();
+    const seconds = (Date.now() - t0) / 1000;
+    for (const s of sockets) s.close();
+    send({
+      event: 'report',
+      sockets: sockets.length,
+      seconds,
+      student: studentLatency.toJSON(),
+      studentSinceTick: studentSinceTick.toJSON(),
+      teacher: teacherLatency.toJSON(),
+      studentBytes,
+      teacherBytes,
+      missed,
+      outOfOrder,
+      // Gaps count as missed only once a later minute arrives: a student whose minutes stopped is stalled.
+      stalled: studentTracks.filter((t) => t.lastAt < Date.now() - STALL_MS).length,
+      changesSent,
+      changeErrors,
+      // The histogram holds the interval between samples: what exceeds the resolution is the delay.
+      loopDelayMs: { p99: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS), max: Math.max(0, loopDelay.max / 1e6 - LOOP_RESOLUTION_MS) },
+    });
+    process.exit(0);
+  }
+}

@@ -1,11 +1,12 @@
 // Several lines of one indicator on one chart (the replay's compare chart): every team of a round,
 // and the original and its what-if rounds, over the whole round, with a solid cursor at the minute
-// shown. Each line has its own colour *and* dash pattern, so they differ without colour too.
+// shown. Each line has its own colour *and* dash pattern, so they differ without colour too. The
+// axis is the desk's readable one (scale.ts), with its unit and the goal's dashed line.
 import { Chart, LinearScale, LineController, LineElement, PointElement, type Plugin } from 'chart.js';
 import { untrack } from 'svelte';
 import type { Attachment } from 'svelte/attachments';
-import { yRange } from './range.ts';
 import { lineOptions } from './base.ts';
+import { trendAxis } from './scale.ts';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale);
 
@@ -21,6 +22,13 @@ export interface CompareInput {
   cursor: number;
   locale: string;
   digits: number;
+  /** Shares in %: the axis stays within 0–100. */
+  share: boolean;
+  /** The goal lines, in display units. */
+  goals: number[];
+  /** The axes' titles: the indicator's unit, and the word for minutes. */
+  unit: string;
+  minuteLabel: string;
 }
 
 const COLORS = ['#1d4ed8', '#b45309', '#047857', '#be185d', '#6d28d9', '#0e7490', '#4d7c0f', '#9f1239'];
@@ -31,21 +39,39 @@ export function lineStyle(i: number): { color: string; dash: number[] } {
   return { color: COLORS[i % COLORS.length], dash: DASHES[i % DASHES.length] };
 }
 
-const cursorPlugin: Plugin<'line'> = {
-  id: 'minuteCursor',
+interface Marks {
+  minute: number;
+  goals: number[];
+}
+
+/** The cursor at the minute shown (solid) and the goal lines (dashed), in ink. */
+const marksPlugin: Plugin<'line'> = {
+  id: 'marks',
   afterDatasetsDraw(chart) {
-    const minute = (chart.options.plugins as { minuteCursor?: { minute: number } }).minuteCursor?.minute;
-    if (minute === undefined) return;
+    const marks = (chart.options.plugins as { marks?: Marks }).marks;
+    if (!marks) return;
     const { ctx, chartArea, scales } = chart;
-    const x = scales.x.getPixelForValue(minute);
-    if (x < chartArea.left || x > chartArea.right) return;
     ctx.save();
     ctx.strokeStyle = '#16202c';
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.moveTo(x, chartArea.top);
-    ctx.lineTo(x, chartArea.bottom);
-    ctx.stroke();
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash([6, 4]);
+    for (const g of marks.goals) {
+      const y = scales.y.getPixelForValue(g);
+      if (y < chartArea.top || y > chartArea.bottom) continue;
+      ctx.beginPath();
+      ctx.moveTo(chartArea.left, y);
+      ctx.lineTo(chartArea.right, y);
+      ctx.stroke();
+    }
+    const x = scales.x.getPixelForValue(marks.minute);
+    if (x >= chartArea.left && x <= chartArea.right) {
+      ctx.lineWidth = 2;
+      ctx.setLineDash([]);
+      ctx.beginPath();
+      ctx.moveTo(x, chartArea.top);
+      ctx.lineTo(x, chartArea.bottom);
+      ctx.stroke();
+    }
     ctx.restore();
   },
 };
@@ -56,8 +82,8 @@ export function compareChart(input: () => CompareInput): Attachment<HTMLCanvasEl
     const chart = new Chart(canvas, {
       type: 'line',
       data: { datasets: [] },
-      options: { ...lineOptions(first.locale, first.minutes, 9, 6), plugins: { minuteCursor: { minute: first.cursor } } as never },
-      plugins: [cursorPlugin],
+      options: { ...lineOptions(first.locale, first.minutes, 9, 6), plugins: { marks: { minute: first.cursor, goals: [] } } as never },
+      plugins: [marksPlugin],
     });
     $effect(() => {
       const d = input();
@@ -71,11 +97,19 @@ export function compareChart(input: () => CompareInput): Attachment<HTMLCanvasEl
         parsing: false as const,
         normalized: true,
       }));
-      chart.options.scales!.x!.max = d.minutes;
-      const y = chart.options.scales!.y as { min?: number; max?: number; ticks: { precision?: number } };
-      Object.assign(y, { min: undefined, max: undefined }, yRange(d.series.flatMap((s) => s.points.map((p) => p.y)), d.digits));
-      y.ticks.precision = d.digits;
-      (chart.options.plugins as { minuteCursor: { minute: number } }).minuteCursor.minute = d.cursor;
+      const x = chart.options.scales!.x as { max?: number; title: { display: boolean; text: string } };
+      x.max = d.minutes;
+      x.title = { display: true, text: d.minuteLabel };
+      const axis = trendAxis(
+        d.series.flatMap((s) => s.points.map((p) => p.y)),
+        d.goals,
+        { digits: d.digits, share: d.share, maxTicks: 6 },
+      );
+      const y = chart.options.scales!.y as { min?: number; max?: number; ticks: { stepSize?: number }; title: { display: boolean; text: string } };
+      Object.assign(y, { min: axis.min, max: axis.max });
+      y.ticks.stepSize = axis.ticks[1] - axis.ticks[0];
+      y.title = { display: d.unit !== '', text: d.unit };
+      Object.assign((chart.options.plugins as { marks: Marks }).marks, { minute: d.cursor, goals: d.goals });
       chart.update('none');
     });
     return () => chart.destroy();

@@ -30,6 +30,7 @@ const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
   ROUND_NOT_FOUND: m.err_ROUND_NOT_FOUND,
   REMOVED: m.err_REMOVED,
   TICK_FAILED: m.err_TICK_FAILED,
+  STORAGE_FAILED: m.err_STORAGE_FAILED,
   INTERNAL: m.err_INTERNAL,
   TIMEOUT: m.err_TIMEOUT,
   NETWORK: m.err_NETWORK,

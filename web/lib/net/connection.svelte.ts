@@ -10,14 +10,13 @@ export type ConnState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
 type Payload<E extends keyof ClientToServer> = Parameters<ClientToServer[E]>[0];
 /** What the server acknowledges for event E. */
 export type AckOf<E extends keyof ClientToServer> = Parameters<Parameters<ClientToServer[E]>[1]>[0];
-export type OkOf<E extends keyof ClientToServer> = Extract<AckOf<E>, { ok: true }>;
 
 /** Client-side error code, next to the server's (translated the same way). */
 export const TIMEOUT = 'TIMEOUT';
 
-/** Failures worth another try: no answer in time, or a rate limit. */
+/** Failures worth another try: no answer in time, a rate limit, storage that failed for a moment. */
 export function isTransient(code: string): boolean {
-  return code === TIMEOUT || code === 'RATE_LIMITED';
+  return code === TIMEOUT || code === 'RATE_LIMITED' || code === 'STORAGE_FAILED';
 }
 
 export class Connection {
@@ -25,6 +24,8 @@ export class Connection {
   readonly socket: ClassroomSocket;
   /** close() was called: stay disconnected. */
   private stopped = false;
+  /** The pending retry of a failed join. */
+  private retry: ReturnType<typeof setTimeout> | null = null;
 
   constructor(onConnect: () => void) {
     this.socket = io({ path: '/socket.io', autoConnect: false, reconnectionDelayMax: 4000 });
@@ -53,8 +54,35 @@ export class Connection {
   }
   close(): void {
     this.stopped = true;
+    this.cancelRetry();
     this.state = 'offline';
     this.socket.disconnect();
+  }
+
+  private cancelRetry(): void {
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
+  }
+
+  /**
+   * What follows a failed join, for every page alike: a code `fatal` names closes the connection and
+   * is returned (the page shows it); any other is tried again shortly — `again` is called if still
+   * connected. One retry waits at most; close() cancels it.
+   */
+  afterFailedJoin(code: string, fatal: (code: string) => boolean, again: () => void): string | null {
+    if (fatal(code)) {
+      this.close();
+      return code;
+    }
+    this.cancelRetry();
+    this.retry = setTimeout(
+      () => {
+        this.retry = null;
+        if (!this.stopped && this.socket.connected) again();
+      },
+      code === TIMEOUT ? 500 : 2500,
+    );
+    return null;
   }
 
   /** Emits an event and resolves with its acknowledgement (or a TIMEOUT error): never rejects. */

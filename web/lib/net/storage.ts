@@ -3,6 +3,7 @@
 
 const TOKEN_PREFIX = 'opsroom.student.';
 const TEACHER_KEY = 'opsroom.teacherKey';
+const READ_PREFIX = 'opsroom.read.';
 
 function read(key: string): string | null {
   try {
@@ -26,6 +27,17 @@ export const clearToken = (code: string): void => write(TOKEN_PREFIX + code, nul
 
 export const loadTeacherKey = (): string | null => read(TEACHER_KEY);
 export const saveTeacherKey = (key: string): void => write(TEACHER_KEY, key);
+
+/** Which events of a round this browser's student has read (the desk's banner), by `roundId.teamId`. */
+export function loadReadEvents(key: string): string[] {
+  try {
+    const ids: unknown = JSON.parse(read(READ_PREFIX + key) ?? '[]');
+    return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+export const saveReadEvents = (key: string, ids: readonly string[]): void => write(READ_PREFIX + key, JSON.stringify(ids));
 
 /** The teacher key carried in a copied link's fragment (`#key=…`), which never reaches the server. */
 export function keyFromFragment(hash: string): string | null {

@@ -1,12 +1,11 @@
 // The teacher's HTTP calls: history, replay, what-if fork and the export (CSV, ZIP). Each carries the teacher
 // key as a bearer header, which is why a CSV is fetched and saved from a Blob rather than linked.
-import type { HistoryRoom, RoomView, RoundReplay } from '$shared/protocol/types.ts';
+import type { CsvPart, HistoryRoom, RoomView, RoundReplay } from '$shared/protocol/types.ts';
+export type { CsvPart };
 import { filenameFrom } from '$lib/replay/logic.ts';
 import { call, type Result } from './api.ts';
 import { keyFromFragment, loadTeacherKey, saveTeacherKey } from './storage.ts';
 
-export type CsvPart = 'minutes' | 'changes' | 'scores';
-export const CSV_PARTS: readonly CsvPart[] = ['minutes', 'changes', 'scores'];
 /** A CSV part, or 'all': the three in one ZIP. */
 export type ExportFile = CsvPart | 'all';
 const exportPath = (file: ExportFile) => (file === 'all' ? 'all.zip' : `${file}.csv`);

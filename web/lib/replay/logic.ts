@@ -39,15 +39,6 @@ export function changesUpTo(changes: readonly ChangeRecord[], minute: number): C
   return changes.filter((c) => c.minute <= minute).sort((a, b) => a.id - b.id);
 }
 
-/** Changes grouped by the minute they took effect (one marker each on the trend charts), naming every author once. */
-export function changeMarks(changes: readonly ChangeRecord[]): { minute: number; authors: string[]; changes: ChangeRecord[] }[] {
-  const byMinute = new Map<number, ChangeRecord[]>();
-  for (const c of [...changes].sort((a, b) => a.id - b.id)) byMinute.set(c.minute, [...(byMinute.get(c.minute) ?? []), c]);
-  return [...byMinute.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([minute, list]) => ({ minute, authors: [...new Set(list.map((c) => c.author.name))], changes: list }));
-}
-
 /** The replay's roster as the desk's players: each team's members with their roles (nobody is connected in a replay). */
 export function rosterOf(teams: readonly Pick<ReplayTeam, 'teamId' | 'members'>[]): PlayerView[] {
   return teams.flatMap((t) => t.members.map((mb) => ({ id: mb.playerId, name: mb.name, teamId: t.teamId, roles: mb.roles, connected: false })));

@@ -51,6 +51,21 @@ export function fromDisplay(def: NumberControlDef, shown: number): number | null
   return round(snapped, decimalsOf(def.step));
 }
 
+/**
+ * A value the student typed, checked rather than corrected: within the range and on a step it is
+ * the base value to send; otherwise null, and the input says what is allowed (9 in a 0.5–5 field
+ * is not quietly turned into 5).
+ */
+export function checkDisplay(def: NumberControlDef, shown: number): number | null {
+  if (!Number.isFinite(shown)) return null;
+  const b = displayBounds(def);
+  const eps = b.step * 1e-6;
+  if (shown < b.min - eps || shown > b.max + eps) return null;
+  const k = (shown - b.min) / b.step;
+  if (Math.abs(k - Math.round(k)) > 1e-6) return null;
+  return fromDisplay(def, shown);
+}
+
 /** "60 %", "3.0 σ", "12": a number control's value in the reader's number format. */
 export function formatControlNumber(def: NumberControlDef, value: number, locale: string): string {
   const b = displayBounds(def);

@@ -1,7 +1,7 @@
 // Pure helpers behind a team's desk: merging minutes, pending vs applied changes, the feed, series
 // for the charts and who owns what. Only type imports from shared/, so node tests can load it as is.
 import type { ChangeRecord, PlayerView } from '$shared/protocol/types.ts';
-import type { SimEvent, Snapshot } from '$shared/sim/types.ts';
+import type { ControlValue, GoalDef, IndicatorDef, SimEvent, SimMeta, Snapshot } from '$shared/sim/types.ts';
 
 /**
  * Adds one minute to the history. The same minute again replaces it (a repeat after a re-join);
@@ -38,6 +38,19 @@ export function pendingByKey(changes: readonly ChangeRecord[], currentMinute: nu
   return out;
 }
 
+export interface DeskEvent {
+  id: string;
+  minute: number;
+  event: SimEvent;
+}
+
+/** The simulation's own events, oldest first (control events are left out: the change records say it, with a name). */
+export function deskEvents(snapshots: readonly Snapshot[]): DeskEvent[] {
+  const out: DeskEvent[] = [];
+  for (const s of snapshots) s.events.forEach((e, i) => e.kind !== 'control' && out.push({ id: `e${s.minute}.${i}`, minute: s.minute, event: e }));
+  return out;
+}
+
 export type FeedItem =
   | { kind: 'change'; id: string; minute: number; change: ChangeRecord; pending: boolean }
   | { kind: 'event'; id: string; minute: number; event: SimEvent };
@@ -50,11 +63,7 @@ export function feedItems(changes: readonly ChangeRecord[], snapshots: readonly 
   const current = snapshots.at(-1)?.minute ?? -1;
   const items: FeedItem[] = [];
   for (const c of changes) items.push({ kind: 'change', id: `c${c.id}`, minute: c.minute, change: c, pending: isPending(c, current) });
-  for (const s of snapshots) {
-    s.events.forEach((e, i) => {
-      if (e.kind !== 'control') items.push({ kind: 'event', id: `e${s.minute}.${i}`, minute: s.minute, event: e });
-    });
-  }
+  for (const e of deskEvents(snapshots)) items.push({ kind: 'event', ...e });
   // Newest first. A change applying at minute m was made during minute m − 1: it is older than the
   // events of minute m, so it comes after them.
   items.sort((a, b) => b.minute - a.minute || (a.kind === b.kind ? b.id.localeCompare(a.id, 'en', { numeric: true }) : a.kind === 'change' ? 1 : -1));
@@ -69,6 +78,36 @@ export function seriesOf(snapshots: readonly Snapshot[], key: string, scale: num
 /** Minutes at which applied control changes took effect (markers on the trend charts). */
 export function changeMinutes(changes: readonly ChangeRecord[], currentMinute: number): number[] {
   return [...new Set(changes.filter((c) => !isPending(c, currentMinute)).map((c) => c.minute))];
+}
+
+/** Changes grouped by the minute they took effect (one marker each on the trend charts), naming every author once. */
+export function changeMarks(changes: readonly ChangeRecord[]): { minute: number; authors: string[]; changes: ChangeRecord[] }[] {
+  const byMinute = new Map<number, ChangeRecord[]>();
+  for (const c of [...changes].sort((a, b) => a.id - b.id)) byMinute.set(c.minute, [...(byMinute.get(c.minute) ?? []), c]);
+  return [...byMinute.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([minute, list]) => ({ minute, authors: [...new Set(list.map((c) => c.author.name))], changes: list }));
+}
+
+/**
+ * The controls a round starts with, before its first minute: the model's defaults, then the
+ * scenario's own (what the lobby desk shows; actions have no value).
+ */
+export function startingControls(model: Pick<SimMeta, 'controls' | 'scenarios'>, scenario: string): Record<string, ControlValue> {
+  const out: Record<string, ControlValue> = {};
+  for (const c of model.controls) if (c.kind !== 'action') out[c.key] = c.default;
+  return { ...out, ...(model.scenarios.find((s) => s.id === scenario)?.controls ?? {}) };
+}
+
+/** The scenario's goals on one indicator (its goal lines). */
+export function goalsOn(model: Pick<SimMeta, 'scenarios'>, scenario: string, indicator: string): GoalDef[] {
+  return (model.scenarios.find((s) => s.id === scenario)?.goals ?? []).filter((g) => g.indicator === indicator);
+}
+
+/** The charted indicators: the headline ones, then those the scenario's goals are about. */
+export function chartedIndicators(model: Pick<SimMeta, 'indicators' | 'scenarios'>, scenario: string): IndicatorDef[] {
+  const goals = new Set((model.scenarios.find((s) => s.id === scenario)?.goals ?? []).map((g) => g.indicator));
+  return [...model.indicators.filter((i) => i.headline), ...model.indicators.filter((i) => !i.headline && goals.has(i.key))];
 }
 
 /** Members of a team in the room's order. */

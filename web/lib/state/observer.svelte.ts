@@ -1,6 +1,7 @@
 // The projector: read-only, joined as an observer. Rebuilt from the join's answer after a reconnect.
 import type { RoomSummary, RoomView, RoundScores } from '$shared/protocol/types.ts';
 import { Connection, isTransient } from '$lib/net/connection.svelte.ts';
+import { withPresence } from './presence.ts';
 
 export class ObserverSession {
   readonly conn: Connection;
@@ -21,6 +22,7 @@ export class ObserverSession {
       }
       this.room = room;
     });
+    s.on('presence', (p) => this.room && (this.room = withPresence(this.room, p)));
     s.on('summary', (sm) => (this.summary = sm));
     s.on('scores', (sc) => (this.scores = sc));
   }
@@ -33,11 +35,7 @@ export class ObserverSession {
     this.joined = false;
     const res = await this.conn.request('observer:join', { code: this.code });
     if (!res.ok) {
-      if (isTransient(res.error.code)) setTimeout(() => this.conn.socket.connected && void this.join(), 2000);
-      else {
-        this.failure = res.error.code;
-        this.conn.close();
-      }
+      this.failure = this.conn.afterFailedJoin(res.error.code, (c) => !isTransient(c), () => void this.join());
       return;
     }
     this.room = res.room;

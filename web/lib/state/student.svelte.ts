@@ -2,9 +2,10 @@
 // team's desk rebuilt from the join's history after every (re)connect.
 import type { ControlValue } from '$shared/sim/types.ts';
 import type { RoomView, RoundScores } from '$shared/protocol/types.ts';
-import { Connection, TIMEOUT } from '$lib/net/connection.svelte.ts';
+import { Connection } from '$lib/net/connection.svelte.ts';
 import { clearToken, loadToken, saveToken } from '$lib/net/storage.ts';
 import { DeskState } from './desk.svelte.ts';
+import { withPresence } from './presence.ts';
 
 /** Codes after which joining again cannot help. */
 const FATAL = new Set(['BAD_TOKEN', 'ROOM_NOT_FOUND', 'REMOVED']);
@@ -19,13 +20,13 @@ export class StudentSession {
   /** Why the session stopped (an error code), or null while it runs. */
   failure = $state<string | null>(null);
   me = $derived(this.room?.players.find((p) => p.id === this.playerId) ?? null);
-  private retry: ReturnType<typeof setTimeout> | null = null;
 
   constructor(readonly code: string) {
     this.conn = new Connection(() => void this.join());
     const s = this.conn.socket;
     s.on('disconnect', () => (this.joined = false));
     s.on('room', (room) => this.setRoom(room));
+    s.on('presence', (p) => this.room && (this.room = withPresence(this.room, p)));
     s.on('minute', (tm) => {
       if (!this.desk.applyMinute(tm)) void this.join();
     });
@@ -61,10 +62,9 @@ export class StudentSession {
     this.joined = false;
     const res = await this.conn.request('student:join', { code: this.code, token });
     if (!res.ok) {
-      if (FATAL.has(res.error.code)) return this.stop(res.error.code);
-      // Rate limits and timeouts pass: try again shortly if still connected.
-      if (this.retry) clearTimeout(this.retry);
-      this.retry = setTimeout(() => this.conn.socket.connected && void this.join(), (res.error.code as string) === TIMEOUT ? 500 : 3000);
+      // Anything but a lost seat passes (a rate limit, a timeout, a server that could not store): try again.
+      const fatal = this.conn.afterFailedJoin(res.error.code, (c) => FATAL.has(c), () => void this.join());
+      if (fatal) this.stop(fatal);
       return;
     }
     saveToken(this.code, res.token);
@@ -94,7 +94,6 @@ export class StudentSession {
   }
 
   dispose(): void {
-    if (this.retry) clearTimeout(this.retry);
     this.conn.close();
   }
 }

@@ -4,6 +4,7 @@ import type { ClockAction, RoomMinute, RoomView, RoundConfig, RoundScores, Tempo
 import { Connection, isTransient, type AckOf } from '$lib/net/connection.svelte.ts';
 import type { ClientToServer } from '$shared/protocol/events.ts';
 import { DeskState } from './desk.svelte.ts';
+import { withPresence } from './presence.ts';
 import { extendTrends, type Trends } from './trends.ts';
 
 export class TeacherSession {
@@ -39,6 +40,7 @@ export class TeacherSession {
       }
       this.room = room;
     });
+    s.on('presence', (p) => this.room && (this.room = withPresence(this.room, p)));
     s.on('room:minute', (rm) => {
       this.latest = rm;
       this.trends = extendTrends(this.trends, rm, this.headline());
@@ -58,12 +60,7 @@ export class TeacherSession {
     this.joined = false;
     const res = await this.conn.request('teacher:join', { code: this.code, key: this.key });
     if (!res.ok) {
-      if (isTransient(res.error.code)) {
-        setTimeout(() => this.conn.socket.connected && void this.join(), 2000);
-      } else {
-        this.failure = res.error.code;
-        this.conn.close();
-      }
+      this.failure = this.conn.afterFailedJoin(res.error.code, (c) => !isTransient(c), () => void this.join());
       return;
     }
     this.room = res.room;

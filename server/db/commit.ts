@@ -1,0 +1,84 @@
+// Group commit: the write lists asked for in the same turn of the event loop (every room whose minute
+// fell due in one timers phase, say) go to the Store as one transaction — one fsync — and each
+// caller hears only once it is stored. If the shared transaction fails, each list is tried alone,
+// so one room's bad write fails that room only.
+import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import type { Store } from './store.ts';
+import type { Write } from './writes.ts';
+
+interface Waiting {
+  writes: readonly Write[];
+  resolve(): void;
+  reject(e: unknown): void;
+}
+
+export class Committer {
+  private batch: Waiting[] = [];
+  private scheduled = false;
+  /** The transaction under way; the next one starts after it (and takes everything asked for meanwhile). */
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: Store,
+    private readonly metrics: Metrics = noMetrics,
+  ) {}
+
+  /** One transaction, measured: its duration and the room-minutes it stored. */
+  private async write(lists: readonly (readonly Write[])[]): Promise<void> {
+    const t0 = performance.now();
+    await this.store.commit(lists);
+    let minutes = 0;
+    for (const l of lists) for (const w of l) if (w.op === 'insertSnapshots') minutes++;
+    this.metrics.committed(performance.now() - t0, minutes);
+  }
+
+  /** Resolves once the writes are stored (with whatever else was asked for in this turn). */
+  commit(writes: readonly Write[]): Promise<void> {
+    if (writes.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.batch.push({ writes, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  /** Resolves when everything asked for so far has been stored or refused. */
+  async idle(): Promise<void> {
+    do {
+      await new Promise((r) => setImmediate(r));
+      await this.flushing;
+    } while (this.scheduled);
+  }
+
+  private async flush(): Promise<void> {
+    await this.flushing;
+    this.scheduled = false;
+    const batch = this.batch;
+    this.batch = [];
+    this.flushing = this.apply(batch);
+  }
+
+  /** Never rejects: each caller hears its own outcome. */
+  private async apply(batch: Waiting[]): Promise<void> {
+    try {
+      await this.write(batch.map((w) => w.writes));
+      for (const w of batch) w.resolve();
+      return;
+    } catch (e) {
+      if (batch.length === 1) {
+        batch[0].reject(e);
+        return;
+      }
+    }
+    for (const w of batch) {
+      try {
+        await this.write([w.writes]);
+        w.resolve();
+      } catch (e) {
+        w.reject(e);
+      }
+    }
+  }
+}

@@ -1,0 +1,253 @@
+// The Store on SQLite (better-sqlite3, synchronous inside). This process is the database's only
+// writer, so fresh ids are counted on from each table's max(id) read at open.
+import { and, asc, desc, eq, inArray, lte, max, type SQL } from 'drizzle-orm';
+import type { ChangeRecord, RoundState } from '../../shared/protocol/types.ts';
+import { PROBE_WRITE } from './health.ts';
+import { openDatabase, type Db } from './index.ts';
+import { changes, goalResults, players, rooms, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
+import type { PlayerRecord, RoomRecord, RoundRecord, Store } from './store.ts';
+import type { IdSource, IdTable, MinuteRecord, TeamResultRecord, Write } from './writes.ts';
+
+type RoomRow = typeof rooms.$inferSelect;
+type PlayerRow = typeof players.$inferSelect;
+type RoundRow = typeof rounds.$inferSelect;
+type ChangeRow = typeof changes.$inferSelect;
+
+const roomRecord = (r: RoomRow): RoomRecord => ({ id: r.id, code: r.code, teacherId: r.teacherId, config: JSON.parse(r.config), createdAt: r.createdAt });
+
+const playerRecord = (p: PlayerRow): PlayerRecord => ({
+  id: p.id,
+  roomId: p.roomId,
+  teamId: p.teamId,
+  name: p.name,
+  seq: p.seq,
+  roles: JSON.parse(p.roles),
+  removed: p.removed,
+  joinedAt: p.joinedAt,
+});
+
+function roundRecord(r: RoundRow): RoundRecord {
+  const { forkOfRoundId, forkOfTeamId, forkMinute, ...rest } = r;
+  const forked = forkOfRoundId !== null && forkOfTeamId !== null && forkMinute !== null;
+  return { ...rest, forkOf: forked ? { roundId: forkOfRoundId, teamId: forkOfTeamId, minute: forkMinute } : null };
+}
+
+const changeRecord = (row: ChangeRow): ChangeRecord => ({
+  id: row.id,
+  roundId: row.roundId,
+  teamId: row.teamId,
+  minute: row.minute,
+  key: row.key,
+  value: JSON.parse(row.value),
+  author: { playerId: row.playerId, name: row.authorName },
+  at: row.at,
+});
+
+const ID_TABLES = { teachers, rooms, teams, players, rounds, changes } as const;
+
+class CountingIds implements IdSource {
+  private readonly last: Record<IdTable, number>;
+  constructor(db: Db) {
+    const top = (table: (typeof ID_TABLES)[IdTable]) => db.select({ n: max(table.id) }).from(table).get()?.n ?? 0;
+    this.last = { teachers: top(teachers), rooms: top(rooms), teams: top(teams), players: top(players), rounds: top(rounds), changes: top(changes) };
+  }
+  next(table: IdTable): number {
+    return ++this.last[table];
+  }
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+export class SqliteStore implements Store {
+  readonly ids: IdSource;
+
+  constructor(
+    readonly db: Db,
+    /** `PRAGMA quick_check` at opening (openDatabase). */
+    readonly integrity: readonly string[] = ['ok'],
+  ) {
+    this.ids = new CountingIds(db);
+  }
+
+  /**
+   * Opens (and migrates) the file, or ':memory:', after SQLite's quick check; a path that cannot hold a
+   * database throws DatabaseOpenError.
+   */
+  static open(path: string): SqliteStore {
+    const { db, integrity } = openDatabase(path);
+    return new SqliteStore(db, integrity);
+  }
+
+  async probe(at: number): Promise<void> {
+    this.db.$client.prepare(PROBE_WRITE).run(at);
+  }
+
+  async close(): Promise<void> {
+    this.db.$client.close();
+  }
+
+  async commit(lists: readonly (readonly Write[])[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const list of lists) for (const w of list) this.apply(w);
+    });
+  }
+
+  private apply(w: Write): void {
+    const { db } = this;
+    switch (w.op) {
+      case 'insertTeacher':
+        db.insert(teachers).values({ id: w.id, keyHash: w.keyHash, createdAt: w.createdAt }).run();
+        return;
+      case 'insertRoom':
+        db.insert(rooms).values({ id: w.id, code: w.code, teacherId: w.teacherId, config: JSON.stringify(w.config), createdAt: w.createdAt }).run();
+        return;
+      case 'setRoomConfig':
+        db.update(rooms).set({ config: JSON.stringify(w.config) }).where(eq(rooms.id, w.roomId)).run();
+        return;
+      case 'insertTeam':
+        db.insert(teams).values({ id: w.id, roomId: w.roomId, idx: w.idx, name: w.name }).run();
+        return;
+      case 'renameTeam':
+        db.update(teams).set({ name: w.name }).where(eq(teams.id, w.teamId)).run();
+        return;
+      case 'insertPlayer':
+        db.insert(players)
+          .values({ id: w.id, roomId: w.roomId, teamId: w.teamId, name: w.name, tokenHash: w.tokenHash, seq: w.seq, roles: JSON.stringify(w.roles), joinedAt: w.joinedAt })
+          .run();
+        return;
+      case 'updatePlayer': {
+        const { roles, ...rest } = w.set;
+        db.update(players)
+          .set({ ...rest, ...(roles ? { roles: JSON.stringify(roles) } : {}) })
+          .where(eq(players.id, w.id))
+          .run();
+        return;
+      }
+      case 'insertRound': {
+        const { forkOf, ...r } = w.round;
+        db.insert(rounds)
+          .values({ ...r, forkOfRoundId: forkOf?.roundId ?? null, forkOfTeamId: forkOf?.teamId ?? null, forkMinute: forkOf?.minute ?? null })
+          .run();
+        return;
+      }
+      case 'updateRound':
+        db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
+        return;
+      case 'insertRoundTeams':
+        if (w.teams.length) db.insert(roundTeams).values(w.teams.map((t) => ({ roundId: w.roundId, ...t }))).run();
+        return;
+      case 'renameRoundTeam':
+        db.update(roundTeams)
+          .set({ name: w.name })
+          .where(and(eq(roundTeams.roundId, w.roundId), eq(roundTeams.teamId, w.teamId)))
+          .run();
+        return;
+      case 'insertChanges':
+        if (w.changes.length) {
+          const rows = w.changes.map((c) => ({
+            ...{ id: c.id, roundId: c.roundId, teamId: c.teamId, minute: c.minute, key: c.key, value: JSON.stringify(c.value) },
+            ...{ playerId: c.author.playerId, authorName: c.author.name, at: c.at },
+          }));
+          db.insert(changes).values(rows).run();
+        }
+        return;
+      case 'insertSnapshots':
+        if (w.rows.length) db.insert(snapshots).values(w.rows.map((r) => ({ roundId: w.roundId, ...r }))).run();
+        return;
+      case 'insertResults':
+        for (const r of w.results) {
+          db.insert(scores).values({ roundId: w.roundId, teamId: r.teamId, score: r.score }).run();
+          if (r.goals.length) {
+            const rows = r.goals.map((g) => ({ roundId: w.roundId, teamId: r.teamId, goalId: g.id, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met }));
+            db.insert(goalResults).values(rows).run();
+          }
+        }
+        return;
+    }
+  }
+
+  // ── reads ────────────────────────────────────────────────────────────
+  async teacherByKeyHash(keyHash: string): Promise<number | undefined> {
+    return this.db.select({ id: teachers.id }).from(teachers).where(eq(teachers.keyHash, keyHash)).get()?.id;
+  }
+  async codeExists(code: string): Promise<boolean> {
+    return !!this.db.select({ id: rooms.id }).from(rooms).where(eq(rooms.code, code)).get();
+  }
+  async roomByCode(code: string): Promise<RoomRecord | undefined> {
+    const r = this.db.select().from(rooms).where(eq(rooms.code, code)).get();
+    return r && roomRecord(r);
+  }
+  async roomById(id: number): Promise<RoomRecord | undefined> {
+    const r = this.db.select().from(rooms).where(eq(rooms.id, id)).get();
+    return r && roomRecord(r);
+  }
+  async roomsOfTeacher(teacherId: number): Promise<RoomRecord[]> {
+    return this.db.select().from(rooms).where(eq(rooms.teacherId, teacherId)).orderBy(desc(rooms.createdAt), desc(rooms.id)).all().map(roomRecord);
+  }
+
+  async teamsOfRoom(roomId: number) {
+    return this.db.select().from(teams).where(eq(teams.roomId, roomId)).orderBy(asc(teams.idx)).all();
+  }
+  async playersOfRoom(roomId: number): Promise<PlayerRecord[]> {
+    return this.db.select().from(players).where(eq(players.roomId, roomId)).orderBy(asc(players.id)).all().map(playerRecord);
+  }
+  async playerByTokenHash(tokenHash: string): Promise<PlayerRecord | undefined> {
+    const p = this.db.select().from(players).where(eq(players.tokenHash, tokenHash)).get();
+    return p && playerRecord(p);
+  }
+
+  async roundById(id: number): Promise<RoundRecord | undefined> {
+    const r = this.db.select().from(rounds).where(eq(rounds.id, id)).get();
+    return r && roundRecord(r);
+  }
+  async latestRound(roomId: number): Promise<RoundRecord | undefined> {
+    const r = this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number)).limit(1).get();
+    return r && roundRecord(r);
+  }
+  async roundsOfRoom(roomId: number): Promise<RoundRecord[]> {
+    return this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number)).all().map(roundRecord);
+  }
+  async roundsInState(states: readonly RoundState[]): Promise<RoundRecord[]> {
+    return this.db.select().from(rounds).where(inArray(rounds.state, [...states])).all().map(roundRecord);
+  }
+  async forksOf(roundId: number): Promise<RoundRecord[]> {
+    return this.db.select().from(rounds).where(eq(rounds.forkOfRoundId, roundId)).orderBy(asc(rounds.id)).all().map(roundRecord);
+  }
+  async roundTeams(roundId: number) {
+    return this.db.select().from(roundTeams).where(eq(roundTeams.roundId, roundId)).orderBy(asc(roundTeams.idx)).all();
+  }
+
+  async changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]> {
+    const where: SQL | undefined = only
+      ? and(eq(changes.roundId, roundId), eq(changes.teamId, only.teamId), lte(changes.minute, only.upToMinute))
+      : eq(changes.roundId, roundId);
+    return this.db.select().from(changes).where(where).orderBy(asc(changes.id)).all().map(changeRecord);
+  }
+  async snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]> {
+    const conditions = [eq(snapshots.roundId, roundId)];
+    if (only) conditions.push(eq(snapshots.teamId, only.teamId));
+    if (only?.upToMinute !== undefined) conditions.push(lte(snapshots.minute, only.upToMinute));
+    return this.db
+      .select({ teamId: snapshots.teamId, minute: snapshots.minute, data: snapshots.data })
+      .from(snapshots)
+      .where(and(...conditions))
+      .orderBy(asc(snapshots.teamId), asc(snapshots.minute))
+      .all();
+  }
+  async resultsOfRound(roundId: number): Promise<TeamResultRecord[]> {
+    const goals = this.db.select().from(goalResults).where(eq(goalResults.roundId, roundId)).all();
+    return this.db
+      .select()
+      .from(scores)
+      .where(eq(scores.roundId, roundId))
+      .all()
+      .map((s) => ({
+        teamId: s.teamId,
+        score: s.score,
+        goals: goals
+          .filter((g) => g.teamId === s.teamId)
+          .map((g) => ({ id: g.goalId, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })),
+      }));
+  }
+}

@@ -1,0 +1,94 @@
+// What a room asks the database to do, as data: a transition returns a list of these and the Store
+// applies the list in one transaction. Rows that others refer to carry the id the transition drew
+// from the Store's id source, so the next state can name them before they are written.
+import type { GoalResult } from '../../shared/sim/types.ts';
+import type { ChangeRecord, RoundConfig, RoundState, RoundView, Tempo } from '../../shared/protocol/types.ts';
+import type { SimulatorId } from '../../shared/sim/types.ts';
+
+/** Tables whose rows get their id from the id source. */
+export type IdTable = 'teachers' | 'rooms' | 'teams' | 'players' | 'rounds' | 'changes';
+
+/**
+ * Fresh ids, handed out synchronously while a transition runs. `ready()` is awaited before each
+ * transition: an implementation that draws ids from the database (PostgreSQL sequences) refills
+ * its pool there; SQLite counts from `max(id)` at open (this process being the only writer).
+ */
+export interface IdSource {
+  next(table: IdTable): number;
+  ready(): Promise<void>;
+}
+
+export interface MinuteRecord {
+  teamId: number;
+  minute: number;
+  /** The snapshot, already serialised (the same text is broadcast). */
+  data: string;
+}
+
+export interface TeamResultRecord {
+  teamId: number;
+  goals: GoalResult[];
+  score: number | null;
+}
+
+export interface PlayerPatch {
+  teamId?: number | null;
+  seq?: number;
+  roles?: readonly string[];
+  removed?: boolean;
+}
+
+export interface RoundPatch {
+  simulator?: SimulatorId;
+  scenario?: string;
+  seed?: number | null;
+  minutes?: number;
+  tempo?: Tempo;
+  state?: RoundState;
+  minute?: number;
+  startedAt?: number;
+  finishedAt?: number;
+}
+
+export interface NewRound {
+  id: number;
+  roomId: number;
+  number: number;
+  simulator: SimulatorId;
+  scenario: string;
+  seed: number | null;
+  minutes: number;
+  tempo: Tempo;
+  noise: boolean;
+  state: RoundState;
+  minute: number;
+  createdAt: number;
+  startedAt: number | null;
+  forkOf: RoundView['forkOf'];
+}
+
+export type Write =
+  | { op: 'insertTeacher'; id: number; keyHash: string; createdAt: number }
+  | { op: 'insertRoom'; id: number; code: string; teacherId: number; config: RoundConfig; createdAt: number }
+  | { op: 'setRoomConfig'; roomId: number; config: RoundConfig }
+  | { op: 'insertTeam'; id: number; roomId: number; idx: number; name: string }
+  | { op: 'renameTeam'; teamId: number; name: string }
+  | {
+      op: 'insertPlayer';
+      id: number;
+      roomId: number;
+      teamId: number | null;
+      name: string;
+      tokenHash: string;
+      seq: number;
+      roles: readonly string[];
+      joinedAt: number;
+    }
+  | { op: 'updatePlayer'; id: number; set: PlayerPatch }
+  | { op: 'insertRound'; round: NewRound }
+  | { op: 'updateRound'; id: number; set: RoundPatch }
+  | { op: 'insertRoundTeams'; roundId: number; teams: readonly { teamId: number; idx: number; name: string }[] }
+  | { op: 'renameRoundTeam'; roundId: number; teamId: number; name: string }
+  | { op: 'insertChanges'; changes: readonly ChangeRecord[] }
+  | { op: 'insertSnapshots'; roundId: number; rows: readonly MinuteRecord[] }
+  | { op: 'insertResults'; roundId: number; results: readonly TeamResultRecord[] };

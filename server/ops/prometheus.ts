@@ -1,0 +1,128 @@
+// The Metrics of this process in the Prometheus text format (prom-client), one registry per app.
+// Counts that already exist somewhere (rooms, sockets, feeds) are read when scraped; what happens
+// in between (ticks, commits, messages, refusals) is counted as it happens. docs/operations.md
+// says what each series tells an operator.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Metrics } from './metrics.ts';
+
+const ROUND_STATES = ['lobby', 'running', 'paused', 'finished'] as const;
+const SOCKET_KINDS = ['teacher', 'student', 'observer', 'unjoined', 'feed'] as const;
+
+/** What the scrape-time gauges read. */
+export interface ScrapeSources {
+  /** The round state of every room in memory. */
+  roomStates(): Iterable<string>;
+  /** The role of every connected socket.io socket ('none' before it joins). */
+  socketRoles(): Iterable<string | undefined>;
+  /** Open plain WebSocket feeds. */
+  feeds(): number;
+}
+
+const ms = (v: number) => v / 1000;
+
+export class PromMetrics implements Metrics {
+  readonly registry = new Registry();
+  private sources: ScrapeSources | null = null;
+
+  private readonly tickSeconds = new Histogram({
+    name: 'opsroom_tick_duration_seconds',
+    help: 'Time to compute, store and send one minute of a room',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  private readonly lagSeconds = new Histogram({
+    name: 'opsroom_tick_lag_seconds',
+    help: 'How late a planned minute started against its plan',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  private readonly tickFailures = new Counter({
+    name: 'opsroom_tick_failures_total',
+    help: 'Minutes that could not be computed or stored (each pauses its round)',
+    registers: [this.registry],
+  });
+  private readonly commitSeconds = new Histogram({
+    name: 'opsroom_commit_duration_seconds',
+    help: 'Time of one database transaction: the writes of every room asked for in one event-loop turn (group commit, one fsync)',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+  private readonly minutes = new Counter({
+    name: 'opsroom_minutes_committed_total',
+    help: "Room minutes committed to the database (every team's snapshot of one minute)",
+    registers: [this.registry],
+  });
+  private readonly messages = new Counter({
+    name: 'opsroom_messages_sent_total',
+    help: 'Messages sent to sockets, one per receiver, by event (feed:* for the plain WebSocket feed)',
+    labelNames: ['event'],
+    registers: [this.registry],
+  });
+  private readonly refusals = new Counter({
+    name: 'opsroom_rate_limited_total',
+    help: 'Requests refused by a rate limit, by limit',
+    labelNames: ['limit'],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    const self = this;
+    new Gauge({
+      name: 'opsroom_rooms',
+      help: 'Rooms in memory, by the state of their current round',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const n: Record<string, number> = Object.fromEntries(ROUND_STATES.map((s) => [s, 0]));
+        for (const s of self.sources?.roomStates() ?? []) n[s] = (n[s] ?? 0) + 1;
+        for (const [state, v] of Object.entries(n)) this.set({ state }, v);
+      },
+    });
+    new Gauge({
+      name: 'opsroom_sockets',
+      help: 'Connected sockets, by kind (unjoined: socket.io connected but not yet in a room; feed: plain WebSocket feed)',
+      labelNames: ['kind'],
+      registers: [this.registry],
+      collect() {
+        const n: Record<string, number> = Object.fromEntries(SOCKET_KINDS.map((k) => [k, 0]));
+        for (const role of self.sources?.socketRoles() ?? []) {
+          const kind = !role || role === 'none' ? 'unjoined' : role;
+          n[kind] = (n[kind] ?? 0) + 1;
+        }
+        n.feed = self.sources?.feeds() ?? 0;
+        for (const [kind, v] of Object.entries(n)) this.set({ kind }, v);
+      },
+    });
+    // Event-loop delay, memory, CPU, handles, GC: prom-client's standard process metrics.
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Where the scrape-time gauges read from (the app's rooms, socket.io and feed). */
+  watch(sources: ScrapeSources): void {
+    this.sources = sources;
+  }
+
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  tick(durationMs: number): void {
+    this.tickSeconds.observe(ms(durationMs));
+  }
+  tickLag(lateMs: number): void {
+    this.lagSeconds.observe(ms(Math.max(0, lateMs)));
+  }
+  tickFailed(): void {
+    this.tickFailures.inc();
+  }
+  committed(durationMs: number, minutes: number): void {
+    this.commitSeconds.observe(ms(durationMs));
+    if (minutes > 0) this.minutes.inc(minutes);
+  }
+  sent(event: string, count: number): void {
+    if (count > 0) this.messages.inc({ event }, count);
+  }
+  rateLimited(limit: string): void {
+    this.refusals.inc({ limit });
+  }
+}

@@ -1,0 +1,46 @@
+// Routes for operators and for the teacher's join screen: GET /metrics (Prometheus) and GET /api/info
+// (where students can reach this server).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import { bearer } from '../http/errors.ts';
+import { isLoopback, joinInfo, type Interfaces } from '../net/addresses.ts';
+import type { PromMetrics } from './prometheus.ts';
+
+export interface OpsRouteOptions {
+  metrics: PromMetrics;
+  /** With a token, /metrics needs `Authorization: Bearer <token>`; without, it answers this machine only. */
+  metricsToken: string | null;
+  publicUrl: string | null;
+  interfaces: () => Interfaces;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** A request from this machine that no proxy forwarded (a local proxy would make everyone look local). */
+function fromThisMachine(req: FastifyRequest): boolean {
+  const h = req.headers;
+  return isLoopback(req.socket.remoteAddress ?? '') && !h['x-forwarded-for'] && !h.forwarded && !h['x-real-ip'];
+}
+
+export async function opsRoutes(app: FastifyInstance, opts: OpsRouteOptions): Promise<void> {
+  const expected = opts.metricsToken ? digest(opts.metricsToken) : null;
+
+  app.get('/metrics', async (req, reply) => {
+    if (expected) {
+      const given = bearer(req.headers.authorization);
+      // Compared as digests: equal length, constant time.
+      if (!given || !timingSafeEqual(digest(given), expected)) throw new ClassroomError(ErrorCode.BAD_KEY, 'metrics need Authorization: Bearer <METRICS_TOKEN>');
+    } else if (!fromThisMachine(req)) {
+      throw new ClassroomError(ErrorCode.NOT_FOUND, 'metrics are served to this machine only (set METRICS_TOKEN to read them from elsewhere)');
+    }
+    const { contentType, body } = await opts.metrics.scrape();
+    return reply.type(contentType).header('cache-control', 'no-store').send(body);
+  });
+
+  app.get('/api/info', async (req) => {
+    const addr = app.server.address();
+    const bound = typeof addr === 'object' && addr ? addr : { address: '127.0.0.1', port: 0 };
+    return joinInfo({ publicUrl: opts.publicUrl, bound: bound.address, port: bound.port, interfaces: opts.interfaces(), via: req.socket.localAddress });
+  });
+}

@@ -1,0 +1,79 @@
+// Every input a room takes, as data, and what handling one produces. A transition is a pure function
+// (state, command, ctx) → { next, writes, messages, reply }: the shell (room.ts) stores the writes,
+// then swaps in `next`, then sends the messages. To add a command: one entry in `Commands`, one
+// pure function, registered in transitions/index.ts (the compiler asks for it).
+import type { ClockAction, RoundConfig, Tempo } from '../../shared/protocol/types.ts';
+import type { ControlValue } from '../../shared/sim/types.ts';
+import type { ChangeRecord } from '../../shared/protocol/types.ts';
+import type { IdSource, Write } from '../db/writes.ts';
+import type { Channel, EventName, EventPayload } from './output.ts';
+import type { PlayerState, RoomState } from './state.ts';
+
+/** A teacher's configuration patch as it arrives (the simulator is checked by the transition). */
+export type ConfigPatch = Partial<Omit<RoundConfig, 'simulator'>> & { simulator?: string };
+
+/** Each command's fields and the reply its caller gets. */
+export interface Commands {
+  /** A new student, seated in the smallest playing team. */
+  join: { input: { name: string; tokenHash: string }; reply: PlayerState };
+  /** A student's change of one of their controls. */
+  control: { input: { playerId: number; key: string; value: ControlValue }; reply: ChangeRecord };
+  configure: { input: { patch: ConfigPatch }; reply: void };
+  tempo: { input: { tempo: Tempo }; reply: void };
+  clock: { input: { action: ClockAction }; reply: void };
+  move: { input: { playerId: number; teamId: number }; reply: void };
+  rename: { input: { teamId: number; name: string }; reply: void };
+  remove: { input: { playerId: number }; reply: void };
+  /** The room's timer: one minute of a running round (nothing otherwise). `firedAt`: when it fell due. */
+  tick: { input: { firedAt: number }; reply: void };
+  /** After a load: a round that was running when its process stopped resumes paused. */
+  recover: { input: Record<never, never>; reply: void };
+}
+
+export type CommandType = keyof Commands;
+export type CommandOf<K extends CommandType> = { type: K } & Commands[K]['input'];
+export type Command = { [K in CommandType]: CommandOf<K> }[CommandType];
+export type ReplyOf<C extends Command> = Commands[C['type']]['reply'];
+
+/** One event to one channel. */
+export interface Emit<E extends EventName> {
+  kind: 'emit';
+  to: Channel;
+  event: E;
+  payload: EventPayload<E>;
+}
+
+export type Message =
+  | { [E in EventName]: Emit<E> }[EventName]
+  /** The room view (with who is connected, which the shell knows) to everyone. */
+  | { kind: 'room' }
+  /** A player's sockets follow them to their (new) team; null: no team. */
+  | { kind: 'place'; playerId: number; teamId: number | null }
+  /** A removed player's sockets are disconnected. */
+  | { kind: 'drop'; playerId: number };
+
+export function emit<E extends EventName>(to: Channel, event: E, payload: EventPayload<E>): Emit<E> {
+  return { kind: 'emit', to, event, payload };
+}
+
+export interface Outcome<R> {
+  next: RoomState;
+  writes: Write[];
+  messages: Message[];
+  reply: R;
+}
+
+/** What a transition may use besides its state and command, so that it stays deterministic. */
+export interface TransitionCtx {
+  now: number;
+  ids: IdSource;
+  /** A seed for a round whose configuration leaves it to chance. */
+  drawSeed(): number;
+}
+
+export type Transition<K extends CommandType> = (state: RoomState, cmd: CommandOf<K>, ctx: TransitionCtx) => Outcome<Commands[K]['reply']>;
+
+/** A transition that changes nothing. */
+export function unchanged(state: RoomState): Outcome<void> {
+  return { next: state, writes: [], messages: [], reply: undefined };
+}

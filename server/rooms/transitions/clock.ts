@@ -1,0 +1,96 @@
+// The teacher's clock: start, pause, resume, step, end, next round — each allowed in one state of the
+// round — and the pause of a round found running after a restart.
+import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
+import { scenarioDef } from '../../../shared/sim/engine.ts';
+import { getModel } from '../../../shared/sim/registry.ts';
+import type { ClockAction, RoundState } from '../../../shared/protocol/types.ts';
+import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
+import { activeTeams } from '../roster.ts';
+import { openTeam } from '../round.ts';
+import type { RoomState } from '../state.ts';
+import { Draft } from './draft.ts';
+import { finish, playMinute, sendMinute } from './tick.ts';
+
+/** In which round states each action is allowed, and what to say otherwise. */
+const ALLOWED: Record<ClockAction, { from: readonly RoundState[]; hint?: string }> = {
+  start: { from: ['lobby'] },
+  pause: { from: ['running'] },
+  resume: { from: ['paused'] },
+  step: { from: ['paused'], hint: 'pause first' },
+  end: { from: ['running', 'paused'] },
+  next: { from: ['finished'], hint: 'end the round first' },
+};
+
+function setState(d: Draft, state: 'running' | 'paused'): void {
+  d.patchRound({ state });
+  d.write({ op: 'updateRound', id: d.state.round.id, set: { state } });
+  d.send({ kind: 'room' });
+}
+
+function start(d: Draft, ctx: TransitionCtx): void {
+  const s = d.state;
+  const r = s.round;
+  const seed = r.seed ?? ctx.drawSeed();
+  const seats = activeTeams(s, s.config.teamCount).map((t) => ({ teamId: t.id, idx: t.idx, name: t.name }));
+  d.patchRound({ seed, state: 'running', minute: 0 });
+  const teams = new Map(seats.map((seat) => [seat.teamId, openTeam(d.state.round, seat, seed)]));
+  d.patchRound({ teams });
+  d.write(
+    { op: 'insertRoundTeams', roundId: r.id, teams: seats },
+    { op: 'updateRound', id: r.id, set: { seed, state: 'running', minute: 0, startedAt: ctx.now } },
+    { op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(t.sim.snapshot) })) },
+  );
+  d.send({ kind: 'room' });
+  sendMinute(d, d.state.round, ctx.now);
+}
+
+/** A new round in the lobby, with the room's configuration and the same teams. */
+function nextRound(d: Draft, ctx: TransitionCtx): void {
+  const { simulator, scenario, seed, minutes, tempo } = d.state.config;
+  const round = {
+    ...{ id: ctx.ids.next('rounds'), number: d.state.round.number + 1, simulator, scenario, seed, minutes, tempo },
+    ...({ noise: true, state: 'lobby', minute: -1, forkOf: null } as const),
+  };
+  d.write({ op: 'insertRound', round: { ...round, roomId: d.state.id, createdAt: ctx.now, startedAt: null } });
+  const model = getModel(simulator);
+  d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, scenario), teams: new Map() });
+  d.send({ kind: 'room' });
+}
+
+export const clock: Transition<'clock'> = (s: RoomState, { action }, ctx) => {
+  const state = s.round.state;
+  const allowed = ALLOWED[action];
+  if (!allowed.from.includes(state)) {
+    throw new ClassroomError(ErrorCode.BAD_STATE, `cannot ${action}: the round is ${state}${allowed.hint ? `; ${allowed.hint}` : ''}`);
+  }
+  const d = new Draft(s);
+  switch (action) {
+    case 'start':
+      start(d, ctx);
+      break;
+    case 'pause':
+      setState(d, 'paused');
+      break;
+    case 'resume':
+      setState(d, 'running');
+      break;
+    case 'step':
+      playMinute(d, ctx.now);
+      break;
+    case 'end':
+      finish(d, ctx.now);
+      break;
+    case 'next':
+      nextRound(d, ctx);
+      break;
+  }
+  return d.done(undefined);
+};
+
+export const recover: Transition<'recover'> = (s) => {
+  // Nobody ticks a round while its process is down: it resumes paused, for the teacher to restart.
+  if (s.round.state !== 'running') return unchanged(s);
+  const d = new Draft(s);
+  setState(d, 'paused');
+  return d.done(undefined);
+};

@@ -1,0 +1,16 @@
+// Every command's transition, in one place: the compiler refuses a command without one.
+import type { CommandOf, Commands, CommandType, Outcome, Transition, TransitionCtx } from '../commands.ts';
+import type { RoomState } from '../state.ts';
+import { clock, recover } from './clock.ts';
+import { configure, tempo } from './config.ts';
+import { control } from './control.ts';
+import { join, move, remove, rename } from './roster.ts';
+import { tick } from './tick.ts';
+
+const transitions: { [K in CommandType]: Transition<K> } = { join, control, configure, tempo, clock, move, rename, remove, tick, recover };
+
+/** The outcome of one command: pure, so the same state, command and ctx give the same outcome. */
+export function transition<K extends CommandType>(state: RoomState, cmd: CommandOf<K>, ctx: TransitionCtx): Outcome<Commands[K]['reply']> {
+  const fn: Transition<K> = transitions[cmd.type];
+  return fn(state, cmd, ctx);
+}

@@ -1,0 +1,41 @@
+// One simulated minute for every team: stepped with the changes recorded for it, stored in one
+// transaction with the round's minute (and, at the last minute, its scores and finished state),
+// then sent. The room's timer asks for it; the teacher's `step` plays it while paused.
+import { emit, unchanged, type Transition } from '../commands.ts';
+import { advanceTeam, results } from '../round.ts';
+import type { RoundRun } from '../state.ts';
+import { roomMinute, roomSummary, roundScores, teamMinute } from '../views.ts';
+import { Draft } from './draft.ts';
+
+/** Every team's minute to its members, the teacher's view of all of them, the observers' summary. */
+export function sendMinute(d: Draft, r: RoundRun, sentAt: number): void {
+  for (const t of r.teams.values()) d.send(emit({ kind: 'team', teamId: t.teamId }, 'minute', { roundId: r.id, sentAt, ...teamMinute(t) }));
+  d.send(emit({ kind: 'teacher' }, 'room:minute', roomMinute(r, sentAt)), emit({ kind: 'observers' }, 'summary', roomSummary(r, sentAt)));
+}
+
+/** The round's end: its state and every team's result stored, the scores sent to everyone. */
+export function finish(d: Draft, at: number, also: { minute?: number } = {}): void {
+  d.patchRound({ state: 'finished' });
+  const r = d.state.round;
+  d.write({ op: 'updateRound', id: r.id, set: { ...also, state: 'finished', finishedAt: at } }, { op: 'insertResults', roundId: r.id, results: results(r) });
+  d.send({ kind: 'room' }, emit({ kind: 'all' }, 'scores', roundScores(r)));
+}
+
+export function playMinute(d: Draft, sentAt: number): void {
+  const r = d.state.round;
+  const minute = r.minute + 1;
+  const teams = new Map([...r.teams].map(([id, t]) => [id, advanceTeam(r, t, minute)]));
+  d.patchRound({ minute, teams });
+  d.write({ op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute, data: JSON.stringify(t.sim.snapshot) })) });
+  sendMinute(d, d.state.round, sentAt);
+  if (minute >= r.minutes) finish(d, sentAt, { minute });
+  else d.write({ op: 'updateRound', id: r.id, set: { minute } });
+}
+
+export const tick: Transition<'tick'> = (s, cmd) => {
+  // A beat that was queued behind a pause, an end or the last minute finds nothing to do.
+  if (s.round.state !== 'running') return unchanged(s);
+  const d = new Draft(s);
+  playMinute(d, cmd.firedAt);
+  return d.done(undefined);
+};

@@ -1,0 +1,65 @@
+// What people are sent, computed from a room's state: the room view, a team's minute and history,
+// the teacher's and observers' minute, the scores. Pure.
+import type { RoomMinute, RoomSummary, RoomView, RoundScores, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
+import { activePlayers, activeTeams } from './roster.ts';
+import type { RoomState, RoundRun, TeamRun } from './state.ts';
+
+export function roomView(s: RoomState, connected: (playerId: number) => boolean): RoomView {
+  const { id, number, state, simulator, scenario, seed, minutes, tempo, minute, forkOf } = s.round;
+  return {
+    code: s.code,
+    config: s.config,
+    round: { id, number, state, simulator, scenario, seed, minutes, tempo, minute, forkOf },
+    teams: activeTeams(s, s.config.teamCount).map((t) => ({ id: t.id, idx: t.idx, name: t.name })),
+    players: activePlayers(s)
+      .sort((a, b) => a.id - b.id)
+      .map((p) => ({ id: p.id, name: p.name, teamId: p.teamId, roles: [...p.roles], connected: connected(p.id) })),
+  };
+}
+
+export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
+  return { teamId: t.teamId, snapshot: t.sim.snapshot, progress: [...t.progress], score: t.score };
+}
+
+export function teamHistory(roundId: number, t: TeamRun): TeamHistory {
+  return { roundId, teamId: t.teamId, snapshots: t.snapshots.toArray(), changes: t.changes.toArray(), progress: [...t.progress], score: t.score };
+}
+
+function teamSummary(round: RoundRun, t: TeamRun): TeamSummary {
+  const s = t.sim.snapshot;
+  const headline: Record<string, number> = {};
+  for (const i of round.model.indicators) if (i.headline) headline[i.key] = s.indicators[i.key];
+  return {
+    teamId: t.teamId,
+    name: t.name,
+    minute: s.minute,
+    headline,
+    status: s.status,
+    progress: t.progress.map((g) => ({ id: g.id, value: g.value, met: g.met })),
+    score: t.score,
+  };
+}
+
+/** Headline series of every team so far (the teacher's small trends): teamId → indicator → values by minute. */
+export function headlineTrends(round: RoundRun): Record<number, Record<string, number[]>> {
+  const out: Record<number, Record<string, number[]>> = {};
+  for (const t of round.teams.values()) {
+    const series: Record<string, number[]> = {};
+    for (const i of round.model.indicators) if (i.headline) series[i.key] = [...t.snapshots].map((s) => s.indicators[i.key]);
+    out[t.teamId] = series;
+  }
+  return out;
+}
+
+export function roomMinute(r: RoundRun, sentAt: number): RoomMinute {
+  return { roundId: r.id, minute: r.minute, sentAt, teams: [...r.teams.values()].map(teamMinute) };
+}
+
+export function roomSummary(r: RoundRun, sentAt: number): RoomSummary {
+  return { roundId: r.id, state: r.state, minute: r.minute, sentAt, teams: [...r.teams.values()].map((t) => teamSummary(r, t)) };
+}
+
+/** Every team's goals and score (the final verdict once the round is finished). */
+export function roundScores(r: RoundRun): RoundScores {
+  return { roundId: r.id, teams: [...r.teams.values()].map((t) => ({ teamId: t.teamId, name: t.name, goals: [...t.progress], score: t.score })) };
+}

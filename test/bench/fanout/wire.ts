@@ -1,0 +1,98 @@
+// A minimal socket.io client for the load generator: the engine.io v4 / socket.io v5 wire protocol over one
+// `ws` WebSocket, nothing else (no reconnection, no buffering, no namespaces but "/", no binary). A full
+// socket.io-client costs several times more CPU per message; the generator must measure the server, not itself.
+//
+// Frames: "0{…}" open, "2" ping → "3" pong, "40" connect → "40{…}", "42[event, arg]" an event,
+// "42<id>[event, arg]" one that wants an ack, "43<id>[result]" the ack.
+import WebSocket from 'ws';
+
+export type Handler = (arg: any, raw: string) => void;
+
+export class WireSocket {
+  private acks = new Map<number, (result: any) => void>();
+  private handlers = new Map<string, Handler>();
+  private nextAck = 0;
+  /** Bytes of every event frame received (the socket.io framing included). */
+  bytesIn = 0;
+
+  private constructor(private readonly ws: WebSocket) {}
+
+  /** Opens the WebSocket, does the engine.io and socket.io handshakes, and resolves when connected. */
+  static connect(httpUrl: string, timeoutMs = 60_000): Promise<WireSocket> {
+    const url = `${httpUrl.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
+    // The server is our own: its frames need no UTF-8 check (ws would validate every text frame).
+    const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
+    const s = new WireSocket(ws);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => fail(new Error(`no socket.io connection within ${timeoutMs} ms`)), timeoutMs);
+      const fail = (e: Error) => {
+        clearTimeout(timer);
+        ws.terminate();
+        reject(e);
+      };
+      ws.once('error', fail);
+      ws.on('message', (data: Buffer) => {
+        const text = data.toString();
+        switch (text.charCodeAt(0)) {
+          case 0x30: // "0": engine.io open
+            ws.send('40');
+            return;
+          case 0x32: // "2": ping
+            ws.send('3');
+            return;
+          case 0x34: // "4": a socket.io packet
+            if (text.charCodeAt(1) === 0x34) fail(new Error(`socket.io refused the connection: ${text.slice(2)}`));
+            else if (text.charCodeAt(1) === 0x30) {
+              clearTimeout(timer);
+              ws.off('error', fail);
+              ws.on('error', () => {});
+              resolve(s);
+            } else s.packet(text, data.length);
+            return;
+        }
+      });
+      ws.once('close', () => fail(new Error('closed during the handshake')));
+    });
+  }
+
+  private packet(text: string, bytes: number): void {
+    const type = text.charCodeAt(1);
+    if (type === 0x32) {
+      // "42": an event
+      this.bytesIn += bytes;
+      const comma = text.indexOf('",', 4);
+      const event = comma < 0 ? text.slice(4, -2) : text.slice(4, comma);
+      const handler = this.handlers.get(event);
+      if (handler) handler(comma < 0 ? undefined : JSON.parse(text.slice(comma + 2, -1)), text);
+    } else if (type === 0x33) {
+      // "43<id>[result]"
+      const bracket = text.indexOf('[', 2);
+      const id = Number(text.slice(2, bracket));
+      const done = this.acks.get(id);
+      this.acks.delete(id);
+      done?.(JSON.parse(text.slice(bracket))[0]);
+    }
+  }
+
+  /** One handler per event (the last one set wins). */
+  on(event: string, handler: Handler): void {
+    this.handlers.set(event, handler);
+  }
+
+  emit(event: string, arg: unknown): void {
+    this.ws.send(`42${JSON.stringify([event, arg])}`);
+  }
+
+  /** An event with an acknowledgement: resolves with the server's answer. */
+  request<T = any>(event: string, arg: unknown): Promise<T> {
+    const id = this.nextAck++;
+    return new Promise((resolve) => {
+      this.acks.set(id, resolve);
+      this.ws.send(`42${id}${JSON.stringify([event, arg])}`);
+    });
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+}

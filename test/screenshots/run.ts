@@ -1,0 +1,227 @@
+// `npm run screenshots`: refreshes docs/screenshots/ from the built app — the desk as a student sees
+// it at 1366×768 (lobby, mid-round with an event, the end) and on a 390×844 phone, the web service
+// in its incident, the teacher's dashboard, the projector at 1920×1080 (lobby, ten teams running,
+// the end), a replay and the teacher's history, and a desk in each language. Each picture is the
+// first screen (no scrolling), as people see it. The server runs in-process on a manual clock with
+// fixed seeds, so the figures are the same from run to run (only the dates shown are the day's).
+// `npm test` never writes here.
+//
+//   npm run screenshots [-- --out DIR]
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { io, type Socket } from 'socket.io-client';
+import { assertBuilt, eventually, joinAsStudent, launchBrowser, newPage, startWebServer, type WebServer } from '../browser/helpers.ts';
+
+export const DESK = { width: 1366, height: 768 };
+export const WALL = { width: 1920, height: 1080 };
+export const PHONE = { width: 390, height: 844 };
+
+const args = process.argv.slice(2);
+const out = args.includes('--out') ? args[args.indexOf('--out') + 1] : 'docs/screenshots';
+
+interface Room {
+  code: string;
+  teacherKey: string;
+}
+
+async function createRoom(server: WebServer, body: object): Promise<Room> {
+  const res = await fetch(`${server.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`create room: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Room;
+}
+
+async function teacher(browser: Browser, server: WebServer, room: Room, viewport = DESK): Promise<Page> {
+  const { page } = await newPage(browser, viewport);
+  await page.goto(`${server.url}/teacher/${room.code}#key=${room.teacherKey}`);
+  await page.getByTestId('clock-panel').waitFor();
+  return page;
+}
+
+async function start(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Start' }).click();
+  await page.getByRole('button', { name: 'Pause' }).waitFor();
+}
+
+/** Students who only need to be in the room (the projector's teams): socket.io clients, no browser. */
+async function quietStudents(server: WebServer, code: string, names: string[]): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (const name of names) {
+    const s = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
+    await new Promise<void>((resolve, reject) => {
+      s.once('connect', () => resolve());
+      s.once('connect_error', reject);
+    });
+    const res = await new Promise<{ ok: boolean }>((resolve) => s.emit('student:join', { code, name }, resolve));
+    if (!res.ok) throw new Error(`join ${name}: ${JSON.stringify(res)}`);
+    sockets.push(s);
+  }
+  return sockets;
+}
+
+async function control(s: Socket, key: string, value: number | boolean): Promise<void> {
+  const res = await new Promise<{ ok: boolean }>((resolve) => s.emit('student:control', { key, value }, resolve));
+  if (!res.ok) throw new Error(`${key}=${value}: ${JSON.stringify(res)}`);
+}
+
+async function minuteShown(page: Page, minute: number): Promise<void> {
+  await eventually(async () => {
+    const t = await page.getByTestId('clock-minute').first().innerText();
+    if (!t.startsWith(`Minute ${minute} `)) throw new Error(`at ${t}`);
+  });
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // Fonts and the last minute's charts settle.
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: join(out, `${name}.png`) });
+  console.log(`${out}/${name}.png`);
+}
+
+async function desks(browser: Browser, server: WebServer): Promise<void> {
+  // Payment switch, sale surge: a team of two at 1366×768 and one student of another team on a phone.
+  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 2, seed: 7 });
+  const dash = await teacher(browser, server, room);
+  const { page: ana } = await newPage(browser, DESK);
+  await joinAsStudent(ana, server.url, room.code, 'Ana');
+  const { page: budi } = await newPage(browser, PHONE);
+  await joinAsStudent(budi, server.url, room.code, 'Budi');
+  await quietStudents(server, room.code, ['Csilla', 'Dario']);
+  await shot(ana, 'desk-lobby');
+  await start(dash);
+  await minuteShown(ana, 0);
+  server.minutes(3, 1);
+  await minuteShown(ana, 3);
+  const servers = ana.getByRole('spinbutton', { name: 'Servers' });
+  await servers.fill('10');
+  await servers.press('Enter');
+  await ana.getByTestId('pending').first().waitFor();
+  server.minutes(4, 1);
+  await minuteShown(ana, 7);
+  await minuteShown(budi, 7);
+  await shot(ana, 'desk-payment-switch');
+  await shot(budi, 'desk-phone');
+  await ana.getByRole('tab', { name: 'Trend' }).click();
+  await ana.getByTestId('trend').first().waitFor();
+  await shot(ana, 'desk-trends');
+  server.minutes(23, 1);
+  await minuteShown(ana, 30);
+  await ana.getByTestId('round-over').waitFor();
+  await shot(ana, 'desk-finished');
+  await dash.getByTestId('scores').waitFor();
+  await shot(dash, 'teacher-dashboard');
+
+  // Web service, bad deploy, a team of two: the bad build went live at minute 10; on the phone,
+  // Fitri owns the release (Roll back) and the cache.
+  const ws = await createRoom(server, { simulator: 'web-service', scenario: 'bad-deploy', minutes: 30, tempo: 1, teamCount: 1, seed: 7 });
+  const wsDash = await teacher(browser, server, ws);
+  const { page: eka } = await newPage(browser, DESK);
+  await joinAsStudent(eka, server.url, ws.code, 'Eka');
+  const { page: ekaPhone } = await newPage(browser, PHONE);
+  await joinAsStudent(ekaPhone, server.url, ws.code, 'Fitri');
+  await start(wsDash);
+  server.minutes(12, 1);
+  await minuteShown(eka, 12);
+  await minuteShown(ekaPhone, 12);
+  await shot(eka, 'desk-web-service');
+  await shot(ekaPhone, 'desk-web-service-phone');
+}
+
+async function projector(browser: Browser, server: WebServer): Promise<void> {
+  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 20, tempo: 5, teamCount: 10, seed: 11 });
+  const { page: wall } = await newPage(browser, WALL);
+  await wall.goto(`${server.url}/projector/${room.code}`);
+  await wall.getByTestId('proj-lobby').waitFor();
+  const names = ['Ana', 'Budi', 'Csilla', 'Dario', 'Eka', 'Fitri', 'Gábor', 'Hanna', 'Ilaria', 'Joost', 'Kiran', 'Lea', 'Marco', 'Nisha', 'Ona', 'Priya', 'Rudi', 'Sita', 'Tamás', 'Uma'];
+  const sockets = await quietStudents(server, room.code, names);
+  await eventually(async () => {
+    if (!(await wall.getByTestId('proj-count').innerText()).includes(String(names.length))) throw new Error('not all joined yet');
+  });
+  await shot(wall, 'projector-lobby');
+  const dash = await teacher(browser, server, room);
+  await start(dash);
+  // The teams decide differently: each team's scaler (its first member) sets its own server count
+  // at minute 2, and every other team sheds load.
+  server.minutes(2, 5);
+  for (const [i, s] of sockets.slice(0, 10).entries()) await control(s, 'servers', 4 + 2 * i);
+  for (const s of sockets.slice(10).filter((_, i) => i % 2 === 0)) await control(s, 'shedding', true);
+  server.minutes(6, 5);
+  await eventually(async () => {
+    if (!(await wall.getByTestId('proj-clock').innerText()).includes('Minute 8 ')) throw new Error('not at minute 8');
+  });
+  await shot(wall, 'projector');
+  server.minutes(12, 5);
+  await wall.getByTestId('podium').waitFor();
+  await shot(wall, 'projector-end');
+}
+
+async function replay(browser: Browser, server: WebServer): Promise<void> {
+  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 2, seed: 7 });
+  const dash = await teacher(browser, server, room);
+  const { page: ana } = await newPage(browser, DESK);
+  await joinAsStudent(ana, server.url, room.code, 'Ana');
+  await quietStudents(server, room.code, ['Budi']);
+  await start(dash);
+  server.minutes(3, 1);
+  await minuteShown(ana, 3);
+  const servers = ana.getByRole('spinbutton', { name: 'Servers' });
+  await servers.fill('10');
+  await servers.press('Enter');
+  await ana.getByTestId('pending').first().waitFor();
+  server.minutes(9, 1);
+  await dash.getByTestId('open-replay').click();
+  await dash.getByTestId('replay-desk').waitFor();
+  await dash.getByLabel('Minute of the replay').fill('9');
+  await minuteShown(dash, 9);
+  await dash.getByRole('tab', { name: 'Trend' }).click();
+  await dash.getByTestId('change-marker').first().waitFor();
+  await shot(dash, 'replay');
+  await dash.goto(`${server.url}/teacher`);
+  await dash.getByTestId('history').waitFor();
+  await shot(dash, 'teacher-history');
+}
+
+async function languages(browser: Browser, server: WebServer): Promise<void> {
+  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 6, seed: 7 });
+  const dash = await teacher(browser, server, room);
+  const pages: [string, Page][] = [];
+  for (const [locale, name] of [['en', 'Emma'], ['id', 'Budi'], ['hu', 'Csilla'], ['it', 'Ilaria'], ['nl', 'Daan'], ['ne', 'Nisha']] as const) {
+    const { context, page } = await newPage(browser, DESK);
+    await context.addInitScript((l) => localStorage.setItem('PARAGLIDE_LOCALE', l), locale);
+    await page.goto(`${server.url}/join/${room.code}`);
+    await page.locator('#join-name').fill(name);
+    await page.locator('form button[type=submit]').click();
+    await page.waitForURL(`**/play/${room.code}`);
+    await page.getByTestId('my-roles').waitFor();
+    pages.push([locale, page]);
+  }
+  await start(dash);
+  server.minutes(7, 1);
+  for (const [locale, page] of pages) {
+    await page.getByTestId('headline').waitFor();
+    await eventually(async () => {
+      if (!(await page.getByTestId('clock-minute').innerText()).includes('7')) throw new Error('not at minute 7');
+    });
+    await shot(page, `desk-${locale}`);
+  }
+}
+
+async function main(): Promise<void> {
+  assertBuilt();
+  mkdirSync(out, { recursive: true });
+  const server = await startWebServer();
+  const browser = await launchBrowser();
+  try {
+    await desks(browser, server);
+    await projector(browser, server);
+    await replay(browser, server);
+    await languages(browser, server);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();
+process.exit(0);

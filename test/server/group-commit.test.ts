@@ -1,0 +1,71 @@
+// Group commit: the rooms whose minute falls due in one turn share one transaction, and none of them
+// is seen before that transaction is stored; a failing write list fails its own room only.
+import { expect, test } from 'vitest';
+import { Committer } from '../../server/db/commit.ts';
+import type { Write } from '../../server/db/writes.ts';
+import { roomEnv } from './rooms.ts';
+
+const turn = () => new Promise((r) => setImmediate(r));
+
+test('two rooms due in the same turn commit in one transaction, and neither is broadcast before it is stored', async () => {
+  const env = roomEnv();
+  const a = (await env.manager.create({ teamCount: 2, tempo: 1, seed: 1 })).room;
+  const b = (await env.manager.create({ teamCount: 3, tempo: 1, seed: 2, simulator: 'web-service' })).room;
+  await Promise.all([a.dispatch({ type: 'clock', action: 'start' }), b.dispatch({ type: 'clock', action: 'start' })]);
+  const sentMinutes = () => env.out.of('minute').filter((m) => m.snapshot.minute === 1);
+  const transactions = env.store.transactions.length;
+
+  let release = () => {};
+  env.store.hold = new Promise((r) => (release = r));
+  env.clock.advance(1000);
+  while (env.store.transactions.length === transactions) await turn();
+  for (let i = 0; i < 5; i++) await turn();
+  // One transaction holds both rooms' minute; it is not stored yet, so nobody has seen minute 1.
+  expect(env.store.transactions.length).toBe(transactions + 1);
+  const batch = env.store.transactions[transactions];
+  const snapshotsOf = (roundId: number) => batch.flat().filter((w) => w.op === 'insertSnapshots' && w.roundId === roundId);
+  expect(batch).toHaveLength(2);
+  expect(snapshotsOf(a.round.id)).toHaveLength(1);
+  expect(snapshotsOf(b.round.id)).toHaveLength(1);
+  expect(sentMinutes()).toEqual([]);
+  expect([a.round.minute, b.round.minute]).toEqual([0, 0]);
+
+  env.store.hold = null;
+  release();
+  await env.manager.settled();
+  expect([a.round.minute, b.round.minute]).toEqual([1, 1]);
+  expect(sentMinutes().map((m) => m.roundId).sort()).toEqual([a.round.id, a.round.id, b.round.id, b.round.id, b.round.id].sort());
+  expect(env.store.transactions.length).toBe(transactions + 1);
+  expect((await env.store.roundById(a.round.id))?.minute).toBe(1);
+  expect((await env.store.roundById(b.round.id))?.minute).toBe(1);
+});
+
+test('commands of one room in one turn are handled in order, each stored before the next starts', async () => {
+  const env = roomEnv();
+  const { room } = await env.manager.create({ teamCount: 1 });
+  const transactions = env.store.transactions.length;
+  const names = ['A', 'B', 'C'];
+  const joined = await Promise.all(names.map((n) => env.manager.joinStudent(room.code, n)));
+  expect(joined.map((j) => j.player.seq)).toEqual([1, 2, 3]);
+  expect(env.store.transactions.length).toBe(transactions + 3);
+  expect((await env.store.playersOfRoom(room.id)).map((p) => [p.name, p.roles])).toEqual(room.view().players.map((p) => [p.name, p.roles]));
+});
+
+test('when the shared transaction fails, each list is tried alone: only the bad one fails', async () => {
+  const env = roomEnv();
+  const committer = new Committer(env.store);
+  const teacher = (id: number, keyHash: string): Write[] => [{ op: 'insertTeacher', id, keyHash, createdAt: 0 }];
+  // The second list repeats the first's key: the unique index refuses it.
+  const results = await Promise.allSettled([committer.commit(teacher(1, 'k1')), committer.commit(teacher(2, 'k1')), committer.commit(teacher(3, 'k3'))]);
+  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  // One shared attempt, then one per list.
+  expect(env.store.transactions.map((t) => t.length)).toEqual([3, 1, 1, 1]);
+  expect(env.store.db.$client.prepare('select id, key_hash from teachers order by id').all()).toEqual([
+    { id: 1, key_hash: 'k1' },
+    { id: 3, key_hash: 'k3' },
+  ]);
+  // Nothing asked, nothing written; a flush waits for the one before it.
+  await committer.commit([]);
+  await committer.idle();
+  expect(env.store.transactions).toHaveLength(4);
+});

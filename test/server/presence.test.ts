@@ -1,0 +1,54 @@
+// A student who drops and comes back changes one dot of the roster: everyone in the room hears a
+// `presence` event of a few dozen bytes, not the whole room again.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { collect, connect, createRoom, ok, startServer, until, type Client, type TestServer } from './helpers.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+test('a reconnect sends a presence event of a few dozen bytes, not a RoomView', async () => {
+  const { code, teacherKey } = await createRoom(server, { teamCount: 5 });
+  const teacher = await connect(server);
+  await ok(teacher, 'teacher:join', { code, key: teacherKey });
+  const classmates: Client[] = [];
+  for (let i = 0; i < 29; i++) {
+    const c = await connect(server);
+    await ok(c, 'student:join', { code, name: `Student number ${i + 1}` });
+    classmates.push(c);
+  }
+  const first = await connect(server);
+  const joined = await ok(first, 'student:join', { code, name: 'Wanderer' });
+  const rooms = collect(teacher, 'room');
+  const presence = collect(teacher, 'presence');
+  const seenByClassmate = collect(classmates[0], 'presence');
+
+  first.disconnect();
+  await until(() => presence.length === 1 && seenByClassmate.length === 1, 'the disconnect');
+  expect(presence[0]).toEqual({ playerId: joined.playerId, connected: false });
+
+  const again = await connect(server);
+  const back = await ok(again, 'student:join', { code, token: joined.token });
+  await until(() => presence.length === 2, 'the reconnect');
+  expect(presence[1]).toEqual({ playerId: joined.playerId, connected: true });
+  expect(rooms).toEqual([]);
+  // The answer to the rejoin carries the whole room (with the dot on); the others get a few dozen bytes.
+  expect(back.room.players.find((p: { id: number }) => p.id === joined.playerId)).toMatchObject({ connected: true });
+  const eventBytes = JSON.stringify(['presence', presence[1]]).length;
+  expect(eventBytes).toBeLessThan(64);
+  expect(JSON.stringify(['room', back.room]).length).toBeGreaterThan(40 * eventBytes);
+
+  // A second tab of the same student is no news; closing one of two is none either.
+  const sockets = () => server.app.io.of('/').sockets.size;
+  const tab = await connect(server);
+  await ok(tab, 'student:join', { code, token: joined.token });
+  const open = sockets();
+  tab.disconnect();
+  await until(() => sockets() === open - 1, 'the server to see the tab go');
+  const room = await server.app.rooms.get(code);
+  expect(room.view().players.find((p) => p.id === joined.playerId)?.connected).toBe(true);
+  expect(presence).toHaveLength(2);
+  expect(rooms).toEqual([]);
+});

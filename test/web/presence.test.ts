@@ -1,0 +1,28 @@
+// A presence event changes one dot of the roster and nothing else.
+import { expect, test } from 'vitest';
+import type { RoomView } from '../../shared/protocol/types.ts';
+import { withPresence } from '../../web/lib/state/presence.ts';
+
+const room: RoomView = {
+  code: 'ABCDEF',
+  config: { simulator: 'payment-switch', scenario: 'free', minutes: 60, tempo: 5, seed: null, teamCount: 1 },
+  round: { id: 1, number: 1, state: 'lobby', simulator: 'payment-switch', scenario: 'free', seed: null, minutes: 60, tempo: 5, minute: -1, forkOf: null },
+  teams: [{ id: 1, idx: 0, name: '' }],
+  players: [
+    { id: 7, name: 'Ana', teamId: 1, roles: ['scaling'], connected: true },
+    { id: 8, name: 'Budi', teamId: 1, roles: ['shedding'], connected: true },
+  ],
+};
+
+test('a disconnect turns that student’s dot off, and a reconnect on again', () => {
+  const off = withPresence(room, { playerId: 8, connected: false });
+  expect(off.players.map((p) => p.connected)).toEqual([true, false]);
+  expect(off.players[0]).toBe(room.players[0]);
+  expect(room.players[1].connected).toBe(true);
+  expect(withPresence(off, { playerId: 8, connected: true }).players.map((p) => p.connected)).toEqual([true, true]);
+});
+
+test('an event that changes nothing keeps the same room (no redraw), and an unknown player is ignored', () => {
+  expect(withPresence(room, { playerId: 7, connected: true })).toBe(room);
+  expect(withPresence(room, { playerId: 99, connected: false })).toBe(room);
+});
