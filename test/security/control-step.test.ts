@@ -1,10 +1,11 @@
 // Control values off the step (issue 13 item 11): floating-point noise is snapped onto the step, anything
-// further off is refused — the same rule in the engine, the CLI and the server.
+// further off is refused — the same rule in the engine, the CLI and the server, where the snapped value is
+// the one answered, stored and applied.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../../server/cli/sim-cli.ts';
 import { ControlError, parseControlValue, validateChange } from '../../shared/sim/controls.ts';
 import { getModel } from '../../shared/sim/registry.ts';
-import { advance, connect, createRoom, ok, request, startServer, type TestServer } from '../server/helpers.ts';
+import { advance, collect, connect, createRoom, ok, request, startServer, until, type TestServer } from '../server/helpers.ts';
 
 const ps = getModel('payment-switch');
 
@@ -63,5 +64,26 @@ describe('the server', () => {
     await ok(student, 'student:control', { key: 'servers', value: 9 });
     await advance(server, 5000);
     expect((await server.app.store.changesOfRound(roundId)).map((c) => c.value)).toEqual([9]);
+  });
+
+  test('floating-point noise is answered, stored and applied as the value on the step', async () => {
+    const { code, teacherKey } = await createRoom(server, { teamCount: 1, minutes: 5 });
+    const teacher = await connect(server);
+    await ok(teacher, 'teacher:join', { code, key: teacherKey });
+    const student = await connect(server);
+    await ok(student, 'student:join', { code, name: 'Bea' });
+    await ok(teacher, 'teacher:clock', { action: 'start' });
+    const minutes = collect(student, 'minute');
+    const noisy = 0.1 + 0.2;
+    expect(noisy).not.toBe(0.3);
+    const r = await ok(student, 'student:control', { key: 'stepUpBand', value: noisy });
+    expect(r.change.value).toBe(0.3);
+    const room = await server.app.rooms.get(code);
+    expect((await server.app.store.changesOfRound(room.round.id)).map((c) => c.value)).toEqual([0.3]);
+    await advance(server, 5000);
+    const first = () => minutes.find((m) => m.snapshot.minute === 1);
+    await until(() => first() !== undefined, 'minute 1');
+    expect(first()!.snapshot.controls.stepUpBand).toBe(0.3);
+    expect(room.historyOf(first()!.teamId)!.snapshots.at(-1)!.controls.stepUpBand).toBe(0.3);
   });
 });
