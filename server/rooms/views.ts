@@ -2,6 +2,7 @@
 // the teacher's and observers' minute, the scores. Pure.
 import type { RoomMinute, RoomSummary, RoomView, RoundScores, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
 import { activePlayers, activeTeams } from './roster.ts';
+import { latest } from './round.ts';
 import type { RoomState, RoundRun, TeamRun } from './state.ts';
 
 export function roomView(s: RoomState, connected: (playerId: number) => boolean): RoomView {
@@ -18,7 +19,7 @@ export function roomView(s: RoomState, connected: (playerId: number) => boolean)
 }
 
 export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
-  return { teamId: t.teamId, snapshot: t.sim.snapshot, progress: [...t.progress], score: t.score };
+  return { teamId: t.teamId, snapshot: latest(t), progress: [...t.progress], score: t.score };
 }
 
 export function teamHistory(roundId: number, t: TeamRun): TeamHistory {
@@ -26,7 +27,7 @@ export function teamHistory(roundId: number, t: TeamRun): TeamHistory {
 }
 
 function teamSummary(round: RoundRun, t: TeamRun): TeamSummary {
-  const s = t.sim.snapshot;
+  const s = latest(t);
   const headline: Record<string, number> = {};
   for (const i of round.model.indicators) if (i.headline) headline[i.key] = s.indicators[i.key];
   return {
