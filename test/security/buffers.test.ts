@@ -3,7 +3,7 @@
 // room keeps getting its minutes. The feed is read-only: a client that keeps sending is cut off too.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_CONNECTION_LIMITS } from '../../server/realtime/guard.ts';
-import { advance, collect, connect, createRoom, ok, startServer, until, type Client, type TestServer } from '../server/helpers.ts';
+import { advance, collect, connect, createRoom, ok, refusals, startServer, until, type Client, type TestServer } from '../server/helpers.ts';
 import { rawFeed, rawSocketIo } from './raw-clients.ts';
 
 let server: TestServer;
@@ -65,6 +65,7 @@ describe('socket.io', () => {
     // buffers hold (~4 MB on loopback) plus the cap.
     for (let i = 0; i < 30; i++) c.emit('teacher:join', { code: big.code, key: big.teacherKey }, i + 1);
     await until(() => server.app.io.engine.clientsCount === before, 'the non-reading socket to be cut');
+    expect(await refusals(server, 'socket:queued-bytes')).toBe(1);
     c.resumeReading();
     await c.closed;
     // What reached the client is at most the kernel's share plus the cap: far from the 30 answers asked.
@@ -104,6 +105,7 @@ describe('the feed', () => {
     const copies = Math.ceil((12 << 20) / JSON.stringify(summary).length);
     for (let i = 0; i < copies; i++) server.app.feed.send(big.code, summary);
     await until(() => server.app.feed.count(big.code) === 0, 'the non-reading feed to be cut');
+    expect(await refusals(server, 'feed:queued-bytes')).toBe(1);
     feed.resumeReading();
     await feed.closed;
     await classGetsNextMinute();
@@ -148,6 +150,8 @@ describe('a slow reader', () => {
     expect(slow.app.io.engine.clientsCount).toBe(before + 1);
     await advance(slow, 1_000);
     await until(() => slow.app.io.engine.clientsCount === before, 'the slow reader to be cut');
+    expect(await refusals(slow, 'socket:slow-reader')).toBe(1);
+    expect(await refusals(slow, 'socket:queued-bytes')).toBe(0);
     c.resumeReading();
     await c.closed;
   });

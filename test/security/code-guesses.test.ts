@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { loadConfig } from '../../server/config.ts';
 import { addressKey, clientAddress, parseTrustProxy } from '../../server/http/client-address.ts';
 import { DEFAULT_GUESS_LIMIT } from '../../server/realtime/limits.ts';
-import { advance, createRoom, request, startServer, type Client, type TestServer } from '../server/helpers.ts';
+import { advance, createRoom, refusals, request, startServer, type Client, type TestServer } from '../server/helpers.ts';
 
 type Path = 'http' | 'feed' | 'student' | 'teacher' | 'observer';
 const PATHS: Path[] = ['http', 'feed', 'student', 'teacher', 'observer'];
@@ -67,6 +67,10 @@ describe('one limit on unknown codes for every path', () => {
       // Answering a known code now would tell a guesser it exists.
       expect(await attempt(server, path, known), path).toBe('RATE_LIMITED');
     }
+    // Every refusal shows in /metrics, by path: two on each of HTTP and the feed, six over the three joins.
+    expect(await refusals(server, 'unknown-codes:http')).toBe(2);
+    expect(await refusals(server, 'unknown-codes:feed')).toBe(2);
+    expect(await refusals(server, 'unknown-codes:socket')).toBe(6);
     // One more guess after its refill time, on any path.
     await advance(server, 1000 / DEFAULT_GUESS_LIMIT.refillPerSecond);
     expect(await attempt(server, 'feed', unknown(101))).toBe('ROOM_NOT_FOUND');

@@ -3,7 +3,7 @@
 // in another room keeps getting its minutes. A client at a human pace is never cut.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_CONNECTION_LIMITS } from '../../server/realtime/guard.ts';
-import { advance, collect, connect, createRoom, ok, startServer, until, type Client, type TestServer } from '../server/helpers.ts';
+import { advance, collect, connect, createRoom, ok, refusals, startServer, until, type Client, type TestServer } from '../server/helpers.ts';
 import { rawFeed, rawSocketIo, type RawSocketIo } from './raw-clients.ts';
 
 const { events } = DEFAULT_CONNECTION_LIMITS;
@@ -77,9 +77,13 @@ describe('flooding', () => {
   });
 
   test('four flooders at once: all are cut, the class is not', async () => {
+    const cuts = async () => (await refusals(server, 'socket:packets')) + (await refusals(server, 'socket:address-packets'));
+    const before = await cuts();
     const flooders = await Promise.all([0, 1, 2, 3].map(() => rawSocketIo(server.url)));
     for (let i = 0; i < 25_000; i++) for (const c of flooders) if (c.ws.readyState === c.ws.OPEN) c.ws.send('42["nonsense"]');
     await until(() => flooders.every((c) => c.ws.readyState === c.ws.CLOSED), 'every flooder to be cut');
+    // Each cut is counted once in /metrics.
+    expect((await cuts()) - before).toBe(4);
     expect(student.connected).toBe(true);
     await classGetsNextMinute();
   });

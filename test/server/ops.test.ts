@@ -8,18 +8,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { joinInfo, lanAddresses, type Interfaces } from '../../server/net/addresses.ts';
 import { startBlock, startSummary } from '../../server/ops/start-block.ts';
-import { collect, connect, createRoom, ok, request, startServer, until } from './helpers.ts';
+import { collect, connect, createRoom, ok, request, sample, startServer, until } from './helpers.ts';
 
-/** The value of one series of a Prometheus text scrape (0 when absent), matched by name and labels. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  for (const line of text.split('\n')) {
-    const m = /^([\w:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
-  }
-  return 0;
-}
 
 const iface = (address: string, family: 'IPv4' | 'IPv6', internal = false) => ({ address, family, internal, netmask: '', mac: '', cidr: null }) as never;
 const CLASSROOM: Interfaces = {
