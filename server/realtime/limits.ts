@@ -62,11 +62,6 @@ export class KeyedLimiter {
   giveBack(key: string): void {
     this.buckets.get(key)?.giveBack();
   }
-  /** Whether `key` has `n` tokens, without taking them (an unknown key has a full bucket). */
-  has(key: string, n: number): boolean {
-    const b = this.buckets.get(key);
-    return b ? b.has(n) : n <= this.cfg.capacity;
-  }
   private bucket(key: string): TokenBucket {
     let b = this.buckets.get(key);
     if (!b) {
