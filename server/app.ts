@@ -1,20 +1,27 @@
 // buildApp(): the whole Opsroom server as one Fastify app — HTTP API, socket.io classroom protocol,
 // the plain WebSocket feed, the web build, and the database. main.ts only listens and shuts down.
+import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { randomInt } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
 import { Committer } from './db/commit.ts';
+import { DatabaseHealth } from './db/health.ts';
 import { SqliteStore } from './db/sqlite.ts';
 import type { Store } from './db/store.ts';
-import { sendError } from './http/errors.ts';
+import { addressKey, trustNobody, type TrustFn } from './http/client-address.ts';
+import { clientErrorHandler, errorHandler, sendError } from './http/errors.ts';
+import { helmetOptions } from './http/headers.ts';
+import { originCheck } from './http/origins.ts';
 import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
 import { teacherRoutes } from './http/teacher.ts';
 import type { Interfaces } from './net/addresses.ts';
@@ -22,7 +29,10 @@ import { RequestLog } from './ops/log.ts';
 import { PromMetrics } from './ops/prometheus.ts';
 import { opsRoutes } from './ops/routes.ts';
 import { ReplayCache } from './replay/cache.ts';
-import { FeedHub } from './realtime/feed.ts';
+import { DEFAULT_EXPORT_LIMITS, Exports, type ExportLimits } from './replay/exports.ts';
+import { FeedHub, feedRoutes } from './realtime/feed.ts';
+import { AddressBook, DEFAULT_CONNECTION_LIMITS, guardSocketIo, type ConnectionLimits } from './realtime/guard.ts';
+import { CodeGuesses, DEFAULT_GUESS_LIMIT, type BucketConfig } from './realtime/limits.ts';
 import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
 import { DEFAULT_ROOM_LIMITS, RoomManager, type RoomLimits } from './rooms/manager.ts';
@@ -38,6 +48,15 @@ export interface AppOptions {
   realtimeLimits?: Partial<RealtimeLimits>;
   /** Room creation (new rooms and what-ifs), the live-room quota, how long anonymous viewers see a finished room. */
   roomLimits?: Partial<RoomLimits>;
+  exportLimits?: Partial<ExportLimits>;
+  /** Unknown room codes per address, on every path (HTTP look-up, feed, socket.io joins). */
+  guessLimit?: Partial<BucketConfig>;
+  /** Caps per connection and per address: bytes waiting to be sent, inbound packets, open connections. */
+  connectionLimits?: Partial<ConnectionLimits>;
+  /** ALLOWED_ORIGINS: origins besides the server's own whose pages may open WebSockets to it. */
+  allowedOrigins?: string[];
+  /** TRUST_PROXY: which reverse proxies to believe about the client's address; none by default. */
+  trustProxy?: TrustFn;
   /** PUBLIC_URL: where students join when the server is behind a proxy or a name. */
   publicUrl?: string | null;
   /** METRICS_TOKEN: /metrics then needs it as a Bearer token; without, /metrics answers this machine only. */
@@ -53,6 +72,11 @@ declare module 'fastify' {
     io: IoServer;
     feed: FeedHub;
     replayCache: ReplayCache;
+    exports: Exports;
+    dbHealth: DatabaseHealth;
+    guesses: CodeGuesses;
+    addressBook: AddressBook;
+    checkOrigin: (req: IncomingMessage) => string | null;
   }
 }
 
@@ -60,11 +84,25 @@ declare module 'fastify' {
 export const MAX_SOCKET_MESSAGE = 8 * 1024;
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
-  // One line per request at a level that fits it (ops/log.ts).
-  const app = Fastify({ logger: opts.logger ?? false, logController: new RequestLog(), bodyLimit: 16 * 1024, forceCloseConnections: true });
-  const clock = opts.clock ?? realClock;
+  const trust = opts.trustProxy ?? trustNobody;
   const metrics = new PromMetrics();
+  const handleError = errorHandler(metrics);
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    // One line per request at a level that fits it (ops/log.ts).
+    logController: new RequestLog(),
+    bodyLimit: 16 * 1024,
+    forceCloseConnections: true,
+    // req.ip is the client's address behind the proxies TRUST_PROXY names (socket.io uses the same rule).
+    trustProxy: trust,
+    // Fastify's own errors (a malformed URL, a parameter too long, an unparsable request) in our shape too.
+    frameworkErrors: handleError,
+    clientErrorHandler,
+  });
+  const clock = opts.clock ?? realClock;
   const store = SqliteStore.open(opts.databasePath);
+  const dbHealth = new DatabaseHealth(store, clock);
+  if (!dbHealth.intact) app.log.error({ problems: store.integrity }, 'the database failed its quick check: rounds on damaged pages may not load');
 
   // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
   const io: IoServer = new Server(app.server, { serveClient: false, destroyUpgrade: false, maxHttpBufferSize: MAX_SOCKET_MESSAGE });
@@ -73,7 +111,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (!req.url?.startsWith('/socket.io/')) upgrades.emit('upgrade', req, socket, head);
   });
 
-  const feed = new FeedHub(metrics);
+  // Per-address and per-connection guards, shared by HTTP, the feed and socket.io (docs/security.md).
+  const connectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.connectionLimits };
+  const addresses = new AddressBook(connectionLimits, clock);
+  const guesses = new CodeGuesses({ ...DEFAULT_GUESS_LIMIT, ...opts.guessLimit }, clock, metrics, app.log);
+  const checkOrigin = originCheck(opts.allowedOrigins ?? [], trust);
+  app.decorate('checkOrigin', checkOrigin);
+  guardSocketIo(io, { limits: connectionLimits, clock, trust, addresses, log: app.log, metrics, admit: checkOrigin });
+
+  const feed = new FeedHub(connectionLimits, clock, app.log, metrics);
   const committer = new Committer(store, metrics);
   const rooms = new RoomManager(
     { store, committer, out: socketOutput(io, feed, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) },
@@ -86,54 +132,32 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('rooms', rooms);
   app.decorate('store', store);
+  app.decorate('dbHealth', dbHealth);
   app.decorate('io', io);
   app.decorate('feed', feed);
-  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, metrics);
+  app.decorate('guesses', guesses);
+  app.decorate('addressBook', addresses);
+  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, { guesses, trust }, metrics);
 
-  app.setErrorHandler((err, req, reply) => {
-    if (err instanceof ClassroomError) return sendError(reply, err);
-    const status = (err as { statusCode?: number }).statusCode;
-    if (status === 429) {
-      metrics.rateLimited(`http:${req.method} ${req.routeOptions.url ?? '*'}`);
-      return sendError(reply, new ClassroomError(ErrorCode.RATE_LIMITED, 'too many requests: wait a little'));
-    }
-    if (status && status >= 400 && status < 500) {
-      // Fastify's own 4xx (bad JSON, body too large…) keep their status, with our error shape.
-      const code = status === 413 ? ErrorCode.TOO_LARGE : ErrorCode.BAD_REQUEST;
-      return reply.code(status).send({ error: { code, message: (err as Error).message } });
-    }
-    req.log.error({ err }, 'request failed');
-    return reply.code(500).send({ error: { code: ErrorCode.INTERNAL, message: 'internal error' } });
-  });
+  app.setErrorHandler(handleError);
+  // Route schemas are zod schemas (shared/protocol/schemas.ts and the routes' own).
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  const webRoot = opts.webRoot == null ? null : resolve(opts.webRoot);
+  const hasWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
+  await app.register(fastifyHelmet, helmetOptions(hasWeb ? webRoot : null));
 
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, { global: false, keyGenerator: (req) => addressKey(req.ip) });
   await app.register(fastifyWebsocket, { options: { server: upgrades as never, maxPayload: 4096 } });
   const httpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.httpLimits };
   await app.register(roomRoutes, { limits: httpLimits });
   const replayCache = new ReplayCache();
   app.decorate('replayCache', replayCache);
+  app.decorate('exports', new Exports(store, { ...DEFAULT_EXPORT_LIMITS, ...opts.exportLimits }));
   await app.register(teacherRoutes, { cache: replayCache, limits: httpLimits });
   await app.register(opsRoutes, { metrics, metricsToken: opts.metricsToken ?? null, publicUrl: opts.publicUrl ?? null, interfaces: opts.interfaces ?? networkInterfaces });
+  await app.register(feedRoutes);
 
-  app.register(async (scope) => {
-    scope.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true }, async (ws, req) => {
-      ws.on('message', () => ws.send(JSON.stringify({ type: 'error', code: ErrorCode.BAD_REQUEST, message: 'the feed is read-only' })));
-      let room;
-      try {
-        room = await rooms.forViewers(req.params.code);
-      } catch (e) {
-        const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
-        ws.send(JSON.stringify({ type: 'error', ...err }));
-        ws.close(4404, err.code);
-        return;
-      }
-      feed.add(room.code, ws);
-      ws.send(JSON.stringify({ type: 'hello', room: room.view('public'), summary: room.summary(), scores: room.scores() }));
-    });
-  });
-
-  const webRoot = opts.webRoot == null ? null : resolve(opts.webRoot);
-  const hasWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webRoot,
@@ -165,8 +189,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await store.close();
   });
 
-  await rooms.recover();
+  try {
+    await rooms.recover();
+  } catch (err) {
+    // Not even the list of rounds to recover could be read: serve what can be served, health says why.
+    app.log.error({ err }, 'recovery of interrupted rounds failed');
+  }
   rooms.startSweeping();
   return app;
 }
-

@@ -1,6 +1,16 @@
 // The environment, read and checked once at start. A bad value stops the server with one line that
 // names the variable (`PORT=abc: …`), before anything is opened or listened on.
 import { z } from 'zod';
+import { parseTrustProxy } from './http/client-address.ts';
+import { parseAllowedOrigins } from './http/origins.ts';
+
+/**
+ * How a start that cannot go on ends (docs/operations.md): each with one line on stderr saying why.
+ * 2 — a value is malformed (fix its spelling); 78 — DATABASE_PATH is well-formed but no database can be
+ * kept there (sysexits' EX_CONFIG: fix the machine or choose another path); 1 — the address cannot be
+ * listened on (the port in use, a HOST that is not this machine's).
+ */
+export const EXIT_CODES = { badValue: 2, databaseUnusable: 78, cannotListen: 1 } as const;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -18,6 +28,10 @@ export interface Config {
   publicUrl: string | null;
   /** Bearer token for /metrics; without it /metrics answers only this machine. */
   metricsToken: string | null;
+  /** Which reverse proxies to believe about the client's address (parseTrustProxy's text); null: none. */
+  trustProxy: string | null;
+  /** Origins besides the server's own whose pages may open WebSockets to it. */
+  allowedOrigins: string[];
 }
 
 // `PORT=` (set but empty, as compose files and .env templates leave it) means "use the default";
@@ -45,6 +59,16 @@ const publicUrl = z.string().transform((s, ctx) => {
   return u.href.replace(/\/+$/, '');
 });
 const token = z.string().regex(/^[\x21-\x7e]{16,128}$/, 'must be 16 to 128 printable characters without spaces');
+/** A value checked by one of the server's own parsers, whose error message becomes the issue. */
+const parsedBy = <T>(parse: (s: string) => T) =>
+  z.string().transform((s, ctx) => {
+    try {
+      return parse(s);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      return z.NEVER;
+    }
+  });
 
 const schema = z.object({
   PORT: optional(port),
@@ -54,7 +78,8 @@ const schema = z.object({
   LOG_FORMAT: optional(z.enum(LOG_FORMATS, `must be one of ${LOG_FORMATS.join(', ')}`)),
   PUBLIC_URL: optional(publicUrl),
   METRICS_TOKEN: optional(token),
-  // TRUST_PROXY: the hardening work adds it here.
+  TRUST_PROXY: optional(parsedBy((s) => (parseTrustProxy(s), s))),
+  ALLOWED_ORIGINS: optional(parsedBy(parseAllowedOrigins)),
 });
 
 /** Variables whose value is a secret: named in an error, never echoed. */
@@ -88,5 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: e.LOG_FORMAT ?? 'auto',
     publicUrl: e.PUBLIC_URL ?? null,
     metricsToken: e.METRICS_TOKEN ?? null,
+    trustProxy: e.TRUST_PROXY ?? null,
+    allowedOrigins: e.ALLOWED_ORIGINS ?? [],
   };
 }

@@ -3,18 +3,25 @@
 import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { ConfigError, EXIT_CODES, loadConfig, type Config } from './config.ts';
+import { DatabaseOpenError } from './db/index.ts';
+import { parseTrustProxy } from './http/client-address.ts';
 import { loggerOptions, prettyLogs } from './ops/log.ts';
 import { describeStop, stopGracefully } from './ops/shutdown.ts';
 import { startBlock, startSummary, type StartFacts } from './ops/start-block.ts';
+
+/** A start that cannot go on: one plain line, no stack, the exit code that says which kind (config.ts). */
+function refuse(message: string, code: number): never {
+  process.stderr.write(`opsroom: ${message}\n`);
+  process.exit(code);
+}
 
 let config: Config;
 try {
   config = loadConfig();
 } catch (e) {
   if (!(e instanceof ConfigError)) throw e;
-  process.stderr.write(`opsroom: ${e.message}\n`);
-  process.exit(2);
+  refuse(e.message, EXIT_CODES.badValue);
 }
 
 const webRoot = fileURLToPath(new URL('../build', import.meta.url));
@@ -25,6 +32,11 @@ const app = await buildApp({
   logger: loggerOptions(config.logLevel, config.logFormat),
   publicUrl: config.publicUrl,
   metricsToken: config.metricsToken,
+  trustProxy: parseTrustProxy(config.trustProxy),
+  allowedOrigins: config.allowedOrigins,
+}).catch((err: unknown) => {
+  if (err instanceof DatabaseOpenError) refuse(err.message, EXIT_CODES.databaseUnusable);
+  throw err;
 });
 
 // Fastify's own "listening at" lines (one per address) are replaced by the start block.
@@ -39,7 +51,7 @@ try {
   else if (code === 'EADDRNOTAVAIL') app.log.fatal({ code }, `cannot listen: HOST=${config.host} is not an address of this machine`);
   else app.log.fatal({ err: e }, 'cannot listen');
   await app.close();
-  process.exit(1);
+  process.exit(EXIT_CODES.cannotListen);
 } finally {
   app.log.level = level;
 }

@@ -2,6 +2,7 @@
 // writer, so fresh ids are counted on from each table's max(id) read at open.
 import { and, asc, desc, eq, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoleChange, RoundState, TeacherMessage, WhatIfOrigin } from '../../shared/protocol/types.ts';
+import { PROBE_WRITE } from './health.ts';
 import { openDatabase, type Db } from './index.ts';
 import { changes, goalResults, messages, players, roleChanges, rooms, roundMembers, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
@@ -76,13 +77,25 @@ class CountingIds implements IdSource {
 export class SqliteStore implements Store {
   readonly ids: IdSource;
 
-  constructor(readonly db: Db) {
+  constructor(
+    readonly db: Db,
+    /** `PRAGMA quick_check` at opening (openDatabase). */
+    readonly integrity: readonly string[] = ['ok'],
+  ) {
     this.ids = new CountingIds(db);
   }
 
-  /** Opens (and migrates) the file, or ':memory:'. */
+  /**
+   * Opens (and migrates) the file, or ':memory:', after SQLite's quick check; a path that cannot hold a
+   * database throws DatabaseOpenError.
+   */
   static open(path: string): SqliteStore {
-    return new SqliteStore(openDatabase(path).db);
+    const { db, integrity } = openDatabase(path);
+    return new SqliteStore(db, integrity);
+  }
+
+  async probe(at: number): Promise<void> {
+    this.db.$client.prepare(PROBE_WRITE).run(at);
   }
 
   async close(): Promise<void> {

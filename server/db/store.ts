@@ -68,6 +68,10 @@ export interface Store {
   /** Applies every list in one transaction: all of them or none. */
   commit(lists: readonly (readonly Write[])[]): Promise<void>;
   close(): Promise<void>;
+  /** The database's own check of its pages at opening: ['ok'], or what it found wrong (db/health.ts). */
+  readonly integrity: readonly string[];
+  /** Writes and commits one row that holds no classroom data; rejects when the database cannot be written. */
+  probe(at: number): Promise<void>;
 
   teacherByKeyHash(keyHash: string): Promise<number | undefined>;
   codeExists(code: string): Promise<boolean>;

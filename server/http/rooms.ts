@@ -1,27 +1,38 @@
 // HTTP routes for rooms: creation (limited per address and per teacher, with what-if forks, by the
-// room manager), public look-up by code, health.
+// room manager), public look-up by code, health. Bodies and parameters are checked by their zod route
+// schemas before a handler runs (errors.ts shapes the answer).
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { createRoomBody } from '../../shared/protocol/schemas.ts';
-import { bearer, parseBody } from './errors.ts';
+import { bearer } from './errors.ts';
+
+/** A room code as typed (normalised by the look-up): any short text. */
+export const codeParams = z.object({ code: z.string().max(32) });
 
 export interface HttpLimits {
   /** Code look-ups per IP per window (the public look-up, a student's replays). */
   lookups: { max: number; timeWindow: string };
+  /** Export downloads (CSV, ZIP) per IP per window. */
+  exports: { max: number; timeWindow: string };
 }
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   lookups: { max: 120, timeWindow: '1 minute' },
+  exports: { max: 30, timeWindow: '1 minute' },
 };
 
-export async function roomRoutes(app: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
-  app.post('/api/rooms', async (req, reply) => {
-    const body = parseBody(createRoomBody, req.body);
-    const { room, teacherKey } = await app.rooms.create(body, bearer(req.headers.authorization), { address: req.ip });
+export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // No body at all is an empty configuration: every field has its default.
+  const body = createRoomBody.nullish().transform((b) => b ?? {});
+  app.post('/api/rooms', { schema: { body } }, async (req, reply) => {
+    const { room, teacherKey } = await app.rooms.create(req.body, bearer(req.headers.authorization), { address: req.ip });
     return reply.code(201).send({ code: room.code, teacherKey, joinPath: `/join/${room.code}`, room: room.view('teacher') });
   });
 
-  app.get<{ Params: { code: string } }>('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups } }, async (req) => {
+  app.get('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups }, schema: { params: codeParams } }, async (req) => {
     // Anonymous: a room whose last round ended over an hour ago is not shown (ROOM_CLOSED).
-    const room = await app.rooms.forViewers(req.params.code);
+    const room = await app.guesses.attempt(req.ip, 'http', () => app.rooms.forViewers(req.params.code));
     const v = room.view('public');
     return {
       ...{ code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, seed: v.round.seed },
@@ -29,5 +40,10 @@ export async function roomRoutes(app: FastifyInstance, opts: { limits: HttpLimit
     };
   });
 
-  app.get('/api/health', async () => ({ ok: true, rooms: app.rooms.all().length }));
+  // 503 when the database is damaged or cannot be written, so a supervisor or a load balancer notices.
+  app.get('/api/health', async (_req, reply) => {
+    const database = await app.dbHealth.status();
+    const ok = database.intact && database.writable;
+    return reply.code(ok ? 200 : 503).send({ ok, rooms: app.rooms.all().length, database });
+  });
 }

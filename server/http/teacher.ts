@@ -1,19 +1,29 @@
 // Routes behind a secret (Authorization: Bearer <teacherKey or studentToken>): the teacher's history,
-// replays, what-if forks and CSV; a student's own rounds and their team's replay once a round is over.
+// replays, what-if forks and the export; a student's own rounds and their team's replay once a round is
+// over. Bodies, parameters and queries are checked by their zod route schemas before a handler runs.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { CSV_PARTS, type StudentRounds } from '../../shared/protocol/types.ts';
 import type { PlayerRecord, RoomRecord } from '../db/store.ts';
 import { hashSecret } from '../rooms/manager.ts';
 import { ReplayCache, type CachedBody } from '../replay/cache.ts';
-import { roundCsv } from '../replay/csv.ts';
+import { pickLocale } from '../replay/csv-words.ts';
+import { exportName, type ExportFile } from '../replay/exports.ts';
 import { buildReplay, historyRound, ownedRound, studentReplay, teacherHistory } from '../replay/replay.ts';
-import { bearer, parseBody } from './errors.ts';
+import { bearer } from './errors.ts';
 import type { HttpLimits } from './rooms.ts';
 
 const forkBody = z.strictObject({ teamId: z.number().int().min(1), minute: z.number().int().min(0) });
 const roundParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31) });
+/** The export's files by their URL name: minutes.csv (or minutes), …, all.zip. */
+const EXPORT_PATHS: Record<string, ExportFile> = { ...Object.fromEntries(CSV_PARTS.flatMap((p) => [[p, p], [`${p}.csv`, p]])), 'all.zip': 'all' };
+const exportParams = roundParams.extend({
+  file: z.string().refine((f) => Object.hasOwn(EXPORT_PATHS, f), { message: `export files are ${CSV_PARTS.map((p) => `${p}.csv`).join(', ')} and all.zip` }),
+});
+const exportQuery = z.object({ lang: z.string().max(35).optional() });
 
 function sendJson(req: FastifyRequest, reply: FastifyReply, body: CachedBody): FastifyReply {
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding').header('cache-control', 'private, no-store');
@@ -21,11 +31,13 @@ function sendJson(req: FastifyRequest, reply: FastifyReply, body: CachedBody): F
   return reply.send(body.json);
 }
 
-type Reader = { kind: 'teacher'; teacherId: number } | { kind: 'student'; player: PlayerRecord; room: RoomRecord };
+type Student = { player: PlayerRecord; room: RoomRecord };
+type Reader = { kind: 'teacher'; teacherId: number } | ({ kind: 'student' } & Student);
 
-export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayCache; limits: HttpLimits }): Promise<void> {
+export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: ReplayCache; limits: HttpLimits }): Promise<void> {
   const { cache, limits } = opts;
-  const lookup = { config: { rateLimit: limits.lookups } };
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const lookup = { rateLimit: limits.lookups };
 
   const secretOf = (req: FastifyRequest, who: string): string => {
     const secret = bearer(req.headers.authorization);
@@ -34,7 +46,7 @@ export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayC
   };
   const teacherOf = (req: FastifyRequest): Promise<number> => app.rooms.teacherId(secretOf(req, 'a teacher key'));
   /** A student by their token: a removed student's token opens nothing. */
-  const studentOf = async (token: string): Promise<{ player: PlayerRecord; room: RoomRecord } | undefined> => {
+  const studentOf = async (token: string): Promise<Student | undefined> => {
     const player = await app.store.playerByTokenHash(hashSecret(token));
     const room = player && !player.removed ? await app.store.roomById(player.roomId) : undefined;
     return player && room ? { player, room } : undefined;
@@ -48,11 +60,6 @@ export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayC
     if (!student) throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this key or token is not valid');
     return { kind: 'student', ...student };
   };
-  const roundId = (req: FastifyRequest) => {
-    const p = roundParams.safeParse(req.params);
-    if (!p.success) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, 'no such round');
-    return p.data.id;
-  };
   const replayBody = async (teacherId: number, id: number): Promise<CachedBody> => {
     const { round, room } = await ownedRound(app.store, teacherId, id);
     const cached = round.state === 'finished' ? cache.get(id) : undefined;
@@ -62,7 +69,7 @@ export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayC
     return body;
   };
   /** A finished round the student played: their team's replay (every team's when the room's are shared). */
-  const studentBody = async ({ player, room }: { player: PlayerRecord; room: RoomRecord }, id: number): Promise<CachedBody> => {
+  const studentBody = async ({ player, room }: Student, id: number): Promise<CachedBody> => {
     const round = await app.store.roundById(id);
     const teams = round?.roomId === room.id ? (await app.store.roundsOfPlayer(player.id)).filter((r) => r.roundId === id).map((r) => r.teamId) : [];
     if (!round || !teams.length) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `you did not play round ${id}`);
@@ -77,13 +84,13 @@ export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayC
 
   app.get('/api/teacher/rooms', async (req) => ({ rooms: await teacherHistory(app.store, await teacherOf(req)) }));
 
-  app.get('/api/rounds/:id/replay', lookup, async (req, reply) => {
+  app.get('/api/rounds/:id/replay', { config: lookup, schema: { params: roundParams } }, async (req, reply) => {
     const reader = await readerOf(req);
-    const id = roundId(req);
+    const id = req.params.id;
     return sendJson(req, reply, reader.kind === 'teacher' ? await replayBody(reader.teacherId, id) : await studentBody(reader, id));
   });
 
-  app.get('/api/student/rounds', lookup, async (req): Promise<StudentRounds> => {
+  app.get('/api/student/rounds', { config: lookup }, async (req): Promise<StudentRounds> => {
     const student = await studentOf(secretOf(req, 'a student token'));
     if (!student) throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token is not valid');
     const { player, room } = student;
@@ -99,25 +106,27 @@ export async function teacherRoutes(app: FastifyInstance, opts: { cache: ReplayC
     return { roomCode: room.code, playerId: player.id, name: player.name, replayShared: room.replayShared, rounds };
   });
 
-  app.post('/api/rounds/:id/fork', async (req, reply) => {
-    const teacherId = await teacherOf(req);
-    const body = parseBody(forkBody, req.body);
-    const fork = await app.rooms.fork(teacherId, roundId(req), body.teamId, body.minute, { address: req.ip });
+  app.post('/api/rounds/:id/fork', { schema: { params: roundParams, body: forkBody } }, async (req, reply) => {
+    const fork = await app.rooms.fork(await teacherOf(req), req.params.id, req.body.teamId, req.body.minute, { address: req.ip });
     // The origin's replay now lists one more fork.
     cache.clear();
     return reply.code(201).send(fork);
   });
 
-  app.get<{ Params: { id: string; part: string } }>('/api/rounds/:id/export/:part', async (req, reply) => {
-    const teacherId = await teacherOf(req);
-    const part = CSV_PARTS.find((p) => p === req.params.part.replace(/\.csv$/, ''));
-    if (!part) throw new ClassroomError(ErrorCode.NOT_FOUND, `export parts are ${CSV_PARTS.join(', ')}`);
-    const id = roundId(req);
-    const { round, room } = await ownedRound(app.store, teacherId, id);
-    const csv = roundCsv(part, await buildReplay(app.store, round, room));
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="opsroom-${room.code}-round${round.number}-${part}.csv"`)
-      .send(csv);
-  });
+  // minutes.csv, changes.csv, scores.csv, or all.zip (the three in one); ?lang= names the columns' language.
+  app.get(
+    '/api/rounds/:id/export/:file',
+    { config: { rateLimit: limits.exports }, schema: { params: exportParams, querystring: exportQuery } },
+    async (req, reply) => {
+      const file = EXPORT_PATHS[req.params.file];
+      const { round, room } = await ownedRound(app.store, await teacherOf(req), req.params.id);
+      const body = await app.exports.get(room, round, file, pickLocale(req.query.lang, req.headers['accept-language']));
+      return reply
+        .type(file === 'all' ? 'application/zip' : 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${exportName(room, round, file)}"`)
+        .header('content-length', body.bytes)
+        .header('cache-control', 'private, no-store')
+        .send(Readable.from(body.chunks));
+    },
+  );
 }

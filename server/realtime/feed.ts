@@ -1,7 +1,18 @@
 // The plain, read-only WebSocket feed of a room (projectors, external tools): JSON messages
-// {type:'hello'|'room'|'presence'|'summary'|'scores', ...}. Anything a client sends is answered with an error.
+// {type:'hello'|'room'|'presence'|'summary'|'scores', ...}. Anything a client sends is answered with an error, and
+// a client that keeps sending is closed; so is one that does not read what it is sent.
 import type { WebSocket } from '@fastify/websocket';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import { addressKey } from '../http/client-address.ts';
+import { codeParams } from '../http/rooms.ts';
 import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import { refusalsByKey } from '../ops/refusals.ts';
+import type { Clock } from '../rooms/clock.ts';
+import type { Logger } from '../rooms/room.ts';
+import { QueueWatch, type ConnectionLimits } from './guard.ts';
+import { TokenBucket } from './limits.ts';
 
 export type FeedMessage =
   | { type: 'hello'; [k: string]: unknown }
@@ -11,10 +22,40 @@ export type FeedMessage =
   | { type: 'scores'; [k: string]: unknown }
   | { type: 'error'; code: string; message: string };
 
+/** WebSocket close codes the feed uses besides the standard ones. */
+export const FEED_CLOSE = { notFound: 4404, rateLimited: 4429, policy: 1008, internal: 1011 } as const;
+/** How long a feed closed for sending waits for its close frame to go out before the socket is dropped. */
+const FEED_CLOSE_GRACE_MS = 1000;
+
 export class FeedHub {
   private byRoom = new Map<string, Set<WebSocket>>();
 
-  constructor(private readonly metrics: Metrics = noMetrics) {}
+  private watches = new WeakMap<WebSocket, QueueWatch>();
+  /** Counts and logs (first and every 100th per address) what the feed refuses. */
+  readonly refused: (limit: string, address: string) => void;
+
+  constructor(
+    private readonly limits: Pick<ConnectionLimits, 'maxQueuedBytes' | 'slowQueuedBytes' | 'slowReaderMs' | 'feedMessages'>,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly metrics: Metrics = noMetrics,
+  ) {
+    const refuse = refusalsByKey(metrics, log, 'rate limit refused a feed');
+    this.refused = (limit, address) => refuse(address, limit);
+  }
+
+  /** Puts a new connection under the outbound caps (before anything is sent to it). */
+  watch(ws: WebSocket): void {
+    // terminate, not close: a close handshake would wait behind the unread bytes.
+    const cut = (why: string, queued: number, limit: string) => {
+      this.metrics.rateLimited(`feed:${limit}`);
+      this.log.warn({ why, queued, limit: `feed:${limit}` }, 'feed connection cut');
+      ws.terminate();
+    };
+    const out = new QueueWatch(this.limits, this.clock, () => ws.bufferedAmount, cut);
+    this.watches.set(ws, out);
+    ws.once('close', () => out.stop());
+  }
 
   add(code: string, ws: WebSocket): void {
     let set = this.byRoom.get(code);
@@ -26,18 +67,28 @@ export class FeedHub {
     });
   }
 
+  /** Sends unless that would leave more than the cap waiting for this client, which is then cut. */
+  sendTo(ws: WebSocket, text: string): boolean {
+    // OPEN = 1
+    if (ws.readyState !== 1) return false;
+    const out = this.watches.get(ws);
+    if (out && !out.check(text.length)) return false;
+    ws.send(text);
+    return true;
+  }
+
   send(code: string, msg: FeedMessage): void {
     const set = this.byRoom.get(code);
     if (!set) return;
     const text = JSON.stringify(msg);
     let sent = 0;
-    // OPEN = 1; slow readers with a large backlog are skipped rather than buffered without end.
-    for (const ws of set) {
-      if (ws.readyState !== 1 || ws.bufferedAmount >= 1 << 20) continue;
-      ws.send(text);
-      sent++;
-    }
+    for (const ws of set) if (this.sendTo(ws, text)) sent++;
     this.metrics.sent(`feed:${msg.type}`, sent);
+  }
+
+  /** A budget for what one client sends: the feed is read-only, so any message is a mistake or abuse. */
+  inbound(): TokenBucket {
+    return new TokenBucket(this.limits.feedMessages, this.clock);
   }
 
   count(code?: string): number {
@@ -51,4 +102,55 @@ export class FeedHub {
     for (const set of this.byRoom.values()) for (const ws of set) ws.close(1001, 'server shutting down');
     this.byRoom.clear();
   }
+}
+
+const errorText = (code: ErrorCode, message: string) => JSON.stringify({ type: 'error', code, message });
+
+/** The route: a room's feed by its code (a look-up the shared guess limit counts), then its messages. */
+export async function feedRoutes(app: FastifyInstance): Promise<void> {
+  // Refused before the upgrade, in the HTTP error shape: a page of another site, or an address that
+  // already holds its share of connections.
+  const admit = async (req: FastifyRequest, reply: FastifyReply) => {
+    const refused = app.checkOrigin(req.raw);
+    if (refused) return reply.code(403).send({ error: { code: ErrorCode.BAD_REQUEST, message: refused } });
+    if (!app.addressBook.mayOpen(addressKey(req.ip))) {
+      app.feed.refused('feed:connections', addressKey(req.ip));
+      throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many connections from this address');
+    }
+  };
+
+  app.withTypeProvider<ZodTypeProvider>().get('/api/rooms/:code/feed', { websocket: true, preValidation: admit, schema: { params: codeParams } }, async (ws, req) => {
+    const key = addressKey(req.ip);
+    ws.once('close', app.addressBook.opened(key));
+    const { feed } = app;
+    feed.watch(ws);
+    const inbound = feed.inbound();
+    ws.on('message', () => {
+      if (ws.readyState !== 1) return;
+      if (inbound.take() && app.addressBook.packet(key)) return void feed.sendTo(ws, errorText(ErrorCode.BAD_REQUEST, 'the feed is read-only'));
+      feed.refused('feed:messages', key);
+      // Past the budget: the close frame goes out, nothing more is read (a flood costs no more CPU),
+      // and the socket is dropped a moment later rather than after ws's 30-second close handshake.
+      ws.close(FEED_CLOSE.policy, 'the feed is read-only');
+      ws.pause();
+      setTimeout(() => ws.terminate(), FEED_CLOSE_GRACE_MS).unref();
+    });
+
+    let room;
+    try {
+      room = await app.guesses.attempt(req.ip, 'feed', () => app.rooms.forViewers(req.params.code));
+    } catch (e) {
+      const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
+      if (!(e instanceof ClassroomError)) req.log.error({ err: e }, 'feed look-up failed');
+      if (ws.readyState !== 1) return;
+      ws.send(errorText(err.code, err.message));
+      const closeCode = err.code === ErrorCode.RATE_LIMITED ? FEED_CLOSE.rateLimited : err.code === ErrorCode.INTERNAL ? FEED_CLOSE.internal : FEED_CLOSE.notFound;
+      ws.close(closeCode, err.code);
+      return;
+    }
+    // Gone (or cut) while the room was being read: nothing to add.
+    if (ws.readyState !== 1) return;
+    feed.add(room.code, ws);
+    feed.sendTo(ws, JSON.stringify({ type: 'hello', room: room.view('public'), summary: room.summary(), scores: room.scores() }));
+  });
 }

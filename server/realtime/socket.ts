@@ -1,18 +1,21 @@
 // The classroom protocol over socket.io: identity per socket, schema-checked payloads, per-IP join
-// limits and per-socket event limits (socket.io traffic bypasses Fastify's hooks).
+// limits (socket.io traffic bypasses Fastify's hooks; the connection-level guards, the per-socket event
+// limit among them, are in guard.ts).
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode, type ProtocolError } from '../../shared/protocol/errors.ts';
 import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
 import { schemas, type ClientEvent } from '../../shared/protocol/schemas.ts';
+import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
 import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import { refusalsOf } from '../ops/refusals.ts';
 import type { RoomManager } from '../rooms/manager.ts';
 import type { Logger, Room } from '../rooms/room.ts';
 import type { Channel, RoomOutput } from '../rooms/output.ts';
 import type { Clock } from '../rooms/clock.ts';
 import type { FeedHub } from './feed.ts';
-import { KeyedLimiter, TokenBucket, type BucketConfig } from './limits.ts';
+import { KeyedLimiter, type BucketConfig, type CodeGuesses } from './limits.ts';
 import type { CommandOf } from '../rooms/commands.ts';
 
 type TeacherCommand =
@@ -31,7 +34,6 @@ interface SocketData {
   role: 'none' | 'student' | 'teacher' | 'observer';
   code?: string;
   playerId?: number;
-  events?: TokenBucket;
 }
 export type IoServer = Server<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
 type IoSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
@@ -41,15 +43,12 @@ export interface RealtimeLimits {
   join: BucketConfig;
   /** New students (a join with a name) per IP address per room. */
   seats: BucketConfig;
-  /** Events per socket. */
-  events: BucketConfig;
 }
 export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
   join: { capacity: 60, refillPerSecond: 2 },
   // A class of 40 behind one school NAT takes its seats at once; past 50, one every 5 s: filling a
   // room's 120 seats from one address takes six minutes, time for the teacher to lock it.
   seats: { capacity: 50, refillPerSecond: 0.2 },
-  events: { capacity: 30, refillPerSecond: 10 },
 };
 
 const ch = {
@@ -112,41 +111,50 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
 }
 
-export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock, log: Logger, limits: RealtimeLimits, metrics: Metrics = noMetrics): void {
+/** The events that name a room by its code: each is a look-up that the shared guess limit counts. */
+const LOOKUPS: ReadonlySet<string> = new Set<ClientEvent>(['student:join', 'teacher:join', 'observer:join']);
+
+export interface ConnectionGuards {
+  /** Unknown-code attempts per address, shared with HTTP and the feed. */
+  guesses: CodeGuesses;
+  /** Which proxies' X-Forwarded-For to believe (TRUST_PROXY). */
+  trust: TrustFn;
+}
+
+export function attachProtocol(
+  io: IoServer,
+  manager: RoomManager,
+  clock: Clock,
+  log: Logger,
+  limits: RealtimeLimits,
+  guards: ConnectionGuards,
+  metrics: Metrics = noMetrics,
+): void {
   const joins = new KeyedLimiter(limits.join, clock);
   const seats = new KeyedLimiter(limits.seats, clock);
 
   io.on('connection', (socket: IoSocket) => {
-    socket.data.ip = socket.handshake.address;
+    socket.data.ip = clientAddress(socket.request, guards.trust);
     socket.data.role = 'none';
-    socket.data.events = new TokenBucket(limits.events, clock);
 
     const reply = (ack: unknown, result: object) => {
       if (typeof ack === 'function') ack(result);
     };
     const error = (ack: unknown, e: ProtocolError) => reply(ack, { ok: false, error: e });
-    let refusals = 0;
-    /** Counted always, logged on the first refusal and every 100th after (a flood is one line per 100). */
-    const refused = (limit: string) => {
-      metrics.rateLimited(limit);
-      if (refusals++ % 100 === 0) log.warn({ limit, ip: socket.data.ip, room: socket.data.code, refusals }, 'rate limit refused a socket');
-    };
+    const refused = refusalsOf(metrics, log, 'rate limit refused a socket', () => ({ ip: socket.data.ip, room: socket.data.code }));
 
-    /** Registers a handler: rate limit, schema check, then the handler's result or its typed error. */
+    /** Registers a handler: schema check, then the handler's result or its typed error (guard.ts has counted the event). */
     const on = <E extends ClientEvent>(event: E, handler: (data: z.output<(typeof schemas)[E]>) => Promise<object>) => {
       (socket.on as (e: string, fn: (...args: unknown[]) => void) => void)(event, async (payload: unknown, ack: unknown) => {
         if (typeof ack !== 'function') {
           socket.emit('notice', { code: ErrorCode.BAD_REQUEST, message: `${event} needs an acknowledgement callback` });
           return;
         }
-        if (!socket.data.events!.take()) {
-          refused('socket:events');
-          return error(ack, { code: ErrorCode.RATE_LIMITED, message: 'too many messages: slow down' });
-        }
         const parsed = schemas[event].safeParse(payload);
         if (!parsed.success) return error(ack, { code: ErrorCode.BAD_REQUEST, message: `${event}: ${describeIssues(parsed.error)}` });
         try {
-          reply(ack, { ok: true, ...(await handler(parsed.data as z.output<(typeof schemas)[E]>)) });
+          const run = () => handler(parsed.data as z.output<(typeof schemas)[E]>);
+          reply(ack, { ok: true, ...(await (LOOKUPS.has(event) ? guards.guesses.attempt(socket.data.ip, 'socket', run) : run())) });
         } catch (e) {
           if (e instanceof ClassroomError) return error(ack, e.toJSON());
           log.error({ err: e, event, room: socket.data.code }, 'socket handler failed');
@@ -155,8 +163,9 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
       });
     };
 
-    socket.onAny((event: string, ...args: unknown[]) => {
-      if (Object.hasOwn(schemas, event)) return;
+    // A middleware, not onAny: onAny listeners run before middlewares, so the event limit (guard.ts) would not see them.
+    socket.use(([event, ...args], next) => {
+      if (Object.hasOwn(schemas, event)) return next();
       const ack = args[args.length - 1];
       const e = { code: ErrorCode.BAD_REQUEST, message: `unknown event ${JSON.stringify(String(event).slice(0, 40))}` };
       if (typeof ack === 'function') error(ack, e);
@@ -164,7 +173,7 @@ export function attachProtocol(io: IoServer, manager: RoomManager, clock: Clock,
     });
 
     const limitJoin = () => {
-      if (!joins.take(socket.data.ip)) {
+      if (!joins.take(addressKey(socket.data.ip))) {
         refused('socket:join');
         throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many join attempts from this address: wait a little');
       }

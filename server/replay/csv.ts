@@ -1,120 +1,223 @@
-// CSV export of a round: per team per minute every indicator and control; every control change; the
-// scores. A header row, units in the column names, values in base units.
-import { baseUnit } from '../../shared/replay/units.ts';
+// CSV export of a round, for people: every column named in the reader's language with its unit and its
+// key — "Good-customer approval rate (%) [goodApproval]" — and every value in the unit the desk shows,
+// rounded to the desk's precision, never in exponent notation. Three parts: per team per minute every
+// indicator and control; every control change; the scores. Written team by team, so that a large round
+// is produced in small pieces (exports.ts yields to the event loop between them).
+import { endedEarlyAt } from '../../shared/classroom/rank.ts';
+import { controlDisplay } from '../../shared/replay/units.ts';
 import { formatClock } from '../../shared/format.ts';
 import { getModel } from '../../shared/sim/registry.ts';
-import { describeAllowed } from '../../shared/sim/controls.ts';
-import type { ControlDef, ControlValue, SimModel } from '../../shared/sim/types.ts';
-import { snapshotAt } from '../../shared/replay/columns.ts';
-import type { CsvPart, RoundReplay } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, CsvPart, WhatIfOrigin } from '../../shared/protocol/types.ts';
+import type { ControlDef, ControlValue, DisplayDef, GoalDef, IndicatorDef, SimModel, SimulatorId, Snapshot } from '../../shared/sim/types.ts';
+import type { RoundRecord, Store } from '../db/store.ts';
+import type { TeamResultRecord } from '../db/writes.ts';
+import type { CsvWords } from './csv-words.ts';
+
+/** A number already written out (rounded, no exponent): safe as it is, even when negative. */
+interface Numeral {
+  numeral: string;
+}
+type Cell = string | number | boolean | null | Numeral;
+
+/** A number in plain decimal notation: 1.5e-7 is written 0.00000015, and what rounds below 1e-20 is 0. */
+function plainNumber(v: number): string {
+  const s = String(v);
+  return /e/i.test(s) ? v.toFixed(20).replace(/\.?0+$/, '') : s;
+}
 
 /** One CSV field: quoted when needed; text that a spreadsheet would run as a formula is defused. */
-export function csvField(v: string | number | boolean | null): string {
+export function csvField(v: Cell): string {
   if (v === null) return '';
-  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  if (typeof v === 'number') return Number.isFinite(v) ? plainNumber(v) : '';
+  if (typeof v === 'object') return v.numeral;
   let s = typeof v === 'boolean' ? (v ? 'true' : 'false') : v;
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-function rows(header: string[], body: (string | number | boolean | null)[][]): string {
-  return [header, ...body].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
+function line(cells: Cell[]): string {
+  return cells.map(csvField).join(',') + '\r\n';
 }
 
-function controlUnit(def: ControlDef): string {
-  switch (def.kind) {
-    case 'number':
-      return def.unit;
-    case 'bool':
-      return 'on/off';
-    case 'enum':
-      return describeAllowed(def);
-    case 'action':
-      return 'press';
+/** value × scale with the display's decimals ("99.9"); null when there is no finite value. */
+export function shown(display: DisplayDef, v: number | null | undefined): Numeral | null {
+  if (v == null || !Number.isFinite(v)) return null;
+  const s = (v * display.scale).toFixed(display.digits);
+  return { numeral: /^-0(\.0*)?$/.test(s) ? s.slice(1) : s };
+}
+
+/** "Name (unit) [key]"; the unit is left out for plain counts. */
+function label(name: string, unit: string, key: string): string {
+  return unit ? `${name} (${unit}) [${key}]` : `${name} [${key}]`;
+}
+
+/** Everything a round's export reads, one team at a time. */
+export interface RoundSource {
+  model: SimModel;
+  round: RoundRecord;
+  teams: { teamId: number; idx: number; name: string; whatIf: WhatIfOrigin | null }[];
+  /** One team's minutes, read when its turn comes. */
+  snapshots(teamId: number): Promise<Snapshot[]>;
+  changes: ChangeRecord[];
+  results: Map<number, TeamResultRecord>;
+}
+
+export async function roundSource(store: Store, round: RoundRecord): Promise<RoundSource> {
+  const [teams, changes, results] = await Promise.all([store.roundTeams(round.id), store.changesOfRound(round.id), store.resultsOfRound(round.id)]);
+  return {
+    model: getModel(round.simulator),
+    round,
+    teams,
+    snapshots: async (teamId) => (await store.snapshotsOfRound(round.id, { teamId })).map((s) => JSON.parse(s.data) as Snapshot),
+    changes: changes.filter((c) => c.minute <= round.minute),
+    results: new Map(results.map((r) => [r.teamId, r])),
+  };
+}
+
+class Writer {
+  readonly sim: SimulatorId;
+  constructor(
+    readonly src: RoundSource,
+    readonly w: CsvWords,
+  ) {
+    this.sim = src.model.id;
+  }
+  /** The team's name as the screens show it (a what-if room's team keeps its original team's name). */
+  team(t: { idx: number; name: string; whatIf?: WhatIfOrigin | null }): string {
+    if (t.name) return t.name;
+    if (t.whatIf) return this.w.text('team_whatif', { team: this.team(t.whatIf), minute: t.whatIf.minute });
+    return this.w.text('team_default', { n: t.idx + 1 });
+  }
+  indicatorDef(key: string): IndicatorDef {
+    return this.src.model.indicators.find((i) => i.key === key)!;
+  }
+  /** A control's value as people read it: a number in its display unit, on/off, an option's name. */
+  controlValue(def: ControlDef | undefined, v: ControlValue | undefined): Cell {
+    if (v === undefined) return null;
+    if (typeof v === 'boolean') return this.w.text(v ? 'value_on' : 'value_off');
+    if (typeof v === 'number') return def?.kind === 'number' ? shown(controlDisplay(def), v) : v;
+    if (def?.kind === 'enum') return this.w.option(this.sim, def.key, v);
+    return v;
+  }
+  controlUnit(def: ControlDef): string {
+    return def.kind === 'number' ? controlDisplay(def).unit : '';
   }
 }
 
-function controlText(v: ControlValue | undefined): string | number | null {
-  if (v === undefined) return null;
-  return typeof v === 'boolean' ? (v ? 'on' : 'off') : v;
-}
-
-function teamLabel(t: { idx: number; name: string; whatIf: { idx: number; name: string; minute: number } | null }): string {
-  if (t.name) return t.name;
-  return t.whatIf ? `${t.whatIf.name || `Team ${t.whatIf.idx + 1}`} — what-if from minute ${t.whatIf.minute}` : `Team ${t.idx + 1}`;
-}
-
-export function minutesCsv(model: SimModel, replay: RoundReplay): string {
+async function* minutes(x: Writer): AsyncGenerator<string> {
+  const { model } = x.src;
   const controls = model.controls.filter((c) => c.kind !== 'action');
-  const hasClock = replay.teams.some((t) => t.columns.clock !== null);
-  const header = [
-    'team_id',
-    'team',
-    'minute',
-    ...(hasClock ? ['clock (HH:MM)'] : []),
-    ...model.indicators.map((i) => `${i.key} (${baseUnit(i.display)})`),
-    ...controls.map((c) => `control ${c.key} (${controlUnit(c)})`),
-  ];
-  const body: (string | number | null)[][] = [];
-  for (const t of replay.teams) {
-    for (let i = 0; i < t.columns.minutes.length; i++) {
-      const s = snapshotAt(t.columns, i);
-      body.push([
+  const w = x.w;
+  const first = [label(w.text('csv_team_id'), '', 'team_id'), label(w.text('lb_team'), '', 'team'), label(w.text('csv_minute'), '', 'minute')];
+  let header: string | null = null;
+  for (const t of x.src.teams) {
+    const snaps = await x.src.snapshots(t.teamId);
+    const hasClock = snaps[0]?.clock !== undefined;
+    header ??= line([
+      ...first,
+      ...(hasClock ? [label(w.text('csv_time_of_day'), 'HH:MM', 'clock')] : []),
+      ...model.indicators.map((i) => label(w.indicator(x.sim, i.key), i.display.unit, i.key)),
+      ...controls.map((c) => label(w.control(x.sim, c.key), x.controlUnit(c), c.key)),
+    ]);
+    let out = t === x.src.teams[0] ? header : '';
+    for (const s of snaps) {
+      out += line([
         t.teamId,
-        teamLabel(t),
+        x.team(t),
         s.minute,
         ...(hasClock ? [s.clock === undefined ? null : formatClock(s.clock)] : []),
-        ...model.indicators.map((ind) => s.indicators[ind.key]),
-        ...controls.map((c) => controlText(s.controls[c.key])),
+        ...model.indicators.map((i) => shown(i.display, s.indicators[i.key])),
+        ...controls.map((c) => x.controlValue(c, s.controls[c.key])),
       ]);
     }
+    yield out;
   }
-  return rows(header, body);
+  // A round without teams: the first columns' header alone.
+  if (header === null) yield line(first);
 }
 
-export function changesCsv(model: SimModel, replay: RoundReplay): string {
-  const header = ['team_id', 'team', 'applied_at_minute', 'control', 'value', 'unit', 'role', 'author', 'received_at (UTC ISO 8601)'];
-  const body: (string | number | null)[][] = [];
-  for (const t of replay.teams) {
-    for (const c of t.changes) {
-      const def = model.controls.find((d) => d.key === c.key);
-      body.push([t.teamId, teamLabel(t), c.minute, c.key, controlText(c.value), def ? controlUnit(def) : null, def?.role ?? null, c.author.name, new Date(c.at).toISOString()]);
+async function* changes(x: Writer): AsyncGenerator<string> {
+  const w = x.w;
+  yield line([
+    label(w.text('csv_team_id'), '', 'team_id'),
+    label(w.text('lb_team'), '', 'team'),
+    label(w.text('csv_applied_at'), '', 'minute'),
+    label(w.text('csv_control'), '', 'control'),
+    label(w.text('scores_value'), '', 'value'),
+    label(w.text('csv_unit'), '', 'unit'),
+    label(w.text('csv_role'), '', 'role'),
+    label(w.text('csv_author'), '', 'author'),
+    label(w.text('csv_received_at'), 'UTC, ISO 8601', 'received_at'),
+  ]);
+  for (const t of x.src.teams) {
+    let out = '';
+    for (const c of x.src.changes) {
+      if (c.teamId !== t.teamId) continue;
+      const def = x.src.model.controls.find((d) => d.key === c.key);
+      out += line([
+        t.teamId,
+        x.team(t),
+        c.minute,
+        // The name as the desk shows it, with the key, like the minutes' column names.
+        def ? `${w.control(x.sim, def.key)} [${c.key}]` : c.key,
+        x.controlValue(def, c.value),
+        def ? x.controlUnit(def) : null,
+        def ? w.role(x.sim, def.role) : null,
+        c.author.name,
+        new Date(c.at).toISOString(),
+      ]);
     }
+    yield out;
   }
-  return rows(header, body);
 }
 
-export function scoresCsv(model: SimModel, replay: RoundReplay): string {
-  const goals = model.scenarios.find((s) => s.id === replay.round.scenario)?.goals ?? [];
-  const unitOf = (indicator: string) => baseUnit(model.indicators.find((i) => i.key === indicator)!.display);
-  const header = [
-    'team_id',
-    'team',
-    'score (points)',
-    'goals_met (count)',
-    ...goals.flatMap((g) => [`${g.id} value (${unitOf(g.indicator)})`, `${g.id} target ${g.op} (${unitOf(g.indicator)})`, `${g.id} met (true/false)`]),
+async function* scores(x: Writer): AsyncGenerator<string> {
+  const { model, round } = x.src;
+  const goals: readonly GoalDef[] = model.scenarios.find((s) => s.id === round.scenario)?.goals ?? [];
+  const w = x.w;
+  const goalName = (g: GoalDef) => {
+    const d = x.indicatorDef(g.indicator).display;
+    const target = shown(d, g.target)!.numeral;
+    return w.goal(x.sim, round.scenario, g.id, d.unit ? `${target} ${d.unit}` : target);
+  };
+  yield line([
+    label(w.text('csv_team_id'), '', 'team_id'),
+    label(w.text('lb_team'), '', 'team'),
+    label(w.text('lb_score'), '', 'score'),
+    label(w.text('lb_goals'), '', 'goals_met'),
+    ...goals.flatMap((g) => {
+      const unit = x.indicatorDef(g.indicator).display.unit;
+      return [
+        label(`${goalName(g)}: ${w.text('scores_value')}`, unit, `${g.id}_value`),
+        label(`${goalName(g)}: ${w.text('scores_target')} ${g.op === '>=' ? '≥' : '≤'}`, unit, `${g.id}_target`),
+        label(`${goalName(g)}: ${w.text('goal_met')}`, '', `${g.id}_met`),
+      ];
+    }),
     // Empty for a round played to its end; a round ended early never ranks above one played through.
-    'ended_at_minute (minute)',
-  ];
-  const ended = replay.round.endedEarlyAt;
-  const body = replay.teams.map((t) => {
-    const res = t.result;
-    return [
+    label(w.text('csv_ended_at'), '', 'ended_at_minute'),
+  ]);
+  const ended = endedEarlyAt(round);
+  let out = '';
+  for (const t of x.src.teams) {
+    const res = x.src.results.get(t.teamId);
+    out += line([
       t.teamId,
-      teamLabel(t),
+      x.team(t),
       res?.score ?? null,
       res ? res.goals.filter((g) => g.met).length : null,
       ...goals.flatMap((g) => {
-        const r = res?.goals.find((x) => x.id === g.id);
-        return r ? [r.value, r.target, r.met] : [null, g.target, null];
+        const d = x.indicatorDef(g.indicator).display;
+        const r = res?.goals.find((y) => y.id === g.id);
+        return [shown(d, r?.value), shown(d, g.target), r ? w.text(r.met ? 'csv_yes' : 'csv_no') : null];
       }),
       ended,
-    ];
-  });
-  return rows(header, body);
+    ]);
+  }
+  yield out;
 }
 
-export function roundCsv(part: CsvPart, replay: RoundReplay): string {
-  const model = getModel(replay.round.simulator);
-  return part === 'minutes' ? minutesCsv(model, replay) : part === 'changes' ? changesCsv(model, replay) : scoresCsv(model, replay);
+/** A part of the export, in pieces of about one team each. */
+export function csvPieces(part: CsvPart, src: RoundSource, words: CsvWords): AsyncGenerator<string> {
+  const x = new Writer(src, words);
+  return part === 'minutes' ? minutes(x) : part === 'changes' ? changes(x) : scores(x);
 }

@@ -16,7 +16,7 @@ export interface VerifyReport {
 export async function verifyRounds(store: Store, states: ('finished' | 'paused' | 'running')[] = ['finished']): Promise<VerifyReport[]> {
   const out: VerifyReport[] = [];
   for (const row of await store.roundsInState(states)) {
-    const { round, mismatches } = await loadRound(store, row);
+    const { round, mismatches } = await loadRound(store, row, { resimulate: true });
     out.push({
       roundId: row.id,
       roomCode: (await store.roomById(row.roomId))?.code ?? '?',

@@ -1,8 +1,13 @@
-// A room's state read back from the database. A started round is rebuilt by re-simulating every team
-// from its seed and recorded changes, and each minute is compared with the stored snapshot.
+// A room's state read back from the database, a team at a time with the event loop free in between
+// (other rooms' minutes go out meanwhile). A running or paused round is rebuilt by re-simulating every
+// team from its seed and recorded changes (it goes on from there), each minute compared with the stored
+// snapshot. A finished round never steps again: its stored minutes are read as they are — a parse instead
+// of a whole round's simulation, and anyone who knows a room's code can make the server load it.
+// `verify-replays` still re-simulates finished rounds (`resimulate`).
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RoomRecord, RoundRecord, Store } from '../db/store.ts';
 import { AppendOnly } from './append-only.ts';
-import { rebuildTeam, roundRun } from './round.ts';
+import { rebuildTeam, roundRun, storedTeam } from './round.ts';
 import { memberKey, type RoomState, type RoundRun, type TeamRun } from './state.ts';
 
 /** Minutes whose re-simulation differs from what was stored, by team. */
@@ -19,24 +24,32 @@ async function roundRecord(store: Store, row: RoundRecord): Promise<RoundRun> {
   };
 }
 
-export async function loadRound(store: Store, row: RoundRecord): Promise<{ round: RoundRun; mismatches: Mismatches }> {
+export interface LoadOptions {
+  /** Re-simulate a finished round too, and compare (verify-replays). */
+  resimulate?: boolean;
+}
+
+export async function loadRound(store: Store, row: RoundRecord, opts: LoadOptions = {}): Promise<{ round: RoundRun; mismatches: Mismatches }> {
   const base = await roundRecord(store, row);
   if (row.state === 'lobby') return { round: base, mismatches: [] };
   const seed = row.seed;
   if (seed === null) throw new Error(`round ${row.id} is ${row.state} but has no seed`);
-  const [changes, snapshots, seats] = await Promise.all([store.changesOfRound(row.id), store.snapshotsOfRound(row.id), store.roundTeams(row.id)]);
-  const stored = new Map<number, Map<number, string>>();
-  for (const s of snapshots) {
-    let m = stored.get(s.teamId);
-    if (!m) stored.set(s.teamId, (m = new Map()));
-    m.set(s.minute, s.data);
-  }
+  const [changes, seats] = await Promise.all([store.changesOfRound(row.id), store.roundTeams(row.id)]);
+  const fromStore = row.state === 'finished' && !opts.resimulate;
   const teams = new Map<number, TeamRun>();
   const mismatches: Mismatches = [];
   for (const rt of seats) {
+    if (teams.size > 0) await nextTurn();
     const mine = changes.filter((c) => c.teamId === rt.teamId);
     const seat = { teamId: rt.teamId, idx: rt.idx, name: rt.name };
-    const { team, mismatches: bad } = rebuildTeam(base, seat, seed, mine, stored.get(rt.teamId) ?? new Map(), row.minute);
+    const minutes = new Map((await store.snapshotsOfRound(row.id, { teamId: rt.teamId })).map((s) => [s.minute, s.data]));
+    // A finished team with a minute missing from the store is re-simulated, so that it is whole.
+    const read = fromStore ? storedTeam(base, seat, mine, minutes, row.minute) : null;
+    if (read) {
+      teams.set(rt.teamId, read);
+      continue;
+    }
+    const { team, mismatches: bad } = rebuildTeam(base, seat, seed, mine, minutes, row.minute);
     if (bad.length) mismatches.push({ teamId: rt.teamId, minutes: bad });
     teams.set(rt.teamId, team);
   }

@@ -16,6 +16,8 @@ import type { PlayerState } from './state.ts';
 import { forkRoom, openRoom } from './transitions/open.ts';
 import { roomView } from './views.ts';
 
+type Loaded = Awaited<ReturnType<typeof loadRoom>>;
+
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }
@@ -150,9 +152,9 @@ export class RoomManager {
     return room;
   }
 
-  /** Reads a room; a round found running (its process stopped) is paused first, and stored so. */
-  private async load(row: RoomRecord): Promise<Room> {
-    const { state, mismatches } = await loadRoom(this.deps.store, row);
+  /** Reads a room (unless already read); a round found running (its process stopped) is paused first, and stored so. */
+  private async load(row: RoomRecord, read?: Loaded): Promise<Room> {
+    const { state, mismatches } = read ?? (await loadRoom(this.deps.store, row));
     if (mismatches.length) this.deps.log.error({ room: row.code, round: state.round.id, mismatches }, 're-simulation differs from the stored snapshots');
     const room = new Room(this.deps, state, mismatches);
     try {
@@ -164,12 +166,12 @@ export class RoomManager {
     return this.add(room);
   }
 
-  private loadOnce(row: RoomRecord): Promise<Room> {
+  private loadOnce(row: RoomRecord, read?: Loaded): Promise<Room> {
     const inMemory = this.rooms.get(row.code);
     if (inMemory) return Promise.resolve(inMemory);
     let p = this.loading.get(row.code);
     if (!p) {
-      p = this.load(row).finally(() => this.loading.delete(row.code));
+      p = this.load(row, read).finally(() => this.loading.delete(row.code));
       this.loading.set(row.code, p);
     }
     return p;
@@ -298,24 +300,38 @@ export class RoomManager {
     return { code, roundId: forked.state.round.id, room: roomView(forked.state, () => false, 'teacher') };
   }
 
-  /** Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused (in one transaction). */
+  /**
+   * Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused. All
+   * are read first, then their pauses asked for in one turn, so that they share one transaction.
+   */
   async recover(): Promise<Room[]> {
     const { store } = this.deps;
-    const rows: RoomRecord[] = [];
-    for (const r of await store.roundsInState(['running', 'paused'])) {
-      if ((await store.latestRound(r.roomId))?.id !== r.id) continue;
-      const row = await store.roomById(r.roomId);
-      if (row) rows.push(row);
-    }
-    // A room that cannot be recovered now is logged and left for its next look-up; the others go on.
-    const loaded = await Promise.allSettled(rows.map((row) => this.loadOnce(row)));
+    const rounds = await store.roundsInState(['running', 'paused']);
+    // A room that cannot be recovered now (a damaged page, a row that no longer makes sense) is logged
+    // and left for its next look-up; the others go on.
+    const rows: (RoomRecord | undefined)[] = [];
+    const reads = await Promise.allSettled(
+      rounds.map(async (r, i) => {
+        if ((await store.latestRound(r.roomId))?.id !== r.id) return null;
+        const row = (rows[i] = await store.roomById(r.roomId));
+        return row && !this.rooms.has(row.code) ? loadRoom(store, row) : null;
+      }),
+    );
+    const loaded = await Promise.allSettled(
+      reads.map((r, i) => {
+        if (r.status === 'rejected') return Promise.reject(r.reason);
+        const row = rows[i];
+        return row && r.value ? this.loadOnce(row, r.value) : null;
+      }),
+    );
     return loaded.flatMap((r, i) => {
       if (r.status === 'fulfilled') {
+        if (!r.value) return [];
         const round = r.value.round;
         this.deps.log.info({ room: r.value.code, round: round.id, minute: round.minute }, 'round recovered, paused');
         return [r.value];
       }
-      this.deps.log.error({ room: rows[i].code, err: r.reason }, 'could not recover the room');
+      this.deps.log.error({ room: rows[i]?.code, round: rounds[i].id, err: r.reason }, 'could not recover the room');
       return [];
     });
   }

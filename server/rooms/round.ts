@@ -1,9 +1,10 @@
-// A round's teams as values: minute 0 of a team, its next minute, and a team rebuilt by re-simulation.
+// A round's teams as values: minute 0 of a team, its next minute, a team rebuilt by re-simulation, and
+// a finished team read back from its stored minutes.
 import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { evaluateRound } from '../../shared/sim/score.ts';
 import type { ChangeRecord } from '../../shared/protocol/types.ts';
-import type { SimStateBase } from '../../shared/sim/types.ts';
+import type { SimStateBase, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundRecord } from '../db/store.ts';
 import type { TeamResultRecord } from '../db/writes.ts';
 import { AppendOnly } from './append-only.ts';
@@ -51,8 +52,16 @@ export function openTeam(round: RoundRun, seat: TeamSeat, seed: number, changes:
   return withSim(round, { ...seat, sim, snapshots: AppendOnly.of([sim.snapshot]), changes: AppendOnly.of(changes) });
 }
 
+/** The team's latest minute. */
+export function latest(t: TeamRun): Snapshot {
+  const s = t.snapshots.at(-1);
+  if (!s) throw new Error(`team ${t.teamId} has no minute`);
+  return s;
+}
+
 /** The team one minute on, with the changes recorded for that minute. */
 export function advanceTeam(round: RoundRun, t: TeamRun, minute: number): TeamRun {
+  if (!t.sim) throw new Error(`team ${t.teamId} of round ${round.id} was read from its stored minutes: it cannot step`);
   const due = [...t.changes].filter((c) => c.minute === minute).map((c) => ({ key: c.key, value: c.value }));
   const sim: SimStateBase = stepRound(round.model, t.sim, due);
   return withSim(round, { ...t, sim, snapshots: t.snapshots.append(sim.snapshot) });
@@ -72,15 +81,30 @@ export function rebuildTeam(
 ): { team: TeamRun; mismatches: number[] } {
   let t = openTeam(round, seat, seed, changes);
   const mismatches: number[] = [];
-  const check = (s: SimStateBase) => {
-    if (stored.get(s.minute) !== JSON.stringify(s.snapshot)) mismatches.push(s.minute);
+  const check = (s: Snapshot) => {
+    if (stored.get(s.minute) !== JSON.stringify(s)) mismatches.push(s.minute);
   };
-  check(t.sim);
+  check(latest(t));
   for (let m = 1; m <= minute; m++) {
     t = advanceTeam(round, t, m);
-    check(t.sim);
+    check(latest(t));
   }
   return { team: t, mismatches };
+}
+
+/**
+ * A team of a finished round as it was stored, without simulating: its minutes `0…minute` parsed from
+ * the stored snapshots, goals evaluated once over them. Null when a minute is missing (the caller then
+ * re-simulates).
+ */
+export function storedTeam(round: RoundRun, seat: TeamSeat, changes: readonly ChangeRecord[], stored: ReadonlyMap<number, string>, minute: number): TeamRun | null {
+  const snapshots: Snapshot[] = [];
+  for (let m = 0; m <= minute; m++) {
+    const data = stored.get(m);
+    if (data === undefined) return null;
+    snapshots.push(JSON.parse(data) as Snapshot);
+  }
+  return withSim(round, { ...seat, sim: null, snapshots: AppendOnly.of(snapshots), changes: AppendOnly.of(changes) });
 }
 
 /** Every team's final goals and score, as stored when a round ends. */

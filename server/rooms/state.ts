@@ -30,7 +30,11 @@ export interface TeamRun {
   readonly teamId: number;
   readonly idx: number;
   readonly name: string;
-  readonly sim: SimStateBase;
+  /**
+   * The simulation, to step the next minute from; null for a team of a finished round read back from its
+   * stored minutes (load.ts), which never steps again. Its latest minute is the last of `snapshots`.
+   */
+  readonly sim: SimStateBase | null;
   readonly snapshots: AppendOnly<Snapshot>;
   /** Every change of the round for this team, applied or pending, in arrival order. */
   readonly changes: AppendOnly<ChangeRecord>;

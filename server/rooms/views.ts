@@ -3,6 +3,7 @@
 import { endedEarlyAt } from '../../shared/classroom/rank.ts';
 import type { RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
 import { activePlayers, activeTeams } from './roster.ts';
+import { latest } from './round.ts';
 import type { RoomState, RoundRun, TeamRun } from './state.ts';
 
 /**
@@ -39,7 +40,7 @@ export function messagesFor(r: RoundRun, teamId: number | null | 'all'): Teacher
 }
 
 export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
-  return { teamId: t.teamId, snapshot: t.sim.snapshot, progress: [...t.progress], score: t.score };
+  return { teamId: t.teamId, snapshot: latest(t), progress: [...t.progress], score: t.score };
 }
 
 export function teamHistory(r: RoundRun, t: TeamRun): TeamHistory {
@@ -50,7 +51,7 @@ export function teamHistory(r: RoundRun, t: TeamRun): TeamHistory {
 }
 
 function teamSummary(round: RoundRun, t: TeamRun): TeamSummary {
-  const s = t.sim.snapshot;
+  const s = latest(t);
   const headline: Record<string, number> = {};
   for (const i of round.model.indicators) if (i.headline) headline[i.key] = s.indicators[i.key];
   return {

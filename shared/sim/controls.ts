@@ -1,4 +1,5 @@
 // Control validation: the engine rejects anything out of range with a typed error; it never clamps.
+// A number off its step is refused, except for floating-point noise (0.1 + 0.2), which is snapped.
 import { PRESS, type ControlChange, type ControlDef, type ControlValue, type SimMeta } from './types.ts';
 
 export const ControlErrorCode = {
@@ -53,7 +54,13 @@ export function controlDef(model: SimMeta, key: string): ControlDef {
   return def;
 }
 
-/** Throws ControlError unless `value` is allowed for `key`; returns the value unchanged. */
+/**
+ * How far from a step a number may be, in steps, and still count as on it: floating-point noise of
+ * `min + k·step` arithmetic (~1e-15) passes, a typed 8.9999999 (1e-7) does not.
+ */
+export const STEP_TOLERANCE = 1e-9;
+
+/** Throws ControlError unless `value` is allowed for `key`; returns the change with a number snapped exactly onto its step. */
 export function validateChange(model: SimMeta, change: ControlChange): ControlChange {
   const def = controlDef(model, change.key);
   const allowed = describeAllowed(def);
@@ -66,8 +73,9 @@ export function validateChange(model: SimMeta, change: ControlChange): ControlCh
       if (typeof v !== 'number' || !Number.isFinite(v)) return fail(ControlErrorCode.BAD_TYPE, `expected a number, got ${JSON.stringify(v)}`);
       if (v < def.min || v > def.max) return fail(ControlErrorCode.OUT_OF_RANGE, `${v} is out of range`);
       const k = (v - def.min) / def.step;
-      if (Math.abs(k - Math.round(k)) > 1e-6) return fail(ControlErrorCode.OFF_STEP, `${v} is not a multiple of the step ${def.step}`);
-      break;
+      if (Math.abs(k - Math.round(k)) > STEP_TOLERANCE) return fail(ControlErrorCode.OFF_STEP, `${v} is not a multiple of the step ${def.step}`);
+      const snapped = Number((def.min + Math.round(k) * def.step).toFixed(Math.max(stepDecimals(def.step), stepDecimals(def.min))));
+      return snapped === v ? change : { key: change.key, value: snapped };
     }
     case 'bool':
       if (typeof v !== 'boolean') fail(ControlErrorCode.BAD_TYPE, `expected on/off, got ${JSON.stringify(v)}`);
@@ -82,15 +90,14 @@ export function validateChange(model: SimMeta, change: ControlChange): ControlCh
   return change;
 }
 
-/** Parses the CLI's text form of a value (on/off, immediate/backoff, press, numbers) and validates it. */
+/** Parses the CLI's text form of a value (on/off, immediate/backoff, press, numbers), validates it and returns it snapped. */
 export function parseControlValue(model: SimMeta, key: string, text: string): ControlValue {
   const def = controlDef(model, key);
   let value: ControlValue;
   if (def.kind === 'number') value = text.trim() === '' ? NaN : Number(text);
   else if (def.kind === 'bool') value = text === 'on' ? true : text === 'off' ? false : text;
   else value = text;
-  validateChange(model, { key, value });
-  return value;
+  return validateChange(model, { key, value }).value;
 }
 
 /** Text form of a value, as the CLI takes it. */

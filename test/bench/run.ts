@@ -1,8 +1,9 @@
-// `npm run bench [-- --only sim,tick,fanout,limit,replay,bundle,metrics] [--quick] [--students N[,N…]] [--procs K]`:
+// `npm run bench [-- --only sim,tick,fanout,limit,replay,load,bundle,metrics] [--quick] [--students N[,N…]] [--procs K]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students). `npm run soak` is separate (30 minutes).
 import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
+import { benchLoad, reportLoad } from './load.ts';
 import { benchMetrics, reportMetrics } from './metrics.ts';
 import { benchReplay, reportReplay } from './replay.ts';
 import { benchSimulation, reportSimulation } from './sim.ts';
@@ -57,6 +58,10 @@ if (asked('limit')) {
 if (want('replay')) {
   console.log('\n[4] replay: opening a finished round of 10 teams');
   console.log(reportReplay(await benchReplay()));
+}
+if (want('load')) {
+  console.log('\n[8] loading a room from the database: 30 teams × 240 minutes');
+  console.log(reportLoad(await benchLoad()));
 }
 if (want('bundle')) {
   try {

@@ -14,7 +14,14 @@ const ask = (s: Socket, event: string, payload: unknown): Promise<any> => new Pr
 export async function benchTick(teams = 30, perTeam = 4, minutes = 60) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-tick-'));
   const clock = new ManualClock();
-  const app = await buildApp({ databasePath: join(dir, 'tick.db'), clock, webRoot: null, realtimeLimits: { join: { capacity: 1e6, refillPerSecond: 1e6 }, seats: { capacity: 1e6, refillPerSecond: 1e6 } } });
+  const app = await buildApp({
+    databasePath: join(dir, 'tick.db'),
+    clock,
+    webRoot: null,
+    realtimeLimits: { join: { capacity: 1e6, refillPerSecond: 1e6 }, seats: { capacity: 1e6, refillPerSecond: 1e6 } },
+    // The load generator is one loopback address.
+    connectionLimits: { connectionsPerAddress: 1e6, addressPackets: { capacity: 1e9, refillPerSecond: 1e9 }, heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 } },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const sockets: Socket[] = [];

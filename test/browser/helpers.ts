@@ -74,11 +74,25 @@ export function useBrowserSuite(set: (server: WebServer, browser: Browser) => vo
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+    // Every page of every browser test runs under the server's Content-Security-Policy.
+    if (cspViolations.length) throw new Error(`Content-Security-Policy violations:\n${cspViolations.join('\n')}`);
   });
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+/** What Chromium reported refusing under the server's Content-Security-Policy, in every context of every browser launched here. */
+export const cspViolations: string[] = [];
+
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) cspViolations.push(`${msg.location().url}: ${msg.text()}`);
+    });
+    return context;
+  };
+  return browser;
 }
 
 export const DESKTOP = { width: 1280, height: 900 };

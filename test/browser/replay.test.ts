@@ -46,7 +46,8 @@ function parseCsv(csv: string): string[][] {
 async function downloadCsv(page: Page, button: string): Promise<{ name: string; rows: string[][] }> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
   const path = await download.path();
-  return { name: download.suggestedFilename(), rows: parseCsv(readFileSync(path, 'utf8')) };
+  // Without the byte-order mark the export starts with (for spreadsheets).
+  return { name: download.suggestedFilename(), rows: parseCsv(readFileSync(path, 'utf8').replace(/^\uFEFF/, '')) };
 }
 
 describe('replay and debrief in the browser', () => {
@@ -161,25 +162,28 @@ describe('replay and debrief in the browser', () => {
     await replay.getByRole('button', { name: 'Play' }).waitFor();
     await eventually(() => expect(new URL(replay.url()).searchParams.get('minute')).toBe(String(MINUTES)));
 
-    // CSV export: the minutes (a header with units, a row per team per minute), the changes (with
-    // their author and minute) and the scores.
+    // CSV export: the minutes (columns named with unit and key, a row per team per minute), the
+    // changes (with their author and minute), the scores, and all three in one ZIP.
     const minutesCsv = await downloadCsv(replay, 'Every minute of every team');
     expect(minutesCsv.name).toBe(`opsroom-${code}-round1-minutes.csv`);
     const [header, ...rows] = minutesCsv.rows;
-    expect(header.slice(0, 3)).toEqual(['team_id', 'team', 'minute']);
-    expect(header).toContain('goodApproval (share)');
-    expect(header).toContain('authTimeMs (ms)');
-    expect(header).toContain('control servers (count)');
+    expect(header.slice(0, 3)).toEqual(['Team id [team_id]', 'Team [team]', 'Minute [minute]']);
+    expect(header).toContain('Good-customer approval rate (%) [goodApproval]');
+    expect(header).toContain('Authorization time (ms) [authTimeMs]');
+    expect(header).toContain('Servers [servers]');
     expect(rows.length).toBe(2 * (MINUTES + 1));
     const col = (name: string) => header.indexOf(name);
-    const ana9 = rows.find((r) => r[col('team')] === 'Team 1' && r[col('minute')] === '9')!;
-    expect(ana9[col('control servers (count)')]).toBe('10');
-    expect(ana9[col('serversInService (count)')]).toBe('10');
+    const ana9 = rows.find((r) => r[col('Team [team]')] === 'Team 1' && r[col('Minute [minute]')] === '9')!;
+    expect(ana9[col('Servers [servers]')]).toBe('10');
+    expect(ana9[col('Servers in service [serversInService]')]).toBe('10');
     const changesCsv = await downloadCsv(replay, 'Control changes with their authors');
-    expect(changesCsv.rows[0]).toContain('author');
-    expect(changesCsv.rows.slice(1).map((r) => [r[1], r[2], r[3], r[4], r[7]])).toEqual([['Team 1', '4', 'servers', '10', 'Ana']]);
+    expect(changesCsv.rows[0]).toContain('Author [author]');
+    expect(changesCsv.rows.slice(1).map((r) => [r[1], r[2], r[3], r[4], r[7]])).toEqual([['Team 1', '4', 'Servers [servers]', '10', 'Ana']]);
+    const [zipped] = await Promise.all([replay.waitForEvent('download'), replay.getByRole('button', { name: 'All three files (zip)' }).click()]);
+    expect(zipped.suggestedFilename()).toBe(`opsroom-${code}-round1.zip`);
+    expect(readFileSync(await zipped.path()).subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
     const scoresCsv = await downloadCsv(replay, 'Scores');
-    expect(scoresCsv.rows[0]).toContain('score (points)');
+    expect(scoresCsv.rows[0]).toContain('Score [score]');
     expect(scoresCsv.rows.length).toBe(3);
     await eventually(async () => expect(await text(replay, 'export')).toContain(`Downloaded opsroom-${code}-round1-scores.csv.`));
 

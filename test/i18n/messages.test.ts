@@ -40,13 +40,13 @@ const LANGUAGE_FREE = /^(app_name|lang_\w+|join_room_info|\w+_f|ps_src_harchol)$
  * international term): not forgotten messages.
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
-  // Italian IT usage: "home", "scenario", "round", "formula", "replay"; the seed's own loanwords
+  // Italian IT usage: "home", "scenario", "round", "formula", "replay"; "no" is Italian too; the seed's own loanwords
   // (stand-in, switch, retry storm) and the web service's (cache, load balancer, database, build,
   // autoscaling, burn rate).
   it: [
     'nav_home', 'setup_scenario', 'desk_brief_title', 'clock_state', 'teacher_round', 'history_round', 'model_formula', 'replay_tag',
     'ps_role_standin', 'ps_pic_switch', 'ps_pic_storm', 'ws_role_cache', 'ws_ctl_autoscaling', 'ws_ind_burnRate1h',
-    'ws_pic_lb', 'ws_pic_cache', 'ws_pic_db', 'ws_pic_build',
+    'ws_pic_lb', 'ws_pic_cache', 'ws_pic_db', 'ws_pic_build', 'csv_no',
   ],
   // Indonesian: simulator, tempo, target; the seed's loanwords (stand-in, switch) and the web
   // service's (cache, load balancer, build, autoscaling).

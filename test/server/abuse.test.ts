@@ -27,7 +27,7 @@ describe('bad messages and forged identities', () => {
     const r = room.round;
     return JSON.stringify({
       view: room.view('teacher'),
-      teams: [...r.teams.values()].map((t) => ({ changes: t.changes.length, minute: t.sim.minute })),
+      teams: [...r.teams.values()].map((t) => ({ changes: t.changes.length, minute: t.sim?.minute })),
       changes: (await server.app.store.changesOfRound(r.id)).length,
     });
   };

@@ -2,6 +2,7 @@
 // is seen before that transaction is stored; a failing write list fails its own room only.
 import { expect, test } from 'vitest';
 import { Committer } from '../../server/db/commit.ts';
+import { RoomManager } from '../../server/rooms/manager.ts';
 import type { Write } from '../../server/db/writes.ts';
 import { roomEnv } from './rooms.ts';
 
@@ -68,4 +69,24 @@ test('when the shared transaction fails, each list is tried alone: only the bad 
   await committer.commit([]);
   await committer.idle();
   expect(env.store.transactions).toHaveLength(4);
+});
+
+test('after a restart, the pauses of every interrupted room share one transaction, whatever their sizes', async () => {
+  const env = roomEnv();
+  const rooms = [];
+  for (const teamCount of [1, 4, 9]) {
+    const { room } = await env.manager.create({ teamCount, tempo: 1, minutes: 30 });
+    await room.dispatch({ type: 'clock', action: 'start' });
+    rooms.push(room);
+  }
+  await env.advance(3000);
+  // The process stops (its timers with it); another starts on the same database.
+  await env.manager.close();
+  const restarted = new RoomManager(env.manager.deps);
+  const transactions = env.store.transactions.length;
+  const back = await restarted.recover();
+  expect(back.map((r) => r.code).sort()).toEqual(rooms.map((r) => r.code).sort());
+  expect(back.every((r) => r.round.state === 'paused')).toBe(true);
+  expect(env.store.transactions.length).toBe(transactions + 1);
+  expect(env.store.transactions[transactions]).toHaveLength(3);
 });

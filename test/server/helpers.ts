@@ -37,6 +37,28 @@ export async function startServer(opts: Partial<AppOptions> = {}): Promise<TestS
   };
 }
 
+/** Moves a test server's clock and waits until every room has handled (stored and sent) what fell due. */
+export async function advance(server: TestServer, ms: number): Promise<void> {
+  server.clock.advance(ms);
+  await server.app.rooms.settled();
+}
+
+/** The value of one series of a Prometheus text scrape (0 when absent), matched by name and labels. */
+export function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  for (const line of text.split('\n')) {
+    const m = /^([\w:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
+  }
+  return 0;
+}
+
+/** How many refusals of one limit a test server's /metrics counts. */
+export async function refusals(server: TestServer, limit: string): Promise<number> {
+  return sample(await (await fetch(`${server.url}/metrics`)).text(), 'opsroom_rate_limited_total', { limit });
+}
+
 /** The SQLite connection under a test server's store, for counting rows directly. */
 export function sqliteOf(server: TestServer) {
   const { store } = server.app;

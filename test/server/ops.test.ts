@@ -8,18 +8,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { joinInfo, lanAddresses, type Interfaces } from '../../server/net/addresses.ts';
 import { startBlock, startSummary } from '../../server/ops/start-block.ts';
-import { collect, connect, createRoom, ok, request, startServer, until } from './helpers.ts';
+import { collect, connect, createRoom, ok, request, sample, startServer, until } from './helpers.ts';
 
-/** The value of one series of a Prometheus text scrape (0 when absent), matched by name and labels. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  for (const line of text.split('\n')) {
-    const m = /^([\w:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
-  }
-  return 0;
-}
 
 const iface = (address: string, family: 'IPv4' | 'IPv6', internal = false) => ({ address, family, internal, netmask: '', mac: '', cidr: null }) as never;
 const CLASSROOM: Interfaces = {
@@ -92,7 +82,7 @@ describe('metrics', () => {
   test('count rate-limit refusals by limit, and log them with the room code', async () => {
     const lines: string[] = [];
     const server = await startServer({
-      realtimeLimits: { events: { capacity: 2, refillPerSecond: 0.001 } },
+      connectionLimits: { events: { capacity: 2, refillPerSecond: 0.001 } },
       httpLimits: { lookups: { max: 1, timeWindow: '1 minute' } },
       logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } },
     });
@@ -280,7 +270,10 @@ describe('where students join', () => {
 
 describe('the environment', () => {
   test('defaults, blanks as unset, and a normalised PUBLIC_URL', () => {
-    expect(loadConfig({})).toEqual({ port: 3000, host: '0.0.0.0', databasePath: './data/opsroom.db', logLevel: 'info', logFormat: 'auto', publicUrl: null, metricsToken: null });
+    expect(loadConfig({})).toEqual({
+      ...{ port: 3000, host: '0.0.0.0', databasePath: './data/opsroom.db', logLevel: 'info', logFormat: 'auto', publicUrl: null, metricsToken: null },
+      ...{ trustProxy: null, allowedOrigins: [] },
+    });
     expect(loadConfig({ PORT: '', HOST: ' ', PUBLIC_URL: 'https://ops.example.org/' })).toMatchObject({ port: 3000, host: '0.0.0.0', publicUrl: 'https://ops.example.org' });
     expect(loadConfig({ PORT: '8080', LOG_LEVEL: 'debug', METRICS_TOKEN: 'x'.repeat(16) })).toMatchObject({ port: 8080, logLevel: 'debug', metricsToken: 'x'.repeat(16) });
   });

@@ -189,13 +189,15 @@ describe('replay of finished rounds', () => {
     expect(other.statusCode).toBe(404);
   });
 
-  test('CSV export: header row, units in the column names, a row per team per minute', async () => {
+  test('CSV export: a header row naming each column with its unit and key, a row per team per minute', async () => {
     const get = async (part: string) => {
       const r = await server.app.inject({ method: 'GET', url: `/api/rounds/${ps.roundId}/export/${part}.csv`, headers: auth(ps.key) });
       expect(r.statusCode).toBe(200);
       expect(r.headers['content-type']).toMatch(/^text\/csv/);
       expect(r.headers['content-disposition']).toMatch(/attachment; filename="opsroom-[A-Z0-9]{6}-round1-/);
-      return parseCsv(r.body);
+      // A byte-order mark first, so that spreadsheets read UTF-8.
+      expect(r.body.startsWith('\uFEFF')).toBe(true);
+      return parseCsv(r.body.slice(1));
     };
     const model = models['payment-switch'];
     const minutes = await get('minutes');
@@ -203,32 +205,66 @@ describe('replay of finished rounds', () => {
     expect(minutes).toHaveLength(1 + 3 * 31);
     expect(minutes[0]).toHaveLength(3 + model.indicators.length + controls.length);
     for (const row of minutes) expect(row).toHaveLength(minutes[0].length);
-    expect(minutes[0]).toEqual(expect.arrayContaining(['goodApproval (share)', 'authTimeMs (ms)', 'fraudRateBp (bp)', 'costSoFar (u)', 'serversInService (count)', 'newTps (tx/s)', 'standInExposure (u)', 'control servers (count)', 'control shedding (on/off)', 'control fraudThreshold (sigma)']));
+    expect(minutes[0].slice(0, 3)).toEqual(['Team id [team_id]', 'Team [team]', 'Minute [minute]']);
+    expect(minutes[0]).toEqual(
+      expect.arrayContaining([
+        'Good-customer approval rate (%) [goodApproval]',
+        'Authorization time (ms) [authTimeMs]',
+        'Fraud rate (share of approved amount) (bp) [fraudRateBp]',
+        'Server cost so far (u) [costSoFar]',
+        'Servers in service [serversInService]',
+        'New transactions (tx/s) [newTps]',
+        'Servers [servers]',
+        'Load shedding [shedding]',
+        'Fraud-score threshold (σ) [fraudThreshold]',
+      ]),
+    );
     const col = (name: string) => minutes[0].indexOf(name);
     const team0 = minutes.slice(1).filter((r) => r[0] === String(ps.teams[0]));
     expect(team0.map((r) => Number(r[2]))).toEqual(Array.from({ length: 31 }, (_, i) => i));
-    expect(team0[4][col('control servers (count)')]).toBe('10');
-    expect(team0[4][col('control shedding (on/off)')]).toBe('on');
-    expect(Number(team0[10][col('goodApproval (share)')])).toBeGreaterThan(0);
-    expect(Number(team0[10][col('goodApproval (share)')])).toBeLessThanOrEqual(1);
+    expect(team0[4][col('Servers [servers]')]).toBe('10');
+    expect(team0[4][col('Load shedding [shedding]')]).toBe('on');
+    expect(team0[4][col('Fraud-score threshold (σ) [fraudThreshold]')]).toMatch(/^\d\.\d$/);
+    // Shares in %, rounded as the desk shows them (one decimal): 99.7, not 0.99734…
+    const approval = team0[10][col('Good-customer approval rate (%) [goodApproval]')];
+    expect(approval).toMatch(/^\d{1,3}\.\d$/);
+    expect(Number(approval)).toBeGreaterThan(1);
+    expect(Number(approval)).toBeLessThanOrEqual(100);
+    // No exponent notation anywhere, however small a value.
+    for (const row of minutes.slice(1)) for (const cell of row) expect(cell).not.toMatch(/^-?[\d.]+e[-+]?\d+$/i);
 
     const changes = await get('changes');
-    expect(changes[0]).toEqual(['team_id', 'team', 'applied_at_minute', 'control', 'value', 'unit', 'role', 'author', 'received_at (UTC ISO 8601)']);
+    expect(changes[0]).toEqual([
+      'Team id [team_id]',
+      'Team [team]',
+      'Applied at minute [minute]',
+      'Control [control]',
+      'Value [value]',
+      'Unit [unit]',
+      'Role [role]',
+      'Author [author]',
+      'Received at (UTC, ISO 8601) [received_at]',
+    ]);
     expect(changes).toHaveLength(1 + 4);
-    expect(changes[1].slice(2, 8)).toEqual(['3', 'servers', '10', 'count', 'scaling', 'Solo 1']);
+    expect(changes[1].slice(2, 8)).toEqual(['3', 'Servers [servers]', '10', '', 'Scaling', 'Solo 1']);
 
     const scores = await get('scores');
     expect(scores).toHaveLength(1 + 3);
-    expect(scores[0]).toEqual(['team_id', 'team', 'score (points)', 'goals_met (count)', 'approval value (share)', 'approval target >= (share)', 'approval met (true/false)', 'authTime value (ms)', 'authTime target <= (ms)', 'authTime met (true/false)', 'cost value (u)', 'cost target <= (u)', 'cost met (true/false)', 'ended_at_minute (minute)']);
+    expect(scores[0].slice(0, 4)).toEqual(['Team id [team_id]', 'Team [team]', 'Score [score]', 'Goals met [goals_met]']);
+    expect(scores[0]).toContain('Average authorization time ≤ 500 ms: Value (ms) [authTime_value]');
+    expect(scores[0]).toContain('Average authorization time ≤ 500 ms: Target ≤ (ms) [authTime_target]');
+    expect(scores[0]).toContain('Average authorization time ≤ 500 ms: met [authTime_met]');
+    expect(scores[0].at(-1)).toBe('Ended at minute [ended_at_minute]');
     // Played to its end: no minute it was ended at.
     expect(scores[1].at(-1)).toBe('');
     const stored = (await server.app.store.resultsOfRound(ps.roundId)).find((r) => r.teamId === ps.teams[0]);
     expect(Number(scores[1][2])).toBe(stored?.score);
+    expect(scores[1][scores[0].indexOf('Average authorization time ≤ 500 ms: met [authTime_met]')]).toMatch(/^(yes|no)$/);
 
-    const wsMinutes = parseCsv((await server.app.inject({ method: 'GET', url: `/api/rounds/${ws.roundId}/export/minutes.csv`, headers: auth(ps.key) })).body);
-    expect(wsMinutes[0].slice(0, 4)).toEqual(['team_id', 'team', 'minute', 'clock (HH:MM)']);
+    const wsMinutes = parseCsv((await server.app.inject({ method: 'GET', url: `/api/rounds/${ws.roundId}/export/minutes.csv`, headers: auth(ps.key) })).body.slice(1));
+    expect(wsMinutes[0].slice(0, 4)).toEqual(['Team id [team_id]', 'Team [team]', 'Minute [minute]', 'Time of day (HH:MM) [clock]']);
     expect(wsMinutes[1][3]).toBe('09:00');
-    expect(wsMinutes[0]).toEqual(expect.arrayContaining(['p99Ms (ms)', 'costSoFar ($)', 'control cacheTtlS (s)', 'control targetUtilization (share)']));
+    expect(wsMinutes[0]).toEqual(expect.arrayContaining(['p99 latency (ms) [p99Ms]', 'Cost so far ($) [costSoFar]', 'Cache TTL (s) [cacheTtlS]', 'Target utilization (%) [targetUtilization]']));
   });
 
   test('team names cannot smuggle formulas into a spreadsheet; numbers stay numbers', async () => {
@@ -238,7 +274,7 @@ describe('replay of finished rounds', () => {
     await room.dispatch({ type: 'clock', action: 'start' });
     await advance(5000);
     const r = await server.app.inject({ method: 'GET', url: `/api/rounds/${room.round.id}/export/scores.csv`, headers: auth(ps.key) });
-    const rows = parseCsv(r.body);
+    const rows = parseCsv(r.body.slice(1));
     expect(rows[1][1]).toBe(`'=HYPERLINK("http://x","y")`);
     expect(csvField(-0.25)).toBe('-0.25');
     expect(csvField('-0.25')).toBe("'-0.25");

@@ -7,7 +7,7 @@ import type { ClockAction, RoundState } from '../../../shared/protocol/types.ts'
 import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { activeTeams } from '../roster.ts';
 import { AppendOnly } from '../append-only.ts';
-import { openTeam } from '../round.ts';
+import { latest, openTeam } from '../round.ts';
 import type { RoomState } from '../state.ts';
 import { Draft } from './draft.ts';
 import { recordStart } from './roles.ts';
@@ -40,7 +40,7 @@ function start(d: Draft, ctx: TransitionCtx): void {
   d.write(
     { op: 'insertRoundTeams', roundId: r.id, teams: seats },
     { op: 'updateRound', id: r.id, set: { seed, state: 'running', minute: 0, startedAt: ctx.now } },
-    { op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(t.sim.snapshot) })) },
+    { op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(latest(t)) })) },
   );
   recordStart(d, ctx);
   d.send({ kind: 'room' });

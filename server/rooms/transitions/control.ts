@@ -8,11 +8,11 @@ import { Draft } from './draft.ts';
 export const control: Transition<'control'> = (s, cmd, ctx) => {
   const r = s.round;
   const p = s.players.get(cmd.playerId);
-  const teamId = checkChange(r, p, cmd.key, cmd.value);
+  const { teamId, value } = checkChange(r, p, cmd.key, cmd.value);
   const run = r.teams.get(teamId);
   if (!p || !run) throw new Error(`room ${s.code}: team ${teamId} vanished while checking a change`);
   const change: ChangeRecord = {
-    ...{ id: ctx.ids.next('changes'), roundId: r.id, teamId, minute: r.minute + 1, key: cmd.key, value: cmd.value },
+    ...{ id: ctx.ids.next('changes'), roundId: r.id, teamId, minute: r.minute + 1, key: cmd.key, value },
     ...{ author: { playerId: p.id, name: p.name }, at: ctx.now },
   };
   const d = new Draft(s);

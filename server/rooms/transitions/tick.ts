@@ -2,7 +2,7 @@
 // transaction with the round's minute (and, at the last minute, its scores and finished state),
 // then sent. The room's timer asks for it; the teacher's `step` plays it while paused.
 import { emit, unchanged, type Transition } from '../commands.ts';
-import { advanceTeam, results } from '../round.ts';
+import { advanceTeam, latest, results } from '../round.ts';
 import type { RoundRun } from '../state.ts';
 import { roomMinute, roomSummary, roundScores, teamMinute } from '../views.ts';
 import { Draft } from './draft.ts';
@@ -26,7 +26,7 @@ export function playMinute(d: Draft, sentAt: number): void {
   const minute = r.minute + 1;
   const teams = new Map([...r.teams].map(([id, t]) => [id, advanceTeam(r, t, minute)]));
   d.patchRound({ minute, teams });
-  d.write({ op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute, data: JSON.stringify(t.sim.snapshot) })) });
+  d.write({ op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute, data: JSON.stringify(latest(t)) })) });
   sendMinute(d, d.state.round, sentAt);
   if (minute >= r.minutes) finish(d, sentAt, { minute });
   else d.write({ op: 'updateRound', id: r.id, set: { minute } });

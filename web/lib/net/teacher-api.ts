@@ -1,10 +1,14 @@
-// The teacher's HTTP calls: history, replay, what-if fork and CSV export. Each carries the teacher
+// The teacher's HTTP calls: history, replay, what-if fork and the export (CSV, ZIP). Each carries the teacher
 // key as a bearer header, which is why a CSV is fetched and saved from a Blob rather than linked.
 import type { CsvPart, HistoryRoom, RoomView, RoundReplay } from '$shared/protocol/types.ts';
 export type { CsvPart };
 import { filenameFrom } from '$lib/replay/logic.ts';
 import { call, type Result } from './api.ts';
 import { keyFromFragment, loadTeacherKey, saveTeacherKey } from './storage.ts';
+
+/** A CSV part, or 'all': the three in one ZIP. */
+export type ExportFile = CsvPart | 'all';
+const exportPath = (file: ExportFile) => (file === 'all' ? 'all.zip' : `${file}.csv`);
 
 export interface Forked {
   code: string;
@@ -39,11 +43,14 @@ export function forkRound(key: string, roundId: number, teamId: number, minute: 
   });
 }
 
-/** Fetches one part of a round's CSV export and hands it to the browser as a download; resolves with the file name. */
-export async function downloadCsv(key: string, roundId: number, part: CsvPart): Promise<Result<string>> {
+/**
+ * Fetches a file of a round's export (a CSV part, or all three zipped), its columns named in `lang`, and
+ * hands it to the browser as a download; resolves with the file name.
+ */
+export async function downloadExport(key: string, roundId: number, file: ExportFile, lang: string): Promise<Result<string>> {
   let res: Response;
   try {
-    res = await fetch(`/api/rounds/${roundId}/export/${part}.csv`, { headers: auth(key) });
+    res = await fetch(`/api/rounds/${roundId}/export/${exportPath(file)}?lang=${encodeURIComponent(lang)}`, { headers: auth(key) });
   } catch {
     return { ok: false, code: 'NETWORK' };
   }
@@ -52,7 +59,7 @@ export async function downloadCsv(key: string, roundId: number, part: CsvPart): 
     return { ok: false, code: body?.error?.code ?? 'INTERNAL' };
   }
   const blob = await res.blob();
-  const name = filenameFrom(res.headers.get('content-disposition'), `opsroom-round${roundId}-${part}.csv`);
+  const name = filenameFrom(res.headers.get('content-disposition'), `opsroom-round${roundId}-${exportPath(file)}`);
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
