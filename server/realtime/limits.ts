@@ -31,9 +31,10 @@ export class TokenBucket {
     this.tokens -= n;
     return true;
   }
-  /** Returns `n` taken tokens (up to the capacity). */
-  giveBack(n = 1): void {
-    this.tokens = Math.min(this.cfg.capacity, this.tokens + n);
+  /** Takes `n` tokens even if they are not there: the bucket goes into debt and refills from below zero. */
+  charge(n = 1): void {
+    this.has(0);
+    this.tokens -= n;
   }
   /** Whether `n` tokens are there, without taking them. */
   has(n: number): boolean {
@@ -58,9 +59,13 @@ export class KeyedLimiter {
   take(key: string): boolean {
     return this.bucket(key).take();
   }
-  /** Returns a token taken from `key`. */
-  giveBack(key: string): void {
-    this.buckets.get(key)?.giveBack();
+  /** Whether `key` has a token, without taking it. */
+  has(key: string): boolean {
+    return this.bucket(key).has(1);
+  }
+  /** Takes a token from `key` even into debt. */
+  charge(key: string): void {
+    this.bucket(key).charge();
   }
   private bucket(key: string): TokenBucket {
     let b = this.buckets.get(key);
@@ -103,20 +108,17 @@ export class CodeGuesses {
   /** Runs a look-up for `address` on `path` (http, feed, socket): refused when it has guessed too much; a ROOM_NOT_FOUND counts. */
   async attempt<T>(address: string, path: string, lookup: () => Promise<T>): Promise<T> {
     const key = addressKey(address);
-    // The token is taken before the look-up and given back unless it missed: look-ups in flight at
-    // the same time cannot overdraw the budget.
-    if (!this.misses.take(key)) {
+    if (!this.misses.has(key)) {
       this.refuse(key, `unknown-codes:${path}`);
       throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many unknown room codes from this address: wait a little');
     }
-    let missed = false;
     try {
       return await lookup();
     } catch (e) {
-      missed = e instanceof ClassroomError && e.code === ErrorCode.ROOM_NOT_FOUND;
+      // Only a miss costs, so a class behind one NAT joining at once is never held back. Misses in flight
+      // together may take the bucket below zero: the debt delays the next guesses, so the rate still holds.
+      if (e instanceof ClassroomError && e.code === ErrorCode.ROOM_NOT_FOUND) this.misses.charge(key);
       throw e;
-    } finally {
-      if (!missed) this.misses.giveBack(key);
     }
   }
 }

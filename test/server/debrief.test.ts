@@ -142,7 +142,7 @@ describe('a round ended early (issue 12, item 8)', () => {
     expect((await get(`/api/rounds/${c.roundId}/replay`, c.teacherKey)).json().round.endedEarlyAt).toBe(4);
     expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Ana)).json().round.endedEarlyAt).toBe(4);
     const csv = (await get(`/api/rounds/${c.roundId}/export/scores.csv`, c.teacherKey)).body.trim().split('\r\n');
-    expect(csv[0].split(',').at(-1)).toBe('ended_at_minute (minute)');
+    expect(csv[0].split(',').at(-1)).toBe('Ended at minute [ended_at_minute]');
     expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['4', '4']);
 
     // The next round, played through, is complete.
