@@ -13,10 +13,10 @@ export const CONTROLS: readonly ControlDef[] = [
 ];
 
 export const ROLES: readonly RoleDef[] = [
-  { id: 'scaling', controls: ['servers'] },
-  { id: 'shedding', controls: ['shedding', 'retryPolicy'] },
-  { id: 'fraud', controls: ['fraudThreshold', 'stepUpBand'] },
-  { id: 'standin', controls: ['issuerTimeoutS', 'standInLimit'] },
+  { id: 'scaling', controls: ['servers'], sees: [] },
+  { id: 'shedding', controls: ['shedding', 'retryPolicy'], sees: [] },
+  { id: 'fraud', controls: ['fraudThreshold', 'stepUpBand'], sees: [] },
+  { id: 'standin', controls: ['issuerTimeoutS', 'standInLimit'], sees: [] },
 ];
 
 const share1 = { scale: 100, digits: 1, unit: '%' };

@@ -9,6 +9,8 @@ export const paymentSwitchMeta = {
   roles: ROLES,
   indicators: INDICATORS,
   scenarios: SCENARIOS,
+  // Placeholder until the ledger lands: the server bill is its only money line so far.
+  ledger: { currency: 'u', items: ['costSoFar'], total: 'costSoFar' },
   defaultMinutes: 60,
   tableColumns: TABLE_COLUMNS,
 } as const satisfies SimMeta;

@@ -4,9 +4,10 @@ import type { ScenarioDef, SimEvent } from '../types.ts';
 import { BASE_FRAUD_SHARE, ISSUER_MEAN_S } from './constants.ts';
 
 export const SCENARIOS: readonly ScenarioDef[] = [
-  { id: 'free', goals: [] },
+  { id: 'free', kind: 'free', goals: [] },
   {
     id: 'sale-surge',
+    kind: 'classic',
     level: 1,
     controls: { servers: 6, shedding: false, retryPolicy: 'immediate' },
     goals: [
@@ -17,6 +18,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     id: 'fraud-wave',
+    kind: 'classic',
     level: 2,
     controls: { fraudThreshold: 3.0, stepUpBand: 0 },
     goals: [
@@ -27,6 +29,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     id: 'issuer-outage',
+    kind: 'classic',
     level: 3,
     controls: { servers: 6, issuerTimeoutS: 8, standInLimit: 0 },
     goals: [

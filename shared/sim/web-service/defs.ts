@@ -13,10 +13,10 @@ export const controls: readonly ControlDef[] = [
 ];
 
 export const roles: readonly RoleDef[] = [
-  { id: 'fleet', controls: ['minInstances', 'autoscaling', 'targetUtilization'] },
-  { id: 'cache', controls: ['cacheTtlS', 'warmUp'] },
-  { id: 'traffic', controls: ['shedLowPriority', 'heavyFeature'] },
-  { id: 'release', controls: ['rollback'] },
+  { id: 'fleet', controls: ['minInstances', 'autoscaling', 'targetUtilization'], sees: [] },
+  { id: 'cache', controls: ['cacheTtlS', 'warmUp'], sees: [] },
+  { id: 'traffic', controls: ['shedLowPriority', 'heavyFeature'], sees: [] },
+  { id: 'release', controls: ['rollback'], sees: [] },
 ];
 
 const pct0 = { scale: 100, digits: 0, unit: '%' };
@@ -73,9 +73,10 @@ export function statusOf(key: string, value: number): Status {
 }
 
 export const scenarios: readonly ScenarioDef[] = [
-  { id: 'free', goals: [] },
+  { id: 'free', kind: 'free', goals: [] },
   {
     id: 'bad-deploy',
+    kind: 'classic',
     goals: [
       { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.17 },
       { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 500 },
@@ -84,6 +85,7 @@ export const scenarios: readonly ScenarioDef[] = [
   },
   {
     id: 'traffic-surge',
+    kind: 'classic',
     goals: [
       { id: 'errorRate', indicator: 'errorRate', aggregate: 'mean', op: '<=', target: 0.001 },
       { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 800 },
@@ -92,6 +94,7 @@ export const scenarios: readonly ScenarioDef[] = [
   },
   {
     id: 'cache-flush',
+    kind: 'classic',
     controls: { cacheTtlS: 90 },
     goals: [
       // Moved from the spec's 1 % to 2 % (docs/models/web-service.md): the flush minute itself fails

@@ -8,6 +8,8 @@ export const webServiceMeta = {
   roles,
   indicators,
   scenarios,
+  // Placeholder until the web service's ledger lands: the fleet bill is its only money line so far.
+  ledger: { currency: '$', items: ['costSoFar'], total: 'costSoFar' },
   defaultMinutes: 60,
   tableColumns,
 } as const satisfies SimMeta;
