@@ -1,6 +1,6 @@
 // The payment switch's description without its engine (for screens that only draw it).
 import type { SimMeta } from '../types.ts';
-import { CONTROLS, INDICATORS, ROLES, TABLE_COLUMNS } from './defs.ts';
+import { CONTROLS, INDICATORS, LEDGER, ROLES, TABLE_COLUMNS } from './defs.ts';
 import { SCENARIOS } from './scenarios.ts';
 
 export const paymentSwitchMeta = {
@@ -9,8 +9,7 @@ export const paymentSwitchMeta = {
   roles: ROLES,
   indicators: INDICATORS,
   scenarios: SCENARIOS,
-  // Placeholder until the ledger lands: the server bill is its only money line so far.
-  ledger: { currency: 'u', items: ['costSoFar'], total: 'costSoFar' },
+  ledger: LEDGER,
   defaultMinutes: 60,
   tableColumns: TABLE_COLUMNS,
 } as const satisfies SimMeta;
