@@ -39,6 +39,30 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 65 },
     ],
   },
+  // Full shifts: the shocks are drawn from the seed (shift.ts); the goals are ours (docs/models/payment-switch.md).
+  {
+    id: 'sale-day',
+    kind: 'full-shift',
+    splitView: true,
+    minutes: 60,
+    controls: { servers: 6, shedding: false, retryPolicy: 'immediate' },
+    goals: [
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.97 },
+      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
+      { id: 'ledger', indicator: 'ledgerTotal', aggregate: 'final', op: '<=', target: 1000 },
+    ],
+  },
+  {
+    id: 'issuer-trouble',
+    kind: 'full-shift',
+    splitView: true,
+    minutes: 60,
+    goals: [
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.95 },
+      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
+      { id: 'ledger', indicator: 'ledgerTotal', aggregate: 'final', op: '<=', target: 1000 },
+    ],
+  },
 ];
 
 /** Level 1: the sale opens at minute 5 and doubles traffic for 45 minutes (minutes 5–49). */

@@ -1,0 +1,127 @@
+// Full-shift scenarios: 60 minutes with several shocks whose minutes, sizes and targets are drawn
+// from the seed when the round is created and kept in the state (docs/models/payment-switch.md,
+// "Full-shift scenarios"). The seed's classic levels do not come through here.
+import { uniform, type Rng } from '../rng.ts';
+import { BASE_FRAUD_SHARE, D_PRIME, ISSUER_MEAN_S } from './constants.ts';
+
+/** A range a shock's figure is drawn from: uniform, integers for minutes; noise off takes the middle. */
+type Range = readonly [number, number];
+
+interface Recipe {
+  /** Traffic above a normal day: the multiplier's target from `start` for `length` minutes. */
+  surge?: { start: Range; length: Range; size: Range };
+  /** A flash sale on top of the surge: minutes after the surge starts, its length and extra multiplier. */
+  flash?: { after: Range; length: Range; size: Range };
+  /** An attack with stolen card data: extra fraud share, how long it runs, and when it starts to adapt. */
+  fraud?: { start: Range; length: Range; share: Range; learn: Range };
+  /** Issuer group B slows to a mean of `meanS` seconds and recovers `length` minutes later. */
+  outage?: { start: Range; length: Range; meanS: Range };
+}
+
+/** What one round's shocks turned out to be (plain JSON, in the state). Minutes are half-open [start, end). */
+export interface ShiftPlan {
+  surge?: { start: number; end: number; size: number };
+  flash?: { start: number; end: number; size: number };
+  fraud?: { start: number; end: number; share: number; learnAt: number };
+  outage?: { start: number; end: number; meanS: number };
+}
+
+/**
+ * Fraud adaptation [design]: once the attackers have learnt (from `learnAt`), their mean score moves
+ * toward `ADAPT_MARGIN` below the threshold in force — they see hard declines, not why a challenge
+ * failed — with a time constant of `ADAPT_TAU` minutes, never below `ADAPT_FLOOR` nor above d′.
+ */
+export const ADAPT_MARGIN = 0.5;
+export const ADAPT_FLOOR = 1.0;
+export const ADAPT_TAU = 3;
+const ADAPT_STEP = 1 - Math.exp(-1 / ADAPT_TAU);
+
+export const RECIPES: Readonly<Record<string, Recipe>> = {
+  'sale-day': {
+    surge: { start: [8, 14], length: [28, 36], size: [1.5, 1.8] },
+    flash: { after: [9, 15], length: [5, 8], size: [0.6, 0.9] },
+    fraud: { start: [14, 24], length: [24, 32], share: [0.008, 0.014], learn: [6, 10] },
+    outage: { start: [30, 40], length: [8, 14], meanS: [6, 10] },
+  },
+  'issuer-trouble': {
+    outage: { start: [6, 12], length: [22, 32], meanS: [10, 16] },
+    surge: { start: [16, 24], length: [14, 20], size: [1.3, 1.5] },
+    fraud: { start: [10, 20], length: [26, 34], share: [0.006, 0.012], learn: [6, 10] },
+  },
+};
+
+function draw(rng: Rng, noise: boolean, [lo, hi]: Range): number {
+  return noise ? lo + uniform(rng) * (hi - lo) : (lo + hi) / 2;
+}
+function drawInt(rng: Rng, noise: boolean, [lo, hi]: Range): number {
+  return noise ? lo + Math.floor(uniform(rng) * (hi - lo + 1)) : Math.round((lo + hi) / 2);
+}
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Draws a full-shift round's shocks (mutates `rng`; draws nothing with noise off). */
+export function drawPlan(scenario: string, rng: Rng, noise: boolean): ShiftPlan | undefined {
+  const r = RECIPES[scenario];
+  if (!r) return undefined;
+  const plan: ShiftPlan = {};
+  if (r.surge) {
+    const start = drawInt(rng, noise, r.surge.start);
+    plan.surge = { start, end: start + drawInt(rng, noise, r.surge.length), size: round3(draw(rng, noise, r.surge.size)) };
+    if (r.flash) {
+      const fs = start + drawInt(rng, noise, r.flash.after);
+      plan.flash = { start: fs, end: fs + drawInt(rng, noise, r.flash.length), size: round3(draw(rng, noise, r.flash.size)) };
+    }
+  }
+  if (r.fraud) {
+    const start = drawInt(rng, noise, r.fraud.start);
+    const end = start + drawInt(rng, noise, r.fraud.length);
+    plan.fraud = { start, end, share: round3(draw(rng, noise, r.fraud.share) * 1e3) / 1e3, learnAt: start + drawInt(rng, noise, r.fraud.learn) };
+  }
+  if (r.outage) {
+    const start = drawInt(rng, noise, r.outage.start);
+    plan.outage = { start, end: start + drawInt(rng, noise, r.outage.length), meanS: round3(draw(rng, noise, r.outage.meanS)) };
+  }
+  return plan;
+}
+
+const within = (x: { start: number; end: number } | undefined, m: number): boolean => x !== undefined && m >= x.start && m < x.end;
+
+export interface ShiftConditions {
+  surgeTarget: number;
+  fraudShare: number;
+  /** Share of the fraud that is the adapting attack. */
+  waveShare: number;
+  groupBMeanS: number;
+}
+
+export function shiftConditions(plan: ShiftPlan, minute: number): ShiftConditions {
+  let surgeTarget = 1;
+  if (plan.surge && within(plan.surge, minute)) surgeTarget = plan.surge.size;
+  if (plan.flash && within(plan.flash, minute)) surgeTarget += plan.flash.size;
+  const wave = plan.fraud && within(plan.fraud, minute) ? plan.fraud.share : 0;
+  return {
+    surgeTarget,
+    fraudShare: BASE_FRAUD_SHARE + wave,
+    waveShare: wave / (BASE_FRAUD_SHARE + wave),
+    groupBMeanS: plan.outage && within(plan.outage, minute) ? plan.outage.meanS : ISSUER_MEAN_S,
+  };
+}
+
+/** The attack's mean score next minute, given the threshold in force this minute. */
+export function adaptWave(plan: ShiftPlan, minute: number, waveMean: number, threshold: number): number {
+  const f = plan.fraud;
+  if (!f || minute < f.learnAt) return waveMean;
+  // After the attack the next one starts from scratch.
+  if (minute >= f.end) return D_PRIME;
+  const target = Math.min(D_PRIME, Math.max(ADAPT_FLOOR, threshold - ADAPT_MARGIN));
+  return waveMean + (target - waveMean) * ADAPT_STEP;
+}
+
+/** What the desk is told this minute: the shocks' starts (their ends show in the indicators). */
+export function shiftEvents(plan: ShiftPlan, minute: number): { kind: string; group?: string }[] {
+  const out: { kind: string; group?: string }[] = [];
+  if (plan.surge?.start === minute) out.push({ kind: 'surge-start' });
+  if (plan.flash?.start === minute) out.push({ kind: 'flash-sale-start' });
+  if (plan.fraud?.start === minute) out.push({ kind: 'card-testing-start' });
+  if (plan.outage?.start === minute) out.push({ kind: 'issuer-slow', group: 'B' });
+  return out;
+}
