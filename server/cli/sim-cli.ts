@@ -152,7 +152,9 @@ export function jsonLine(s: Snapshot): string {
 /** The ledger at the last minute against doing nothing's (the score's reference). */
 export interface LedgerSummary {
   total: number;
-  baseline: number;
+  /** Doing nothing's and the calm hour's totals at the same minute. */
+  nothing: number;
+  calm: number;
   saving: number;
 }
 
@@ -187,7 +189,8 @@ export function table(model: SimModel<any>, scenario: string, snapshots: readonl
   const money = (key: string) => formatDisplay(model.indicators.find((i) => i.key === key)!.display, last.indicators[key]);
   lines.push('', `ledger (${model.ledger.currency}): ${model.ledger.items.map((k) => `${k} ${money(k)}`).join(', ')}`);
   const totalDisplay = model.indicators.find((i) => i.key === model.ledger.total)!.display;
-  lines.push(`  ${model.ledger.total} ${money(model.ledger.total)}; doing nothing ${formatDisplay(totalDisplay, ledger.baseline)}; saving ${(100 * ledger.saving).toFixed(1)} %`);
+  const other = (x: number) => formatDisplay(totalDisplay, x);
+  lines.push(`  ${model.ledger.total} ${money(model.ledger.total)}; doing nothing ${other(ledger.nothing)}; a calm hour ${other(ledger.calm)}; saving s = ${ledger.saving.toFixed(3)}`);
   const def = scenarioDef(model, scenario);
   if (def.goals.length === 0) {
     lines.push('', 'free play: no goals');
@@ -219,7 +222,7 @@ export function runCli(argv: readonly string[]): { stdout: string; stderr: strin
   const baseline: Baseline = baselineRun(opts.model, opts.scenario, opts.seed, opts.minutes, opts.noise);
   const result = evaluateRound(scenarioDef(opts.model, opts.scenario), snapshots, baseline);
   const totals = ledgerTotals(snapshots, baseline);
-  const ledger = { total: totals.ledger, baseline: totals.reference, saving: saving(totals.ledger, totals.reference) };
+  const ledger = { total: totals.ledger, nothing: totals.nothing, calm: totals.calm, saving: saving(totals.ledger, totals.nothing, totals.calm) };
   if (opts.format === 'table') return { stdout: table(opts.model, opts.scenario, snapshots, result, ledger) + '\n', stderr: '', code: 0 };
   return { stdout: [...snapshots.map(jsonLine), resultLine(result, ledger)].join('\n') + '\n', stderr: '', code: 0 };
 }

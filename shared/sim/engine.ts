@@ -101,10 +101,13 @@ export function runRound<S extends SimStateBase>(model: SimModel<S>, opts: RunOp
 }
 
 /**
- * Doing nothing: the same scenario, seed and minutes with no control change (noise on, as rounds are
- * played). The reference every score is measured against; the server computes it once per round.
+ * The score's references for one round (noise on, as rounds are played): doing nothing — the same
+ * scenario, seed and minutes with no control change — and a calm hour, free play with the same seed and
+ * minutes. Pure; the server computes it once per round and passes it to `evaluateRound`.
  */
 export function baselineRun(model: SimModel<any>, scenario: string, seed: number, minutes: number, noise = true): Baseline {
   const { snapshots } = runRound(model, { scenario, seed, noise, minutes });
-  return { snapshots, total: model.ledger.total };
+  const total = model.ledger.total;
+  const calm = scenario === 'free' ? snapshots : runRound(model, { scenario: 'free', seed, noise, minutes }).snapshots;
+  return { snapshots, calm: calm.map((s) => s.indicators[total]), total };
 }

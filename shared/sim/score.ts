@@ -32,33 +32,40 @@ export function evaluateGoal(goal: GoalDef, snapshots: readonly Snapshot[]): Goa
 }
 
 /**
- * The reference round for the score: the same scenario, seed and minutes with no control change
- * (`baselineRun` in engine.ts), and the ledger total's indicator key.
+ * The references of a round's score (`baselineRun` in engine.ts): doing nothing — the same scenario,
+ * seed and minutes with no control change — and a calm hour — free play, same seed and minutes.
+ * `total` is the ledger total's indicator key.
  */
 export interface Baseline {
   snapshots: readonly Snapshot[];
+  /** The calm hour's ledger total at each minute (index = minute). */
+  calm: readonly number[];
   total: string;
 }
 
 /** Points per goal met, added only when the team lost less money than doing nothing. */
 export const GOAL_BONUS = 100;
 
-/** The ledger total of a round at its last minute, and the baseline's at the same minute. */
-export function ledgerTotals(snapshots: readonly Snapshot[], baseline: Baseline): { ledger: number; reference: number } {
+/** The ledger totals at a round's last minute: the team's, doing nothing's and the calm hour's. */
+export function ledgerTotals(snapshots: readonly Snapshot[], baseline: Baseline): { ledger: number; nothing: number; calm: number } {
   const last = snapshots[snapshots.length - 1];
   if (!last) throw new RangeError('no snapshots to evaluate');
-  const ref = baseline.snapshots[Math.min(last.minute, baseline.snapshots.length - 1)];
-  if (!ref || ref.minute !== last.minute) throw new RangeError(`the baseline has no minute ${last.minute}`);
-  return { ledger: last.indicators[baseline.total], reference: ref.indicators[baseline.total] };
+  const ref = baseline.snapshots[last.minute];
+  const calm = baseline.calm[last.minute];
+  if (!ref || ref.minute !== last.minute || calm === undefined) throw new RangeError(`the baseline has no minute ${last.minute}`);
+  return { ledger: last.indicators[baseline.total], nothing: ref.indicators[baseline.total], calm };
 }
 
 /**
- * Saving s = (L0 − L) / L0 against doing nothing, clamped to [−1, 1]: 0 for doing nothing, below 0
- * for any play that lost more money. Nothing lost yet on either side (minute 0) is 0.
+ * The saving s against doing nothing, on a log scale: s = ln(L0 / L) / D, D = max(ln(L0 / Lc), ln 2),
+ * clamped to [−1, 1]. Doing nothing is 0, losing more money is below 0, running the shift as cheaply as
+ * a calm hour is 1; each halving of the money lost is worth the same. Before anything is lost (minute 0) s = 0.
  */
-export function saving(ledger: number, reference: number): number {
-  if (!(reference > 0)) return ledger > reference ? -1 : 0;
-  return Math.max(-1, Math.min(1, (reference - ledger) / reference));
+export function saving(ledger: number, nothing: number, calm: number): number {
+  if (!(nothing > 0)) return ledger > nothing ? -1 : 0;
+  if (!(ledger > 0)) return 1;
+  const span = Math.max(Math.log(nothing / calm), Math.LN2);
+  return Math.max(-1, Math.min(1, Math.log(nothing / ledger) / span));
 }
 
 /** score = 1000·s + (s > 0 ? GOAL_BONUS × goals met : 0), rounded to one decimal. */
@@ -93,6 +100,6 @@ export function evaluateRound(scenario: ScenarioDef, snapshots: readonly Snapsho
   const goals = scenario.goals.map((g) => evaluateGoal(g, snapshots));
   if (goals.length === 0) return { goals, score: null };
   if (!baseline) return { goals, score: goalsOnlyScore(goals) };
-  const { ledger, reference } = ledgerTotals(snapshots, baseline);
-  return { goals, score: teamScore(goals, saving(ledger, reference)) };
+  const t = ledgerTotals(snapshots, baseline);
+  return { goals, score: teamScore(goals, saving(t.ledger, t.nothing, t.calm)) };
 }

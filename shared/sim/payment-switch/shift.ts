@@ -74,7 +74,7 @@ export function drawPlan(scenario: string, rng: Rng, noise: boolean): ShiftPlan 
   if (r.fraud) {
     const start = drawInt(rng, noise, r.fraud.start);
     const end = start + drawInt(rng, noise, r.fraud.length);
-    plan.fraud = { start, end, share: round3(draw(rng, noise, r.fraud.share) * 1e3) / 1e3, learnAt: start + drawInt(rng, noise, r.fraud.learn) };
+    plan.fraud = { start, end, share: Math.round(draw(rng, noise, r.fraud.share) * 1e4) / 1e4, learnAt: start + drawInt(rng, noise, r.fraud.learn) };
   }
   if (r.outage) {
     const start = drawInt(rng, noise, r.outage.start);
@@ -116,12 +116,14 @@ export function adaptWave(plan: ShiftPlan, minute: number, waveMean: number, thr
   return waveMean + (target - waveMean) * ADAPT_STEP;
 }
 
-/** What the desk is told this minute: the shocks' starts (their ends show in the indicators). */
+/** What the desk is told this minute: the shocks' starts and the attack's end (other ends show in the indicators). */
 export function shiftEvents(plan: ShiftPlan, minute: number): { kind: string; group?: string }[] {
   const out: { kind: string; group?: string }[] = [];
   if (plan.surge?.start === minute) out.push({ kind: 'surge-start' });
   if (plan.flash?.start === minute) out.push({ kind: 'flash-sale-start' });
   if (plan.fraud?.start === minute) out.push({ kind: 'card-testing-start' });
+  // The issuers block the stolen cards: the end of the attack is announced (its start is seen in the fraud rate too).
+  if (plan.fraud?.end === minute) out.push({ kind: 'card-testing-over' });
   if (plan.outage?.start === minute) out.push({ kind: 'issuer-slow', group: 'B' });
   return out;
 }
