@@ -6,7 +6,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { parseArgs as parseArgv } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { playArgs, shellLine, type Play } from '../../shared/design/play.ts';
-import { scenarioReport, type ReportOptions, type ScenarioReport } from '../../shared/design/report.ts';
+import { scenarioReport, type PlayFigures, type ReportOptions, type ScenarioReport } from '../../shared/design/report.ts';
 import { createRound, stepRound } from '../../shared/sim/engine.ts';
 import { PLAYS as PS_PLAYS } from '../../shared/sim/payment-switch/plays.ts';
 import { getModel, models } from '../../shared/sim/registry.ts';
@@ -68,7 +68,8 @@ const pct = (x: number) => `${(100 * x).toFixed(0)} %`.padStart(5);
 const pts = (x: number) => x.toFixed(1).padStart(7);
 
 export function formatReport(r: ScenarioReport, seconds: number): string {
-  const line = (label: string, f: { winRate: number; meanScore: number }, extra = '') => `  ${label.padEnd(22)} wins ${pct(f.winRate)}  score ${pts(f.meanScore)}${extra}`;
+  const goals = (f: PlayFigures) => r.goals.map((g, i) => `${g} ${pct(f.goalRates[i]).trim()}`).join(', ');
+  const line = (label: string, f: PlayFigures, extra = '') => `  ${label.padEnd(22)} wins ${pct(f.winRate)}  score ${pts(f.meanScore)}  [${goals(f)}]${extra}`;
   const out = [
     `${r.model} / ${r.scenario} (${r.kind}${r.targeted ? ', targets apply' : ', no targets'}): ${r.plays} plays in ${seconds.toFixed(0)} s`,
     line('doing nothing', r.nothing),

@@ -25,6 +25,8 @@ export interface SeedResult {
   score: number;
   /** Every goal met. */
   won: boolean;
+  /** Each goal's verdict, in the scenario's order. */
+  met: boolean[];
   ledger: number;
 }
 
@@ -32,6 +34,8 @@ export interface PlayEval {
   perSeed: SeedResult[];
   meanScore: number;
   winRate: number;
+  /** Share of seeds on which each goal is met. */
+  goalRates: number[];
 }
 
 /** A play on one seed of the bench (index into `bench.seeds`). */
@@ -40,7 +44,8 @@ export function evaluateOn(bench: Bench, play: Play, i: number): SeedResult {
   const { snapshots } = runPlay(bench.model, spec, play);
   const r = evaluateRound(bench.scenario, snapshots, bench.baselines[i]);
   const last = snapshots[snapshots.length - 1];
-  return { score: r.score ?? 0, won: r.goals.length > 0 && r.goals.every((g) => g.met), ledger: last.indicators[bench.baselines[i].total] };
+  const met = r.goals.map((g) => g.met);
+  return { score: r.score ?? 0, won: met.length > 0 && met.every(Boolean), met, ledger: last.indicators[bench.baselines[i].total] };
 }
 
 /** A play over every seed of the bench. */
@@ -51,10 +56,12 @@ export function evaluatePlay(bench: Bench, play: Play): PlayEval {
 
 export function summarize(perSeed: SeedResult[]): PlayEval {
   const n = perSeed.length;
+  const goals = perSeed[0]?.met.length ?? 0;
   return {
     perSeed,
     meanScore: perSeed.reduce((s, r) => s + r.score, 0) / n,
     winRate: perSeed.filter((r) => r.won).length / n,
+    goalRates: Array.from({ length: goals }, (_, g) => perSeed.filter((r) => r.met[g]).length / n),
   };
 }
 

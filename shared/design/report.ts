@@ -19,11 +19,14 @@ export interface ReportOptions {
 export interface PlayFigures {
   winRate: number;
   meanScore: number;
+  /** Share of seeds on which each goal is met, in the scenario's order. */
+  goalRates: number[];
 }
 
 export interface ScenarioReport {
   model: string;
   scenario: string;
+  goals: string[];
   kind: string;
   /** Whether the contract's targets apply (full-shift and web-service scenarios). */
   targeted: boolean;
@@ -46,7 +49,7 @@ export interface ScenarioReport {
   checks: { id: string; ok: boolean; value: string; target: string }[];
 }
 
-const figures = (e: PlayEval): PlayFigures => ({ winRate: e.winRate, meanScore: e.meanScore });
+const figures = (e: PlayEval): PlayFigures => ({ winRate: e.winRate, meanScore: e.meanScore, goalRates: e.goalRates });
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -77,12 +80,14 @@ export function scenarioReport(model: SimModel<any>, scenarioId: string, opts: R
 
   const seen: Seen = new Map();
   const starts = opts.documented ? [opts.documented] : [];
-  const run = (limits: Limits, budget: number, seed: number, from: readonly Play[] = []) => searchPlays(bench, space, { limits, budget, seed, starts: from }, seen);
+  const sample: Found[] = [];
+  const run = (limits: Limits, budget: number, seed: number, from: readonly Play[] = []) => searchPlays(bench, space, { limits, budget, seed, starts: from, sample }, seen);
   const fixed = run(FIXED, Math.round(opts.budget / 2), 11);
   // The documented play seeds the adaptive search (it is one of the plays a team might find).
   const adaptive = run(ADAPTIVE, opts.budget, 12, [...starts, fixed.play]);
   const twoTimes = run({ maxRules: 1, timedAfterStart: false }, Math.round(opts.budget / 2), 13, [fixed.play]);
-  const sample: Found[] = [...seen.values()];
+  // The plays a class might try: the random phases' plays and the best of each search.
+  sample.push(fixed, adaptive, twoTimes);
 
   const nothing = evaluatePlay(bench, { timed: [], rules: [] });
   const late = evaluatePlay(bench, delayed(adaptive.play, 3));
@@ -120,6 +125,7 @@ export function scenarioReport(model: SimModel<any>, scenarioId: string, opts: R
   return {
     model: model.id,
     scenario: scenarioId,
+    goals: def.goals.map((g) => g.id),
     kind: def.kind,
     targeted,
     nothing: figures(nothing),

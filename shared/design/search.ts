@@ -21,6 +21,8 @@ export interface SearchOptions {
   /** Plays to start from (evaluated first, kept as climb starts if they are among the best). */
   starts?: readonly Play[];
   seed?: number;
+  /** Receives every play of the random phase (a sample of the plays a class might try). */
+  sample?: Found[];
 }
 
 /** Every play the search evaluated, by its text (so no play is evaluated twice). */
@@ -48,7 +50,11 @@ export function searchPlays(bench: Bench, space: Space, opts: SearchOptions, see
   for (const s of opts.starts ?? []) pool.push(evaluate(s));
   pool.push(evaluate({ timed: [], rules: [] }));
   const randomBudget = Math.floor(opts.budget * (opts.randomShare ?? 0.3));
-  for (let i = 0; i < randomBudget * 4 && spent < randomBudget; i++) pool.push(evaluate(randomPlay(rng, space, opts.limits)));
+  for (let i = 0; i < randomBudget * 4 && spent < randomBudget; i++) {
+    const f = evaluate(randomPlay(rng, space, opts.limits));
+    pool.push(f);
+    opts.sample?.push(f);
+  }
 
   const climbs = opts.climbs ?? 4;
   const starts = [...new Map(pool.map((f) => [playKey(f.play), f])).values()].sort((a, b) => b.eval.meanScore - a.eval.meanScore).slice(0, climbs);

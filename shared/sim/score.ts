@@ -43,8 +43,8 @@ export interface Baseline {
   total: string;
 }
 
-/** Points per goal met, added only when the team lost less money than doing nothing. */
-export const GOAL_BONUS = 100;
+/** Points for meeting every goal (each goal is worth an equal share), added only when the team lost less money than doing nothing. */
+export const MISSION_POINTS = 1000;
 
 /** The ledger totals at a round's last minute: the team's, doing nothing's and the calm hour's. */
 export function ledgerTotals(snapshots: readonly Snapshot[], baseline: Baseline): { ledger: number; nothing: number; calm: number } {
@@ -68,10 +68,11 @@ export function saving(ledger: number, nothing: number, calm: number): number {
   return Math.max(-1, Math.min(1, Math.log(nothing / ledger) / span));
 }
 
-/** score = 1000·s + (s > 0 ? GOAL_BONUS × goals met : 0), rounded to one decimal. */
+/** score = 1000·s + (s > 0 ? MISSION_POINTS × goals met / goals : 0), rounded to one decimal. */
 export function teamScore(goals: readonly GoalResult[], s: number): number {
   const met = goals.filter((g) => g.met).length;
-  return Math.round((1000 * s + (s > 0 ? GOAL_BONUS * met : 0)) * 10) / 10;
+  const mission = s > 0 && goals.length > 0 ? (MISSION_POINTS * met) / goals.length : 0;
+  return Math.round((1000 * s + mission) * 10) / 10;
 }
 
 /** Relative margin by which a goal is met (positive) or missed (negative), clamped to [−1, 1]. */

@@ -45,11 +45,11 @@ export const SCENARIOS: readonly ScenarioDef[] = [
     kind: 'full-shift',
     splitView: true,
     minutes: 60,
-    controls: { servers: 6, shedding: false, retryPolicy: 'immediate' },
     goals: [
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.97 },
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.975 },
       { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
-      { id: 'ledger', indicator: 'ledgerTotal', aggregate: 'final', op: '<=', target: 1000 },
+      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.017 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 58 },
     ],
   },
   {
@@ -58,9 +58,11 @@ export const SCENARIOS: readonly ScenarioDef[] = [
     splitView: true,
     minutes: 60,
     goals: [
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.95 },
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.96 },
       { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
-      { id: 'ledger', indicator: 'ledgerTotal', aggregate: 'final', op: '<=', target: 1000 },
+      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.015 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 59 },
+      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 6e6 },
     ],
   },
 ];
