@@ -56,22 +56,29 @@ export function ledgerTotals(snapshots: readonly Snapshot[], baseline: Baseline)
   return { ledger: last.indicators[baseline.total], nothing: ref.indicators[baseline.total], calm };
 }
 
+/** Savings this close to doing nothing are doing nothing: collapsing on a smaller server bill is no saving. */
+export const DEAD_ZONE = 0.05;
+/** Goals earn mission points only on top of a real saving, at least this far toward a calm hour. */
+export const REAL_SAVING = 0.1;
+
 /**
  * The saving s against doing nothing, on a log scale: s = ln(L0 / L) / D, D = max(ln(L0 / Lc), ln 2),
- * clamped to [−1, 1]. Doing nothing is 0, losing more money is below 0, running the shift as cheaply as
- * a calm hour is 1; each halving of the money lost is worth the same. Before anything is lost (minute 0) s = 0.
+ * clamped to [−1, 1] and 0 within ±DEAD_ZONE. Doing nothing is 0, losing more money is below 0, running
+ * the shift as cheaply as a calm hour is 1; each halving of the money lost is worth the same. Before
+ * anything is lost (minute 0) s = 0.
  */
 export function saving(ledger: number, nothing: number, calm: number): number {
   if (!(nothing > 0)) return ledger > nothing ? -1 : 0;
   if (!(ledger > 0)) return 1;
   const span = Math.max(Math.log(nothing / calm), Math.LN2);
-  return Math.max(-1, Math.min(1, Math.log(nothing / ledger) / span));
+  const s = Math.max(-1, Math.min(1, Math.log(nothing / ledger) / span));
+  return Math.abs(s) < DEAD_ZONE ? 0 : s;
 }
 
-/** score = 1000·s + (s > 0 ? MISSION_POINTS × goals met / goals : 0), rounded to one decimal. */
+/** score = 1000·s + (s ≥ REAL_SAVING ? MISSION_POINTS × goals met / goals : 0), rounded to one decimal. */
 export function teamScore(goals: readonly GoalResult[], s: number): number {
   const met = goals.filter((g) => g.met).length;
-  const mission = s > 0 && goals.length > 0 ? (MISSION_POINTS * met) / goals.length : 0;
+  const mission = s >= REAL_SAVING && goals.length > 0 ? (MISSION_POINTS * met) / goals.length : 0;
   return Math.round((1000 * s + mission) * 10) / 10;
 }
 
