@@ -43,8 +43,12 @@ export interface Baseline {
   total: string;
 }
 
-/** Points for meeting every goal (each goal is worth an equal share), added only when the team lost less money than doing nothing. */
-export const MISSION_POINTS = 1000;
+/**
+ * Points for meeting every goal (each goal is worth an equal share), added only when the team lost less
+ * money than doing nothing: more than the best saving's 1000, so the mission comes first and money
+ * decides among teams that met it.
+ */
+export const MISSION_POINTS = 1200;
 
 /** The ledger totals at a round's last minute: the team's, doing nothing's and the calm hour's. */
 export function ledgerTotals(snapshots: readonly Snapshot[], baseline: Baseline): { ledger: number; nothing: number; calm: number } {
@@ -56,10 +60,11 @@ export function ledgerTotals(snapshots: readonly Snapshot[], baseline: Baseline)
   return { ledger: last.indicators[baseline.total], nothing: ref.indicators[baseline.total], calm };
 }
 
-/** Savings this close to doing nothing are doing nothing: collapsing on a smaller server bill is no saving. */
+/**
+ * Savings this close to doing nothing are doing nothing: collapsing on a smaller server bill is no saving,
+ * and goals earn mission points only on top of a real saving.
+ */
 export const DEAD_ZONE = 0.05;
-/** Goals earn mission points only on top of a real saving, at least this far toward a calm hour. */
-export const REAL_SAVING = 0.1;
 
 /**
  * The saving s against doing nothing, on a log scale: s = ln(L0 / L) / D, D = max(ln(L0 / Lc), ln 2),
@@ -75,10 +80,10 @@ export function saving(ledger: number, nothing: number, calm: number): number {
   return Math.abs(s) < DEAD_ZONE ? 0 : s;
 }
 
-/** score = 1000·s + (s ≥ REAL_SAVING ? MISSION_POINTS × goals met / goals : 0), rounded to one decimal. */
+/** score = 1000·s + (s > 0 ? MISSION_POINTS × goals met / goals : 0), rounded to one decimal. */
 export function teamScore(goals: readonly GoalResult[], s: number): number {
   const met = goals.filter((g) => g.met).length;
-  const mission = s >= REAL_SAVING && goals.length > 0 ? (MISSION_POINTS * met) / goals.length : 0;
+  const mission = s > 0 && goals.length > 0 ? (MISSION_POINTS * met) / goals.length : 0;
   return Math.round((1000 * s + mission) * 10) / 10;
 }
 

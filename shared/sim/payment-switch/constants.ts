@@ -66,6 +66,6 @@ export const MARGIN_PER_TX = 0.005;
 /** Share of the approved fraud amount the switch bears (chargebacks it cannot pass on). */
 export const FRAUD_LIABILITY = 0.000625;
 /** Cost of one step-up challenge (message, customer's time), u per challenged attempt. */
-export const STEP_UP_COST = 0.0025;
+export const STEP_UP_COST = 0.001;
 /** Share of the genuine stand-in volume never recovered (the issuer would have declined it). */
 export const STAND_IN_LOSS = 0.000075;

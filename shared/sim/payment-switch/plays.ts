@@ -24,7 +24,7 @@ export const PLAYS: Readonly<Record<string, readonly string[]>> = {
     '--on', 'newTps<450', 'servers=12',
     '--on', 'groupBLatencyMs<1000', 'issuerTimeoutS=8', 'standInLimit=0',
     '--on', 'groupBLatencyMs<1000+4', 'servers=6',
-    '--on', 'card-testing-start', 'stepUpBand=1.5',
+    '--on', 'card-testing-start', 'stepUpBand=1.6',
     '--on', 'card-testing-over', 'stepUpBand=0',
   ],
 };

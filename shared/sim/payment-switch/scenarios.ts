@@ -60,7 +60,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
     goals: [
       { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.96 },
       { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
-      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.015 },
+      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.017 },
       { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 59 },
       { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 6e6 },
     ],

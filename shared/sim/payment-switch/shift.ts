@@ -53,7 +53,7 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
     outage: { start: [6, 10], length: [22, 28], meanS: [10, 16], ramp: [6, 8] },
     backlog: { length: [3, 4], size: [2.6, 3.2] },
     surge: { start: [13, 17], length: [8, 10], size: [1.5, 1.8], warn: [6, 8] },
-    fraud: { start: [38, 44], length: [8, 12], share: [0.022, 0.028], learn: [3, 5], ramp: [6, 8] },
+    fraud: { start: [38, 44], length: [8, 11], share: [0.028, 0.034], learn: [3, 5], ramp: [7, 9] },
   },
 };
 
