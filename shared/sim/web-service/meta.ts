@@ -1,6 +1,6 @@
 // The web service's description without its engine (for screens that only draw it).
 import type { SimMeta } from '../types.ts';
-import { controls, indicators, roles, scenarios, tableColumns } from './defs.ts';
+import { controls, indicators, ledger, roles, scenarios, tableColumns } from './defs.ts';
 
 export const webServiceMeta = {
   id: 'web-service',
@@ -8,8 +8,7 @@ export const webServiceMeta = {
   roles,
   indicators,
   scenarios,
-  // Placeholder until the web service's ledger lands: the fleet bill is its only money line so far.
-  ledger: { currency: '$', items: ['costSoFar'], total: 'costSoFar' },
+  ledger,
   defaultMinutes: 60,
   tableColumns,
 } as const satisfies SimMeta;
