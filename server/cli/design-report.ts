@@ -193,9 +193,10 @@ async function main(): Promise<void> {
   }
 }
 
-if (isMainThread) {
+// Run as a command (not when a test imports the helpers above); in a worker, serve scenarios.
+if (isMainThread && /design-report\.ts$/.test(process.argv[1] ?? '')) {
   void main();
-} else if (workerData?.worker) {
+} else if (!isMainThread && workerData?.worker) {
   parentPort!.on('message', (t: Task) => parentPort!.postMessage(runTask(t)));
 }
 
