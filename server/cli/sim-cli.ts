@@ -6,7 +6,7 @@ import { baselineRun, ScenarioError, scenarioDef } from '../../shared/sim/engine
 import { getModel, isSimulatorId, simulatorIds } from '../../shared/sim/registry.ts';
 import { evaluateRound, ledgerTotals, saving, type Baseline } from '../../shared/sim/score.ts';
 import type { RoundResult, ScheduledChange, SimModel, Snapshot } from '../../shared/sim/types.ts';
-import { parseChange, parseTrigger, PlayError, runPlay, type Play, type Rule } from '../../shared/design/play.ts';
+import { formatTrigger, parseChange, parseTrigger, PlayError, runPlay, type Play, type Rule } from '../../shared/design/play.ts';
 import { formatClock, formatDisplay } from '../../shared/format.ts';
 
 export const USAGE = `usage: npm run sim -- --model payment-switch|web-service --scenario ID [--seed N] [--minutes M]
@@ -116,18 +116,13 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       const rule = rules[rules.length - 1];
       const last = tokens[tokens.indexOf(t) - 1];
       if (!rule || !last || (last.kind === 'option' && last.name !== 'on')) throw new UsageError(`unexpected argument ${JSON.stringify(t.value)}`);
-      rule.changes.push(asUsage(`--on ${formatRuleHead(rule)} ${t.value}`, () => parseChange(model, t.value)));
+      rule.changes.push(asUsage(`--on ${formatTrigger(rule.on, rule.delay)} ${t.value}`, () => parseChange(model, t.value)));
     } else if (t.kind === 'option-terminator') {
       throw new UsageError('unexpected argument "--"');
     }
   }
-  for (const r of rules) if (r.changes.length === 0) throw new UsageError(`--on ${formatRuleHead(r)}: give at least one key=value after it`);
+  for (const r of rules) if (r.changes.length === 0) throw new UsageError(`--on ${formatTrigger(r.on, r.delay)}: give at least one key=value after it`);
   return { model, scenario, seed, minutes, noise: noiseText === 'on', changes, rules, format };
-}
-
-function formatRuleHead(r: Rule): string {
-  const base = 'event' in r.on ? r.on.event : `${r.on.indicator}${r.on.op}${r.on.value}`;
-  return r.delay > 0 ? `${base}+${r.delay}` : base;
 }
 
 function asUsage<T>(what: string, f: () => T): T {
