@@ -35,7 +35,7 @@ export const PLAYS: Readonly<Record<string, readonly string[]>> = {
     '--on', 'warmup-done', 'heavyFeature=on',
   ],
   'launch-day': [
-    '--on', 'surge-start', 'minInstances=14',
+    '--on', 'surge-start', 'minInstances=16',
     '--on', 'crawler-start', 'shedLowPriority=1',
     '--on', 'crawler-end', 'shedLowPriority=0',
     '--on', 'deploy', 'rollback=press',

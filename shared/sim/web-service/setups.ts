@@ -64,10 +64,10 @@ export const SETUPS: Record<string, ScenarioSetup> = {
         crawlEndAt: crawlAt + d.int(8, 12),
         crawlRate: BASE_RATE * d.real(1, 1.4),
         crawlRamp: 8,
-        deployAt: d.int(18, 28),
+        deployAt: d.int(15, 22),
         flushAt: d.int(45, 50),
         flushDepth: d.real(0.5, 0.7),
-        flushRamp: 6,
+        flushRamp: 8,
       };
     },
   },
