@@ -173,7 +173,7 @@ describe('web service: cache flush', () => {
 });
 
 describe('web service: full shifts', () => {
-  it('launch day: four shocks, one per role, at drawn minutes; the eviction storm empties its share over 6 minutes', () => {
+  it('launch day: four shocks, one per role, at drawn minutes; the eviction storm empties its share over 8 minutes', () => {
     for (const seed of SEEDS) {
       const sh = shocksOf('launch-day', seed);
       const snaps = play('launch-day', seed);
@@ -182,8 +182,9 @@ describe('web service: full shifts', () => {
       }
       expect(sh.flushAt).toBeGreaterThanOrEqual(45);
       const f = sh.flushAt!;
-      // Each eviction minute keeps (1 − depth)^(1/6) of the cache (the refill adds a little back).
-      const step = (1 - sh.flushDepth) ** (1 / 6);
+      // Each eviction minute keeps (1 − depth)^(1/8) of the cache (the refill adds a little back).
+      expect(sh.flushRamp).toBe(8);
+      const step = (1 - sh.flushDepth) ** (1 / 8);
       expect(snaps[f + 1].detail.warm / snaps[f].detail.warm).toBeGreaterThan(step);
       expect(snaps[f + 1].detail.warm / snaps[f].detail.warm).toBeLessThan(step + 0.02);
     }
