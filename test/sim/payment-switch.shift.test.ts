@@ -6,6 +6,7 @@ import { D_PRIME } from '../../shared/sim/payment-switch/constants.ts';
 import { paymentSwitch, type PaymentSwitchState } from '../../shared/sim/payment-switch/index.ts';
 import { ADAPT_FLOOR, ADAPT_MARGIN, RECIPES, adaptWave, shiftConditions, type ShiftPlan } from '../../shared/sim/payment-switch/shift.ts';
 import type { ScheduledChange } from '../../shared/sim/types.ts';
+import { fromColumns, toColumns } from '../../shared/replay/columns.ts';
 
 const SHIFTS = Object.keys(RECIPES);
 const plan = (scenario: string, seed: number, noise = true) => (createRound(paymentSwitch, { scenario, seed, noise }) as PaymentSwitchState).plan!;
@@ -131,6 +132,8 @@ describe('collapse reads as collapse', () => {
     const empty = r.snapshots.filter((s) => s.na?.includes('fraudRateBp'));
     expect(empty.length).toBeGreaterThan(0);
     for (const s of empty) expect(s.indicators.fraudRateBp).toBe(0);
+    expect(fromColumns(toColumns(r.snapshots))).toEqual(r.snapshots); // the replay's columns keep `na`
+    expect(toColumns(runRound(paymentSwitch, { scenario: 'free', seed: 1, noise: false, minutes: 3 }).snapshots).na).toBeNull();
     const fraud = r.result.goals.find((g) => g.id === 'fraudRate')!;
     const counted = r.snapshots.filter((s) => s.minute >= 1 && !s.na?.includes('fraudRateBp'));
     expect(fraud.value).toBeCloseTo(counted.reduce((a, s) => a + s.indicators.fraudRateBp, 0) / counted.length, 9);
