@@ -1,17 +1,25 @@
 // `npm run sim`: plays one round headless and prints it as JSON lines or a table.
 // Kept apart from main() so tests run it in-process.
-import { ControlError, formatControlValue, parseControlValue } from '../../shared/sim/controls.ts';
-import { runRound, ScenarioError, scenarioDef } from '../../shared/sim/engine.ts';
+import { parseArgs as parseArgv } from 'node:util';
+import { formatControlValue } from '../../shared/sim/controls.ts';
+import { baselineRun, ScenarioError, scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel, isSimulatorId, simulatorIds } from '../../shared/sim/registry.ts';
+import { evaluateRound, ledgerTotals, saving, type Baseline } from '../../shared/sim/score.ts';
 import type { RoundResult, ScheduledChange, SimModel, Snapshot } from '../../shared/sim/types.ts';
+import { formatTrigger, parseChange, parseTrigger, PlayError, runPlay, type Play, type Rule } from '../../shared/design/play.ts';
 import { formatClock, formatDisplay } from '../../shared/format.ts';
 
 export const USAGE = `usage: npm run sim -- --model payment-switch|web-service --scenario ID [--seed N] [--minutes M]
-                    [--noise on|off] [--set key=value[@minute]]... [--format jsonl|table]
+                    [--noise on|off] [--set key=value[@minute]]... [--on TRIGGER key=value...]...
+                    [--format jsonl|table]
   --set key=value       applies from minute 0 (before the opening screen); key=value@m from minute m
                         booleans as on/off, the retry policy as immediate/backoff, buttons as press
+  --on TRIGGER k=v...   reacts to what the desk shows: when TRIGGER first shows in minute m, the
+                        changes apply from minute m+1 (TRIGGER+d: d minutes later). TRIGGER is an
+                        event (surge-start, issuer-slow…) or an indicator crossing a value, quoted:
+                        'newTps<500', 'groupBLatencyMs>1000' (first minute it holds after it did not)
   --seed N              integer 0–4294967295 (default 1)
-  --minutes M           round length, 0–1440 (default 60; 0 prints only the opening screen)
+  --minutes M           round length, 0–1440 (default: the scenario's, 60; 0 prints only the opening screen)
   --noise on|off        random arrivals and draws (default on); off replaces each draw by its mean
   --format jsonl|table  default jsonl`;
 
@@ -26,6 +34,7 @@ export interface CliOptions {
   minutes: number;
   noise: boolean;
   changes: ScheduledChange[];
+  rules: Rule[];
   format: 'jsonl' | 'table';
 }
 
@@ -35,56 +44,94 @@ function intFlag(name: string, text: string | undefined, min: number, max: numbe
   return n;
 }
 
-export function parseArgs(argv: readonly string[]): CliOptions {
-  const flags = new Map<string, string>();
-  const sets: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const m = /^--([a-z]+)(?:=(.*))?$/.exec(arg);
-    if (!m) throw new UsageError(`unexpected argument ${JSON.stringify(arg)}`);
-    const name = m[1];
-    if (!['model', 'scenario', 'seed', 'minutes', 'noise', 'set', 'format'].includes(name)) throw new UsageError(`unknown flag --${name}`);
-    const value = m[2] ?? argv[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    if (name === 'set') sets.push(value);
-    else if (flags.has(name)) throw new UsageError(`--${name} given twice`);
-    else flags.set(name, value);
+const OPTIONS = {
+  model: { type: 'string' },
+  scenario: { type: 'string' },
+  seed: { type: 'string' },
+  minutes: { type: 'string' },
+  noise: { type: 'string' },
+  format: { type: 'string' },
+  set: { type: 'string', multiple: true },
+  on: { type: 'string', multiple: true },
+} as const;
+
+/** node:util's parse, with its errors said as this CLI says them. */
+function tokenize(argv: readonly string[]) {
+  try {
+    return parseArgv({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true, tokens: true });
+  } catch (e) {
+    const msg = (e as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(msg);
+    if (unknown) throw new UsageError(`unknown flag ${unknown[1]}`);
+    const missing = /Option '(--[a-z]+)[^']*' argument missing/.exec(msg);
+    if (missing) throw new UsageError(`${missing[1]} needs a value`);
+    throw new UsageError(msg);
   }
-  const modelId = flags.get('model');
+}
+
+export function parseArgs(argv: readonly string[]): CliOptions {
+  const { values, tokens } = tokenize(argv);
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || t.name === 'set' || t.name === 'on') continue;
+    if (seen.has(t.name)) throw new UsageError(`--${t.name} given twice`);
+    seen.add(t.name);
+  }
+  const modelId = values.model;
   if (!isSimulatorId(modelId)) throw new UsageError(`--model: expected one of ${simulatorIds.join(', ')}, got ${JSON.stringify(modelId ?? '')}`);
   const model = getModel(modelId);
-  const scenario = flags.get('scenario');
+  const scenario = values.scenario;
   if (scenario === undefined) throw new UsageError(`--scenario is required: one of ${model.scenarios.map((s) => s.id).join(', ')}`);
+  let def;
   try {
-    scenarioDef(model, scenario);
+    def = scenarioDef(model, scenario);
   } catch (e) {
     if (e instanceof ScenarioError) throw new UsageError(`--scenario: ${e.message}`);
     throw e;
   }
-  const seed = flags.has('seed') ? intFlag('seed', flags.get('seed'), 0, 0xffffffff) : 1;
-  const minutes = flags.has('minutes') ? intFlag('minutes', flags.get('minutes'), 0, 1440) : model.defaultMinutes;
-  const noiseText = flags.get('noise') ?? 'on';
+  const seed = values.seed !== undefined ? intFlag('seed', values.seed, 0, 0xffffffff) : 1;
+  const minutes = values.minutes !== undefined ? intFlag('minutes', values.minutes, 0, 1440) : (def.minutes ?? model.defaultMinutes);
+  const noiseText = values.noise ?? 'on';
   if (noiseText !== 'on' && noiseText !== 'off') throw new UsageError(`--noise: expected on or off, got ${JSON.stringify(noiseText)}`);
-  const format = flags.get('format') ?? 'jsonl';
+  const format = values.format ?? 'jsonl';
   if (format !== 'jsonl' && format !== 'table') throw new UsageError(`--format: expected jsonl or table, got ${JSON.stringify(format)}`);
 
   const changes: ScheduledChange[] = [];
-  for (const text of sets) {
-    const sm = /^([A-Za-z][A-Za-z0-9]*)=([^@]*)(?:@(.*))?$/.exec(text);
-    if (!sm) throw new UsageError(`--set ${JSON.stringify(text)}: expected key=value or key=value@minute`);
-    const [, key, valueText, minuteText] = sm;
-    let value;
-    try {
-      value = parseControlValue(model, key, valueText);
-    } catch (e) {
-      if (e instanceof ControlError) throw new UsageError(`--set ${text}: ${e.message}`);
-      throw e;
-    }
-    const minute = minuteText === undefined ? 0 : intFlag(`set ${key} @minute`, minuteText, 0, minutes);
-    changes.push({ minute, key, value });
+  for (const text of values.set ?? []) {
+    const sm = /^([^@]*)(?:@(.*))?$/.exec(text)!;
+    if (!/^[A-Za-z][A-Za-z0-9]*=/.test(text)) throw new UsageError(`--set ${JSON.stringify(text)}: expected key=value or key=value@minute`);
+    const change = asUsage(`--set ${text}`, () => parseChange(model, sm[1]));
+    const minute = sm[2] === undefined ? 0 : intFlag(`set ${change.key} @minute`, sm[2], 0, minutes);
+    changes.push({ minute, ...change });
   }
   changes.sort((a, b) => a.minute - b.minute); // stable: same-minute changes keep their order
-  return { model, scenario, seed, minutes, noise: noiseText === 'on', changes, format };
+
+  // Each --on takes the key=value arguments that follow it.
+  const rules: Rule[] = [];
+  for (const t of tokens) {
+    if (t.kind === 'option' && t.name === 'on') {
+      const { on, delay } = asUsage(`--on ${t.value}`, () => parseTrigger(model, t.value!));
+      rules.push({ on, delay, changes: [] });
+    } else if (t.kind === 'positional') {
+      const rule = rules[rules.length - 1];
+      const last = tokens[tokens.indexOf(t) - 1];
+      if (!rule || !last || (last.kind === 'option' && last.name !== 'on')) throw new UsageError(`unexpected argument ${JSON.stringify(t.value)}`);
+      rule.changes.push(asUsage(`--on ${formatTrigger(rule.on, rule.delay)} ${t.value}`, () => parseChange(model, t.value)));
+    } else if (t.kind === 'option-terminator') {
+      throw new UsageError('unexpected argument "--"');
+    }
+  }
+  for (const r of rules) if (r.changes.length === 0) throw new UsageError(`--on ${formatTrigger(r.on, r.delay)}: give at least one key=value after it`);
+  return { model, scenario, seed, minutes, noise: noiseText === 'on', changes, rules, format };
+}
+
+function asUsage<T>(what: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof PlayError) throw new UsageError(`${what}: ${e.message}`);
+    throw e;
+  }
 }
 
 export function jsonLine(s: Snapshot): string {
@@ -93,16 +140,27 @@ export function jsonLine(s: Snapshot): string {
   line.indicators = s.indicators;
   line.controls = s.controls;
   line.events = s.events;
+  if (s.na) line.na = s.na;
   return JSON.stringify(line);
 }
 
-export function resultLine(r: RoundResult): string {
-  return JSON.stringify({ result: { goals: r.goals.map((g) => ({ id: g.id, value: g.value, target: g.target, met: g.met })), score: r.score } });
+/** The ledger at the last minute against doing nothing's (the score's reference). */
+export interface LedgerSummary {
+  total: number;
+  /** Doing nothing's and the calm hour's totals at the same minute. */
+  nothing: number;
+  calm: number;
+  saving: number;
+}
+
+export function resultLine(r: RoundResult, ledger: LedgerSummary): string {
+  const goals = r.goals.map((g) => ({ id: g.id, value: g.value, target: g.target, met: g.met }));
+  return JSON.stringify({ result: { goals, score: r.score, ledger } });
 }
 
 const STATUS_MARK = { normal: 'ok', warning: 'WARN', critical: 'CRIT' } as const;
 
-export function table(model: SimModel, scenario: string, snapshots: readonly Snapshot[], result: RoundResult): string {
+export function table(model: SimModel, scenario: string, snapshots: readonly Snapshot[], result: RoundResult, ledger: LedgerSummary): string {
   const headline = model.indicators.filter((i) => i.headline);
   const extra = model.tableColumns.map((k) => model.indicators.find((i) => i.key === k)!);
   const cols = [...headline, ...extra];
@@ -112,7 +170,7 @@ export function table(model: SimModel, scenario: string, snapshots: readonly Sna
     String(s.minute),
     ...(hasClock ? [formatClock(s.clock!)] : []),
     ...cols.map((c) => {
-      const text = formatDisplay(c.display, s.indicators[c.key]);
+      const text = s.na?.includes(c.key) ? '—' : formatDisplay(c.display, s.indicators[c.key]);
       const st = s.status[c.key];
       return st ? `${text} ${STATUS_MARK[st]}` : text;
     }),
@@ -122,6 +180,12 @@ export function table(model: SimModel, scenario: string, snapshots: readonly Sna
   const lines = [fmt(header), ...rows.map(fmt)];
   const changes = snapshots.flatMap((s) => s.events.filter((e) => e.kind === 'control').map((e) => `  minute ${s.minute}: ${e.key} = ${formatControlValue(e.value)}`));
   if (changes.length) lines.push('', 'control changes:', ...changes);
+  const last = snapshots[snapshots.length - 1];
+  const money = (key: string) => formatDisplay(model.indicators.find((i) => i.key === key)!.display, last.indicators[key]);
+  lines.push('', `ledger (${model.ledger.currency}): ${model.ledger.items.map((k) => `${k} ${money(k)}`).join(', ')}`);
+  const totalDisplay = model.indicators.find((i) => i.key === model.ledger.total)!.display;
+  const other = (x: number) => formatDisplay(totalDisplay, x);
+  lines.push(`  ${model.ledger.total} ${money(model.ledger.total)}; doing nothing ${other(ledger.nothing)}; a calm hour ${other(ledger.calm)}; saving s = ${ledger.saving.toFixed(3)}`);
   const def = scenarioDef(model, scenario);
   if (def.goals.length === 0) {
     lines.push('', 'free play: no goals');
@@ -148,8 +212,13 @@ export function runCli(argv: readonly string[]): { stdout: string; stderr: strin
     if (e instanceof UsageError) return { stdout: '', stderr: `error: ${e.message}\n${USAGE}\n`, code: 2 };
     throw e;
   }
-  const { snapshots, result } = runRound(opts.model, opts);
-  if (opts.format === 'table') return { stdout: table(opts.model, opts.scenario, snapshots, result) + '\n', stderr: '', code: 0 };
-  return { stdout: [...snapshots.map(jsonLine), resultLine(result)].join('\n') + '\n', stderr: '', code: 0 };
+  const play: Play = { timed: opts.changes, rules: opts.rules };
+  const { snapshots } = runPlay(opts.model, opts, play);
+  const baseline: Baseline = baselineRun(opts.model, opts.scenario, opts.seed, opts.minutes, opts.noise);
+  const result = evaluateRound(scenarioDef(opts.model, opts.scenario), snapshots, baseline);
+  const totals = ledgerTotals(snapshots, baseline);
+  const ledger = { total: totals.ledger, nothing: totals.nothing, calm: totals.calm, saving: saving(totals.ledger, totals.nothing, totals.calm) };
+  if (opts.format === 'table') return { stdout: table(opts.model, opts.scenario, snapshots, result, ledger) + '\n', stderr: '', code: 0 };
+  return { stdout: [...snapshots.map(jsonLine), resultLine(result, ledger)].join('\n') + '\n', stderr: '', code: 0 };
 }
 

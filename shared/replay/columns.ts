@@ -11,6 +11,8 @@ export interface SnapshotColumns {
   detail: Record<string, number[]>;
   /** Per minute; most are empty. */
   events: SimEvent[][];
+  /** Per minute, the shares with nothing under them (`Snapshot.na`); null when no minute has one. */
+  na: string[][] | null;
 }
 
 function columnsOf<T>(rows: readonly Record<string, T>[]): Record<string, T[]> {
@@ -29,6 +31,7 @@ export function toColumns(snaps: readonly Snapshot[]): SnapshotColumns {
     controls: columnsOf(snaps.map((s) => s.controls)),
     detail: columnsOf(snaps.map((s) => s.detail)),
     events: snaps.map((s) => s.events),
+    na: snaps.some((s) => s.na) ? snaps.map((s) => s.na ?? []) : null,
   };
 }
 
@@ -49,6 +52,7 @@ export function snapshotAt(c: SnapshotColumns, i: number): Snapshot {
     events: c.events[i],
   };
   if (c.clock) s.clock = c.clock[i];
+  if (c.na && c.na[i].length > 0) s.na = c.na[i];
   return s;
 }
 

@@ -1,7 +1,7 @@
 // The generic engine: validates changes, drives a model minute by minute, evaluates goals.
 // Every function is pure; the server, the CLI, replays and tests all play rounds through here.
 import { validateChange } from './controls.ts';
-import { evaluateRound } from './score.ts';
+import { evaluateRound, type Baseline } from './score.ts';
 import type {
   ControlChange,
   CreateOptions,
@@ -56,6 +56,8 @@ export interface RunOptions {
   noise: boolean;
   minutes: number;
   changes?: readonly ScheduledChange[];
+  /** Score against this reference round (see `baselineRun`); without it the goals-only fallback. */
+  baseline?: Baseline;
 }
 
 /** Changes grouped by minute, in the order given. */
@@ -95,5 +97,17 @@ export function runRound<S extends SimStateBase>(model: SimModel<S>, opts: RunOp
   const first = createRound(model, { scenario: opts.scenario, seed: opts.seed, noise: opts.noise, changes: byMinute.get(0) ?? [] });
   const snapshots: Snapshot[] = [first.snapshot];
   const final = advanceTo(model, first, opts.minutes, byMinute, (s) => snapshots.push(s.snapshot));
-  return { snapshots, result: evaluateRound(scenarioDef(model, opts.scenario), snapshots), final };
+  return { snapshots, result: evaluateRound(scenarioDef(model, opts.scenario), snapshots, opts.baseline), final };
+}
+
+/**
+ * The score's references for one round (noise on, as rounds are played): doing nothing — the same
+ * scenario, seed and minutes with no control change — and a calm hour, free play with the same seed and
+ * minutes. Pure; the server computes it once per round and passes it to `evaluateRound`.
+ */
+export function baselineRun(model: SimModel, scenario: string, seed: number, minutes: number, noise = true): Baseline {
+  const { snapshots } = runRound(model, { scenario, seed, noise, minutes });
+  const total = model.ledger.total;
+  const calm = scenario === 'free' ? snapshots : runRound(model, { scenario: 'free', seed, noise, minutes }).snapshots;
+  return { snapshots, calm: calm.map((s) => s.indicators[total]), total };
 }

@@ -1,4 +1,4 @@
-// Goal evaluation and the leaderboard score (docs/scoring.md).
+// Goal evaluation and the team score (docs/scoring.md).
 import type { GoalDef, GoalResult, RoundResult, ScenarioDef, Snapshot } from './types.ts';
 
 /** Value of one goal over the played minutes (snapshots of minutes 0..M, in order). */
@@ -11,10 +11,12 @@ export function goalValue(goal: GoalDef, snapshots: readonly Snapshot[]): number
   let n = 0;
   for (const s of snapshots) {
     if (s.minute < from) continue;
+    // A share with nothing under it (fraud rate when nothing is approved) says nothing about the goal.
+    if (s.na?.includes(goal.indicator)) continue;
     sum += s.indicators[goal.indicator];
     n++;
   }
-  // A round ended before the window opened: judge the last minute seen.
+  // A round ended before the window opened (or a share never had anything under it): the last minute seen.
   return n > 0 ? sum / n : last.indicators[goal.indicator];
 }
 
@@ -29,6 +31,62 @@ export function evaluateGoal(goal: GoalDef, snapshots: readonly Snapshot[]): Goa
   return { id: goal.id, indicator: goal.indicator, op: goal.op, value, target: goal.target, met };
 }
 
+/**
+ * The references of a round's score (`baselineRun` in engine.ts): doing nothing — the same scenario,
+ * seed and minutes with no control change — and a calm hour — free play, same seed and minutes.
+ * `total` is the ledger total's indicator key.
+ */
+export interface Baseline {
+  snapshots: readonly Snapshot[];
+  /** The calm hour's ledger total at each minute (index = minute). */
+  calm: readonly number[];
+  total: string;
+}
+
+/**
+ * Points for meeting every goal (each goal is worth an equal share), added only when the team lost less
+ * money than doing nothing: more than the best saving's 1000, so the mission comes first and money
+ * decides among teams that met it.
+ */
+export const MISSION_POINTS = 1200;
+
+/** The ledger totals at a round's last minute: the team's, doing nothing's and the calm hour's. */
+export function ledgerTotals(snapshots: readonly Snapshot[], baseline: Baseline): { ledger: number; nothing: number; calm: number } {
+  const last = snapshots[snapshots.length - 1];
+  if (!last) throw new RangeError('no snapshots to evaluate');
+  const ref = baseline.snapshots[last.minute];
+  const calm = baseline.calm[last.minute];
+  if (!ref || ref.minute !== last.minute || calm === undefined) throw new RangeError(`the baseline has no minute ${last.minute}`);
+  return { ledger: last.indicators[baseline.total], nothing: ref.indicators[baseline.total], calm };
+}
+
+/**
+ * Savings this close to doing nothing are doing nothing: collapsing on a smaller server bill is no saving,
+ * and goals earn mission points only on top of a real saving.
+ */
+export const DEAD_ZONE = 0.05;
+
+/**
+ * The saving s against doing nothing, on a log scale: s = ln(L0 / L) / D, D = max(ln(L0 / Lc), ln 2),
+ * clamped to [−1, 1] and 0 within ±DEAD_ZONE. Doing nothing is 0, losing more money is below 0, running
+ * the shift as cheaply as a calm hour is 1; each halving of the money lost is worth the same. Before
+ * anything is lost (minute 0) s = 0.
+ */
+export function saving(ledger: number, nothing: number, calm: number): number {
+  if (!(nothing > 0)) return ledger > nothing ? -1 : 0;
+  if (!(ledger > 0)) return 1;
+  const span = Math.max(Math.log(nothing / calm), Math.LN2);
+  const s = Math.max(-1, Math.min(1, Math.log(nothing / ledger) / span));
+  return Math.abs(s) < DEAD_ZONE ? 0 : s;
+}
+
+/** score = 1000·s + (s > 0 ? MISSION_POINTS × goals met / goals : 0), rounded to one decimal. */
+export function teamScore(goals: readonly GoalResult[], s: number): number {
+  const met = goals.filter((g) => g.met).length;
+  const mission = s > 0 && goals.length > 0 ? (MISSION_POINTS * met) / goals.length : 0;
+  return Math.round((1000 * s + mission) * 10) / 10;
+}
+
 /** Relative margin by which a goal is met (positive) or missed (negative), clamped to [−1, 1]. */
 export function goalMargin(g: GoalResult): number {
   const scale = Math.abs(g.target) > 0 ? Math.abs(g.target) : 1;
@@ -37,17 +95,24 @@ export function goalMargin(g: GoalResult): number {
 }
 
 /**
- * Team score: 1000 per goal met, plus 100 × the summed relative margins (each clamped to ±1), rounded
- * to one decimal. Goals met always come first: the margin part lies within ±100 per goal (< 1000).
+ * The score of a round evaluated without a baseline (the server until it passes one): 1000 per goal
+ * met plus 100 × the summed margins. It can reward a collapse; docs/scoring.md keeps it only as the
+ * interim fallback.
  */
-export function teamScore(goals: readonly GoalResult[]): number | null {
-  if (goals.length === 0) return null;
+export function goalsOnlyScore(goals: readonly GoalResult[]): number {
   const met = goals.filter((g) => g.met).length;
   const margin = goals.reduce((s, g) => s + goalMargin(g), 0);
   return Math.round((1000 * met + 100 * margin) * 10) / 10;
 }
 
-export function evaluateRound(scenario: ScenarioDef, snapshots: readonly Snapshot[]): RoundResult {
+/**
+ * Goal verdicts and the team score over the minutes played. With a baseline the score is the ledger
+ * score above; without one, the goals-only fallback. Free play (no goals) has no score.
+ */
+export function evaluateRound(scenario: ScenarioDef, snapshots: readonly Snapshot[], baseline?: Baseline): RoundResult {
   const goals = scenario.goals.map((g) => evaluateGoal(g, snapshots));
-  return { goals, score: teamScore(goals) };
+  if (goals.length === 0) return { goals, score: null };
+  if (!baseline) return { goals, score: goalsOnlyScore(goals) };
+  const t = ledgerTotals(snapshots, baseline);
+  return { goals, score: teamScore(goals, saving(t.ledger, t.nothing, t.calm)) };
 }

@@ -42,6 +42,20 @@ export type ControlDef = NumberControlDef | BoolControlDef | EnumControlDef | Ac
 export interface RoleDef {
   id: string;
   controls: readonly string[];
+  /**
+   * Detail indicators this role sees in split view. Everyone always sees the headline indicators and
+   * the ledger; the teacher, the projector and replays see everything.
+   */
+  sees: readonly string[];
+}
+
+/** The team's ledger: one currency per simulator; every line a cumulative indicator in that currency. */
+export interface LedgerDef {
+  currency: 'u' | '$';
+  /** Cumulative indicator keys (trend 'rising'), one per line, in currency units. */
+  items: readonly string[];
+  /** Cumulative indicator key holding the sum of the items. */
+  total: string;
 }
 
 /** How an indicator is shown: value × scale, `digits` decimals, then the unit. */
@@ -73,6 +87,12 @@ export interface GoalDef {
 
 export interface ScenarioDef {
   id: string;
+  /** free: no goals; classic: the seed's levels; full-shift: a 60-minute shift of seeded shocks. */
+  kind: 'free' | 'classic' | 'full-shift';
+  /** Default of the teacher's split-view option (true for full-shift scenarios). */
+  splitView?: boolean;
+  /** Default round length in minutes (60 when absent). */
+  minutes?: number;
   /** Crisis level (payment switch) for ordering; free play has none. */
   level?: number;
   /** Scenario's own starting controls, applied before any user change. */
@@ -100,6 +120,11 @@ export interface Snapshot {
   /** Extra numbers for the picture (progress of actions, issuer states…), not indicators. */
   detail: Record<string, number>;
   events: SimEvent[];
+  /**
+   * Indicator keys whose share has nothing under it this minute (e.g. fraud rate with no approvals):
+   * screens show "—", the value stays a number (0), and a `mean` goal skips those minutes.
+   */
+  na?: string[];
 }
 
 export interface ControlChange {
@@ -139,6 +164,8 @@ export interface SimModel<S extends SimStateBase = SimStateBase> {
   roles: readonly RoleDef[];
   indicators: readonly IndicatorDef[];
   scenarios: readonly ScenarioDef[];
+  /** The team's ledger (its lines are indicators of `indicators`). */
+  ledger: LedgerDef;
   defaultMinutes: number;
   /** Indicator keys the CLI's table shows after the headline ones. */
   tableColumns: readonly string[];

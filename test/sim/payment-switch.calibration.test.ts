@@ -40,9 +40,13 @@ describe('payment switch: calibration (free play, defaults, noise off, minute 0)
     const def = paymentSwitch.indicators.find((i) => i.key === key)!;
     expect(formatDisplay(def.display, opening.indicators[key], 'en')).toBe(shown);
   });
-  it('shows every indicator the seed shows, and no other', () => {
-    expect(Object.keys(opening.indicators).sort()).toEqual(Object.keys(SEED_OPENING).sort());
-    expect(paymentSwitch.indicators.map((i) => i.key)).toEqual(Object.keys(SEED_OPENING));
+  it('shows every indicator the seed shows, in its order, then the ledger lines (all 0 u at the opening)', () => {
+    const ledger = ['ledgerCustomers', 'ledgerFriction', 'ledgerFraud', 'ledgerStandIn', 'ledgerTotal'];
+    expect(paymentSwitch.indicators.map((i) => i.key)).toEqual([...Object.keys(SEED_OPENING), ...ledger]);
+    expect(Object.keys(opening.indicators).sort()).toEqual([...Object.keys(SEED_OPENING), ...ledger].sort());
+    for (const k of ledger) expect(opening.indicators[k]).toBe(0);
+    expect(paymentSwitch.ledger).toEqual({ currency: 'u', items: ['ledgerCustomers', 'ledgerFriction', 'ledgerFraud', 'ledgerStandIn', 'costSoFar'], total: 'ledgerTotal' });
+    expect(opening.na).toBeUndefined();
   });
   it('the four headline indicators are "normal", as on the seed page', () => {
     expect(paymentSwitch.indicators.filter((i) => i.headline).map((i) => i.key)).toEqual(['goodApproval', 'authTimeMs', 'fraudRateBp', 'slotsBusy']);
@@ -79,13 +83,24 @@ describe('payment switch: definitions', () => {
     ]);
   });
   it('four roles in deal order, each owning its controls', () => {
-    expect(paymentSwitch.roles).toEqual([
+    expect(paymentSwitch.roles.map(({ id, controls }) => ({ id, controls }))).toEqual([
       { id: 'scaling', controls: ['servers'] },
       { id: 'shedding', controls: ['shedding', 'retryPolicy'] },
       { id: 'fraud', controls: ['fraudThreshold', 'stepUpBand'] },
       { id: 'standin', controls: ['issuerTimeoutS', 'standInLimit'] },
     ]);
     for (const c of paymentSwitch.controls) expect(paymentSwitch.roles.find((r) => r.id === c.role)!.controls).toContain(c.key);
+  });
+  it('split view: each role sees detail indicators only (headline and ledger are everyone\'s), and every detail indicator is seen by someone or is a running figure', () => {
+    const byKey = new Map(paymentSwitch.indicators.map((i) => [i.key, i]));
+    const seen = new Set(paymentSwitch.roles.flatMap((r) => r.sees));
+    for (const k of seen) {
+      expect(byKey.get(k), k).toBeDefined();
+      expect(byKey.get(k)!.headline, k).toBeFalsy();
+      expect([...paymentSwitch.ledger.items, paymentSwitch.ledger.total].filter((x) => x !== 'costSoFar'), k).not.toContain(k);
+    }
+    expect(paymentSwitch.roles.find((r) => r.id === 'standin')!.sees).toContain('groupBLatencyMs');
+    expect(paymentSwitch.roles.find((r) => r.id === 'scaling')!.sees).not.toContain('groupBLatencyMs');
   });
   it('displays as the brief fixes them; table columns are indicators', () => {
     const d = Object.fromEntries(paymentSwitch.indicators.map((i) => [i.key, i.display]));
@@ -103,7 +118,8 @@ describe('payment switch: definitions', () => {
   it('scenarios and goals carry the seed numbers', () => {
     expect(paymentSwitch.defaultMinutes).toBe(60);
     const byId = Object.fromEntries(paymentSwitch.scenarios.map((s) => [s.id, s]));
-    expect(Object.keys(byId)).toEqual(['free', 'sale-surge', 'fraud-wave', 'issuer-outage']);
+    expect(Object.keys(byId)).toEqual(['free', 'sale-surge', 'fraud-wave', 'issuer-outage', 'sale-day', 'issuer-trouble']);
+    expect(paymentSwitch.scenarios.map((s) => s.kind)).toEqual(['free', 'classic', 'classic', 'classic', 'full-shift', 'full-shift']);
     expect(byId.free.goals).toEqual([]);
     expect(byId['sale-surge'].level).toBe(1);
     expect(byId['sale-surge'].goals).toEqual([

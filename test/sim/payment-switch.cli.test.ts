@@ -89,3 +89,44 @@ describe('determinism', () => {
     expect(runCli([...BASE, '--noise', 'off', '--seed', '4294967295']).stdout).toBe(a);
   });
 });
+
+describe('--on: reactive rules', () => {
+  it('an event rule applies the minute after the event shows, +d minutes later with EVENT+d', () => {
+    const { snapshots } = lines([...BASE, '--noise', 'off', '--minutes', '12', '--on', 'sale-start', 'servers=10', 'shedding=on', '--on', 'sale-start+3', 'retryPolicy=backoff']);
+    expect(snapshots[5].events).toContainEqual({ kind: 'sale-start' });
+    expect(snapshots[5].controls).toMatchObject({ servers: 6, shedding: false });
+    expect(snapshots[6].controls).toMatchObject({ servers: 10, shedding: true, retryPolicy: 'immediate' });
+    expect(snapshots[9].controls.retryPolicy).toBe('backoff');
+    expect(snapshots[6].events).toContainEqual({ kind: 'control', key: 'servers', value: 10 });
+  });
+  it('an indicator rule applies the minute after the first crossing, once', () => {
+    const { snapshots } = lines([...BASE, '--noise', 'off', '--minutes', '20', '--on', 'slotsBusy>0.9', 'shedding=on']);
+    const crossed = snapshots.findIndex((s) => s.indicators.slotsBusy > 0.9);
+    expect(crossed).toBeGreaterThan(0);
+    expect(snapshots[crossed].controls.shedding).toBe(false);
+    expect(snapshots[crossed + 1].controls.shedding).toBe(true);
+    expect(snapshots.flatMap((s) => s.events).filter((e) => e.kind === 'control')).toHaveLength(1);
+  });
+  it.each([
+    [['--on', 'sale-start'], /--on sale-start: give at least one key=value after it/],
+    [['--on', 'speed>3', 'servers=8'], /unknown indicator "speed"/],
+    [['--on', 'sale-start', 'servers=99'], /--on sale-start servers=99: servers: 99 is out of range/],
+    [['--on', 'newTps=3', 'servers=8'], /expected EVENT\[\+d\] or indicator<value/],
+    [['servers=8'], /unexpected argument "servers=8"/],
+    [['--set', 'servers=8', 'shedding=on'], /unexpected argument "shedding=on"/],
+    [['--seed', '1', '--seed', '2'], /--seed given twice/],
+  ])('%j exits 2 with a message', (extra, message) => {
+    const out = runCli([...BASE, ...(extra as string[])]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(message as RegExp);
+  });
+  it('the table ends with the ledger against doing nothing and a calm hour; the result line carries it', () => {
+    const out = runCli([...BASE, '--format', 'table', '--on', 'sale-start', 'servers=10', 'shedding=on', 'retryPolicy=backoff']);
+    expect(out.stdout).toMatch(/ledger \(u\): ledgerCustomers [\d,]+ u, ledgerFriction [\d,]+ u, ledgerFraud [\d,]+ u, ledgerStandIn [\d,]+ u, costSoFar [\d,]+ u/);
+    expect(out.stdout).toMatch(/ledgerTotal [\d,]+ u; doing nothing [\d,]+ u; a calm hour [\d,]+ u; saving s = 0\.\d{3}/);
+    const { result } = lines([...BASE, '--on', 'sale-start', 'servers=10', 'shedding=on', 'retryPolicy=backoff']);
+    expect(result.ledger.total).toBeLessThan(result.ledger.nothing);
+    expect(result.ledger.saving).toBeGreaterThan(0.5);
+    expect(result.score).toBeGreaterThan(1000);
+  });
+});

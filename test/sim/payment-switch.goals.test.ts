@@ -1,6 +1,7 @@
 // Payment switch: every crisis is losable (the defaults fail a goal) and winnable (the play documented
 // in docs/models/payment-switch.md meets every goal), seeds 1–5 with noise on. The command lines and
-// the figure tables are read from the model page itself, so page and behaviour cannot drift apart.
+// the figure tables are read from the model page itself, so page and behaviour cannot drift apart;
+// the full shifts' plays are checked over seeds 1–20 in payment-switch.plays.test.ts.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -14,6 +15,7 @@ const ROOT = new URL('../../', import.meta.url);
 const DOC = readFileSync(new URL('docs/models/payment-switch.md', ROOT), 'utf8');
 const SEEDS = [1, 2, 3, 4, 5];
 const CRISES = ['sale-surge', 'fraud-wave', 'issuer-outage'];
+const SHIFTS = ['sale-day', 'issuer-trouble'];
 
 interface CliResult {
   goals: { id: string; value: number; target: number; met: boolean }[];
@@ -24,7 +26,8 @@ interface CliResult {
 function documentedPlay(scenario: string): string[] {
   const m = new RegExp(`<!-- play:${scenario} -->\\s*\`\`\`sh\\n(npm run sim -- [^\\n]+)\\n\`\`\``).exec(DOC);
   if (!m) throw new Error(`docs/models/payment-switch.md has no play for ${scenario}`);
-  return m[1].replace('npm run sim -- ', '').trim().split(/\s+/);
+  // Shell words: a quoted word ('newTps<450') loses its quotes.
+  return [...m[1].replace('npm run sim -- ', '').trim().matchAll(/'([^']*)'|(\S+)/g)].map((w) => w[1] ?? w[2]);
 }
 
 /** The same command line without its --set flags: the defaults. */
@@ -99,6 +102,20 @@ describe.each(CRISES)('%s', (scenario) => {
 
   it('the figure tables on the model page are what the model gives', () => {
     expect(documentedTable(scenario, 'defaults')).toBe(figuresTable(scenario, withoutSets(play)));
+    expect(documentedTable(scenario, 'play')).toBe(figuresTable(scenario, play));
+  });
+});
+
+describe.each(SHIFTS)('%s (full shift)', (scenario) => {
+  const play = documentedPlay(scenario);
+  it('the documented command line is for this scenario, seed 1, table output', () => {
+    expect(play.slice(0, 4)).toEqual(['--model', 'payment-switch', '--scenario', scenario]);
+    expect(play[play.indexOf('--seed') + 1]).toBe('1');
+    expect(play[play.indexOf('--format') + 1]).toBe('table');
+  });
+  it('the figure tables on the model page are what the model gives', () => {
+    const defaults = play.slice(0, play.indexOf('--seed') + 2).concat(['--format', 'table']);
+    expect(documentedTable(scenario, 'defaults')).toBe(figuresTable(scenario, defaults));
     expect(documentedTable(scenario, 'play')).toBe(figuresTable(scenario, play));
   });
 });

@@ -48,6 +48,9 @@ describe('random rounds', () => {
         const ind = s.snapshot.indicators;
         for (const [k, v] of Object.entries(ind)) if (!Number.isFinite(v) || v < 0) problems.push(`${k} = ${v} at ${where(s.minute)}`);
         for (const k of SHARES) if (!(ind[k] <= 1)) problems.push(`${k} = ${ind[k]} > 1 at ${where(s.minute)}`);
+        for (const k of s.snapshot.na ?? []) if (ind[k] !== 0 || !SHARES.concat('fraudRateBp').includes(k)) problems.push(`na ${k} = ${ind[k]} at ${where(s.minute)}`);
+        const items = paymentSwitch.ledger.items.reduce((sum, k) => sum + ind[k], 0);
+        if (Math.abs(items - ind.ledgerTotal) > 1e-9 * Math.max(1, items)) problems.push(`ledger ${ind.ledgerTotal} ≠ Σ ${items} at ${where(s.minute)}`);
         if (s.minute > 0) {
           for (const k of CUMULATIVE) if (ind[k] < prev.snapshot.indicators[k]) problems.push(`${k} fell at ${where(s.minute)}`);
         }
@@ -61,7 +64,7 @@ describe('random rounds', () => {
     }
     expect(problems).toEqual([]);
     expect(minutesPlayed).toBeGreaterThan(1200 * 30);
-    expect(CUMULATIVE).toEqual(['costSoFar', 'standInExposure', 'fraudApprovedSoFar', 'goodLostSoFar']);
+    expect(CUMULATIVE).toEqual(['costSoFar', 'standInExposure', 'fraudApprovedSoFar', 'goodLostSoFar', ...paymentSwitch.ledger.items.filter((k) => k !== 'costSoFar'), 'ledgerTotal']);
   });
 });
 

@@ -58,3 +58,14 @@ export const BACKOFF_MEAN_MIN = [1, 2, 4] as const;
  * of third retries) lands in the last minute instead of being lost.
  */
 export const RETRY_HORIZON = 30;
+
+// The team's ledger (docs/models/payment-switch.md, "The ledger"). Not in the seed: every figure is an
+// assumption chosen so that the server bill, lost customers, friction and fraud all weigh in play.
+/** Margin lost on every good customer declined or failed for good (u per transaction). */
+export const MARGIN_PER_TX = 0.005;
+/** Share of the approved fraud amount the switch bears (chargebacks it cannot pass on). */
+export const FRAUD_LIABILITY = 0.000625;
+/** Cost of one step-up challenge (message, customer's time), u per challenged attempt. */
+export const STEP_UP_COST = 0.001;
+/** Share of the genuine stand-in volume never recovered (the issuer would have declined it). */
+export const STAND_IN_LOSS = 0.000075;

@@ -1,6 +1,6 @@
 // Controls, roles, indicators and headline statuses of the payment switch (spec "Controls",
 // "Indicators"). Displays reproduce the seed's shown digits in English.
-import type { ControlDef, IndicatorDef, RoleDef, Status } from '../types.ts';
+import type { ControlDef, IndicatorDef, LedgerDef, RoleDef, Status } from '../types.ts';
 
 export const CONTROLS: readonly ControlDef[] = [
   { key: 'servers', role: 'scaling', kind: 'number', min: 2, max: 24, step: 1, default: 6, unit: 'count' },
@@ -12,17 +12,27 @@ export const CONTROLS: readonly ControlDef[] = [
   { key: 'standInLimit', role: 'standin', kind: 'number', min: 0, max: 1000, step: 1, default: 0, unit: 'u' },
 ];
 
+// Split view: besides the headline and the ledger, each role sees the detail its own controls move.
 export const ROLES: readonly RoleDef[] = [
-  { id: 'scaling', controls: ['servers'] },
-  { id: 'shedding', controls: ['shedding', 'retryPolicy'] },
-  { id: 'fraud', controls: ['fraudThreshold', 'stepUpBand'] },
-  { id: 'standin', controls: ['issuerTimeoutS', 'standInLimit'] },
+  { id: 'scaling', controls: ['servers'], sees: ['newTps', 'serversInService', 'serversBooting', 'costRatePerHour', 'costSoFar'] },
+  {
+    id: 'shedding',
+    controls: ['shedding', 'retryPolicy'],
+    sees: ['offeredTps', 'retryTps', 'shedTps', 'queueDropShare', 'awaitingRetry', 'goodLostSoFar'],
+  },
+  { id: 'fraud', controls: ['fraudThreshold', 'stepUpBand'], sees: ['goodDeclinedByRule', 'stepUpShare', 'fraudStopped', 'fraudApprovedSoFar'] },
+  {
+    id: 'standin',
+    controls: ['issuerTimeoutS', 'standInLimit'],
+    sees: ['healthyApproval', 'issuerTimeoutShare', 'standInTps', 'standInExposure', 'groupBLatencyMs'],
+  },
 ];
 
 const share1 = { scale: 100, digits: 1, unit: '%' };
 const tps = { scale: 1, digits: 0, unit: 'tx/s' };
 const mu = { scale: 1e-6, digits: 2, unit: 'M u' };
 const count = { scale: 1, digits: 0, unit: '' };
+const money = { scale: 1, digits: 0, unit: 'u' };
 
 // The running totals are marked 'rising': they never fall, so a goal capping them can be lost for good.
 export const INDICATORS: readonly IndicatorDef[] = [
@@ -50,7 +60,20 @@ export const INDICATORS: readonly IndicatorDef[] = [
   { key: 'goodLostSoFar', display: { scale: 1e-3, digits: 1, unit: 'k tx' }, trend: 'rising' },
   { key: 'awaitingRetry', display: { scale: 1, digits: 0, unit: 'tx' } },
   { key: 'groupBLatencyMs', display: { scale: 1, digits: 0, unit: 'ms' } },
+  // The team's ledger (u): one running total per kind of money lost, and their sum.
+  { key: 'ledgerCustomers', display: money, trend: 'rising' },
+  { key: 'ledgerFriction', display: money, trend: 'rising' },
+  { key: 'ledgerFraud', display: money, trend: 'rising' },
+  { key: 'ledgerStandIn', display: money, trend: 'rising' },
+  { key: 'ledgerTotal', display: money, trend: 'rising' },
 ];
+
+/** The ledger's lines: the server bill is the seed's own `costSoFar`. */
+export const LEDGER: LedgerDef = {
+  currency: 'u',
+  items: ['ledgerCustomers', 'ledgerFriction', 'ledgerFraud', 'ledgerStandIn', 'costSoFar'],
+  total: 'ledgerTotal',
+};
 
 export const TABLE_COLUMNS: readonly string[] = [
   'healthyApproval',

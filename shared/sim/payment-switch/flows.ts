@@ -33,6 +33,12 @@ export interface MinuteInputs {
   /** Transactions arriving this minute (drawn or expected). */
   newCount: number;
   fraudShare: number;
+  /**
+   * Share of the fraud that comes from an adapting attack whose scores are N(waveMean, 1) instead of
+   * N(d′, 1) [design]; 0 (the default) in the seed's scenarios.
+   */
+  waveShare?: number;
+  waveMean?: number;
   /** Group B's mean issuer latency this minute (s). */
   groupBMeanS: number;
   /** false on the opening screen: nothing is scheduled. */
@@ -57,6 +63,16 @@ export interface MinuteFlows {
   standInTps: number;
   /** This minute's amounts and counts, added to the running totals by the caller. */
   standInVolume: number;
+  /** Stand-in volume of genuine customers (the rest of the exposure is fraud). */
+  genuineStandInVolume: number;
+  /** Attempts sent to a step-up challenge (genuine and fraud). */
+  challenged: number;
+  /** Share of this minute's attempts that failed technically (shed, dropped, issuer unavailable). */
+  failShare: number;
+  /** Whether anything was approved, whether any genuine (group A) customer's transaction ended: else a share has nothing under it. */
+  anyApproved: boolean;
+  anyGenuineEnded: boolean;
+  anyHealthyEnded: boolean;
   fraudApprovedAmount: number;
   genuineLost: number;
   awaitingRetry: number;
@@ -109,8 +125,15 @@ export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
   const gChal = normalCdf(t) - normalCdf(t - b);
   const gFail = (1 - STEP_UP_PASS_GENUINE) * gChal;
   const gFwd = 1 - gDecl - gFail;
-  const fDecl = 1 - normalCdf(t - D_PRIME);
-  const fChal = normalCdf(t - D_PRIME) - normalCdf(t - b - D_PRIME);
+  let fDecl = 1 - normalCdf(t - D_PRIME);
+  let fChal = normalCdf(t - D_PRIME) - normalCdf(t - b - D_PRIME);
+  const w = inp.waveShare ?? 0;
+  if (w > 0) {
+    // A mixture: the adapting attack's scores sit at waveMean, the everyday fraud's at d′.
+    const mw = inp.waveMean ?? D_PRIME;
+    fDecl = (1 - w) * fDecl + w * (1 - normalCdf(t - mw));
+    fChal = (1 - w) * fChal + w * (normalCdf(t - mw) - normalCdf(t - b - mw));
+  }
   const fFail = (1 - STEP_UP_PASS_FRAUD) * fChal;
   const fFwd = 1 - fDecl - fFail;
 
@@ -177,6 +200,9 @@ export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
   let fraudAmount = 0;
   let standInCount = 0;
   let standInVolume = 0;
+  let genuineStandIn = 0;
+  let challenged = 0;
+  let failed = 0;
   for (let cls = 0; cls < CLASSES; cls++) {
     const fraud = isFraud(cls);
     const groupB = isGroupB(cls);
@@ -188,6 +214,7 @@ export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
     const vol = fraud ? fVol : gVol;
     const mean = fraud ? fMean : gMean;
     const over = fraud ? fOver : gOver;
+    const chal = fraud ? fChal : gChal;
     let approved = 0;
     let ended = 0;
     let amount = 0;
@@ -202,6 +229,7 @@ export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
         if (kind === FRESH) {
           fw = slot * fwdP;
           businessDecline = slot * (decl + fail);
+          challenged += slot * chal;
         } else {
           fw = slot; // already screened: same score, same decision
         }
@@ -213,7 +241,11 @@ export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
         approved += answered + standIn;
         amount += answered * (kind === FRESH ? mean : over) + (kind === FRESH ? timedOut * vol : 0);
         standInCount += standIn;
-        if (kind === FRESH) standInVolume += timedOut * vol;
+        if (kind === FRESH) {
+          standInVolume += timedOut * vol;
+          if (!fraud) genuineStandIn += timedOut * vol;
+        }
+        failed += blocked + unavailable;
         ended += businessDecline;
         if (k < MAX_RETRIES) {
           toRetry[rowOf(cls, kind, k + 1)] += RETRY_P * blocked;
@@ -270,8 +302,8 @@ export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
     queueDropShare: q.drop,
     slotsBusy: q.busy,
     authTimeMs: (q.wait + holdS) * 1000,
-    goodApproval: genEnded > 1e-9 ? genApproved / genEnded : 1,
-    healthyApproval: genEndedA > 1e-9 ? genApprovedA / genEndedA : 1,
+    goodApproval: genEnded > 1e-9 ? genApproved / genEnded : 0,
+    healthyApproval: genEndedA > 1e-9 ? genApprovedA / genEndedA : 0,
     fraudRateBp: amountApproved > 0 ? (fraudAmount / amountApproved) * 1e4 : 0,
     goodDeclinedByRule: gDecl,
     stepUpShare: (1 - fraudMix) * gChal + fraudMix * fChal,
@@ -279,6 +311,12 @@ export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
     issuerTimeoutShare: fwdWeight > 0 ? fwdTimeout / fwdWeight : tauMix,
     standInTps: standInCount / 60,
     standInVolume,
+    genuineStandInVolume: genuineStandIn,
+    challenged,
+    failShare: total > 0 ? failed / total : 0,
+    anyApproved: amountApproved > 0,
+    anyGenuineEnded: genEnded > 1e-9,
+    anyHealthyEnded: genEndedA > 1e-9,
     fraudApprovedAmount: fraudAmount,
     genuineLost: genEnded - genApproved,
     awaitingRetry: awaiting,

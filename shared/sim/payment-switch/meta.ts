@@ -1,6 +1,6 @@
 // The payment switch's description without its engine (for screens that only draw it).
 import type { SimMeta } from '../types.ts';
-import { CONTROLS, INDICATORS, ROLES, TABLE_COLUMNS } from './defs.ts';
+import { CONTROLS, INDICATORS, LEDGER, ROLES, TABLE_COLUMNS } from './defs.ts';
 import { SCENARIOS } from './scenarios.ts';
 
 export const paymentSwitchMeta = {
@@ -9,6 +9,7 @@ export const paymentSwitchMeta = {
   roles: ROLES,
   indicators: INDICATORS,
   scenarios: SCENARIOS,
+  ledger: LEDGER,
   defaultMinutes: 60,
   tableColumns: TABLE_COLUMNS,
 } as const satisfies SimMeta;

@@ -7,14 +7,20 @@ import {
   BASE_RATE_TPS,
   BOOT_MINUTES,
   COST_PER_SERVER_HOUR,
+  D_PRIME,
+  FRAUD_LIABILITY,
   GROUP_B_WOBBLE,
   ISSUER_MEAN_S,
+  MARGIN_PER_TX,
+  STAND_IN_LOSS,
+  STEP_UP_COST,
   SURGE_LAG_MIN,
 } from './constants.ts';
 import { CONTROLS, HEADLINE_KEYS, statusOf } from './defs.ts';
 import { simulateMinute, type MinuteFlows } from './flows.ts';
 import { emptyRing } from './retries.ts';
-import { conditions, scenarioEvents, SCENARIOS } from './scenarios.ts';
+import { conditions, scenarioEvents, SCENARIOS, type Conditions } from './scenarios.ts';
+import { adaptWave, drawPlan, shiftConditions, shiftEvents, type ShiftPlan } from './shift.ts';
 
 export interface PaymentSwitchState extends SimStateBase {
   model: 'payment-switch';
@@ -29,6 +35,10 @@ export interface PaymentSwitchState extends SimStateBase {
   storm: boolean;
   /** Server-minutes billed so far: an integer, so the cost so far carries no rounding drift. */
   serverMinutes: number;
+  /** A full-shift round's shocks, drawn from the seed at creation (absent in the seed's levels). */
+  plan?: ShiftPlan;
+  /** Mean score of the adapting attack's fraud (d′ until the attackers learn the threshold). */
+  waveMean: number;
 }
 
 /** Share of the gap to the surge target closed each minute: 1 − e^(−1/2). */
@@ -67,7 +77,34 @@ interface Totals {
   standInExposure: number;
   fraudApprovedSoFar: number;
   goodLostSoFar: number;
+  ledgerCustomers: number;
+  ledgerFriction: number;
+  ledgerFraud: number;
+  ledgerStandIn: number;
 }
+
+const ZERO_TOTALS: Totals = {
+  costSoFar: 0,
+  standInExposure: 0,
+  fraudApprovedSoFar: 0,
+  goodLostSoFar: 0,
+  ledgerCustomers: 0,
+  ledgerFriction: 0,
+  ledgerFraud: 0,
+  ledgerStandIn: 0,
+};
+
+/** A headline share with nothing under it this minute is listed in `na` (shown "—"). */
+function notApplicable(flows: MinuteFlows): string[] {
+  const na: string[] = [];
+  if (!flows.anyGenuineEnded) na.push('goodApproval');
+  if (!flows.anyApproved) na.push('fraudRateBp');
+  if (!flows.anyHealthyEnded) na.push('healthyApproval');
+  return na;
+}
+
+/** Half or more of the attempts failing is a collapse: every headline reads critical. */
+const COLLAPSE_FAIL_SHARE = 0.5;
 
 function buildSnapshot(
   minute: number,
@@ -107,11 +144,18 @@ function buildSnapshot(
     goodLostSoFar: totals.goodLostSoFar,
     awaitingRetry: flows.awaitingRetry,
     groupBLatencyMs: groupBMeanS * 1000,
+    ledgerCustomers: totals.ledgerCustomers,
+    ledgerFriction: totals.ledgerFriction,
+    ledgerFraud: totals.ledgerFraud,
+    ledgerStandIn: totals.ledgerStandIn,
+    ledgerTotal: totals.ledgerCustomers + totals.ledgerFriction + totals.ledgerFraud + totals.ledgerStandIn + totals.costSoFar,
   };
+  const collapse = flows.failShare >= COLLAPSE_FAIL_SHARE;
   const status: Record<string, Status> = {};
-  for (const key of HEADLINE_KEYS) status[key] = statusOf(key, indicators[key]);
+  for (const key of HEADLINE_KEYS) status[key] = collapse ? 'critical' : statusOf(key, indicators[key]);
   const limit = controls.standInLimit as number;
-  return {
+  const na = notApplicable(flows);
+  const snapshot: Snapshot = {
     minute,
     indicators,
     status,
@@ -125,9 +169,29 @@ function buildSnapshot(
     },
     events,
   };
+  if (na.length > 0) snapshot.na = na;
+  return snapshot;
 }
 
-function minuteInputs(controls: Record<string, ControlValue>, minute: number, serving: number, newCount: number, fraudShare: number, groupBMeanS: number, scheduleRetries: boolean) {
+/** What the round's scenario imposes this minute: the seed's timelines or the drawn shocks. */
+function roundConditions(scenario: string, plan: ShiftPlan | undefined, minute: number): Conditions & { waveShare: number } {
+  return plan ? shiftConditions(plan, minute) : { ...conditions(scenario, minute), waveShare: 0 };
+}
+
+function roundEvents(scenario: string, plan: ShiftPlan | undefined, minute: number): SimEvent[] {
+  return plan ? (shiftEvents(plan, minute) as SimEvent[]) : scenarioEvents(scenario, minute);
+}
+
+function minuteInputs(
+  controls: Record<string, ControlValue>,
+  minute: number,
+  serving: number,
+  newCount: number,
+  cond: Conditions & { waveShare: number },
+  waveMean: number,
+  groupBMeanS: number,
+  scheduleRetries: boolean,
+) {
   return {
     minute,
     serversInService: serving,
@@ -138,7 +202,9 @@ function minuteInputs(controls: Record<string, ControlValue>, minute: number, se
     timeoutS: controls.issuerTimeoutS as number,
     standInLimit: controls.standInLimit as number,
     newCount,
-    fraudShare,
+    fraudShare: cond.fraudShare,
+    waveShare: cond.waveShare,
+    waveMean,
     groupBMeanS,
     scheduleRetries,
   };
@@ -157,19 +223,21 @@ export function createState(opts: CreateOptions): PaymentSwitchState {
     if (ch.key === 'servers') ({ serving, booting } = setServers(serving, booting, ch.value as number, BOOT_MINUTES));
     controls[ch.key] = ch.value;
   }
-  const cond = conditions(opts.scenario, 0);
+  // A full shift draws its shocks first (noise off: their means); the seed's levels draw nothing here.
+  const rng = rngFromSeed(opts.seed);
+  const plan = drawPlan(opts.scenario, rng, opts.noise);
+  const cond = roundConditions(opts.scenario, plan, 0);
   const surge = cond.surgeTarget;
   // The opening screen shows expected flows: no draws, nothing scheduled, nothing accumulated.
   const ring = emptyRing();
-  const flows = simulateMinute(minuteInputs(controls, 0, serving, 60 * BASE_RATE_TPS * surge, cond.fraudShare, cond.groupBMeanS, false), ring);
-  const totals = { costSoFar: 0, standInExposure: 0, fraudApprovedSoFar: 0, goodLostSoFar: 0 };
-  return {
+  const flows = simulateMinute(minuteInputs(controls, 0, serving, 60 * BASE_RATE_TPS * surge, cond, D_PRIME, cond.groupBMeanS, false), ring);
+  const state: PaymentSwitchState = {
     model: 'payment-switch',
     scenario: opts.scenario,
     seed: opts.seed,
     noise: opts.noise,
     minute: 0,
-    rng: rngFromSeed(opts.seed),
+    rng,
     controls,
     surge,
     serversInService: serving,
@@ -177,13 +245,16 @@ export function createState(opts: CreateOptions): PaymentSwitchState {
     retries: ring,
     storm: false,
     serverMinutes: 0,
-    snapshot: buildSnapshot(0, controls, flows, serving, booting, totals, cond.groupBMeanS, surge, false, scenarioEvents(opts.scenario, 0)),
+    waveMean: D_PRIME,
+    snapshot: buildSnapshot(0, controls, flows, serving, booting, ZERO_TOTALS, cond.groupBMeanS, surge, false, roundEvents(opts.scenario, plan, 0)),
   };
+  if (plan) state.plan = plan;
+  return state;
 }
 
 export function stepState(state: PaymentSwitchState, changes: readonly ControlChange[]): PaymentSwitchState {
   const minute = state.minute + 1;
-  const events: SimEvent[] = scenarioEvents(state.scenario, minute);
+  const events: SimEvent[] = roundEvents(state.scenario, state.plan, minute);
 
   // §10 Servers whose boot ends now enter service, then this minute's changes apply.
   let serving = state.serversInService;
@@ -206,14 +277,14 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
   }
 
   // §1 Arrivals and the wobble of group B: the only draws, in this order, only with noise on.
-  const cond = conditions(state.scenario, minute);
+  const cond = roundConditions(state.scenario, state.plan, minute);
   const surge = state.surge + (cond.surgeTarget - state.surge) * LAG_STEP;
   const rng: Rng = { s: state.rng.s };
   const newCount = arrivalCount(rng, BASE_RATE_TPS * surge, ARRIVAL_BURST, state.noise);
   const groupBMeanS = state.noise ? cond.groupBMeanS * (1 + GROUP_B_WOBBLE * (2 * uniform(rng) - 1)) : cond.groupBMeanS;
 
   const ring = state.retries.slice();
-  const flows = simulateMinute(minuteInputs(controls, minute, serving, newCount, cond.fraudShare, groupBMeanS, true), ring);
+  const flows = simulateMinute(minuteInputs(controls, minute, serving, newCount, cond, state.waveMean, groupBMeanS, true), ring);
 
   const serverMinutes = state.serverMinutes + serving + bootingCount(booting);
   const prev = state.snapshot.indicators;
@@ -222,6 +293,10 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
     standInExposure: prev.standInExposure + flows.standInVolume,
     fraudApprovedSoFar: prev.fraudApprovedSoFar + flows.fraudApprovedAmount,
     goodLostSoFar: prev.goodLostSoFar + flows.genuineLost,
+    ledgerCustomers: prev.ledgerCustomers + MARGIN_PER_TX * flows.genuineLost,
+    ledgerFriction: prev.ledgerFriction + STEP_UP_COST * flows.challenged,
+    ledgerFraud: prev.ledgerFraud + FRAUD_LIABILITY * flows.fraudApprovedAmount,
+    ledgerStandIn: prev.ledgerStandIn + STAND_IN_LOSS * flows.genuineStandInVolume,
   };
 
   let storm = state.storm;
@@ -244,6 +319,7 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
     retries: ring,
     storm,
     serverMinutes,
+    waveMean: state.plan ? adaptWave(state.plan, minute, state.waveMean, controls.fraudThreshold as number) : state.waveMean,
     snapshot: buildSnapshot(minute, controls, flows, serving, booting, totals, groupBMeanS, surge, storm, events),
   };
 }

@@ -4,9 +4,10 @@ import type { ScenarioDef, SimEvent } from '../types.ts';
 import { BASE_FRAUD_SHARE, ISSUER_MEAN_S } from './constants.ts';
 
 export const SCENARIOS: readonly ScenarioDef[] = [
-  { id: 'free', goals: [] },
+  { id: 'free', kind: 'free', goals: [] },
   {
     id: 'sale-surge',
+    kind: 'classic',
     level: 1,
     controls: { servers: 6, shedding: false, retryPolicy: 'immediate' },
     goals: [
@@ -17,6 +18,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     id: 'fraud-wave',
+    kind: 'classic',
     level: 2,
     controls: { fraudThreshold: 3.0, stepUpBand: 0 },
     goals: [
@@ -27,6 +29,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     id: 'issuer-outage',
+    kind: 'classic',
     level: 3,
     controls: { servers: 6, issuerTimeoutS: 8, standInLimit: 0 },
     goals: [
@@ -34,6 +37,32 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.86 },
       { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 9e6 },
       { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 65 },
+    ],
+  },
+  // Full shifts: the shocks are drawn from the seed (shift.ts); the goals are ours (docs/models/payment-switch.md).
+  {
+    id: 'sale-day',
+    kind: 'full-shift',
+    splitView: true,
+    minutes: 60,
+    goals: [
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.975 },
+      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
+      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.017 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 58 },
+    ],
+  },
+  {
+    id: 'issuer-trouble',
+    kind: 'full-shift',
+    splitView: true,
+    minutes: 60,
+    goals: [
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.96 },
+      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
+      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.017 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 59 },
+      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 6e6 },
     ],
   },
 ];

@@ -46,31 +46,14 @@ export const PAGE_BURN = 14.4;
 /** The p99 of an exponential service time is S·ln 100. */
 export const LN100 = Math.log(100);
 
-/** What each scenario sets up besides its controls (the spec's "Scenarios"). */
-export interface ScenarioSetup {
-  /** Time of day at minute 0, minutes after midnight. */
-  clock: number;
-  bootMinutes: number;
-  budget: number;
-  /** Minute at which the bad build starts rolling out. */
-  deployMinute?: number;
-  /** Minute at which the whole cache is flushed (warm = 0 before that minute's flows). */
-  flushMinute?: number;
-  /** The surge's unknowns are drawn in create (start in 10–30, size ×2–×3). */
-  surge?: boolean;
-}
-
-export const SETUPS: Readonly<Record<string, ScenarioSetup>> = {
-  free: { clock: 8 * 60, bootMinutes: BOOT_MINUTES, budget: 1 },
-  'bad-deploy': { clock: 9 * 60, bootMinutes: BOOT_MINUTES, budget: 0.2, deployMinute: 10 },
-  'traffic-surge': { clock: 8 * 60 + 30, bootMinutes: 8, budget: 1, surge: true },
-  'cache-flush': { clock: 12 * 60, bootMinutes: BOOT_MINUTES, budget: 1, flushMinute: 5 },
-};
-
-/** Surge unknowns: start minute uniform on the integers 10–30, size uniform on [2, 3]; means 20 and 2.5. */
-export const SURGE_START_MIN = 10;
-export const SURGE_START_MAX = 30;
-export const SURGE_SIZE_MIN = 2;
-export const SURGE_SIZE_MAX = 3;
-/** The surge reaches its full size over this many minutes (1/3, 2/3, 3/3 of the increase). */
-export const SURGE_RAMP_MINUTES = 3;
+// The ledger (docs/models/web-service.md, "The ledger"): our assumptions, not the seed's.
+/** Revenue of one answered high-priority request: $0.005 per 1,000 requests. */
+export const REVENUE_PER_REQUEST_USD = 0.000005;
+/** A low-priority request (prefetch, batch, crawler) is worth this share of a high-priority one. */
+export const LOW_PRIORITY_VALUE = 0.5;
+/** Share of an answered request's revenue that the recommendations bring. */
+export const RECOMMENDATION_SHARE = 0.2;
+/** Price of a cached answer's staleness: $ per answer per minute of mean age. */
+export const STALE_USD_PER_ANSWER_MINUTE = 0.000000125;
+/** Price of the whole monthly error budget (SLA credits, a release freeze): burning 1 % of it costs 1 % of this. */
+export const BUDGET_PRICE_USD = 75;

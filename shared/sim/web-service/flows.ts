@@ -12,7 +12,6 @@ import {
   HOT_OBJECTS,
   KAPPA,
   LN100,
-  LOW_PRIORITY_SHARE,
   QUERIES,
   QUERY_BASE_S,
   QUERY_MAX_S,
@@ -33,8 +32,8 @@ export function hitRatio(warm: number, lambdaIn: number, ttlS: number): number {
 }
 
 /** Database load ρ: misses × queries per request, plus the warm-up job's queries, over capacity. */
-export function dbLoad(lambdaIn: number, queriesPerRequest: number, hit: number, warmUpRunning: boolean): number {
-  return (lambdaIn * queriesPerRequest * (1 - hit) + (warmUpRunning ? WARMUP_EXTRA_QPS : 0)) / DB_CAPACITY_QPS;
+export function dbLoad(lambdaIn: number, queriesPerRequest: number, hit: number, warmUpRunning: boolean, capacityQps = DB_CAPACITY_QPS): number {
+  return (lambdaIn * queriesPerRequest * (1 - hit) + (warmUpRunning ? WARMUP_EXTRA_QPS : 0)) / capacityQps;
 }
 
 /** Query time 5 ms/(1 − ρ), never above 250 ms (and 250 ms once ρ ≥ 1, where the formula breaks down). */
@@ -81,7 +80,13 @@ export function queue(lambdaIn: number, serviceS: number, workers: number): Queu
 export interface MinuteInputs {
   /** Arrival rate this minute (after the draw), before shedding. */
   lambda: number;
+  /** Share of the arrivals that are low priority: 30 %, more while a crawler runs. */
+  lowShare: number;
+  /** Share of the arrivals that come from a crawler (low priority, and never in the cache). */
+  crawlShare: number;
   shedLowPriority: number;
+  /** Database capacity this minute, queries/s (4,000 unless a scenario degrades it). */
+  dbCapacityQps: number;
   warm: number;
   ttlS: number;
   heavyFeature: boolean;
@@ -108,11 +113,14 @@ export interface MinuteFlows {
 
 /** Spec §2–7 for one minute. */
 export function minuteFlows(i: MinuteInputs): MinuteFlows {
-  const throttledShare = LOW_PRIORITY_SHARE * i.shedLowPriority;
+  const throttledShare = i.lowShare * i.shedLowPriority;
   const lambdaIn = i.lambda * (1 - throttledShare);
-  const hit = hitRatio(i.warm, lambdaIn, i.ttlS);
+  // [design] A crawler walks the long tail: its requests all miss; the others hit as the TTL model says.
+  const crawlIn = i.lambda * i.crawlShare * (1 - i.shedLowPriority);
+  const regularIn = lambdaIn - crawlIn;
+  const hit = lambdaIn > 0 ? (hitRatio(i.warm, regularIn, i.ttlS) * regularIn) / lambdaIn : 0;
   const q = QUERIES + (i.heavyFeature ? 1 : 0);
-  const rho = dbLoad(lambdaIn, q, hit, i.warmUpRunning);
+  const rho = dbLoad(lambdaIn, q, hit, i.warmUpRunning, i.dbCapacityQps);
   const queryS = queryTime(rho);
   const appS = (APP_S + (i.heavyFeature ? HEAVY_APP_S : 0)) * (1 + BAD_BUILD_CPU * i.beta);
   const serviceS = appS + (1 - hit) * q * queryS;

@@ -47,6 +47,11 @@ export const paymentSwitchText: SimText = {
     goodLostSoFar: m.ps_ind_goodLostSoFar,
     awaitingRetry: m.ps_ind_awaitingRetry,
     groupBLatencyMs: m.ps_ind_groupBLatencyMs,
+    ledgerCustomers: m.ps_ind_ledgerCustomers,
+    ledgerFriction: m.ps_ind_ledgerFriction,
+    ledgerFraud: m.ps_ind_ledgerFraud,
+    ledgerStandIn: m.ps_ind_ledgerStandIn,
+    ledgerTotal: m.ps_ind_ledgerTotal,
   },
   scenarios: {
     free: { name: m.ps_scn_free, brief: m.ps_scn_free_brief, goals: {} },
@@ -70,6 +75,22 @@ export const paymentSwitchText: SimText = {
         cost: m.ps_goal_issuer_outage_cost,
       },
     },
+    'sale-day': {
+      name: m.ps_scn_sale_day,
+      brief: m.ps_scn_sale_day_brief,
+      goals: { approval: m.ps_goal_sale_day_approval, fraudRate: m.ps_goal_sale_day_fraudRate, stepUp: m.ps_goal_sale_day_stepUp, cost: m.ps_goal_sale_day_cost },
+    },
+    'issuer-trouble': {
+      name: m.ps_scn_issuer_trouble,
+      brief: m.ps_scn_issuer_trouble_brief,
+      goals: {
+        approval: m.ps_goal_issuer_trouble_approval,
+        fraudRate: m.ps_goal_issuer_trouble_fraudRate,
+        stepUp: m.ps_goal_issuer_trouble_stepUp,
+        cost: m.ps_goal_issuer_trouble_cost,
+        exposure: m.ps_goal_issuer_trouble_exposure,
+      },
+    },
   },
   events: {
     'sale-start': m.ps_evt_sale_start,
@@ -79,6 +100,11 @@ export const paymentSwitchText: SimText = {
     'servers-ready': (p) => m.ps_evt_servers_ready({ count: p.count ?? '' }),
     'retry-storm': m.ps_evt_retry_storm,
     'retry-storm-over': m.ps_evt_retry_storm_over,
+    'sale-announced': m.ps_evt_sale_announced,
+    'surge-start': m.ps_evt_surge_start,
+    'flash-sale-start': m.ps_evt_flash_sale_start,
+    'card-testing-start': m.ps_evt_card_testing_start,
+    'card-testing-over': m.ps_evt_card_testing_over,
   },
 };
 

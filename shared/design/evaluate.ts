@@ -1,0 +1,89 @@
+// Evaluating plays: a play's score on each seed against that seed's doing-nothing baseline.
+// Small and pure, so the design report and the hindsight coach share them.
+import { baselineRun, scenarioDef } from '../sim/engine.ts';
+import { evaluateRound, type Baseline } from '../sim/score.ts';
+import type { ScenarioDef, SimModel } from '../sim/types.ts';
+import { runPlay, type Play } from './play.ts';
+
+/** One scenario over a fixed set of seeds, with every seed's baseline computed once. */
+export interface Bench {
+  model: SimModel;
+  scenario: ScenarioDef;
+  seeds: readonly number[];
+  minutes: number;
+  noise: boolean;
+  baselines: readonly Baseline[];
+}
+
+export function makeBench(model: SimModel, scenario: string, seeds: readonly number[], noise = true): Bench {
+  const def = scenarioDef(model, scenario);
+  const minutes = def.minutes ?? model.defaultMinutes;
+  return { model, scenario: def, seeds, minutes, noise, baselines: seeds.map((seed) => baselineRun(model, scenario, seed, minutes, noise)) };
+}
+
+export interface SeedResult {
+  score: number;
+  /** Every goal met. */
+  won: boolean;
+  /** Each goal's verdict, in the scenario's order. */
+  met: boolean[];
+  ledger: number;
+}
+
+export interface PlayEval {
+  perSeed: SeedResult[];
+  meanScore: number;
+  winRate: number;
+  /** Share of seeds on which each goal is met. */
+  goalRates: number[];
+}
+
+/** A play on one seed of the bench (index into `bench.seeds`). */
+export function evaluateOn(bench: Bench, play: Play, i: number): SeedResult {
+  const spec = { scenario: bench.scenario.id, seed: bench.seeds[i], noise: bench.noise, minutes: bench.minutes };
+  const { snapshots } = runPlay(bench.model, spec, play);
+  const r = evaluateRound(bench.scenario, snapshots, bench.baselines[i]);
+  const last = snapshots[snapshots.length - 1];
+  const met = r.goals.map((g) => g.met);
+  return { score: r.score ?? 0, won: met.length > 0 && met.every(Boolean), met, ledger: last.indicators[bench.baselines[i].total] };
+}
+
+/** A play over every seed of the bench. */
+export function evaluatePlay(bench: Bench, play: Play): PlayEval {
+  const perSeed = bench.seeds.map((_, i) => evaluateOn(bench, play, i));
+  return summarize(perSeed);
+}
+
+export function summarize(perSeed: SeedResult[]): PlayEval {
+  const n = perSeed.length;
+  const goals = perSeed[0]?.met.length ?? 0;
+  return {
+    perSeed,
+    meanScore: perSeed.reduce((s, r) => s + r.score, 0) / n,
+    winRate: perSeed.filter((r) => r.won).length / n,
+    goalRates: Array.from({ length: goals }, (_, g) => perSeed.filter((r) => r.met[g]).length / n),
+  };
+}
+
+/**
+ * Share of the score variance the seed explains among a set of plays (rows) over the same seeds
+ * (columns): the seed's sum of squares in the two-way layout, SS_seed / SS_total. 0 when the scores do
+ * not vary at all.
+ */
+export function seedShare(rows: readonly (readonly number[])[]): number {
+  const p = rows.length;
+  const k = rows[0]?.length ?? 0;
+  if (p === 0 || k === 0) return 0;
+  let grand = 0;
+  for (const r of rows) for (const x of r) grand += x;
+  grand /= p * k;
+  let total = 0;
+  for (const r of rows) for (const x of r) total += (x - grand) ** 2;
+  let seed = 0;
+  for (let j = 0; j < k; j++) {
+    let m = 0;
+    for (const r of rows) m += r[j];
+    seed += p * (m / p - grand) ** 2;
+  }
+  return total > 0 ? seed / total : 0;
+}

@@ -1,0 +1,193 @@
+// One simulated minute of the web service: its flows, the snapshot, and the end-of-minute updates
+// (ledger, error budget, burn window, cache refill). Pure: returns a new state.
+import type { ControlValue, SimEvent, SimStateBase, Snapshot, Status } from '../types.ts';
+import {
+  BURN_WINDOW,
+  MINUTES_PER_MONTH,
+  PAGE_BURN,
+  PRICE_PER_INSTANCE_HOUR,
+  REFILL_TAU_MIN,
+  SLO_BUDGET,
+  WARMUP_GAIN_PER_MIN,
+} from './constants.ts';
+import { headlineStatus } from './defs.ts';
+import { bootingCount, type BootBatch, type Fleet } from './fleet.ts';
+import { minuteFlows } from './flows.ts';
+import { addMinute, type Ledger, LEDGER_TOTAL, ledgerTotal } from './ledger.ts';
+import { SETUPS } from './setups.ts';
+import type { Shocks } from './shocks.ts';
+
+export interface WebServiceState extends SimStateBase {
+  model: 'web-service';
+  /** The round's shocks, drawn from the seed in create. */
+  shocks: Shocks;
+  /** How full the cache is, 0–1, at the start of the next minute. */
+  warm: number;
+  serving: number;
+  booting: BootBatch[];
+  quietMinutes: number;
+  /** Busy instances measured in the last minute (serving × utilization): the autoscaler's input. */
+  busyInstances: number;
+  /** First minute after the warm-up job (null: no job). The job runs in the 6 minutes before it. */
+  warmUpEndsAt: number | null;
+  /** Minute at which traffic switches to the good build (null: no rollback being prepared). */
+  rollbackDoneAt: number | null;
+  /** Size of the fresh fleet being prepared (billed until the switch). */
+  rollbackFleet: number;
+  rolledBack: boolean;
+  errorBudgetRemaining: number;
+  /** Error rates of the last 60 minutes, oldest first (pre-filled with the opening minute). */
+  burnWindow: number[];
+  /** Billed instance-minutes so far: an integer, so the cost has no rounding drift (20 instances for an hour is exactly $8). */
+  instanceMinutes: number;
+  paged: boolean;
+  /** The team's ledger so far ($), fleet bill included. */
+  ledger: Ledger;
+}
+
+export interface MinuteContext {
+  m: number;
+  controls: Record<string, ControlValue>;
+  fleet: Fleet;
+  warm: number;
+  lambda: number;
+  lowShare: number;
+  crawlShare: number;
+  surge: number;
+  dbCapacityQps: number;
+  /** Share of traffic on the new build (a bad one: it is rolled back, never fixed in place). */
+  beta: number;
+  warmUpEndsAt: number | null;
+  rollbackDoneAt: number | null;
+  rollbackFleet: number;
+  events: SimEvent[];
+}
+
+/** Flows of one minute, the snapshot, and the end-of-minute updates. Minute 0 (prev null) keeps the cumulatives at their opening values. */
+export function simulate(prev: WebServiceState | null, base: Omit<WebServiceState, 'snapshot'>, ctx: MinuteContext): WebServiceState {
+  const { m, controls, fleet } = ctx;
+  const warmUpRunning = ctx.warmUpEndsAt !== null && m < ctx.warmUpEndsAt;
+  const ttlS = controls.cacheTtlS as number;
+  const heavyFeature = controls.heavyFeature as boolean;
+  const f = minuteFlows({
+    lambda: ctx.lambda,
+    lowShare: ctx.lowShare,
+    crawlShare: ctx.crawlShare,
+    shedLowPriority: controls.shedLowPriority as number,
+    dbCapacityQps: ctx.dbCapacityQps,
+    warm: ctx.warm,
+    ttlS,
+    heavyFeature,
+    warmUpRunning,
+    // Only the spec's bad build costs errors and CPU; a build whose defect is elsewhere serves like a good one.
+    beta: base.shocks.buildErrors ? ctx.beta : 0,
+    serving: fleet.serving,
+  });
+  const booting = bootingCount(fleet);
+  const billed = fleet.serving + booting + ctx.rollbackFleet;
+
+  let burnWindow: number[];
+  let instanceMinutes = 0;
+  let budget = base.errorBudgetRemaining;
+  let ledger = base.ledger;
+  if (prev === null) {
+    burnWindow = new Array<number>(BURN_WINDOW).fill(f.errorRate);
+  } else {
+    burnWindow = prev.burnWindow.slice(1);
+    burnWindow.push(f.errorRate);
+    instanceMinutes = prev.instanceMinutes + billed;
+    // Spent budget is gone: the remaining share never rises, and stops at 0 (exhausted).
+    budget = Math.max(0, prev.errorBudgetRemaining - f.errorRate / SLO_BUDGET / MINUTES_PER_MONTH);
+    ledger = addMinute(prev.ledger, {
+      arrivals: ctx.lambda * 60,
+      lowShare: ctx.lowShare,
+      crawlShare: ctx.crawlShare,
+      throttledShare: f.throttledShare,
+      errorRate: f.errorRate,
+      hit: f.hit,
+      ageS: ttlS / 2,
+      heavyFeature,
+      instanceMinutes,
+    });
+  }
+  let sum = 0;
+  for (const e of burnWindow) sum += e;
+  const burnRate1h = sum / BURN_WINDOW / SLO_BUDGET;
+  let paged = base.paged;
+  if (!paged && burnRate1h >= PAGE_BURN) {
+    paged = true;
+    ctx.events.push({ kind: 'page' });
+  }
+
+  // Refill towards a full cache with τ = 30 min, slowed by 1/ρ while the database is saturated;
+  // the warm-up job adds its 12 % on top.
+  const refill = (1 - ctx.warm) * (1 - Math.exp(-1 / REFILL_TAU_MIN)) * Math.min(1, 1 / f.rho);
+  const warmNext = Math.min(1, ctx.warm + refill + (warmUpRunning ? WARMUP_GAIN_PER_MIN : 0));
+
+  const indicators: Record<string, number> = {
+    errorRate: f.errorRate,
+    p99Ms: f.p99S * 1000,
+    dbLoad: f.rho,
+    utilization: f.utilization,
+    burnRate1h,
+    requestsPerSec: ctx.lambda,
+    instancesServing: fleet.serving,
+    instancesBooting: booting,
+    cacheHitRatio: f.hit,
+    throttledShare: f.throttledShare,
+    fleetCostPerHour: PRICE_PER_INSTANCE_HOUR * billed,
+    cachedAnswerAgeS: ttlS / 2,
+    badBuildShare: ctx.beta,
+    recommendationsAvailable: heavyFeature ? 1 : 0,
+    errorBudgetRemaining: budget,
+    ...ledger,
+    [LEDGER_TOTAL]: ledgerTotal(ledger),
+  };
+  // Requests nobody answered (shed or failed): at half or more the service has collapsed.
+  const unanswered = f.throttledShare + (1 - f.throttledShare) * f.errorRate;
+  const status: Record<string, Status> = headlineStatus(indicators, unanswered);
+  const snapshot: Snapshot = {
+    minute: m,
+    clock: SETUPS[base.scenario].clock + m,
+    indicators,
+    status,
+    controls: { ...controls },
+    detail: {
+      warm: ctx.warm,
+      warmUpMinutesLeft: ctx.warmUpEndsAt === null ? 0 : ctx.warmUpEndsAt - m,
+      rollbackMinutesLeft: ctx.rollbackDoneAt === null ? 0 : ctx.rollbackDoneAt - m,
+      rollbackFleet: ctx.rollbackFleet,
+      bootMinutesLeft: fleet.booting.length > 0 ? fleet.booting[0].readyAt - m : 0,
+      surgeFactor: ctx.surge,
+      queryTimeMs: f.queryS * 1000,
+      serviceTimeMs: f.serviceS * 1000,
+      workers: f.workers,
+      waitProbability: f.waitProbability,
+      failedShare: f.failed,
+      admittedPerSec: f.lambdaIn,
+      dbCapacityQps: ctx.dbCapacityQps,
+    },
+    events: ctx.events,
+  };
+  // Shares of nothing: with no request admitted there is no error rate, latency or hit ratio to show.
+  if (f.lambdaIn <= 0) snapshot.na = ['errorRate', 'p99Ms', 'cacheHitRatio'];
+
+  return {
+    ...base,
+    minute: m,
+    controls,
+    warm: warmNext,
+    serving: fleet.serving,
+    booting: fleet.booting,
+    busyInstances: fleet.serving * f.utilization,
+    warmUpEndsAt: ctx.warmUpEndsAt,
+    rollbackDoneAt: ctx.rollbackDoneAt,
+    rollbackFleet: ctx.rollbackFleet,
+    errorBudgetRemaining: budget,
+    burnWindow,
+    instanceMinutes,
+    paged,
+    ledger,
+    snapshot,
+  };
+}

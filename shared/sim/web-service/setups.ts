@@ -1,0 +1,101 @@
+// What each scenario sets up besides its controls and goals (docs/models/web-service.md, "Scenarios"):
+// the clock, the boot delay, the error budget left, and the shocks it draws from the seed.
+import { BOOT_MINUTES, BASE_RATE } from './constants.ts';
+import { type Draw, NO_SHOCKS, type Shocks } from './shocks.ts';
+
+export interface ScenarioSetup {
+  /** Time of day at minute 0, minutes after midnight. */
+  clock: number;
+  bootMinutes: number;
+  budget: number;
+  /** The round's shocks, drawn in create (noise off: the draws' means). */
+  shocks(d: Draw): Shocks;
+}
+
+export const SETUPS: Record<string, ScenarioSetup> = {
+  free: { clock: 8 * 60, bootMinutes: BOOT_MINUTES, budget: 1, shocks: () => NO_SHOCKS },
+  'bad-deploy': {
+    clock: 9 * 60,
+    bootMinutes: BOOT_MINUTES,
+    budget: 0.2,
+    shocks: (d) => ({ ...NO_SHOCKS, deployAt: d.int(8, 20), keyChange: true }),
+  },
+  'traffic-surge': {
+    clock: 8 * 60 + 30,
+    bootMinutes: 8,
+    budget: 1,
+    shocks: (d) => {
+      const surgeAt = d.int(10, 25);
+      const surgeSize = d.real(2.2, 2.5);
+      const crawlAt = surgeAt + d.int(12, 20);
+      return {
+        ...NO_SHOCKS,
+        surgeAt,
+        surgeSize,
+        surgeRamp: 8,
+        surgeCold: d.real(0.55, 0.65),
+        crawlAt,
+        crawlEndAt: crawlAt + d.int(8, 12),
+        crawlRate: BASE_RATE * d.real(0.65, 0.8),
+        crawlRamp: 5,
+        deployAt: surgeAt + d.int(8, 14),
+      };
+    },
+  },
+  'cache-flush': {
+    clock: 12 * 60,
+    bootMinutes: BOOT_MINUTES,
+    budget: 1,
+    shocks: (d) => ({ ...NO_SHOCKS, deployAt: d.int(3, 12), buildErrors: false, flushEvery: d.int(10, 15) }),
+  },
+  'launch-day': {
+    clock: 11 * 60 + 10,
+    bootMinutes: BOOT_MINUTES,
+    budget: 0.5,
+    shocks: (d) => {
+      const surgeAt = d.int(5, 15);
+      const crawlAt = surgeAt + d.int(12, 20);
+      return {
+        ...NO_SHOCKS,
+        surgeAt,
+        surgeSize: d.real(1.5, 2),
+        surgeRamp: 6,
+        crawlAt,
+        crawlEndAt: crawlAt + d.int(8, 12),
+        crawlRate: BASE_RATE * d.real(1, 1.4),
+        crawlRamp: 8,
+        deployAt: d.int(15, 22),
+        flushAt: d.int(45, 50),
+        flushDepth: d.real(0.5, 0.7),
+        flushRamp: 8,
+      };
+    },
+  },
+  failover: {
+    clock: 14 * 60,
+    bootMinutes: BOOT_MINUTES,
+    budget: 0.5,
+    shocks: (d) => {
+      const dbAt = d.int(5, 12);
+      const dbEndAt = dbAt + d.int(15, 22);
+      const crawlAt = dbEndAt + d.int(3, 10);
+      const surgeAt = d.int(35, 45);
+      return {
+        ...NO_SHOCKS,
+        dbAt,
+        dbEndAt,
+        dbShare: d.real(0.08, 0.12),
+        dbRamp: 5,
+        crawlAt,
+        crawlEndAt: crawlAt + d.int(8, 12),
+        crawlRate: BASE_RATE * d.real(1.2, 1.5),
+        crawlRamp: 8,
+        deployAt: d.int(15, 30),
+        surgeAt,
+        surgeSize: d.real(1.8, 2.3),
+        surgeRamp: 5,
+        surgeEndAt: surgeAt + d.int(12, 20),
+      };
+    },
+  },
+};

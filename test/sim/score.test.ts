@@ -1,0 +1,99 @@
+// The team score (docs/scoring.md): the saving against doing nothing on a log scale, mission points only
+// on top of a real saving, and the failures — a crashed switch, a collapse on a smaller bill,
+// shedding everything, a control at an extreme — never above doing nothing.
+import { describe, expect, it } from 'vitest';
+import { baselineRun, runRound, scenarioDef } from '../../shared/sim/engine.ts';
+import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
+import { DEAD_ZONE, evaluateRound, goalValue, goalsOnlyScore, MISSION_POINTS, saving, teamScore } from '../../shared/sim/score.ts';
+import type { GoalResult, ScheduledChange, Snapshot } from '../../shared/sim/types.ts';
+
+const goal = (met: boolean): GoalResult => ({ id: 'g', indicator: 'x', op: '<=', value: 1, target: 1, met });
+
+describe('saving s', () => {
+  it('is 0 for doing nothing, 1 for a calm hour, and every halving of the money lost is worth the same', () => {
+    expect(saving(1000, 1000, 100)).toBe(0);
+    expect(saving(100, 1000, 100)).toBeCloseTo(1, 12);
+    const span = Math.log(10);
+    expect(saving(500, 1000, 100)).toBeCloseTo(Math.LN2 / span, 12);
+    expect(saving(250, 1000, 100) - saving(500, 1000, 100)).toBeCloseTo(saving(500, 1000, 100), 12);
+  });
+  it('is below 0 when more money is lost than doing nothing, clamped to [−1, 1]', () => {
+    expect(saving(2000, 1000, 100)).toBeCloseTo(-Math.LN2 / Math.log(10), 12);
+    expect(saving(1e9, 1000, 100)).toBe(-1);
+    expect(saving(1, 1000, 100)).toBe(1);
+  });
+  it('a play within the dead zone of doing nothing is doing nothing', () => {
+    const justBetter = 1000 * Math.exp(-0.9 * DEAD_ZONE * Math.log(10));
+    expect(saving(justBetter, 1000, 100)).toBe(0);
+    expect(saving(1000 * Math.exp(-1.1 * DEAD_ZONE * Math.log(10)), 1000, 100)).toBeGreaterThan(DEAD_ZONE);
+  });
+  it('uses at least a halving as its span when doing nothing costs about what a calm hour does (early minutes)', () => {
+    expect(saving(50, 110, 100)).toBeCloseTo(Math.log(110 / 50) / Math.LN2 > 1 ? 1 : Math.log(110 / 50) / Math.LN2, 12);
+    expect(saving(0, 0, 0)).toBe(0);
+    expect(saving(5, 0, 0)).toBe(-1);
+  });
+});
+
+describe('team score', () => {
+  it('1000·s plus the mission points, shared equally by the goals, only on a saving', () => {
+    const goals = [goal(true), goal(true), goal(false), goal(true)];
+    expect(teamScore(goals, 0.5)).toBe(500 + (3 * MISSION_POINTS) / 4);
+    expect(teamScore(goals, 0.06)).toBe(60 + (3 * MISSION_POINTS) / 4);
+    expect(teamScore(goals, -0.3)).toBe(-300);
+    expect(teamScore([goal(true)], 0)).toBe(0);
+  });
+  it('without a baseline the goals-only fallback; free play has no score', () => {
+    const snaps = runRound(paymentSwitch, { scenario: 'fraud-wave', seed: 1, noise: true, minutes: 10 }).snapshots;
+    const def = scenarioDef(paymentSwitch, 'fraud-wave');
+    const r = evaluateRound(def, snaps);
+    expect(r.score).toBe(goalsOnlyScore(r.goals));
+    expect(evaluateRound(scenarioDef(paymentSwitch, 'free'), snaps).score).toBeNull();
+  });
+  it('live progress compares with the baseline at the same minute; a baseline too short is an error', () => {
+    const base = baselineRun(paymentSwitch, 'sale-surge', 2, 60);
+    const snaps = runRound(paymentSwitch, { scenario: 'sale-surge', seed: 2, noise: true, minutes: 20 }).snapshots;
+    expect(evaluateRound(scenarioDef(paymentSwitch, 'sale-surge'), snaps, base).score).toBe(0);
+    const short = baselineRun(paymentSwitch, 'sale-surge', 2, 10);
+    expect(() => evaluateRound(scenarioDef(paymentSwitch, 'sale-surge'), snaps, short)).toThrow(/no minute 20/);
+  });
+});
+
+describe('a mean goal skips the minutes where its share has nothing under it', () => {
+  const snap = (minute: number, v: number, na?: string[]): Snapshot => ({ minute, indicators: { x: v }, status: {}, controls: {}, detail: {}, events: [], ...(na ? { na } : {}) });
+  it('averages only the minutes that have a value', () => {
+    const g = { id: 'x', indicator: 'x', aggregate: 'mean' as const, op: '<=' as const, target: 1 };
+    expect(goalValue(g, [snap(0, 9), snap(1, 4), snap(2, 0, ['x']), snap(3, 2)])).toBe(3);
+    expect(goalValue(g, [snap(0, 9), snap(1, 0, ['x'])])).toBe(0);
+  });
+});
+
+/** Score of a play over seeds 1–3 against each seed's doing nothing. */
+function scores(scenario: string, changes: ScheduledChange[]): number[] {
+  return [1, 2, 3].map((seed) => {
+    const r = runRound(paymentSwitch, { scenario, seed, noise: true, minutes: 60, changes, baseline: baselineRun(paymentSwitch, scenario, seed, 60) });
+    return r.result.score!;
+  });
+}
+const at = (minute: number, key: string, value: number | boolean | string): ScheduledChange => ({ minute, key, value });
+
+describe("the issue's failures score at or below doing nothing (0), seeds 1–3", () => {
+  it.each([
+    { name: 'crashing the switch in fraud-wave (3 servers)', scenario: 'fraud-wave', changes: [at(1, 'servers', 3)], below: true },
+    { name: 'shedding everything in fraud-wave (2 servers, shedding on)', scenario: 'fraud-wave', changes: [at(1, 'servers', 2), at(1, 'shedding', true)], below: true },
+    { name: 'stand-in at the maximum in fraud-wave (0.5 s, 1000 u)', scenario: 'fraud-wave', changes: [at(1, 'issuerTimeoutS', 0.5), at(1, 'standInLimit', 1000)], below: true },
+    { name: 'threshold 0.5σ in fraud-wave', scenario: 'fraud-wave', changes: [at(1, 'fraudThreshold', 0.5)], below: true },
+    { name: 'threshold 5σ in fraud-wave', scenario: 'fraud-wave', changes: [at(1, 'fraudThreshold', 5)], below: true },
+    { name: '24 servers in fraud-wave', scenario: 'fraud-wave', changes: [at(1, 'servers', 24)], below: true },
+    { name: '2 servers in the issuer outage (a collapse on a smaller bill)', scenario: 'issuer-outage', changes: [at(6, 'servers', 2)], below: false },
+    { name: 'shedding everything in the sale surge (2 servers, shedding on)', scenario: 'sale-surge', changes: [at(6, 'servers', 2), at(6, 'shedding', true)], below: false },
+  ])('$name', ({ scenario, changes, below }) => {
+    for (const s of scores(scenario, changes)) {
+      if (below) expect(s).toBeLessThan(0);
+      else expect(s).toBeLessThanOrEqual(0);
+    }
+  });
+  it('while the documented plays of the sale surge and the issuer outage score well above it', () => {
+    for (const s of scores('sale-surge', [at(6, 'servers', 10), at(6, 'shedding', true), at(6, 'retryPolicy', 'backoff'), at(52, 'servers', 6)])) expect(s).toBeGreaterThan(1000);
+    for (const s of scores('issuer-outage', [at(6, 'issuerTimeoutS', 1), at(6, 'standInLimit', 60), at(6, 'servers', 9), at(6, 'shedding', true), at(6, 'retryPolicy', 'backoff')])) expect(s).toBeGreaterThan(1000);
+  });
+});
