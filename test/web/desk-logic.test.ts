@@ -143,7 +143,7 @@ describe('goal lines and charted indicators', () => {
     expect(goalsOn(ws, 'bad-deploy', 'p99Ms').map((g) => g.target)).toEqual([500]);
     expect(goalsOn(ws, 'bad-deploy', 'dbLoad')).toEqual([]);
     expect(goalsOn(ws, 'no-such-scenario', 'p99Ms')).toEqual([]);
-    expect(chartedIndicators(ws, 'bad-deploy').map((i) => i.key)).toEqual(['errorRate', 'p99Ms', 'dbLoad', 'utilization', 'costSoFar', 'errorBudgetRemaining']);
+    expect(chartedIndicators(ws, 'bad-deploy').map((i) => i.key)).toEqual(['errorRate', 'p99Ms', 'dbLoad', 'utilization', 'throttledShare', 'costSoFar', 'recommendationsAvailable', 'errorBudgetRemaining']);
     expect(chartedIndicators(ws, 'free').map((i) => i.key)).toEqual(['errorRate', 'p99Ms', 'dbLoad', 'utilization']);
   });
 });
