@@ -21,7 +21,8 @@ export interface HttpLimits {
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   lookups: { max: 120, timeWindow: '1 minute' },
   exports: { max: 30, timeWindow: '1 minute' },
-  coach: { max: 30, timeWindow: '1 minute' },
+  // As the look-ups: a class behind one school NAT opens its debriefs at once (answers are kept, searches shared per team).
+  coach: { max: 120, timeWindow: '1 minute' },
 };
 
 export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
