@@ -33,6 +33,12 @@ export interface RoundConfig {
   /** null: a random seed is drawn when the round starts. */
   seed: number | null;
   teamCount: number;
+  /**
+   * Split view: each student's desk gets the headline indicators, the ledger and only the detail their
+   * roles see (`RoleDef.sees`); the teacher, projector, feed and replays see everything. Picking a
+   * scenario sets it to `scenario.splitView ?? false` (and `minutes` to `scenario.minutes ?? 60`).
+   */
+  splitView: boolean;
 }
 
 /** Where a what-if room's team comes from: that team of that round, forked at `minute`. */
@@ -148,14 +154,35 @@ export interface TeacherMessage {
   at: number;
 }
 
+/**
+ * The team's ledger at a minute against the round's references at the same minute (docs/scoring.md):
+ * its total L, doing nothing's L0 (`baseline`), a calm hour's Lc (`calm`), in the simulator's currency,
+ * and the saving s = ln(L0 / L) / max(ln(L0 / Lc), ln 2), clamped to [−1, 1] (0 = doing nothing).
+ */
+export interface LedgerFigures {
+  total: number;
+  baseline: number;
+  calm: number;
+  saving: number;
+}
+
+/** The round's references by minute (index = minute): doing nothing's ledger total and a calm hour's. */
+export interface BaselineSeries {
+  total: number[];
+  calm: number[];
+}
+
 /** One team's minute, sent to its members. */
 export interface TeamMinute {
   roundId: number;
   teamId: number;
+  /** In split view, a student's snapshot keeps only what their roles see in `indicators`, `status` and `na`. */
   snapshot: Snapshot;
   /** Goals evaluated over the minutes so far (live progress; the final verdict is in `scores`). */
   progress: GoalResult[];
+  /** Against doing nothing at the same minute; may be negative (doing nothing = 0). */
   score: number | null;
+  ledger: LedgerFigures;
   /** Server time the tick started, epoch ms (for delivery latency). */
   sentAt: number;
 }
@@ -175,6 +202,7 @@ export interface TeamSummary {
   status: Record<string, Status>;
   progress: { id: string; value: number; met: boolean }[];
   score: number | null;
+  ledger: LedgerFigures;
 }
 export interface RoomSummary {
   roundId: number;
@@ -193,6 +221,9 @@ export interface TeamHistory {
   roleChanges: RoleChange[];
   progress: GoalResult[];
   score: number | null;
+  ledger: LedgerFigures;
+  /** Doing nothing's and a calm hour's ledger totals for every minute of the round (0…minutes). */
+  baseline: BaselineSeries;
 }
 export interface TeamScore {
   teamId: number;
@@ -304,6 +335,8 @@ export interface ReplayTeam {
   roleChanges: RoleChange[];
   result: { goals: GoalResult[]; score: number | null } | null;
   chapters: Chapter[];
+  /** Doing nothing's and a calm hour's ledger totals for every minute of the round (0…minutes). */
+  baseline: BaselineSeries;
 }
 export interface ForkInfo {
   roundId: number;
@@ -335,3 +368,6 @@ export interface StudentRounds {
   /** Newest first; `teamIds`: the student's teams in that round (two if the teacher moved them during it). */
   rounds: (HistoryRound & { teamIds: number[] })[];
 }
+
+// The hindsight coach's answer (GET /api/rounds/:id/coach) lives in coach.ts.
+export { SUGGESTION_KINDS, type CoachReport, type CoachTeam, type Outcome, type Suggestion, type SuggestionKind } from './coach.ts';
