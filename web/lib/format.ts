@@ -51,3 +51,9 @@ export function fmtNumber(n: number, digits: number): string {
 export function fmtClock(minutesOfDay: number): string {
   return formatClock(minutesOfDay, getLocale());
 }
+
+/** A wall-clock time (epoch ms), as the hour and minute in the reader's time zone and style. */
+export function fmtTimeOfDay(epochMs: number): string {
+  const d = new Date(epochMs);
+  return formatClock(d.getHours() * 60 + d.getMinutes(), getLocale());
+}

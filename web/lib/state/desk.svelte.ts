@@ -1,6 +1,6 @@
 // A team's round as the desk draws it: every minute so far, every change, the goals' progress.
 // Whole arrays are replaced ($state.raw), never mutated, so charts and lists see each new minute.
-import type { ChangeRecord, TeamHistory, TeamMinute } from '$shared/protocol/types.ts';
+import type { ChangeRecord, RoleChange, RoleChanges, TeamHistory, TeamMinute } from '$shared/protocol/types.ts';
 import type { GoalResult, Snapshot } from '$shared/sim/types.ts';
 import { addChange, mergeMinute } from './desk-logic.ts';
 
@@ -9,6 +9,8 @@ export class DeskState {
   teamId = $state<number | null>(null);
   snapshots = $state.raw<Snapshot[]>([]);
   changes = $state.raw<ChangeRecord[]>([]);
+  /** Who got which role from whom this round (the lobby's dealing included), oldest first. */
+  roleChanges = $state.raw<RoleChange[]>([]);
   progress = $state.raw<GoalResult[]>([]);
   score = $state<number | null>(null);
   latest = $derived<Snapshot | null>(this.snapshots.at(-1) ?? null);
@@ -20,6 +22,7 @@ export class DeskState {
     this.teamId = h.teamId;
     this.snapshots = h.snapshots;
     this.changes = [...h.changes].sort((a, b) => a.id - b.id);
+    this.roleChanges = h.roleChanges;
     this.progress = h.progress;
     this.score = h.score;
   }
@@ -29,6 +32,7 @@ export class DeskState {
     this.teamId = teamId;
     this.snapshots = [];
     this.changes = [];
+    this.roleChanges = [];
     this.progress = [];
     this.score = null;
   }
@@ -45,6 +49,12 @@ export class DeskState {
     this.progress = tm.progress;
     this.score = tm.score;
     return true;
+  }
+
+  /** Roles changed hands (the `roles` event): this team's, of this round. */
+  addRoleChanges(r: RoleChanges): void {
+    if (r.roundId !== this.roundId || r.teamId !== this.teamId) return;
+    this.roleChanges = [...this.roleChanges, ...r.changes];
   }
 
   addChange(c: ChangeRecord): void {
