@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import { forkBody } from '../../shared/protocol/schemas.ts';
 import { CSV_PARTS, type StudentRounds } from '../../shared/protocol/types.ts';
 import type { PlayerRecord, RoomRecord } from '../db/store.ts';
 import { hashSecret } from '../rooms/manager.ts';
@@ -16,7 +17,6 @@ import { buildReplay, historyRound, ownedRound, studentReplay, teacherHistory } 
 import { bearer } from './errors.ts';
 import type { HttpLimits } from './rooms.ts';
 
-const forkBody = z.strictObject({ teamId: z.number().int().min(1), minute: z.number().int().min(0) });
 const roundParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31) });
 /** The export's files by their URL name: minutes.csv (or minutes), …, all.zip. */
 const EXPORT_PATHS: Record<string, ExportFile> = { ...Object.fromEntries(CSV_PARTS.flatMap((p) => [[p, p], [`${p}.csv`, p]])), 'all.zip': 'all' };

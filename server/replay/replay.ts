@@ -9,6 +9,7 @@ import type { Snapshot } from '../../shared/sim/types.ts';
 import { dealRoles } from '../../shared/classroom/roles.ts';
 import type { RoomRecord, RoundRecord, Store } from '../db/store.ts';
 import type { RoundMemberRecord } from '../db/writes.ts';
+import { roundBaseline } from '../rooms/baseline.ts';
 
 export async function historyRound(store: Store, row: RoundRecord): Promise<HistoryRound> {
   const [results, teams] = await Promise.all([store.resultsOfRound(row.id), store.roundTeams(row.id)]);
@@ -88,6 +89,12 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
   /** Everyone who was in the team during the round, with the roles they really held (stored as the round went). */
   const membersOf = (teamId: number) => recorded.filter((m) => m.teamId === teamId).map((m) => ({ playerId: m.playerId, name: m.name, roles: [...m.roles] }));
   const forkList = await Promise.all(forks.map((f) => (f.forkOf ? forkInfo(store, f.id, f.forkOf) : null)));
+  // The score's references on the round's seed, for the figures at any minute of the replay.
+  const seed = round.seed;
+  const baseline =
+    round.state !== 'lobby' && seed !== null
+      ? roundBaseline(model, { scenario: round.scenario, seed, minutes: round.minutes, noise: round.noise }).series
+      : { total: [], calm: [] };
   return {
     roomCode: room.code,
     round: history,
@@ -105,6 +112,7 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
         roleChanges: roleChanges.filter((c) => c.teamId === t.teamId),
         result: res ? { goals: [...res.goals].sort((a, b) => goalOrder.indexOf(a.id) - goalOrder.indexOf(b.id)), score: res.score } : null,
         chapters: findChapters(model, round.scenario, snaps),
+        baseline,
       };
     }),
     forks: forkList.filter((f): f is ForkInfo => f !== null),

@@ -3,18 +3,32 @@
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { RoundConfig } from '../../shared/protocol/types.ts';
 import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
+import type { SimulatorId } from '../../shared/sim/types.ts';
 import type { ConfigPatch } from './commands.ts';
 
-export const DEFAULT_CONFIG: RoundConfig = { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 60, tempo: 5, seed: null, teamCount: 2 };
+export const DEFAULT_CONFIG: RoundConfig = { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 60, tempo: 5, seed: null, teamCount: 2, splitView: false };
 
-/** `base` with `patch` applied; another simulator without a scenario starts in free play. Throws BAD_REQUEST. */
+/** What a scenario brings when the teacher picks it: its round length and its split-view default. */
+function scenarioDefaults(simulator: SimulatorId, scenario: string): Pick<RoundConfig, 'minutes' | 'splitView'> {
+  const def = getModel(simulator).scenarios.find((s) => s.id === scenario);
+  if (!def) throw new ClassroomError(ErrorCode.BAD_REQUEST, `unknown scenario "${scenario}" for ${simulator}`);
+  return { minutes: def.minutes ?? 60, splitView: def.splitView ?? false };
+}
+
+/**
+ * `base` with `patch` applied; another simulator without a scenario starts in free play. Another scenario
+ * brings its round length and split view, unless the patch sets them too. Throws BAD_REQUEST.
+ */
 export function resolveConfig(base: RoundConfig, patch: ConfigPatch): RoundConfig {
   const { simulator = base.simulator, ...rest } = patch;
   if (!isSimulatorId(simulator)) throw new ClassroomError(ErrorCode.BAD_REQUEST, `unknown simulator "${simulator}"`);
   const scenario = patch.scenario ?? (simulator !== base.simulator ? 'free' : base.scenario);
-  const next: RoundConfig = { ...base, ...rest, simulator, scenario };
-  if (!getModel(simulator).scenarios.some((s) => s.id === next.scenario)) {
-    throw new ClassroomError(ErrorCode.BAD_REQUEST, `unknown scenario "${next.scenario}" for ${simulator}`);
-  }
-  return next;
+  const defaults = scenarioDefaults(simulator, scenario);
+  const picked = simulator !== base.simulator || scenario !== base.scenario;
+  return { ...base, ...(picked ? defaults : {}), ...rest, simulator, scenario };
+}
+
+/** A configuration as stored before split view existed: the scenario's default. */
+export function withSplitView(config: Omit<RoundConfig, 'splitView'> & { splitView?: boolean }): RoundConfig {
+  return { ...config, splitView: config.splitView ?? scenarioDefaults(config.simulator, config.scenario).splitView };
 }

@@ -7,7 +7,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RoomRecord, RoundRecord, Store } from '../db/store.ts';
 import { AppendOnly } from './append-only.ts';
-import { rebuildTeam, roundRun, storedTeam } from './round.ts';
+import { withSplitView } from './config.ts';
+import { rebuildTeam, roundRun, storedTeam, withStoredResult } from './round.ts';
 import { memberKey, type RoomState, type RoundRun, type TeamRun } from './state.ts';
 
 /** Minutes whose re-simulation differs from what was stored, by team. */
@@ -34,7 +35,13 @@ export async function loadRound(store: Store, row: RoundRecord, opts: LoadOption
   if (row.state === 'lobby') return { round: base, mismatches: [] };
   const seed = row.seed;
   if (seed === null) throw new Error(`round ${row.id} is ${row.state} but has no seed`);
-  const [changes, seats] = await Promise.all([store.changesOfRound(row.id), store.roundTeams(row.id)]);
+  const [changes, seats, results] = await Promise.all([
+    store.changesOfRound(row.id),
+    store.roundTeams(row.id),
+    row.state === 'finished' ? store.resultsOfRound(row.id) : Promise.resolve([]),
+  ]);
+  // A finished round keeps the verdict it was given (rounds scored before the baseline existed too).
+  const resultOf = new Map(results.map((r) => [r.teamId, r]));
   const fromStore = row.state === 'finished' && !opts.resimulate;
   const teams = new Map<number, TeamRun>();
   const mismatches: Mismatches = [];
@@ -46,12 +53,12 @@ export async function loadRound(store: Store, row: RoundRecord, opts: LoadOption
     // A finished team with a minute missing from the store is re-simulated, so that it is whole.
     const read = fromStore ? storedTeam(base, seat, mine, minutes, row.minute) : null;
     if (read) {
-      teams.set(rt.teamId, read);
+      teams.set(rt.teamId, withStoredResult(read, resultOf.get(rt.teamId)));
       continue;
     }
     const { team, mismatches: bad } = rebuildTeam(base, seat, seed, mine, minutes, row.minute);
     if (bad.length) mismatches.push({ teamId: rt.teamId, minutes: bad });
-    teams.set(rt.teamId, team);
+    teams.set(rt.teamId, withStoredResult(team, resultOf.get(rt.teamId)));
   }
   return { round: { ...base, teams }, mismatches };
 }
@@ -65,7 +72,7 @@ export async function loadRoom(store: Store, row: RoomRecord): Promise<{ state: 
     id: row.id,
     code: row.code,
     teacherId: row.teacherId,
-    config: row.config,
+    config: withSplitView(row.config),
     teams: teams.map((t) => ({ id: t.id, idx: t.idx, name: t.name, whatIf: t.whatIf })),
     players: new Map(players.map((p) => [p.id, { id: p.id, name: p.name, teamId: p.teamId, seq: p.seq, roles: p.roles, removed: p.removed }])),
     round,

@@ -9,7 +9,7 @@ import type { RoomRecord, RoundRecord } from '../db/store.ts';
 import { KeyedLimiter, type BucketConfig } from '../realtime/limits.ts';
 import type { Timer } from './clock.ts';
 import type { ConfigPatch } from './commands.ts';
-import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
+import { DEFAULT_CONFIG, resolveConfig, withSplitView } from './config.ts';
 import { loadRoom } from './load.ts';
 import { Room, type RoomDeps } from './room.ts';
 import type { PlayerState } from './state.ts';
@@ -285,7 +285,7 @@ export class RoomManager {
     const team = (await store.roundTeams(roundId)).find((t) => t.teamId === teamId);
     if (!team) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} did not play round ${roundId}`);
     const { simulator, scenario, minutes, tempo } = origin;
-    const config = resolveConfig({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }, {});
+    const config = resolveConfig(withSplitView({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }), {});
     const [changes, snapshots, code] = await Promise.all([
       store.changesOfRound(roundId, { teamId, upToMinute: minute }),
       store.snapshotsOfRound(roundId, { teamId, upToMinute: minute }),

@@ -2,12 +2,14 @@
 // a finished team read back from its stored minutes.
 import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
+import { ledgerAt } from '../../shared/classroom/ledger.ts';
 import { evaluateRound } from '../../shared/sim/score.ts';
 import type { ChangeRecord } from '../../shared/protocol/types.ts';
 import type { SimStateBase, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundRecord } from '../db/store.ts';
 import type { TeamResultRecord } from '../db/writes.ts';
 import { AppendOnly } from './append-only.ts';
+import { roundBaseline, type RoundBaseline } from './baseline.ts';
 import type { RoundRun, TeamRun } from './state.ts';
 
 export interface TeamSeat {
@@ -16,9 +18,16 @@ export interface TeamSeat {
   name: string;
 }
 
+/** The references of a round that has started (its seed and length are fixed then). */
+export function baselineOf(round: Pick<RoundRun, 'model' | 'scenario' | 'seed' | 'minutes' | 'noise'>): RoundBaseline {
+  if (round.seed === null) throw new Error('a round without a seed has no baseline');
+  return roundBaseline(round.model, { scenario: round.scenario, seed: round.seed, minutes: round.minutes, noise: round.noise });
+}
+
 /** A round as stored, with no team playing yet (a lobby, or before its teams are rebuilt). */
 export function roundRun(row: RoundRecord): RoundRun {
   const model = getModel(row.simulator);
+  const started = row.state !== 'lobby' && row.seed !== null;
   return {
     id: row.id,
     number: row.number,
@@ -33,6 +42,7 @@ export function roundRun(row: RoundRecord): RoundRun {
     forkOf: row.forkOf,
     model,
     scenarioDef: scenarioDef(model, row.scenario),
+    baseline: started ? baselineOf({ model, scenario: row.scenario, seed: row.seed, minutes: row.minutes, noise: row.noise }) : null,
     teams: new Map(),
     finishedAt: row.finishedAt,
     roleChanges: AppendOnly.of(),
@@ -41,9 +51,13 @@ export function roundRun(row: RoundRecord): RoundRun {
   };
 }
 
-function withSim(round: RoundRun, t: Omit<TeamRun, 'progress' | 'score'>): TeamRun {
-  const r = evaluateRound(round.scenarioDef, t.snapshots.toArray());
-  return { ...t, progress: r.goals, score: r.score };
+/** The team evaluated over its minutes so far against the round's baseline (live progress, or the verdict at the end). */
+function withSim(round: RoundRun, t: Omit<TeamRun, 'progress' | 'score' | 'ledger'>): TeamRun {
+  const base = round.baseline;
+  if (!base) throw new Error(`round ${round.id} has teams but no baseline`);
+  const snapshots = t.snapshots.toArray();
+  const r = evaluateRound(round.scenarioDef, snapshots, base.run);
+  return { ...t, progress: r.goals, score: r.score, ledger: ledgerAt(snapshots[snapshots.length - 1], round.model.ledger.total, base.series) };
 }
 
 /** A team at minute 0 of a round. */
@@ -105,6 +119,14 @@ export function storedTeam(round: RoundRun, seat: TeamSeat, changes: readonly Ch
     snapshots.push(JSON.parse(data) as Snapshot);
   }
   return withSim(round, { ...seat, sim: null, snapshots: AppendOnly.of(snapshots), changes: AppendOnly.of(changes) });
+}
+
+/**
+ * A finished team with the verdict stored when its round ended: rounds scored before the baseline existed
+ * keep the score they were given.
+ */
+export function withStoredResult(t: TeamRun, stored: TeamResultRecord | undefined): TeamRun {
+  return stored ? { ...t, progress: stored.goals, score: stored.score } : t;
 }
 
 /** Every team's final goals and score, as stored when a round ends. */

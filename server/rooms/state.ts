@@ -1,10 +1,11 @@
 // A room's state as one immutable value: configuration, teams, players and the round with every
 // team's simulation. Transitions (transitions/*.ts) build the next value and never change this one;
 // who is connected right now is not part of it (presence.ts).
-import type { ChangeRecord, RoleChange, RoundConfig, RoundState, RoundView, TeacherMessage, Tempo, WhatIfOrigin } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, LedgerFigures, RoleChange, RoundConfig, RoundState, RoundView, TeacherMessage, Tempo, WhatIfOrigin } from '../../shared/protocol/types.ts';
 import type { GoalResult, ScenarioDef, SimModel, SimStateBase, SimulatorId, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundMemberRecord } from '../db/writes.ts';
 import type { AppendOnly } from './append-only.ts';
+import type { RoundBaseline } from './baseline.ts';
 
 export interface PlayerState {
   readonly id: number;
@@ -40,6 +41,8 @@ export interface TeamRun {
   readonly changes: AppendOnly<ChangeRecord>;
   readonly progress: readonly GoalResult[];
   readonly score: number | null;
+  /** The ledger at the latest minute against the round's baseline at that minute. */
+  readonly ledger: LedgerFigures;
 }
 
 export interface RoundRun {
@@ -57,6 +60,8 @@ export interface RoundRun {
   readonly forkOf: RoundView['forkOf'];
   readonly model: SimModel;
   readonly scenarioDef: ScenarioDef;
+  /** Doing nothing and a calm hour on this round's seed and minutes, from its start on (null in the lobby). */
+  readonly baseline: RoundBaseline | null;
   /** Empty in the lobby; one entry per playing team once started, in team order. */
   readonly teams: ReadonlyMap<number, TeamRun>;
   readonly finishedAt: number | null;

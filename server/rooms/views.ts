@@ -40,13 +40,14 @@ export function messagesFor(r: RoundRun, teamId: number | null | 'all'): Teacher
 }
 
 export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
-  return { teamId: t.teamId, snapshot: latest(t), progress: [...t.progress], score: t.score };
+  return { teamId: t.teamId, snapshot: latest(t), progress: [...t.progress], score: t.score, ledger: t.ledger };
 }
 
 export function teamHistory(r: RoundRun, t: TeamRun): TeamHistory {
   return {
     ...{ roundId: r.id, teamId: t.teamId, snapshots: t.snapshots.toArray(), changes: t.changes.toArray() },
-    ...{ roleChanges: roleChangesOf(r, t.teamId), progress: [...t.progress], score: t.score },
+    ...{ roleChanges: roleChangesOf(r, t.teamId), progress: [...t.progress], score: t.score, ledger: t.ledger },
+    baseline: r.baseline?.series ?? { total: [], calm: [] },
   };
 }
 
@@ -62,6 +63,7 @@ function teamSummary(round: RoundRun, t: TeamRun): TeamSummary {
     status: s.status,
     progress: t.progress.map((g) => ({ id: g.id, value: g.value, met: g.met })),
     score: t.score,
+    ledger: t.ledger,
   };
 }
 

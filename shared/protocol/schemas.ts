@@ -32,6 +32,7 @@ export const roundConfigPatch = z.strictObject({
   tempo: tempoSchema.optional(),
   seed: z.number().int().min(0).max(0xffffffff).nullable().optional(),
   teamCount: z.number().int().min(1).max(LIMITS.maxTeams).optional(),
+  splitView: z.boolean().optional(),
 });
 
 export const schemas = {
@@ -53,6 +54,18 @@ export const schemas = {
 } as const;
 
 export type ClientEvent = keyof typeof schemas;
+
+/** Body of POST /api/rounds/:id/fork: the team and minute to start from, and changes recorded as pending (each after `minute`). */
+export const forkBody = z
+  .strictObject({
+    teamId: id,
+    minute: z.number().int().min(0).max(LIMITS.maxMinutes),
+    changes: z
+      .array(z.strictObject({ minute: z.number().int().min(1).max(LIMITS.maxMinutes), key: z.string().min(1).max(40), value: z.union([z.number(), z.boolean(), z.string().max(20)]) }))
+      .max(500)
+      .optional(),
+  })
+  .refine((b) => (b.changes ?? []).every((c) => c.minute > b.minute), { message: 'every change must come after the fork minute', path: ['changes'] });
 
 /** Body of POST /api/rooms: the first round's configuration, all optional. */
 export const createRoomBody = roundConfigPatch;

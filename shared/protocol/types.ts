@@ -1,6 +1,6 @@
 // Payloads of the classroom protocol. They carry keys and numbers, never display text, so every
 // person in a room can read it in their own language.
-import type { ControlValue, GoalResult, SimulatorId, Snapshot, Status } from '../sim/types.ts';
+import type { ControlValue, GoalResult, ScheduledChange, SimulatorId, Snapshot, Status } from '../sim/types.ts';
 import type { Chapter } from '../replay/chapters.ts';
 import type { SnapshotColumns } from '../replay/columns.ts';
 import type { ProtocolError } from './errors.ts';
@@ -33,6 +33,12 @@ export interface RoundConfig {
   /** null: a random seed is drawn when the round starts. */
   seed: number | null;
   teamCount: number;
+  /**
+   * Split view: each student's desk gets the headline indicators, the ledger and only the detail their
+   * roles see (`RoleDef.sees`); the teacher, projector, feed and replays see everything. Picking a
+   * scenario sets it to `scenario.splitView ?? false` (and `minutes` to `scenario.minutes ?? 60`).
+   */
+  splitView: boolean;
 }
 
 /** Where a what-if room's team comes from: that team of that round, forked at `minute`. */
@@ -148,14 +154,35 @@ export interface TeacherMessage {
   at: number;
 }
 
+/**
+ * The team's ledger at a minute against the round's references at the same minute (docs/scoring.md):
+ * its total L, doing nothing's L0 (`baseline`), a calm hour's Lc (`calm`), in the simulator's currency,
+ * and the saving s = ln(L0 / L) / max(ln(L0 / Lc), ln 2), clamped to [−1, 1] (0 = doing nothing).
+ */
+export interface LedgerFigures {
+  total: number;
+  baseline: number;
+  calm: number;
+  saving: number;
+}
+
+/** The round's references by minute (index = minute): doing nothing's ledger total and a calm hour's. */
+export interface BaselineSeries {
+  total: number[];
+  calm: number[];
+}
+
 /** One team's minute, sent to its members. */
 export interface TeamMinute {
   roundId: number;
   teamId: number;
+  /** In split view, a student's snapshot keeps only what their roles see in `indicators`, `status` and `na`. */
   snapshot: Snapshot;
   /** Goals evaluated over the minutes so far (live progress; the final verdict is in `scores`). */
   progress: GoalResult[];
+  /** Against doing nothing at the same minute; may be negative (doing nothing = 0). */
   score: number | null;
+  ledger: LedgerFigures;
   /** Server time the tick started, epoch ms (for delivery latency). */
   sentAt: number;
 }
@@ -175,6 +202,7 @@ export interface TeamSummary {
   status: Record<string, Status>;
   progress: { id: string; value: number; met: boolean }[];
   score: number | null;
+  ledger: LedgerFigures;
 }
 export interface RoomSummary {
   roundId: number;
@@ -193,6 +221,9 @@ export interface TeamHistory {
   roleChanges: RoleChange[];
   progress: GoalResult[];
   score: number | null;
+  ledger: LedgerFigures;
+  /** Doing nothing's and a calm hour's ledger totals for every minute of the round (0…minutes). */
+  baseline: BaselineSeries;
 }
 export interface TeamScore {
   teamId: number;
@@ -304,6 +335,8 @@ export interface ReplayTeam {
   roleChanges: RoleChange[];
   result: { goals: GoalResult[]; score: number | null } | null;
   chapters: Chapter[];
+  /** Doing nothing's and a calm hour's ledger totals for every minute of the round (0…minutes). */
+  baseline: BaselineSeries;
 }
 export interface ForkInfo {
   roundId: number;
@@ -334,4 +367,48 @@ export interface StudentRounds {
   replayShared: boolean;
   /** Newest first; `teamIds`: the student's teams in that round (two if the teacher moved them during it). */
   rounds: (HistoryRound & { teamIds: number[] })[];
+}
+
+// ── the hindsight coach (GET /api/rounds/:id/coach) ─────────────────────
+/** What a play achieved on the round's seed: goals met of all, the score, the ledger total at its end. */
+export interface Outcome {
+  goalsMet: number;
+  goals: number;
+  score: number | null;
+  ledgerTotal: number;
+}
+export const SUGGESTION_KINDS = ['earlier', 'later', 'drop', 'add', 'value'] as const;
+export type SuggestionKind = (typeof SUGGESTION_KINDS)[number];
+/**
+ * One change to the team's own decisions. `earlier` / `later`: the change of `key` to `value` moved from
+ * `fromMinute` to `toMinute`; `drop`: the change at `fromMinute` left out (`toMinute` null); `add`: one more
+ * change at `toMinute` (`fromMinute` null); `value`: the change at `fromMinute` with `value` instead
+ * (`toMinute` = `fromMinute`). `changes` is the whole suggested play (every recorded change, with this one
+ * applied); `forkMinute` the minute to open the what-if at: just before its first difference.
+ */
+export interface Suggestion {
+  kind: SuggestionKind;
+  key: string;
+  value: ControlValue;
+  fromMinute: number | null;
+  toMinute: number | null;
+  before: Outcome;
+  after: Outcome;
+  /** Ids of the goals the team missed that the suggestion meets. */
+  goalsNowMet: string[];
+  changes: ScheduledChange[];
+  forkMinute: number;
+}
+export interface CoachTeam {
+  teamId: number;
+  /** Time the search took (CPU, ms). */
+  searchedMs: number;
+  /** Plays re-simulated. */
+  tried: number;
+  /** The smallest change that meets missed goals, else the one that gains the most score; null when none gains. */
+  suggestion: Suggestion | null;
+}
+export interface CoachReport {
+  roundId: number;
+  teams: CoachTeam[];
 }

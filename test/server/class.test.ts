@@ -2,10 +2,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatControlValue } from '../../shared/sim/controls.ts';
 import { runCli } from '../../server/cli/sim-cli.ts';
-import { scenarioDef } from '../../shared/sim/engine.ts';
-import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
-import { evaluateRound } from '../../shared/sim/score.ts';
-import type { Snapshot } from '../../shared/sim/types.ts';
 import { collect, connect, createRoom, ok, request, startServer, until, type Client, type TestServer } from './helpers.ts';
 import type { ChangeRecord, RoomView, TeamMinute } from '../../shared/protocol/types.ts';
 
@@ -138,10 +134,12 @@ describe('a class of 8 in 2 teams plays sale-surge', () => {
       expect(out.code).toBe(0);
       const lines = out.stdout.trim().split('\n');
       const cli = JSON.parse(lines[lines.length - 1]).result;
-      // The server passes no baseline yet (issue 11): its score is the engine's goals-only verdict on the
-      // CLI's minutes; the CLI scores against doing nothing. Compare `cli.score` once the server passes one.
-      const minutes = lines.slice(0, -1).map((l) => JSON.parse(l) as Snapshot);
-      expect(res.score).toBe(evaluateRound(scenarioDef(paymentSwitch, 'sale-surge'), minutes).score);
+      // Both score against doing nothing and a calm hour on the same seed and minutes.
+      expect(res.score).toBe(cli.score);
+      // The team's last minute carried the same ledger figures and score.
+      const last = students.find((s) => player(s).teamId === res.teamId)!.minutes.at(-1)!;
+      expect(last.score).toBe(cli.score);
+      expect(last.ledger).toEqual({ total: cli.ledger.total, baseline: cli.ledger.nothing, calm: cli.ledger.calm, saving: cli.ledger.saving });
       const byId = new Map(res.goals.map((g) => [g.id, g]));
       for (const g of cli.goals) {
         expect(byId.get(g.id)).toMatchObject({ value: g.value, target: g.target, met: g.met });

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import { dealRoles } from '../../shared/classroom/roles.ts';
 import { normalizeCode, CODE_ALPHABET } from '../../shared/classroom/code.ts';
-import { runRound } from '../../shared/sim/engine.ts';
+import { baselineRun, runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import { hashSecret } from '../../server/rooms/manager.ts';
 import { roomEnv, type RoomEnv } from './rooms.ts';
@@ -133,8 +133,11 @@ describe('a room', () => {
     expect(env.clock.pending).toBe(0);
     const scores = env.out.of('scores').at(-1);
     expect(scores?.teams[0].goals.map((g) => g.id)).toEqual(['approval', 'authTime', 'cost']);
-    // Stored, and equal to the engine's verdict over the six played minutes.
-    const clean = runRound(paymentSwitch, { scenario: 'sale-surge', seed: 3, noise: true, minutes: 6 });
+    // Stored, and equal to the engine's verdict over the six played minutes against the round's baseline
+    // at minute 6: this team did nothing, so it scores what doing nothing scores, 0.
+    const baseline = baselineRun(paymentSwitch, 'sale-surge', 3, 60);
+    const clean = runRound(paymentSwitch, { scenario: 'sale-surge', seed: 3, noise: true, minutes: 6, baseline });
+    expect(clean.result.score).toBe(0);
     expect((await env.store.resultsOfRound(room.round.id))[0].score).toBe(clean.result.score);
     await room.dispatch({ type: 'clock', action: 'next' });
     expect(room.round).toMatchObject({ number: 2, state: 'lobby', minute: -1 });

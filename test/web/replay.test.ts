@@ -64,6 +64,7 @@ const team = (teamId: number, idx: number, minutes: number, extra: Partial<Repla
   changes: [],
   result: null,
   chapters: [],
+  baseline: { total: [], calm: [] },
   ...extra,
 });
 const replayOf = (r: HistoryRound, teams: ReplayTeam[], more: Partial<RoundReplay> = {}): RoundReplay => ({ roomCode: 'ABCDEF', round: r, teams, forks: [], origin: null, ...more });

@@ -18,7 +18,7 @@ test('a what-if team is named after its original team and minute, unless the tea
 test('the compare legend names a what-if line after the team it comes from', () => {
   const cols = toColumns([]);
   const team = (teamId: number, idx: number, name = '', whatIf: WhatIfOrigin | null = null): ReplayTeam => ({
-    ...{ teamId, idx, name, whatIf, members: [], columns: cols, changes: [], roleChanges: [], result: null, chapters: [] },
+    ...{ teamId, idx, name, whatIf, members: [], columns: cols, changes: [], roleChanges: [], result: null, chapters: [], baseline: { total: [], calm: [] } },
   });
   const round = (id: number): HistoryRound => ({
     ...{ id, number: 1, simulator: 'payment-switch', scenario: 'free', seed: 1, state: 'finished', minutes: 5, tempo: 1, minute: 5 },

@@ -108,7 +108,7 @@ test('trends grow by minute and restart cleanly', () => {
     roundId: 1,
     minute: m,
     sentAt: 0,
-    teams: [{ teamId: 5, snapshot: { minute: m, indicators: { p99Ms: v }, status: {}, controls: {}, detail: {}, events: [] }, progress: [], score: null }],
+    teams: [{ teamId: 5, snapshot: { minute: m, indicators: { p99Ms: v }, status: {}, controls: {}, detail: {}, events: [] }, progress: [], score: null, ledger: { total: 0, baseline: 0, calm: 0, saving: 0 } }],
   });
   let t = extendTrends({}, minute(0, 100), ['p99Ms']);
   t = extendTrends(t, minute(1, 120), ['p99Ms']);

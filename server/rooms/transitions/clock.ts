@@ -7,7 +7,7 @@ import type { ClockAction, RoundState } from '../../../shared/protocol/types.ts'
 import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { activeTeams } from '../roster.ts';
 import { AppendOnly } from '../append-only.ts';
-import { latest, openTeam } from '../round.ts';
+import { baselineOf, latest, openTeam } from '../round.ts';
 import type { RoomState } from '../state.ts';
 import { Draft } from './draft.ts';
 import { recordStart } from './roles.ts';
@@ -35,6 +35,7 @@ function start(d: Draft, ctx: TransitionCtx): void {
   const seed = r.seed ?? ctx.drawSeed();
   const seats = activeTeams(s, s.config.teamCount).map((t) => ({ teamId: t.id, idx: t.idx, name: t.name }));
   d.patchRound({ seed, state: 'running', minute: 0 });
+  d.patchRound({ baseline: baselineOf(d.state.round) });
   const teams = new Map(seats.map((seat) => [seat.teamId, openTeam(d.state.round, seat, seed)]));
   d.patchRound({ teams });
   d.write(
@@ -56,7 +57,7 @@ function nextRound(d: Draft, ctx: TransitionCtx): void {
   };
   d.write({ op: 'insertRound', round: { ...round, roomId: d.state.id, createdAt: ctx.now, startedAt: null } });
   const model = getModel(simulator);
-  d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, scenario), teams: new Map(), finishedAt: null });
+  d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, scenario), baseline: null, teams: new Map(), finishedAt: null });
   d.patchRound({ roleChanges: AppendOnly.of(), members: new Map(), messages: AppendOnly.of() });
   d.send({ kind: 'room' });
 }

@@ -27,8 +27,8 @@ export const configure: Transition<'configure'> = (s, cmd, ctx) => {
     return patch.tempo === undefined ? unchanged(s) : tempo(s, { type: 'tempo', tempo: patch.tempo }, ctx);
   }
   const config = resolveConfig(s.config, patch);
-  // What the round in the lobby takes from the configuration (the team count is the room's).
-  const { teamCount: _, ...round } = config;
+  // What the round in the lobby takes from the configuration (the team count and split view are the room's).
+  const { teamCount: _, splitView: __, ...round } = config;
   const model = getModel(round.simulator);
   const d = new Draft(s);
   d.patch({ config });

@@ -3,7 +3,7 @@
 // the socket. Nothing here is sent anywhere; a replay only reads.
 import type { PlayerView, RoomView, RoundReplay } from '$shared/protocol/types.ts';
 import { fromColumns } from '$shared/replay/columns.ts';
-import { evaluateRound } from '$shared/sim/score.ts';
+import { evaluateWithSeries } from '$shared/classroom/ledger.ts';
 import type { Snapshot } from '$shared/sim/types.ts';
 import type { Sim } from '$lib/sims/types.ts';
 import { DeskState } from '$lib/state/desk.svelte.ts';
@@ -105,7 +105,9 @@ export class ReplayView {
     const scenario = this.sim.model.scenarios.find((s) => s.id === this.replay.round.scenario);
     // At the end of a finished round the stored verdict is shown; before, the progress as it was live.
     const final = this.minute >= this.last && this.replay.round.state === 'finished' ? team.result : null;
-    const live = !final && scenario && snapshots.length > 0 ? evaluateRound(scenario, snapshots) : null;
+    // Live figures against the round's references at the same minute (a round not started has none).
+    const covered = snapshots.length > 0 && team.baseline.total.length >= snapshots.length;
+    const live = scenario && covered ? evaluateWithSeries(scenario, snapshots, team.baseline, this.sim.model.ledger.total) : null;
     this.desk.load({
       roundId: this.replay.round.id,
       teamId: team.teamId,
@@ -113,7 +115,9 @@ export class ReplayView {
       changes: changesUpTo(team.changes, this.minute),
       roleChanges: team.roleChanges.filter((c) => c.minute <= this.minute),
       progress: final?.goals ?? live?.goals ?? [],
-      score: final?.score ?? live?.score ?? null,
+      score: final ? final.score : (live?.score ?? null),
+      ledger: live?.ledger ?? { total: 0, baseline: 0, calm: 0, saving: 0 },
+      baseline: team.baseline,
     });
   }
 
@@ -122,7 +126,7 @@ export class ReplayView {
     return {
       code: this.replay.roomCode,
       // The history does not keep the tempo, and nothing the desk draws depends on it.
-      config: { simulator: r.simulator, scenario: r.scenario, minutes: r.minutes, tempo: r.tempo, seed: r.seed, teamCount: this.replay.teams.length },
+      config: { simulator: r.simulator, scenario: r.scenario, minutes: r.minutes, tempo: r.tempo, seed: r.seed, teamCount: this.replay.teams.length, splitView: false },
       round: {
         ...{ id: r.id, number: r.number, state: stateAt(r, minute, this.last), simulator: r.simulator, scenario: r.scenario, seed: r.seed },
         ...{ minutes: r.minutes, tempo: r.tempo, minute, forkOf: r.forkOf, endedEarlyAt: r.endedEarlyAt },
