@@ -56,18 +56,19 @@ export const roleChangeId = (c: RoleChange): string => `r${c.at}.${c.role}.${c.t
 
 /**
  * The role changes a team hears about: every hand-over (a newcomer, the teacher, a removal or a move),
- * not the record of who held what at the start, nor the lobby's dealing for another simulator.
+ * not the record of who held what at the start, nor the lobby's dealing for another simulator; nor,
+ * for `me`, the free roles they took on joining (their desk says which roles are theirs).
  */
-export function announcedRoleChanges(changes: readonly RoleChange[]): RoleChange[] {
-  return changes.filter((c) => c.reason !== 'start' && c.reason !== 'deal');
+export function announcedRoleChanges(changes: readonly RoleChange[], me: number | null = null): RoleChange[] {
+  return changes.filter((c) => c.reason !== 'start' && c.reason !== 'deal' && !(c.reason === 'join' && c.from === null && me !== null && c.to?.playerId === me));
 }
 
 /** What the desk's banner announces, oldest first: the model's events and the team's role changes. */
 export type DeskNote = ({ kind: 'event' } & DeskEvent) | { kind: 'role'; id: string; minute: number; change: RoleChange };
 
-export function deskNotes(snapshots: readonly Snapshot[], roleChanges: readonly RoleChange[] = []): DeskNote[] {
+export function deskNotes(snapshots: readonly Snapshot[], roleChanges: readonly RoleChange[] = [], me: number | null = null): DeskNote[] {
   const notes: DeskNote[] = deskEvents(snapshots).map((e) => ({ kind: 'event', ...e }));
-  for (const c of announcedRoleChanges(roleChanges)) notes.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
+  for (const c of announcedRoleChanges(roleChanges, me)) notes.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
   // Stable: events keep their order within a minute, role changes come after them in the order they happened.
   return notes.map((n, i) => ({ n, i })).sort((a, b) => a.n.minute - b.n.minute || a.i - b.i).map((x) => x.n);
 }
@@ -84,12 +85,12 @@ const FEED_ORDER: Record<FeedItem['kind'], number> = { event: 0, role: 1, change
  * simulation's own events (control events are left out: the change records already say it, with a
  * name) and every role that changed hands.
  */
-export function feedItems(changes: readonly ChangeRecord[], snapshots: readonly Snapshot[], limit = 60, roleChanges: readonly RoleChange[] = []): FeedItem[] {
+export function feedItems(changes: readonly ChangeRecord[], snapshots: readonly Snapshot[], limit = 60, roleChanges: readonly RoleChange[] = [], me: number | null = null): FeedItem[] {
   const current = snapshots.at(-1)?.minute ?? -1;
   const items: FeedItem[] = [];
   for (const c of changes) items.push({ kind: 'change', id: `c${c.id}`, minute: c.minute, change: c, pending: isPending(c, current) });
   for (const e of deskEvents(snapshots)) items.push({ kind: 'event', ...e });
-  for (const c of announcedRoleChanges(roleChanges)) items.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
+  for (const c of announcedRoleChanges(roleChanges, me)) items.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
   // Newest first. A change applying at minute m was made during minute m − 1: it is older than the
   // events of minute m, so it comes after them; a role handed over for minute m, between the two.
   items.sort((a, b) => b.minute - a.minute || FEED_ORDER[a.kind] - FEED_ORDER[b.kind] || b.id.localeCompare(a.id, 'en', { numeric: true }));

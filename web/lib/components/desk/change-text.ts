@@ -37,7 +37,8 @@ const reasons: Record<RoleChangeReason, () => string> = {
  */
 export function roleChangeText(sim: Sim, c: RoleChange, me: number | null = null): string {
   const role = sim.text.roles[c.role]?.() ?? c.role;
-  const reason = reasons[c.reason]();
+  // A role nobody held is taken, not handed over (a newcomer, the dealing): say so.
+  const reason = c.from === null && c.reason !== 'assign' ? m.role_reason_free() : reasons[c.reason]();
   if (!c.to) return m.role_change_nobody({ role, reason });
   const to = c.to.playerId === me ? m.desk_you({ name: c.to.name }) : c.to.name;
   return c.from ? m.role_change({ to, role, from: c.from.name, reason }) : m.role_change_new({ to, role, reason });
