@@ -33,7 +33,7 @@ const provenance: Record<string, { seed: string[]; translated: string[]; reviewe
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 /** Language-free in every locale: the languages' own names, the brand, formulas, book titles. */
-const LANGUAGE_FREE = /^(app_name|lang_\w+|join_room_info|split_role_owner|\w+_f|ps_src_harchol)$/;
+const LANGUAGE_FREE = /^(app_name|lang_\w+|join_room_info|split_role_owner|coach_goal_quoted|\w+_f|ps_src_harchol)$/;
 
 /**
  * Words a language writes as English does (the seed pages use them too, or they are the
