@@ -29,6 +29,7 @@ import { RequestLog } from './ops/log.ts';
 import { PromMetrics } from './ops/prometheus.ts';
 import { opsRoutes } from './ops/routes.ts';
 import { ReplayCache } from './replay/cache.ts';
+import { Coach, DEFAULT_COACH_LIMITS, WorkerRunner, type CoachLimits, type CoachRunner } from './replay/coach.ts';
 import { DEFAULT_EXPORT_LIMITS, Exports, type ExportLimits } from './replay/exports.ts';
 import { FeedHub, feedRoutes } from './realtime/feed.ts';
 import { AddressBook, DEFAULT_CONNECTION_LIMITS, guardSocketIo, type ConnectionLimits } from './realtime/guard.ts';
@@ -63,6 +64,9 @@ export interface AppOptions {
   metricsToken?: string | null;
   /** The machine's network interfaces (os.networkInterfaces), read on each /api/info. */
   interfaces?: () => Interfaces;
+  /** Where the hindsight coach searches (its own worker thread by default) and how many teams may wait. */
+  coachRunner?: CoachRunner;
+  coachLimits?: Partial<CoachLimits>;
 }
 
 declare module 'fastify' {
@@ -154,7 +158,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const replayCache = new ReplayCache();
   app.decorate('replayCache', replayCache);
   app.decorate('exports', new Exports(store, { ...DEFAULT_EXPORT_LIMITS, ...opts.exportLimits }));
-  await app.register(teacherRoutes, { cache: replayCache, limits: httpLimits });
+  const coach = new Coach(opts.coachRunner ?? new WorkerRunner(), { ...DEFAULT_COACH_LIMITS, ...opts.coachLimits });
+  await app.register(teacherRoutes, { cache: replayCache, limits: httpLimits, coach });
   await app.register(opsRoutes, { metrics, metricsToken: opts.metricsToken ?? null, publicUrl: opts.publicUrl ?? null, interfaces: opts.interfaces ?? networkInterfaces });
   await app.register(feedRoutes);
 
@@ -184,6 +189,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     io.engine.close();
   });
   app.addHook('onClose', async () => {
+    await coach.close();
     // Whatever was asked to be stored is stored (or refused) before the database closes.
     await committer.idle();
     await store.close();

@@ -15,10 +15,14 @@ export interface HttpLimits {
   lookups: { max: number; timeWindow: string };
   /** Export downloads (CSV, ZIP) per IP per window. */
   exports: { max: number; timeWindow: string };
+  /** Hindsight coach requests per IP per window (a search costs CPU; answers are kept once made). */
+  coach: { max: number; timeWindow: string };
 }
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   lookups: { max: 120, timeWindow: '1 minute' },
   exports: { max: 30, timeWindow: '1 minute' },
+  // As the look-ups: a class behind one school NAT opens its debriefs at once (answers are kept, searches shared per team).
+  coach: { max: 120, timeWindow: '1 minute' },
 };
 
 export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {

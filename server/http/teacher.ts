@@ -7,8 +7,9 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { forkBody } from '../../shared/protocol/schemas.ts';
-import { CSV_PARTS, type StudentRounds } from '../../shared/protocol/types.ts';
-import type { PlayerRecord, RoomRecord } from '../db/store.ts';
+import { CSV_PARTS, type CoachReport, type StudentRounds } from '../../shared/protocol/types.ts';
+import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/store.ts';
+import type { Coach } from '../replay/coach.ts';
 import { hashSecret } from '../rooms/manager.ts';
 import { ReplayCache, type CachedBody } from '../replay/cache.ts';
 import { pickLocale } from '../replay/csv-words.ts';
@@ -34,8 +35,8 @@ function sendJson(req: FastifyRequest, reply: FastifyReply, body: CachedBody): F
 type Student = { player: PlayerRecord; room: RoomRecord };
 type Reader = { kind: 'teacher'; teacherId: number } | ({ kind: 'student' } & Student);
 
-export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: ReplayCache; limits: HttpLimits }): Promise<void> {
-  const { cache, limits } = opts;
+export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: ReplayCache; limits: HttpLimits; coach: Coach }): Promise<void> {
+  const { cache, limits, coach } = opts;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const lookup = { rateLimit: limits.lookups };
 
@@ -106,8 +107,38 @@ export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: Rep
     return { roomCode: room.code, playerId: player.id, name: player.name, replayShared: room.replayShared, rounds };
   });
 
+  // The hindsight coach: the teacher gets every team, a student their own team(s); finished rounds only.
+  app.get('/api/rounds/:id/coach', { config: { rateLimit: limits.coach }, schema: { params: roundParams } }, async (req): Promise<CoachReport> => {
+    const reader = await readerOf(req);
+    const id = req.params.id;
+    let round: RoundRecord;
+    let teamIds: number[];
+    if (reader.kind === 'teacher') {
+      round = (await ownedRound(app.store, reader.teacherId, id)).round;
+      teamIds = (await app.store.roundTeams(id)).map((t) => t.teamId);
+    } else {
+      const found = await app.store.roundById(id);
+      teamIds = found?.roomId === reader.room.id ? [...new Set((await app.store.roundsOfPlayer(reader.player.id)).filter((r) => r.roundId === id).map((r) => r.teamId))] : [];
+      if (!found || !teamIds.length) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `you did not play round ${id}`);
+      round = found;
+    }
+    const seed = round.seed;
+    if (round.state !== 'finished' || seed === null) throw new ClassroomError(ErrorCode.BAD_STATE, 'the coach opens when the round is over');
+    const changes = await app.store.changesOfRound(id);
+    const teams = await Promise.all(
+      teamIds.map((teamId) =>
+        coach.team(id, teamId, {
+          ...{ simulator: round.simulator, scenario: round.scenario, seed, noise: round.noise, minutes: round.minutes, minute: round.minute },
+          changes: changes.filter((c) => c.teamId === teamId).map((c) => ({ minute: c.minute, key: c.key, value: c.value })),
+        }),
+      ),
+    );
+    return { roundId: id, teams };
+  });
+
   app.post('/api/rounds/:id/fork', { schema: { params: roundParams, body: forkBody } }, async (req, reply) => {
-    const fork = await app.rooms.fork(await teacherOf(req), req.params.id, req.body.teamId, req.body.minute, { address: req.ip });
+    const { teamId, minute, changes } = req.body;
+    const fork = await app.rooms.fork(await teacherOf(req), req.params.id, teamId, minute, { address: req.ip }, changes ?? []);
     // The origin's replay now lists one more fork.
     cache.clear();
     return reply.code(201).send(fork);

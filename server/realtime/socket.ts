@@ -57,6 +57,8 @@ const ch = {
   teacher: (code: string) => `r:${code}:teacher`,
   observers: (code: string) => `r:${code}:obs`,
   player: (code: string, playerId: number) => `r:${code}:p:${playerId}`,
+  /** Split view: the students of a team holding one set of roles (not under the team's `r:CODE:t:` prefix). */
+  view: (code: string, teamId: number, view: string) => `r:${code}:v:${teamId}:${view}`,
 };
 
 function channelName(code: string, to: Channel): string {
@@ -72,6 +74,8 @@ function channelName(code: string, to: Channel): string {
       return ch.observers(code);
     case 'player':
       return ch.player(code, to.playerId);
+    case 'view':
+      return ch.view(code, to.teamId, to.view);
   }
 }
 
@@ -103,6 +107,12 @@ export function socketOutput(io: IoServer, feed: FeedHub, metrics: Metrics = noM
     },
     dropPlayer(code, playerId) {
       for (const s of localSockets(ch.player(code, playerId))) s.disconnect(true);
+    },
+    viewPlayer(code, playerId, from, to) {
+      for (const s of localSockets(ch.player(code, playerId))) {
+        if (from) s.leave(channelName(code, from));
+        if (to) s.join(channelName(code, to));
+      }
     },
   };
 }
@@ -225,9 +235,12 @@ export function attachProtocol(
       socket.data = { ...socket.data, role: 'student', code: r.code, playerId: player.id };
       socket.join([ch.all(r.code), ch.player(r.code, player.id)]);
       if (player.teamId !== null) socket.join(ch.team(r.code, player.teamId));
+      // Split view: the channel of the player's roles as they are now (later moves come through viewPlayer).
+      const view = r.viewOf(player.id);
+      if (view) socket.join(channelName(r.code, view));
       r.connect(player.id);
       return {
-        ...{ token, playerId: player.id, room: r.view('public'), history: player.teamId !== null ? r.historyOf(player.teamId) : null, scores: r.scores() },
+        ...{ token, playerId: player.id, room: r.view('public'), history: r.historyFor(player.id), scores: r.scores() },
         ...{ roleChanges: player.teamId !== null ? r.roleChanges(player.teamId) : [], messages: r.messages(player.teamId) },
       };
     });

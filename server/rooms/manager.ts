@@ -10,6 +10,9 @@ import { KeyedLimiter, type BucketConfig } from '../realtime/limits.ts';
 import type { Timer } from './clock.ts';
 import type { ConfigPatch } from './commands.ts';
 import { DEFAULT_CONFIG, resolveConfig, withSplitView } from './config.ts';
+import { getModel } from '../../shared/sim/registry.ts';
+import type { ScheduledChange } from '../../shared/sim/types.ts';
+import { checkPending } from './transitions/open.ts';
 import { loadRoom } from './load.ts';
 import { Room, type RoomDeps } from './room.ts';
 import type { PlayerState } from './state.ts';
@@ -263,16 +266,24 @@ export class RoomManager {
 
   /**
    * A what-if: a new room of the same teacher whose single round starts from one team's exact state
-   * at `minute` of another round (same seed, the recorded changes up to that minute), paused there.
+   * at `minute` of another round (same seed, the recorded changes up to that minute), paused there, with
+   * `pending` changes (each after `minute`, e.g. the hindsight coach's play) recorded as the coach's.
    * It counts as a new room (the creation limit, the live-room quota) and is only stored: it is loaded
    * when someone opens it.
    */
-  async fork(teacherId: number, roundId: number, teamId: number, minute: number, from: Requester = {}): Promise<{ code: string; roundId: number; room: RoomView }> {
+  async fork(
+    teacherId: number,
+    roundId: number,
+    teamId: number,
+    minute: number,
+    from: Requester = {},
+    pending: readonly ScheduledChange[] = [],
+  ): Promise<{ code: string; roundId: number; room: RoomView }> {
     this.allowCreation(from, teacherId);
-    return this.withinQuota(teacherId, () => this.forkFor(teacherId, roundId, teamId, minute));
+    return this.withinQuota(teacherId, () => this.forkFor(teacherId, roundId, teamId, minute, pending));
   }
 
-  private async forkFor(teacherId: number, roundId: number, teamId: number, minute: number): Promise<{ code: string; roundId: number; room: RoomView }> {
+  private async forkFor(teacherId: number, roundId: number, teamId: number, minute: number, pending: readonly ScheduledChange[]): Promise<{ code: string; roundId: number; room: RoomView }> {
     const { store, clock } = this.deps;
     const origin = await store.roundById(roundId);
     const originRoom = origin && (await store.roomById(origin.roomId));
@@ -292,7 +303,7 @@ export class RoomManager {
       this.freeCode(),
     ]);
     await store.ids.ready();
-    const from = { round: { ...origin, seed }, team, minute, changes, snapshots };
+    const from = { round: { ...origin, seed }, team, minute, changes, snapshots, pending: checkPending(getModel(simulator), pending, minute, minutes) };
     const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
     if (forked.mismatches.length) throw new Error(`fork of round ${roundId} does not re-simulate to the original (minutes ${forked.mismatches.join(', ')})`);
     await this.stored(forked.writes);

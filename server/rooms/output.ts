@@ -9,7 +9,9 @@ export type Channel =
   | { kind: 'team'; teamId: number }
   | { kind: 'teacher' }
   | { kind: 'observers' }
-  | { kind: 'player'; playerId: number };
+  | { kind: 'player'; playerId: number }
+  /** The students of a team who hold exactly this set of roles (split-view.ts: `viewKey`; '' for analysts). */
+  | { kind: 'view'; teamId: number; view: string };
 
 export type EventName = keyof ServerToClient;
 export type EventPayload<E extends EventName> = Parameters<ServerToClient[E]>[0];
@@ -20,6 +22,8 @@ export interface RoomOutput {
   placePlayer(code: string, playerId: number, teamId: number | null): void;
   /** Disconnects a removed player's sockets. */
   dropPlayer(code: string, playerId: number): void;
+  /** A player's sockets leave one view channel and join another (split-view.ts); null: none. */
+  viewPlayer(code: string, playerId: number, from: Extract<Channel, { kind: 'view' }> | null, to: Extract<Channel, { kind: 'view' }> | null): void;
 }
 
 /** Records everything a room sends, for tests. */
@@ -27,6 +31,7 @@ export class MemoryOutput implements RoomOutput {
   readonly sent: { code: string; to: Channel; event: EventName; payload: unknown }[] = [];
   readonly placed: { code: string; playerId: number; teamId: number | null }[] = [];
   readonly dropped: { code: string; playerId: number }[] = [];
+  readonly viewed: { code: string; playerId: number; from: Channel | null; to: Channel | null }[] = [];
   emit<E extends EventName>(code: string, to: Channel, event: E, payload: EventPayload<E>): void {
     this.sent.push({ code, to, event, payload });
   }
@@ -35,6 +40,9 @@ export class MemoryOutput implements RoomOutput {
   }
   dropPlayer(code: string, playerId: number): void {
     this.dropped.push({ code, playerId });
+  }
+  viewPlayer(code: string, playerId: number, from: Channel | null, to: Channel | null): void {
+    this.viewed.push({ code, playerId, from, to });
   }
   /** Payloads of one event, optionally to one kind of channel. */
   of<E extends EventName>(event: E, kind?: Channel['kind']): EventPayload<E>[] {

@@ -14,6 +14,7 @@ import type { Mismatches } from './load.ts';
 import type { EventName, RoomOutput } from './output.ts';
 import { Presence } from './presence.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
+import { historyFor, viewMoves, viewOf, type ViewChannel } from './split-view.ts';
 import { transition } from './transitions/index.ts';
 import { headlineTrends, messagesFor, roleChangesOf, roomMinute, roomSummary, roomView, roundScores, teamHistory, type Audience } from './views.ts';
 
@@ -112,6 +113,8 @@ export class Room {
       await this.store(out.writes, cmd.type);
       this.current = out.next;
       this.syncTimer(prev.round, out.next.round);
+      // Sockets follow their player's view first, so that a minute sent by this command reaches them.
+      for (const v of viewMoves(prev, out.next)) this.deps.out.viewPlayer(this.code, v.playerId, v.from, v.to);
       this.send(out.messages);
       this.logLife(prev.round, out.next.round);
       return out.reply;
@@ -263,6 +266,17 @@ export class Room {
   historyOf(teamId: number): TeamHistory | null {
     const t = this.current.round.teams.get(teamId);
     return t ? teamHistory(this.current.round, t) : null;
+  }
+  /** A student's team's history as they may see it (split view keeps what their roles see). */
+  historyFor(playerId: number): TeamHistory | null {
+    const p = this.player(playerId);
+    const t = p?.teamId != null ? this.current.round.teams.get(p.teamId) : undefined;
+    return p && t ? historyFor(this.current, t, p) : null;
+  }
+  /** The view channel a student's sockets belong in now (split-view.ts). */
+  viewOf(playerId: number): ViewChannel | null {
+    const p = this.player(playerId);
+    return p ? viewOf(this.current.round.model, p) : null;
   }
 
   /** Clears the room's timer; commands after this are refused. */

@@ -33,7 +33,8 @@ export const FIXED: Limits = { maxRules: 0, timedAfterStart: false };
 export const ADAPTIVE: Limits = { maxRules: 8, timedAfterStart: true };
 export const ORACLE: Limits = { maxRules: 0, timedAfterStart: true };
 
-function gridValues(def: ControlDef): ControlValue[] {
+/** Every value on a control's grid (numbers: min + k·step), or its options; a button's press. */
+export function gridValues(def: ControlDef): ControlValue[] {
   switch (def.kind) {
     case 'number': {
       const n = Math.round((def.max - def.min) / def.step);

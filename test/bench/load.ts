@@ -12,7 +12,7 @@ import type { RoomOutput } from '../../server/rooms/output.ts';
 import { verifyRounds } from '../../server/replay/verify.ts';
 import { fmt, summary } from './stats.ts';
 
-const quiet: RoomOutput = { emit() {}, placePlayer() {}, dropPlayer() {} };
+const quiet: RoomOutput = { emit() {}, placePlayer() {}, dropPlayer() {}, viewPlayer() {} };
 
 /** How long `fn` takes, and the longest the event loop was held by it without a turn for others. */
 async function timed(fn: () => Promise<unknown>): Promise<{ total: number; block: number }> {

@@ -1,8 +1,9 @@
-// `npm run bench [-- --only sim,tick,fanout,limit,replay,load,bundle,metrics] [--quick] [--students N[,N…]] [--procs K]`:
+// `npm run bench [-- --only sim,tick,fanout,limit,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students). `npm run soak` is separate (30 minutes).
 import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
+import { benchBaseline, benchCoach, reportBaseline, reportCoach } from './coach.ts';
 import { benchLoad, reportLoad } from './load.ts';
 import { benchMetrics, reportMetrics } from './metrics.ts';
 import { benchReplay, reportReplay } from './replay.ts';
@@ -75,5 +76,10 @@ if (want('bundle')) {
 if (want('metrics')) {
   console.log('\n[7] metrics: recording and scraping');
   console.log(reportMetrics(await benchMetrics()));
+}
+if (want('coach')) {
+  console.log('\n[9] hindsight coach: one team\'s search after a round, every scenario with goals, seeds 1–3 (nothing, the documented play, 3 minutes late, a change every 4 minutes)');
+  console.log(reportCoach(benchCoach()));
+  console.log(reportBaseline(benchBaseline()));
 }
 console.log('\n[5] soak: run `npm run soak` (500 students, 30 minutes)');

@@ -1,6 +1,6 @@
 // Crash and restart: SIGKILL mid-round, start again on the same file, play on.
 import { expect, test } from 'vitest';
-import { runRound } from '../../shared/sim/engine.ts';
+import { baselineRun, runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import type { RoomView, TeamMinute } from '../../shared/protocol/types.ts';
 import { SqliteStore } from '../../server/db/sqlite.ts';
@@ -95,7 +95,8 @@ test('a round killed with SIGKILL resumes at its last stored minute and plays on
   expect(await store.roundById(roundId)).toMatchObject({ state: 'finished', minute: MINUTES });
   for (const t of room.teams) {
     const changes = (await store.changesOfRound(roundId)).filter((c) => c.teamId === t.id);
-    const clean = runRound(paymentSwitch, { scenario: 'issuer-outage', seed: SEED, noise: true, minutes: MINUTES, changes });
+    const baseline = baselineRun(paymentSwitch, 'issuer-outage', SEED, MINUTES);
+    const clean = runRound(paymentSwitch, { scenario: 'issuer-outage', seed: SEED, noise: true, minutes: MINUTES, changes, baseline });
     const stored = await store.snapshotsOfRound(roundId, { teamId: t.id });
     expect(stored.map((s) => s.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
     expect(stored.map((s) => s.data)).toEqual(clean.snapshots.map((s) => JSON.stringify(s)));

@@ -1,6 +1,9 @@
 // New rooms as values with their writes: a room with its teams and a first round in the lobby, and a
 // what-if fork — one team's exact state at a minute of another round, paused there. Pure.
+import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import type { ChangeRecord, RoundConfig, WhatIfOrigin } from '../../../shared/protocol/types.ts';
+import { ControlError, validateChange } from '../../../shared/sim/controls.ts';
+import type { ScheduledChange, SimMeta } from '../../../shared/sim/types.ts';
 import type { MinuteRecord, Write } from '../../db/writes.ts';
 import type { RoundRecord } from '../../db/store.ts';
 import type { TransitionCtx } from '../commands.ts';
@@ -53,6 +56,26 @@ export interface ForkSource {
   changes: readonly ChangeRecord[];
   /** The team's stored minutes up to `minute`. */
   snapshots: readonly MinuteRecord[];
+  /** Changes to record as pending in the fork (each after `minute`, checked: `checkPending`), authored by the coach. */
+  pending?: readonly ScheduledChange[];
+}
+
+/** Who a what-if's pending changes are from (the hindsight coach's play). */
+export const COACH_AUTHOR = { playerId: null, name: 'Coach' } as const;
+
+/** Changes for a fork: each a control of the model with a valid value, after `minute` and within the round. Throws BAD_REQUEST. */
+export function checkPending(model: SimMeta, pending: readonly ScheduledChange[], minute: number, minutes: number): ScheduledChange[] {
+  return pending.map((c) => {
+    if (!Number.isInteger(c.minute) || c.minute <= minute || c.minute > minutes) {
+      throw new ClassroomError(ErrorCode.BAD_REQUEST, `a change of ${c.key} at minute ${c.minute}: changes must come after minute ${minute} and by minute ${minutes}`);
+    }
+    try {
+      return { minute: c.minute, ...validateChange(model, { key: c.key, value: c.value }) };
+    } catch (e) {
+      if (e instanceof ControlError) throw new ClassroomError(ErrorCode.BAD_REQUEST, e.message);
+      throw e;
+    }
+  });
 }
 
 /** The fork, rebuilt by re-simulation; `mismatches` lists minutes that do not re-simulate to the original. */
@@ -86,7 +109,8 @@ export function forkRoom(
     forkOf: { roundId: o.id, teamId: from.team.teamId, minute: from.minute },
   };
   // The changes become the fork's own, authored by name only (the original players are not in it).
-  const changes = from.changes.map((c) => ({ ...c, id: ctx.ids.next('changes'), roundId: row.id, teamId: team.id, author: { ...c.author, playerId: null } }));
+  const changes: ChangeRecord[] = from.changes.map((c) => ({ ...c, id: ctx.ids.next('changes'), roundId: row.id, teamId: team.id, author: { ...c.author, playerId: null } }));
+  for (const c of from.pending ?? []) changes.push({ ...c, id: ctx.ids.next('changes'), roundId: row.id, teamId: team.id, author: { ...COACH_AUTHOR }, at: ctx.now });
   const base = roundRun(row);
   const seat = { teamId: team.id, idx: 0, name: team.name };
   const stored = new Map(from.snapshots.map((s) => [s.minute, s.data]));

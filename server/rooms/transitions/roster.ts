@@ -6,7 +6,7 @@ import type { IdSource } from '../../db/writes.ts';
 import { emit, unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { activePlayers, activeTeams, members, nextSeq, teamWithRoom, uniqueName } from '../roster.ts';
 import type { PlayerState, RoomState } from '../state.ts';
-import { teamHistory } from '../views.ts';
+import { historyFor } from '../split-view.ts';
 import { Draft } from './draft.ts';
 import { handOverRoles, takeRoles } from './roles.ts';
 
@@ -32,7 +32,7 @@ export function seat(d: Draft, p: PlayerState, teamId: number, ctx: TransitionCt
   takeRoles(d, p.id, 'move', ctx);
   d.send({ kind: 'place', playerId: p.id, teamId });
   const run = d.state.round.teams.get(teamId);
-  if (run) d.send(emit({ kind: 'player', playerId: p.id }, 'history', teamHistory(d.state.round, run)));
+  if (run) d.send(emit({ kind: 'player', playerId: p.id }, 'history', historyFor(d.state, run, d.state.players.get(p.id)!)));
 }
 
 export const join: Transition<'join'> = (s, cmd, ctx) => {

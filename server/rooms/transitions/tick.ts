@@ -4,12 +4,13 @@
 import { emit, unchanged, type Transition } from '../commands.ts';
 import { advanceTeam, latest, results } from '../round.ts';
 import type { RoundRun } from '../state.ts';
-import { roomMinute, roomSummary, roundScores, teamMinute } from '../views.ts';
+import { teamMinutes } from '../split-view.ts';
+import { roomMinute, roomSummary, roundScores } from '../views.ts';
 import { Draft } from './draft.ts';
 
-/** Every team's minute to its members, the teacher's view of all of them, the observers' summary. */
+/** Every team's minute to its members (split-view.ts), the teacher's view of all of them, the observers' summary. */
 export function sendMinute(d: Draft, r: RoundRun, sentAt: number): void {
-  for (const t of r.teams.values()) d.send(emit({ kind: 'team', teamId: t.teamId }, 'minute', { roundId: r.id, sentAt, ...teamMinute(t) }));
+  d.send(...teamMinutes(d.state, r, sentAt));
   d.send(emit({ kind: 'teacher' }, 'room:minute', roomMinute(r, sentAt)), emit({ kind: 'observers' }, 'summary', roomSummary(r, sentAt)));
 }
 

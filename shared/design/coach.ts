@@ -1,0 +1,266 @@
+// The hindsight coach: after a round, for one team, re-simulates the round on its seed with the team's
+// own decisions changed one at a time — each decision earlier or later by 1–N minutes, a different value,
+// dropped, or one decision more from the design space — and names the smallest change that would have met
+// goals the team missed, or else the one that gained the most score, with its figures. Pure and
+// deterministic: the same round always gets the same answer. Every candidate shares the team's minutes up
+// to its first difference, so only the rest of the round is simulated again.
+import type { Outcome, Suggestion, SuggestionKind } from '../protocol/types.ts';
+import { changesByMinute, createRound, scenarioDef, stepRound } from '../sim/engine.ts';
+import { evaluateRound, type Baseline } from '../sim/score.ts';
+import type { ControlDef, ControlValue, ScenarioDef, ScheduledChange, SimModel, SimStateBase, Snapshot } from '../sim/types.ts';
+import { gridValues } from './space.ts';
+
+export interface CoachRound {
+  model: SimModel;
+  scenario: string;
+  seed: number;
+  noise: boolean;
+  /** The last minute played: the verdict is over minutes 0…minute (a round ended early included). */
+  minute: number;
+  /** The round's references (`baselineRun` over the round's minutes). */
+  baseline: Baseline;
+  /** The team's recorded changes in arrival order; those applying after `minute` never did and are left out. */
+  changes: readonly ScheduledChange[];
+}
+
+export interface CoachOptions {
+  /** Earlier and later by 1…shift minutes (default 5). */
+  shift?: number;
+  /** Values tried per control for one decision more, spread over its grid (default 5). */
+  addValues?: number;
+  /** The best additions then tried at nearby minutes and values (default 3). */
+  refine?: number;
+  /** Plays re-simulated at most (default 1000), so that the search keeps to its time on any round. */
+  maxPlays?: number;
+}
+
+export interface CoachResult {
+  before: Outcome;
+  /** Plays re-simulated. */
+  tried: number;
+  suggestion: Suggestion | null;
+}
+
+export const COACH_DEFAULTS: Required<CoachOptions> = { shift: 5, addValues: 5, refine: 3, maxPlays: 1000 };
+
+interface Candidate {
+  kind: SuggestionKind;
+  key: string;
+  value: ControlValue;
+  fromMinute: number | null;
+  toMinute: number | null;
+  /** How big a change it is (minutes moved, tenths of the control's range, 1 to drop, 2 to add): smallest first. */
+  size: number;
+  /** The first minute it plays differently from the team. */
+  first: number;
+  play: ScheduledChange[];
+}
+
+interface Tried {
+  c: Candidate;
+  outcome: Outcome;
+  met: boolean[];
+}
+
+const KIND_ORDER: Record<SuggestionKind, number> = { earlier: 0, later: 1, value: 2, drop: 3, add: 4 };
+
+/** The team's decisions: one per control and minute (the last received, as the engine applies them), by minute. */
+export function decisionsOf(changes: readonly ScheduledChange[], lastMinute: number): ScheduledChange[] {
+  const byKey = new Map<string, ScheduledChange>();
+  for (const c of changes) {
+    if (c.minute > lastMinute) continue;
+    const k = `${c.minute}:${c.key}`;
+    const had = byKey.get(k);
+    // Keeps the place of the first, the value of the last.
+    if (had) byKey.set(k, { ...had, value: c.value });
+    else byKey.set(k, { minute: c.minute, key: c.key, value: c.value });
+  }
+  return [...byKey.values()].sort((a, b) => a.minute - b.minute);
+}
+
+/** Re-simulates plays from the team's own run, sharing its minutes up to a play's first difference. */
+class Runner {
+  readonly states: SimStateBase[] = [];
+  readonly snapshots: Snapshot[] = [];
+  readonly def: ScenarioDef;
+
+  constructor(
+    private readonly round: CoachRound,
+    play: readonly ScheduledChange[],
+  ) {
+    this.def = scenarioDef(round.model, round.scenario);
+    const byMinute = changesByMinute(play);
+    let s = createRound(round.model, { scenario: round.scenario, seed: round.seed, noise: round.noise, changes: byMinute.get(0) ?? [] });
+    this.keep(s);
+    for (let m = 1; m <= round.minute; m++) this.keep((s = stepRound(round.model, s, byMinute.get(m) ?? [])));
+  }
+
+  private keep(s: SimStateBase): void {
+    this.states.push(s);
+    this.snapshots.push(s.snapshot);
+  }
+
+  /** The minutes of `play`, which plays like the team's own run before minute `first`. */
+  run(play: readonly ScheduledChange[], first: number): Snapshot[] {
+    const { model, minute } = this.round;
+    if (first <= 0) return new Runner(this.round, play).snapshots;
+    const byMinute = changesByMinute(play);
+    const out = this.snapshots.slice(0, first);
+    let s = this.states[first - 1];
+    for (let m = first; m <= minute; m++) {
+      s = stepRound(model, s, byMinute.get(m) ?? []);
+      out.push(s.snapshot);
+    }
+    return out;
+  }
+
+  judge(snapshots: readonly Snapshot[]): { outcome: Outcome; met: boolean[] } {
+    const r = evaluateRound(this.def, snapshots, this.round.baseline);
+    const met = r.goals.map((g) => g.met);
+    const last = snapshots[snapshots.length - 1];
+    return {
+      outcome: { goalsMet: met.filter(Boolean).length, goals: met.length, score: r.score, ledgerTotal: last.indicators[this.round.model.ledger.total] },
+      met,
+    };
+  }
+}
+
+/** Up to `n` values spread evenly over a control's grid, its ends included. */
+function spread(def: ControlDef, n: number): ControlValue[] {
+  const all = gridValues(def);
+  if (all.length <= n) return all;
+  return [...new Set(Array.from({ length: n }, (_, i) => all[Math.round((i * (all.length - 1)) / (n - 1))]))];
+}
+
+/** Other values for a decision: neighbours on the grid at doubling distances, and the grid's ends. */
+function otherValues(def: ControlDef, v: ControlValue): { value: ControlValue; size: number }[] {
+  if (def.kind === 'action') return [];
+  const all = gridValues(def);
+  if (def.kind !== 'number') return all.filter((x) => x !== v).map((value) => ({ value, size: 1 }));
+  const i = all.indexOf(v);
+  if (i < 0) return [];
+  const n = all.length - 1;
+  const at = new Set<number>([0, n]);
+  for (let k = 1; k <= n; k *= 2) if (k >= n / 50) at.add(i - k).add(i + k);
+  return [...at]
+    .filter((j) => j >= 0 && j <= n && j !== i)
+    .sort((a, b) => Math.abs(a - i) - Math.abs(b - i))
+    .map((j) => ({ value: all[j], size: Math.max(1, Math.round((10 * Math.abs(j - i)) / n)) }));
+}
+
+/** Each decision earlier or later, with another value, or dropped. */
+function moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: number): Candidate[] {
+  const out: Candidate[] = [];
+  const last = round.minute;
+  decisions.forEach((d, i) => {
+    const others = decisions.filter((_, j) => j !== i);
+    for (let s = 1; s <= shift; s++) {
+      for (const [kind, to] of [['earlier', d.minute - s], ['later', d.minute + s]] as const) {
+        if (to < 1 || to > last || taken(decisions, d.key, to)) continue;
+        out.push({ kind, key: d.key, value: d.value, fromMinute: d.minute, toMinute: to, size: s, first: Math.min(d.minute, to), play: [...others, { ...d, minute: to }] });
+      }
+    }
+    for (const o of otherValues(controlOf(round, d.key), d.value)) {
+      out.push({ kind: 'value', key: d.key, value: o.value, fromMinute: d.minute, toMinute: d.minute, size: o.size, first: d.minute, play: decisions.map((x, j) => (j === i ? { ...x, value: o.value } : x)) });
+    }
+    out.push({ kind: 'drop', key: d.key, value: d.value, fromMinute: d.minute, toMinute: null, size: 1, first: d.minute, play: others });
+  });
+  return out;
+}
+
+const taken = (decisions: readonly ScheduledChange[], key: string, m: number) => decisions.some((d) => d.key === key && d.minute === m);
+const controlOf = (round: CoachRound, key: string) => round.model.controls.find((c) => c.key === key)!;
+
+/** One decision more of `key` at minute `m` (none when the control already holds the value then). */
+function added(base: Runner, decisions: readonly ScheduledChange[], def: ControlDef, m: number, value: ControlValue): Candidate | null {
+  if (m < 1 || m >= base.snapshots.length || taken(decisions, def.key, m)) return null;
+  if (def.kind !== 'action' && base.snapshots[m - 1].controls[def.key] === value) return null;
+  const play = [...decisions, { minute: m, key: def.key, value }].sort((a, b) => a.minute - b.minute);
+  return { kind: 'add', key: def.key, value, fromMinute: null, toMinute: m, size: 2, first: m, play };
+}
+
+/**
+ * One decision more, coarsely: every control at a few values, the minute after each event the desk showed,
+ * at the team's own decision minutes, and every ten minutes.
+ */
+function additions(round: CoachRound, base: Runner, decisions: readonly ScheduledChange[], values: number): Candidate[] {
+  const minutes = new Set<number>([1]);
+  base.snapshots.forEach((s, m) => s.events.some((e) => e.kind !== 'control') && minutes.add(m + 1));
+  for (const d of decisions) minutes.add(d.minute);
+  for (let m = 11; m <= round.minute; m += 10) minutes.add(m);
+  const out: Candidate[] = [];
+  for (const m of [...minutes].sort((a, b) => a - b)) {
+    for (const def of round.model.controls) for (const v of spread(def, values)) {
+      const c = added(base, decisions, def, m, v);
+      if (c) out.push(c);
+    }
+  }
+  return out;
+}
+
+/** Around a promising addition: the minutes close to it, and the values next to it on the control's grid. */
+function around(round: CoachRound, base: Runner, decisions: readonly ScheduledChange[], c: Candidate): Candidate[] {
+  const def = controlOf(round, c.key);
+  const grid = gridValues(def);
+  const i = grid.indexOf(c.value);
+  const step = Math.max(1, Math.round(grid.length / 20));
+  const values = def.kind === 'number' && i >= 0 ? [grid[i - step], grid[i + step]].filter((v) => v !== undefined) : [];
+  const m = c.toMinute!;
+  return [
+    ...[-3, -2, -1, 1, 2, 3].map((k) => added(base, decisions, def, m + k, c.value)),
+    ...values.map((v) => added(base, decisions, def, m, v)),
+  ].filter((x): x is Candidate => x !== null);
+}
+
+/** Best first: more goals met, then the smaller change, then the higher score (free play: the smaller ledger). */
+function rank(a: Tried, b: Tried): number {
+  return (
+    b.outcome.goalsMet - a.outcome.goalsMet ||
+    a.c.size - b.c.size ||
+    worth(b.outcome) - worth(a.outcome) ||
+    KIND_ORDER[a.c.kind] - KIND_ORDER[b.c.kind] ||
+    (a.c.toMinute ?? a.c.fromMinute ?? 0) - (b.c.toMinute ?? b.c.fromMinute ?? 0)
+  );
+}
+const worth = (o: Outcome) => o.score ?? -o.ledgerTotal;
+
+/** Searches near the team's decisions and returns the suggestion (null when no change does better). */
+export function coachTeam(round: CoachRound, options: CoachOptions = {}): CoachResult {
+  const opts = { ...COACH_DEFAULTS, ...options };
+  const decisions = decisionsOf(round.changes, round.minute);
+  const base = new Runner(round, decisions);
+  const { outcome: before, met: metBefore } = base.judge(base.snapshots);
+  const tried: Tried[] = [];
+  const seen = new Set<string>();
+  const tryAll = (list: readonly Candidate[]) => {
+    for (const c of list) {
+      if (tried.length >= opts.maxPlays) return;
+      const key = JSON.stringify(c.play);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      tried.push({ c, ...base.judge(base.run(c.play, c.first)) });
+    }
+  };
+  tryAll(moves(round, decisions, opts.shift));
+  tryAll(additions(round, base, decisions, opts.addValues));
+  // Then closer around the best few additions.
+  const adds = tried.filter((t) => t.c.kind === 'add' && (t.outcome.goalsMet > before.goalsMet || worth(t.outcome) > worth(before)));
+  for (const t of adds.sort(rank).slice(0, opts.refine)) tryAll(around(round, base, decisions, t.c));
+
+  const goalsGained = tried.filter((t) => t.outcome.goalsMet > before.goalsMet).sort(rank);
+  const scoreGained = tried.filter((t) => worth(t.outcome) > worth(before)).sort((a, b) => worth(b.outcome) - worth(a.outcome) || rank(a, b));
+  const best = goalsGained[0] ?? scoreGained[0];
+  if (!best) return { before, tried: tried.length, suggestion: null };
+  const { c } = best;
+  const goalIds = base.def.goals.map((g) => g.id);
+  return {
+    before,
+    tried: tried.length,
+    suggestion: {
+      ...{ kind: c.kind, key: c.key, value: c.value, fromMinute: c.fromMinute, toMinute: c.toMinute },
+      ...{ before, after: best.outcome, goalsNowMet: goalIds.filter((_, g) => best.met[g] && !metBefore[g]) },
+      changes: c.play.map((x) => ({ minute: x.minute, key: x.key, value: x.value })),
+      forkMinute: c.first - 1,
+    },
+  };
+}
