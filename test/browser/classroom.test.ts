@@ -39,7 +39,11 @@ describe('classroom in the browser', () => {
     await teacher.waitForURL(/\/teacher\/[2-9A-HJKMNP-Z]{6}$/);
     const code = (await text(teacher, 'room-code')).trim();
     expect(code).toMatch(/^[2-9A-HJKMNP-Z]{6}$/);
-    expect(await teacher.getByTestId('join-link').innerText()).toBe(`${server.url}/join/${code}`);
+    // The join link is where the server says students reach it (GET /api/info): this test's server
+    // listens on loopback only, so it is this computer's own address, with a warning.
+    const info = (await (await fetch(`${server.url}/api/info`)).json()) as { baseUrl: string; loopbackOnly: boolean };
+    expect(info.loopbackOnly).toBe(true);
+    await eventually(async () => expect(await teacher.getByTestId('join-link').innerText()).toBe(`${info.baseUrl}/join/${code}`));
 
     // The projector shows the code and the QR in the lobby.
     const { page: projector } = await newPage(browser, { width: 1600, height: 900 });
@@ -236,8 +240,11 @@ describe('classroom in the browser', () => {
     expect(await text(ana, 'team-name')).toBe('Team 1');
     expect(await text(budi, 'team-name')).toBe('Team 2');
 
-    // The set-up in the lobby: another scenario reaches the desks.
+    // The set-up in the lobby: another scenario reaches the desks (it brings its own length, 60
+    // minutes: the teacher keeps 5).
     await teacher.getByTestId('setup-form').getByLabel('Scenario').selectOption('fraud-wave');
+    expect(await teacher.getByTestId('setup-form').getByLabel('Round length (simulated minutes)').inputValue()).toBe('60');
+    await teacher.getByTestId('setup-form').getByLabel('Round length (simulated minutes)').fill('5');
     await teacher.getByRole('button', { name: 'Save set-up' }).click();
     await eventually(async () => expect(await ana.getByRole('heading', { name: 'Level 2 · Fraud wave' }).count()).toBe(1));
 
