@@ -37,7 +37,12 @@ export class StudentSession {
     s.on('pending', (c) => this.desk.addChange(c));
     s.on('history', (h) => this.desk.load(h));
     s.on('scores', (sc) => (this.scores = sc));
-    s.on('roles', (r) => this.desk.addRoleChanges(r));
+    s.on('roles', (r) => {
+      this.desk.addRoleChanges(r);
+      // In split view a role of mine changing hands changes what my desk receives: the history again.
+      const mine = r.changes.some((c) => c.from?.playerId === this.playerId || c.to?.playerId === this.playerId);
+      if (mine && this.room?.config.splitView && this.desk.snapshots.length > 0) void this.join();
+    });
     s.on('message', (msg) => {
       if (!this.messages.some((x) => x.id === msg.id)) this.messages = [...this.messages, msg];
     });
