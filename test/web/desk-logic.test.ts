@@ -7,6 +7,7 @@ import type { Snapshot } from '../../shared/sim/types.ts';
 import { getMeta } from '../../shared/sim/meta.ts';
 import {
   addChange,
+  announcedRoleChanges,
   changeMinutes,
   chartedIndicators,
   deskEvents,
@@ -193,4 +194,13 @@ test('the banner announces the events and the role hand-overs, oldest first, eac
   expect(notes.map((n) => (n.kind === 'event' ? `e${n.minute}` : `r${n.minute}:${n.change.reason}`))).toEqual(['r1:join', 'e3', 'r3:assign']);
   expect(deskNotes([snap(0)], roles).map((n) => n.id)).toEqual(deskNotes([snap(0)], [...roles]).map((n) => n.id));
   expect(new Set(notes.map((n) => n.id)).size).toBe(notes.length);
+});
+
+test('free roles taken in the lobby are not news; a late joiner taking one is, except to the joiner', () => {
+  const lobby = roleChange(0, 'scaling', 'join', null, 'Ana', 1);
+  const late = roleChange(4, 'fraud', 'join', null, 'Cy', 2);
+  const handover = roleChange(0, 'shedding', 'join', 'Ana', 'Bo', 3);
+  expect(announcedRoleChanges([lobby, late, handover]).map((c) => c.role)).toEqual(['fraud', 'shedding']);
+  // To Cy (player id 12) their own free role is not announced.
+  expect(announcedRoleChanges([lobby, late, handover], 12).map((c) => c.role)).toEqual(['shedding']);
 });

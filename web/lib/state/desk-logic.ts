@@ -56,11 +56,13 @@ export const roleChangeId = (c: RoleChange): string => `r${c.at}.${c.role}.${c.t
 
 /**
  * The role changes a team hears about: every hand-over (a newcomer, the teacher, a removal or a move),
- * not the record of who held what at the start, nor the lobby's dealing for another simulator; nor,
- * for `me`, the free roles they took on joining (their desk says which roles are theirs).
+ * and a late joiner taking a free role. Not the record of who held what at the start, nor the lobby's
+ * dealing for another simulator, nor free roles taken in the lobby (minute 0: the team tab shows who
+ * owns what), nor, for `me`, the free roles they took on joining (their desk says which are theirs).
  */
 export function announcedRoleChanges(changes: readonly RoleChange[], me: number | null = null): RoleChange[] {
-  return changes.filter((c) => c.reason !== 'start' && c.reason !== 'deal' && !(c.reason === 'join' && c.from === null && me !== null && c.to?.playerId === me));
+  const taken = (c: RoleChange) => c.reason === 'join' && c.from === null && (c.minute === 0 || (me !== null && c.to?.playerId === me));
+  return changes.filter((c) => c.reason !== 'start' && c.reason !== 'deal' && !taken(c));
 }
 
 /** What the desk's banner announces, oldest first: the model's events and the team's role changes. */
