@@ -54,7 +54,7 @@ describe('people, roles and access on screen', () => {
     expect(await text(cy, 'my-roles')).toBe('You are an analyst: you watch the desk while your teammates own the controls.');
     await cy.getByTestId('renamed').getByRole('button', { name: 'Got it' }).click();
     await eventually(async () => expect(await cy.getByTestId('renamed').count()).toBe(0));
-    await eventually(async () => expect(await teacher.locator('[data-player]', { hasText: 'Ana 2' }).count()).toBe(1));
+    await eventually(async () => expect(await teacher.locator('[data-player]').filter({ has: teacher.getByText('Ana 2', { exact: true }) }).count()).toBe(1));
     server.minutes(1, 1);
     await minuteShown(ana, 3);
     expect(await text(ana, 'my-roles')).toBe('Your role: Scaling, Fraud');

@@ -63,7 +63,8 @@ describe('classroom in the browser', () => {
     const model = getModel('payment-switch');
     const roleLabel: Record<string, string> = { scaling: 'Scaling', shedding: 'Shedding', fraud: 'Fraud', standin: 'Stand-in' };
     for (const [i, name] of names.entries()) {
-      const row = teacher.locator('[data-player]', { hasText: name });
+      // The row named so (other rows name them too, as the owner of a role they could be given).
+      const row = teacher.locator('[data-player]').filter({ has: teacher.getByText(name, { exact: true }) });
       await eventually(async () => {
         const t = await row.innerText();
         expect(t).toContain('connected');
@@ -168,7 +169,7 @@ describe('classroom in the browser', () => {
     await showTab(budi, 'feed');
     expect(await budi.getByTestId('feed').locator('[data-change="servers"]').first().innerText()).toContain('Ana set Servers to 10');
     expect(await budi.locator('fieldset[data-role="shedding"]').getByTestId('owner').innerText()).toBe('Yours');
-    await eventually(async () => expect(await teacher.locator('[data-player]', { hasText: 'Budi' }).innerText()).not.toContain('not connected'));
+    await eventually(async () => expect(await teacher.locator('[data-player]').filter({ has: teacher.getByText('Budi', { exact: true }) }).innerText()).not.toContain('not connected'));
   });
 
   test('web service: one student plays every role, rolls back a bad deploy', async () => {
