@@ -4,7 +4,7 @@
 // goals the team missed, or else the one that gained the most score, with its figures. Pure and
 // deterministic: the same round always gets the same answer. Every candidate shares the team's minutes up
 // to its first difference, so only the rest of the round is simulated again.
-import type { Outcome, Suggestion, SuggestionKind } from '../protocol/types.ts';
+import type { Outcome, Suggestion, SuggestionKind } from '../protocol/coach.ts';
 import { changesByMinute, createRound, scenarioDef, stepRound } from '../sim/engine.ts';
 import { evaluateRound, type Baseline } from '../sim/score.ts';
 import type { ControlDef, ControlValue, ScenarioDef, ScheduledChange, SimModel, SimStateBase, Snapshot } from '../sim/types.ts';

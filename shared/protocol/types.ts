@@ -1,6 +1,6 @@
 // Payloads of the classroom protocol. They carry keys and numbers, never display text, so every
 // person in a room can read it in their own language.
-import type { ControlValue, GoalResult, ScheduledChange, SimulatorId, Snapshot, Status } from '../sim/types.ts';
+import type { ControlValue, GoalResult, SimulatorId, Snapshot, Status } from '../sim/types.ts';
 import type { Chapter } from '../replay/chapters.ts';
 import type { SnapshotColumns } from '../replay/columns.ts';
 import type { ProtocolError } from './errors.ts';
@@ -369,46 +369,5 @@ export interface StudentRounds {
   rounds: (HistoryRound & { teamIds: number[] })[];
 }
 
-// ── the hindsight coach (GET /api/rounds/:id/coach) ─────────────────────
-/** What a play achieved on the round's seed: goals met of all, the score, the ledger total at its end. */
-export interface Outcome {
-  goalsMet: number;
-  goals: number;
-  score: number | null;
-  ledgerTotal: number;
-}
-export const SUGGESTION_KINDS = ['earlier', 'later', 'drop', 'add', 'value'] as const;
-export type SuggestionKind = (typeof SUGGESTION_KINDS)[number];
-/**
- * One change to the team's own decisions. `earlier` / `later`: the change of `key` to `value` moved from
- * `fromMinute` to `toMinute`; `drop`: the change at `fromMinute` left out (`toMinute` null); `add`: one more
- * change at `toMinute` (`fromMinute` null); `value`: the change at `fromMinute` with `value` instead
- * (`toMinute` = `fromMinute`). `changes` is the whole suggested play (every recorded change, with this one
- * applied); `forkMinute` the minute to open the what-if at: just before its first difference.
- */
-export interface Suggestion {
-  kind: SuggestionKind;
-  key: string;
-  value: ControlValue;
-  fromMinute: number | null;
-  toMinute: number | null;
-  before: Outcome;
-  after: Outcome;
-  /** Ids of the goals the team missed that the suggestion meets. */
-  goalsNowMet: string[];
-  changes: ScheduledChange[];
-  forkMinute: number;
-}
-export interface CoachTeam {
-  teamId: number;
-  /** Time the search took (CPU, ms). */
-  searchedMs: number;
-  /** Plays re-simulated. */
-  tried: number;
-  /** The smallest change that meets missed goals, else the one that gains the most score; null when none gains. */
-  suggestion: Suggestion | null;
-}
-export interface CoachReport {
-  roundId: number;
-  teams: CoachTeam[];
-}
+// The hindsight coach's answer (GET /api/rounds/:id/coach) lives in coach.ts.
+export { SUGGESTION_KINDS, type CoachReport, type CoachTeam, type Outcome, type Suggestion, type SuggestionKind } from './coach.ts';

@@ -57,6 +57,27 @@ describe('the option', () => {
   });
 });
 
+test('a student moved to another team mid-round gets its history split to the roles they take there', async () => {
+  const env = roomEnv();
+  const { room } = await env.manager.create({ scenario: 'sale-day', teamCount: 2, seed: 4, tempo: 1 });
+  const names = ['Ana', 'Bo', 'Cy', 'Di', 'Ed', 'Fe', 'Gu', 'Hu'];
+  for (const n of names) await env.manager.joinStudent(room.code, n);
+  await room.dispatch({ type: 'clock', action: 'start' });
+  await env.advance(2000);
+  const cy = room.view('teacher').players.find((p) => p.name === 'Cy')!;
+  const other = room.view('teacher').teams.find((t) => t.id !== cy.teamId)!.id;
+  await room.dispatch({ type: 'move', playerId: cy.id, teamId: other });
+  // Late in a round, a newcomer to a full team takes no role: an analyst's view.
+  expect(room.view('teacher').players.find((p) => p.id === cy.id)!.roles).toEqual([]);
+  const sent = env.out.sent.filter((x) => x.event === 'history' && x.to.kind === 'player' && x.to.playerId === cy.id).at(-1)!;
+  const h = sent.payload as { teamId: number; snapshots: { indicators: Record<string, number> }[] };
+  expect(h.teamId).toBe(other);
+  expect(h.snapshots).toHaveLength(3);
+  for (const snap of h.snapshots) expect(Object.keys(snap.indicators).sort()).toEqual(visible([]));
+  // And their sockets now follow the analysts' channel of that team.
+  expect(env.out.viewed.filter((v) => v.playerId === cy.id).at(-1)).toMatchObject({ from: { teamId: cy.teamId }, to: { kind: 'view', teamId: other, view: '' } });
+});
+
 describe('on the sockets', () => {
   let server: TestServer;
   let teacher: Client;
