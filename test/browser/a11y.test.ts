@@ -1,9 +1,11 @@
 // Accessibility in Debian's Chromium (issue 12, item 15): axe-core finds no violation on any screen
-// — home, join, the desk in the lobby, running (each tab) and finished, the teacher's dashboard, the
-// projector's lobby, round and end, the replay and the teacher's history. Status words have at least
+// — home, join, the desk in the lobby (a role banner), running (each tab, a teacher's message) and
+// finished (its ledger), the teacher's dashboard (roster, access and messages), the projector's lobby,
+// round and end, the replay with the hindsight coach, a student's debrief, the teacher's history and
+// the model pages. Status words have at least
 // 4.5:1 contrast on their tints, every slider is named by its control's label, links are named by
 // their text. The round here is ended early by the teacher: every screen says so (desk, phone,
-// dashboard, projector, replay, history).
+// dashboard, projector, replay and its CSV panel, the student's debrief, history).
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { axeViolations, describeViolations } from './axe.ts';
@@ -69,7 +71,8 @@ describe('accessibility', () => {
     await joinAsStudent(phone, server.url, code, 'Budi');
     await eventually(async () => expect(await wall.getByTestId('proj-count').innerText()).toBe('Joined so far: 2'));
 
-    await noViolations(ana, 'desk, lobby');
+    await eventually(async () => expect(await ana.getByTestId('event-banner').innerText()).toContain('Budi now owns'));
+    await noViolations(ana, 'desk, lobby, a role banner');
     await noViolations(teacher, 'dashboard, lobby');
     await noViolations(wall, 'projector, lobby');
 
@@ -77,7 +80,11 @@ describe('accessibility', () => {
     await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     server.minutes(6, 1);
     await ana.getByTestId('event-banner').waitFor();
-    await noViolations(ana, 'desk, running');
+    await teacher.getByLabel('Message', { exact: true }).fill('Watch the queue.');
+    await teacher.getByRole('button', { name: 'Send' }).click();
+    await ana.getByTestId('message-banner').waitFor();
+    await ana.getByTestId('ledger').waitFor();
+    await noViolations(ana, 'desk, running, a message and an event banner, the ledger');
     await noViolations(phone, 'desk on a phone, running');
     for (const tab of ['trends', 'indicators', 'feed', 'about', 'team'] as const) {
       await showTab(ana, tab);
@@ -117,9 +124,24 @@ describe('accessibility', () => {
     await teacher.getByTestId('open-replay').click();
     await teacher.getByTestId('replay-desk').waitFor();
     expect(await teacher.getByTestId('ended-early').first().innerText()).toBe(early);
-    await noViolations(teacher, 'replay');
+    // The CSV panel says it too (scores.csv carries the minute).
+    expect(await teacher.getByTestId('export-ended-early').innerText()).toContain(early);
+    await teacher.getByTestId('coach').waitFor({ timeout: 20_000 });
+    await noViolations(teacher, 'replay with the coach');
     await showTab(teacher, 'trends');
     await noViolations(teacher, 'replay, trends');
+
+    // A student's debrief, from the finished desk.
+    await ana.getByTestId('debrief-link').click();
+    await ana.getByTestId('replay-desk').waitFor();
+    await ana.getByTestId('coach').waitFor({ timeout: 20_000 });
+    expect(await ana.getByTestId('ended-early').first().innerText()).toBe(early);
+    await noViolations(ana, "a student's debrief");
+    for (const simulator of ['payment-switch', 'web-service']) {
+      await visitor.goto(`${server.url}/model/${simulator}`);
+      await visitor.getByTestId('model-ledger').waitFor();
+      await noViolations(visitor, `model page ${simulator}`);
+    }
 
     await teacher.goto(`${server.url}/teacher`);
     const history = teacher.getByTestId('history');

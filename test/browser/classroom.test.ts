@@ -39,7 +39,11 @@ describe('classroom in the browser', () => {
     await teacher.waitForURL(/\/teacher\/[2-9A-HJKMNP-Z]{6}$/);
     const code = (await text(teacher, 'room-code')).trim();
     expect(code).toMatch(/^[2-9A-HJKMNP-Z]{6}$/);
-    expect(await teacher.getByTestId('join-link').innerText()).toBe(`${server.url}/join/${code}`);
+    // The join link is where the server says students reach it (GET /api/info): this test's server
+    // listens on loopback only, so it is this computer's own address, with a warning.
+    const info = (await (await fetch(`${server.url}/api/info`)).json()) as { baseUrl: string; loopbackOnly: boolean };
+    expect(info.loopbackOnly).toBe(true);
+    await eventually(async () => expect(await teacher.getByTestId('join-link').innerText()).toBe(`${info.baseUrl}/join/${code}`));
 
     // The projector shows the code and the QR in the lobby.
     const { page: projector } = await newPage(browser, { width: 1600, height: 900 });
@@ -59,7 +63,8 @@ describe('classroom in the browser', () => {
     const model = getModel('payment-switch');
     const roleLabel: Record<string, string> = { scaling: 'Scaling', shedding: 'Shedding', fraud: 'Fraud', standin: 'Stand-in' };
     for (const [i, name] of names.entries()) {
-      const row = teacher.locator('[data-player]', { hasText: name });
+      // The row named so (other rows name them too, as the owner of a role they could be given).
+      const row = teacher.locator('[data-player]').filter({ has: teacher.getByText(name, { exact: true }) });
       await eventually(async () => {
         const t = await row.innerText();
         expect(t).toContain('connected');
@@ -164,7 +169,7 @@ describe('classroom in the browser', () => {
     await showTab(budi, 'feed');
     expect(await budi.getByTestId('feed').locator('[data-change="servers"]').first().innerText()).toContain('Ana set Servers to 10');
     expect(await budi.locator('fieldset[data-role="shedding"]').getByTestId('owner').innerText()).toBe('Yours');
-    await eventually(async () => expect(await teacher.locator('[data-player]', { hasText: 'Budi' }).innerText()).not.toContain('not connected'));
+    await eventually(async () => expect(await teacher.locator('[data-player]').filter({ has: teacher.getByText('Budi', { exact: true }) }).innerText()).not.toContain('not connected'));
   });
 
   test('web service: one student plays every role, rolls back a bad deploy', async () => {
@@ -236,8 +241,11 @@ describe('classroom in the browser', () => {
     expect(await text(ana, 'team-name')).toBe('Team 1');
     expect(await text(budi, 'team-name')).toBe('Team 2');
 
-    // The set-up in the lobby: another scenario reaches the desks.
+    // The set-up in the lobby: another scenario reaches the desks (it brings its own length, 60
+    // minutes: the teacher keeps 5).
     await teacher.getByTestId('setup-form').getByLabel('Scenario').selectOption('fraud-wave');
+    expect(await teacher.getByTestId('setup-form').getByLabel('Round length (simulated minutes)').inputValue()).toBe('60');
+    await teacher.getByTestId('setup-form').getByLabel('Round length (simulated minutes)').fill('5');
     await teacher.getByRole('button', { name: 'Save set-up' }).click();
     await eventually(async () => expect(await ana.getByRole('heading', { name: 'Level 2 · Fraud wave' }).count()).toBe(1));
 

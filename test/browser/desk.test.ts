@@ -1,8 +1,8 @@
 // The student desk as a class meets it, in Debian's Chromium (issue 12, items 2, 4, 6, 12, 13): the
 // lobby shows the values the round starts with; at 1366×768 the first screen holds the clock, the
-// headline with its goals, what just happened, the picture, the student's own controls and the
-// goals; events stay in a banner until read; the charts keep a readable axis with unit and goal line
-// and name each change's author; a typed value out of range is refused with the allowed range and
+// headline with its goals, what just happened, the picture, the student's own controls, the goals
+// and the team's ledger; events stay in a banner until read; the charts keep a readable axis with
+// unit and goal line and name each change's author; a typed value out of range is refused with the allowed range and
 // not sent; a double tap on Roll back presses once; on a 390×844 phone the incident's cause and Roll
 // back are on the first screen; at the end the verdicts come first, on the desk and on the phone.
 // Time is the server's manual clock.
@@ -117,6 +117,7 @@ describe('the desk in class', () => {
       ['threshold', threshold],
       ['step-up band', ana.getByRole('spinbutton', { name: 'Step-up band' })],
       ['goals', ana.getByTestId('goals')],
+      ['ledger', ana.getByTestId('ledger')],
     ];
     for (const [label, what] of first) await onFirstScreen(ana, what, label);
     expect(await ana.locator('[data-key="authTimeMs"]').getByTestId('headline-goal').innerText()).toBe('Goal ≤ 500 ms');

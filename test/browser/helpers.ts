@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp } from '../../server/app.ts';
+import { stopGracefully, type StopReport } from '../../server/ops/shutdown.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
 import { afterAll, beforeAll } from 'vitest';
 
@@ -40,13 +41,16 @@ export interface WebServer {
   minutes(n: number, tempo: number): void;
   /** Drops every socket.io connection from the server's side (as a restarting server does). */
   disconnectAll(): void;
+  /** The server's own graceful stop (SIGTERM): rounds paused, every socket told SERVER_STOPPING, closed. */
+  stopGracefully(): Promise<StopReport>;
   close(): Promise<void>;
 }
 
-export async function startWebServer(): Promise<WebServer> {
+/** `publicUrl`: the server's PUBLIC_URL (where students join), as an operator sets it. */
+export async function startWebServer(opts: { publicUrl?: string } = {}): Promise<WebServer> {
   const clock = new ManualClock(Date.now());
   // @fastify/static wants an absolute root.
-  const app = await buildApp({ databasePath: ':memory:', webRoot: resolve(BUILD_DIR), clock });
+  const app = await buildApp({ databasePath: ':memory:', webRoot: resolve(BUILD_DIR), clock, publicUrl: opts.publicUrl ?? null });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -57,6 +61,7 @@ export async function startWebServer(): Promise<WebServer> {
       for (let i = 0; i < n; i++) clock.advance(tempo * 1000);
     },
     disconnectAll: () => app.io.local.disconnectSockets(true),
+    stopGracefully: () => stopGracefully(app),
     close: () => app.close(),
   };
 }

@@ -33,7 +33,7 @@ const provenance: Record<string, { seed: string[]; translated: string[]; reviewe
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 /** Language-free in every locale: the languages' own names, the brand, formulas, book titles. */
-const LANGUAGE_FREE = /^(app_name|lang_\w+|join_room_info|\w+_f|ps_src_harchol)$/;
+const LANGUAGE_FREE = /^(app_name|lang_\w+|join_room_info|split_role_owner|coach_goal_quoted|\w+_f|ps_src_harchol)$/;
 
 /**
  * Words a language writes as English does (the seed pages use them too, or they are the
@@ -41,28 +41,28 @@ const LANGUAGE_FREE = /^(app_name|lang_\w+|join_room_info|\w+_f|ps_src_harchol)$
  */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
   // Italian IT usage: "home", "scenario", "round", "formula", "replay"; "no" is Italian too; the seed's own loanwords
-  // (stand-in, switch, retry storm) and the web service's (cache, load balancer, database, build,
+  // (stand-in, switch, retry storm, seed) and the web service's (cache, load balancer, database, build,
   // autoscaling, burn rate).
   it: [
     'nav_home', 'setup_scenario', 'desk_brief_title', 'clock_state', 'teacher_round', 'history_round', 'model_formula', 'replay_tag',
     'ps_role_standin', 'ps_pic_switch', 'ps_pic_storm', 'ws_role_cache', 'ws_ctl_autoscaling', 'ws_ind_burnRate1h',
-    'ws_pic_lb', 'ws_pic_cache', 'ws_pic_db', 'ws_pic_build', 'csv_no',
+    'ws_pic_lb', 'ws_pic_cache', 'ws_pic_db', 'ws_pic_build', 'csv_no', 'model_seed',
   ],
-  // Indonesian: simulator, tempo, target; the seed's loanwords (stand-in, switch) and the web
+  // Indonesian: simulator, tempo, target; the seed's loanwords (stand-in, switch, seed) and the web
   // service's (cache, load balancer, build, autoscaling).
   id: [
     'setup_simulator', 'setup_tempo', 'scores_target', 'ps_role_standin', 'ps_pic_switch',
-    'ws_role_cache', 'ws_ctl_autoscaling', 'ws_pic_lb', 'ws_pic_cache', 'ws_pic_build',
+    'ws_role_cache', 'ws_ctl_autoscaling', 'ws_pic_lb', 'ws_pic_cache', 'ws_pic_build', 'model_seed',
   ],
   // Hungarian: "build" (of software) is used as is.
   hu: ['ws_pic_build'],
   // Dutch: team, score, simulator, scenario, tempo, indicator, servers; the loanwords of the seed
-  // (load shedding, backoff, stand-in, switch, release, autoscaling).
+  // (load shedding, backoff, stand-in, switch, release, autoscaling, seed).
   nl: [
     'team_default', 'score_value', 'setup_simulator', 'setup_scenario', 'setup_tempo', 'desk_picture_title', 'desk_brief_title',
     'desk_indicator_col', 'lb_team', 'lb_score', 'replay_team_label', 'replay_compare_indicator', 'replay_export_scores',
     'ps_role_standin', 'ps_ctl_servers', 'ps_ctl_shedding', 'ps_opt_retryPolicy_backoff', 'ps_pic_switch',
-    'ws_role_release', 'ws_ctl_autoscaling',
+    'ws_role_release', 'ws_ctl_autoscaling', 'model_seed',
   ],
   ne: [],
 };

@@ -1,7 +1,8 @@
 // `npm run screenshots`: refreshes docs/screenshots/ from the built app — the desk as a student sees
 // it at 1366×768 (lobby, mid-round with an event, the end) and on a 390×844 phone, the web service
-// in its incident, the teacher's dashboard, the projector at 1920×1080 (lobby, ten teams running,
-// the end), a replay and the teacher's history, and a desk in each language. Each picture is the
+// in its incident, a full shift's desk in split view, the teacher's dashboard, the projector at
+// 1920×1080 (lobby, ten teams running, the end), a replay and the teacher's history, the hindsight
+// coach in the teacher's replay, a student's debrief, and a desk in each language. Each picture is the
 // first screen (no scrolling), as people see it. The server runs in-process on a manual clock with
 // fixed seeds, so the figures are the same from run to run (only the dates shown are the day's).
 // `npm test` never writes here.
@@ -182,6 +183,61 @@ async function replay(browser: Browser, server: WebServer): Promise<void> {
   await shot(dash, 'teacher-history');
 }
 
+/** A part of a page, wherever it is on it (the coach sits below the replay's first screen). */
+async function shotOf(page: Page, testId: string, name: string): Promise<void> {
+  const part = page.getByTestId(testId);
+  await part.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(250);
+  await part.screenshot({ path: join(out, `${name}.png`) });
+  console.log(`${out}/${name}.png`);
+}
+
+async function splitView(browser: Browser, server: WebServer): Promise<void> {
+  // A full shift (split view on by default), a team of two: Ana (scaling, fraud) does not see the issuers.
+  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-day', minutes: 60, tempo: 1, teamCount: 1, seed: 7 });
+  const dash = await teacher(browser, server, room);
+  const { page: ana } = await newPage(browser, DESK);
+  await joinAsStudent(ana, server.url, room.code, 'Ana');
+  await quietStudents(server, room.code, ['Budi']);
+  await start(dash);
+  server.minutes(9, 1);
+  await minuteShown(ana, 9);
+  await shot(ana, 'desk-split-view');
+}
+
+async function debrief(browser: Browser, server: WebServer): Promise<void> {
+  // Two teams add servers for the sale, Team 1 late: the coach's suggestions, and Ana's debrief.
+  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 2, seed: 7 });
+  const dash = await teacher(browser, server, room);
+  const { page: ana } = await newPage(browser, DESK);
+  await joinAsStudent(ana, server.url, room.code, 'Ana');
+  const [budi] = await quietStudents(server, room.code, ['Budi']);
+  await start(dash);
+  server.minutes(2, 1);
+  await control(budi, 'servers', 12);
+  server.minutes(5, 1);
+  await minuteShown(ana, 7);
+  await control(await studentSocket(server, ana, room.code), 'servers', 12);
+  server.minutes(5, 1);
+  await ana.getByTestId('round-over').waitFor();
+  await ana.getByTestId('debrief-link').click();
+  await ana.getByTestId('coach').waitFor({ timeout: 20_000 });
+  await shot(ana, 'student-debrief');
+  await dash.getByTestId('open-replay').click();
+  await dash.getByTestId('coach').waitFor({ timeout: 20_000 });
+  await shotOf(dash, 'coach-panel', 'replay-coach');
+}
+
+/** A socket.io client joined with a browser student's own token (their changes, without the mouse). */
+async function studentSocket(server: WebServer, page: Page, code: string): Promise<Socket> {
+  const token = await page.evaluate((c) => localStorage.getItem(`opsroom.student.${c}`), code);
+  const s = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
+  await new Promise<void>((resolve) => s.once('connect', () => resolve()));
+  const res = await new Promise<{ ok: boolean }>((resolve) => s.emit('student:join', { code, token }, resolve));
+  if (!res.ok) throw new Error(`rejoin: ${JSON.stringify(res)}`);
+  return s;
+}
+
 async function languages(browser: Browser, server: WebServer): Promise<void> {
   const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 6, seed: 7 });
   const dash = await teacher(browser, server, room);
@@ -214,8 +270,10 @@ async function main(): Promise<void> {
   const browser = await launchBrowser();
   try {
     await desks(browser, server);
+    await splitView(browser, server);
     await projector(browser, server);
     await replay(browser, server);
+    await debrief(browser, server);
     await languages(browser, server);
   } finally {
     await browser.close();

@@ -2,14 +2,16 @@
 // minute, the feed and the banner's events, chart series and goal lines, owners, the lobby's
 // starting values.
 import { describe, expect, test } from 'vitest';
-import type { ChangeRecord, PlayerView } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, PlayerView, RoleChange } from '../../shared/protocol/types.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { getMeta } from '../../shared/sim/meta.ts';
 import {
   addChange,
+  announcedRoleChanges,
   changeMinutes,
   chartedIndicators,
   deskEvents,
+  deskNotes,
   feedItems,
   goalsOn,
   isPending,
@@ -84,6 +86,17 @@ describe('changes', () => {
   });
 });
 
+const roleChange = (minute: number, role: string, reason: RoleChange['reason'], from: string | null, to: string | null, at: number): RoleChange => ({
+  roundId: 1,
+  teamId: 1,
+  minute,
+  role,
+  reason,
+  at,
+  from: from ? { playerId: from.length, name: from } : null,
+  to: to ? { playerId: to.length + 10, name: to } : null,
+});
+
 describe('feedItems', () => {
   test('newest first; changes with author; control events left to the change records', () => {
     const snaps = [
@@ -92,11 +105,26 @@ describe('feedItems', () => {
       snap(2, { events: [{ kind: 'sale-start' }] }),
     ];
     const items = feedItems([change(1, 1), change(2, 3, 'shedding', 'on', 'Budi')], snaps);
-    expect(items.map((i) => (i.kind === 'change' ? `c${i.change.id}:${i.pending}` : `e:${i.event.kind}`))).toEqual(['c2:true', 'e:sale-start', 'c1:false']);
+    expect(items.map((i) => (i.kind === 'change' ? `c${i.change.id}:${i.pending}` : i.kind === 'event' ? `e:${i.event.kind}` : 'role'))).toEqual([
+      'c2:true',
+      'e:sale-start',
+      'c1:false',
+    ]);
   });
   test('within a minute the events come before the changes that apply then (made earlier)', () => {
     const items = feedItems([change(1, 2)], [snap(0), snap(1), snap(2, { events: [{ kind: 'servers-ready', count: 2 }] })]);
     expect(items.map((i) => i.kind)).toEqual(['event', 'change']);
+  });
+  test('role hand-overs are in the feed at their minute, between the events and the changes; the start and the dealing are not', () => {
+    const roles = [
+      roleChange(2, 'standin', 'start', null, 'Ana', 100),
+      roleChange(2, 'standin', 'remove', 'Ana', 'Bo', 200),
+      roleChange(0, 'fraud', 'deal', 'Ana', 'Cy', 50),
+    ];
+    const items = feedItems([change(1, 2)], [snap(0), snap(1), snap(2, { events: [{ kind: 'sale-start' }] })], 60, roles);
+    expect(items.map((i) => i.kind)).toEqual(['event', 'role', 'change']);
+    const role = items.find((i) => i.kind === 'role');
+    expect(role?.kind === 'role' && [role.change.reason, role.change.to?.name]).toEqual(['remove', 'Bo']);
   });
   test('is limited', () => {
     const many = Array.from({ length: 100 }, (_, i) => change(i + 1, 1));
@@ -158,4 +186,21 @@ test('the banner\'s events: the model\'s own, oldest first, each with a stable i
     { id: 'e5.0', minute: 5, event: { kind: 'sale-start' } },
     { id: 'e9.0', minute: 9, event: { kind: 'servers-ready', count: 4 } },
   ]);
+});
+
+test('the banner announces the events and the role hand-overs, oldest first, each with a stable id', () => {
+  const roles = [roleChange(0, 'fraud', 'start', null, 'Ana', 10), roleChange(3, 'fraud', 'assign', 'Ana', 'Bo', 20), roleChange(1, 'scaling', 'join', 'Ana', 'Cy', 15)];
+  const notes = deskNotes([snap(0), snap(1), snap(2), snap(3, { events: [{ kind: 'sale-start' }] })], roles);
+  expect(notes.map((n) => (n.kind === 'event' ? `e${n.minute}` : `r${n.minute}:${n.change.reason}`))).toEqual(['r1:join', 'e3', 'r3:assign']);
+  expect(deskNotes([snap(0)], roles).map((n) => n.id)).toEqual(deskNotes([snap(0)], [...roles]).map((n) => n.id));
+  expect(new Set(notes.map((n) => n.id)).size).toBe(notes.length);
+});
+
+test('free roles taken in the lobby are not news; a late joiner taking one is, except to the joiner', () => {
+  const lobby = roleChange(0, 'scaling', 'join', null, 'Ana', 1);
+  const late = roleChange(4, 'fraud', 'join', null, 'Cy', 2);
+  const handover = roleChange(0, 'shedding', 'join', 'Ana', 'Bo', 3);
+  expect(announcedRoleChanges([lobby, late, handover]).map((c) => c.role)).toEqual(['fraud', 'shedding']);
+  // To Cy (player id 12) their own free role is not announced.
+  expect(announcedRoleChanges([lobby, late, handover], 12).map((c) => c.role)).toEqual(['shedding']);
 });

@@ -1,6 +1,6 @@
 // Numbers in the reader's language: indicator values, goal targets, control values.
 import { formatClock, formatDisplay, numberFormat } from '$shared/format.ts';
-import type { ControlDef, ControlValue, DisplayDef } from '$shared/sim/types.ts';
+import type { ControlDef, ControlValue, DisplayDef, IndicatorDef, Snapshot } from '$shared/sim/types.ts';
 import { m } from '$lib/paraglide/messages.js';
 import { getLocale } from '$lib/paraglide/runtime.js';
 import { formatControlNumber } from './sims/control-values.ts';
@@ -8,6 +8,14 @@ import type { SimText } from './sims/types.ts';
 
 export function fmt(display: DisplayDef, value: number): string {
   return formatDisplay(display, value, getLocale());
+}
+
+/** Shown where a share has nothing under it (`snapshot.na`: the fraud rate with nothing approved). */
+export const NOTHING_UNDER = '—';
+
+/** An indicator of a minute as people read it: its value in its unit, or "—" when its share has nothing under it. */
+export function fmtIndicator(def: IndicatorDef, s: Pick<Snapshot, 'indicators' | 'na'>): string {
+  return s.na?.includes(def.key) ? NOTHING_UNDER : fmt(def.display, s.indicators[def.key] ?? 0);
 }
 
 /** A goal's target with no needless zeros: "95 %", "0.1 %", "9 M u". */
@@ -50,4 +58,10 @@ export function fmtNumber(n: number, digits: number): string {
 /** The web service's time of day in the reader's style. */
 export function fmtClock(minutesOfDay: number): string {
   return formatClock(minutesOfDay, getLocale());
+}
+
+/** A wall-clock time (epoch ms), as the hour and minute in the reader's time zone and style. */
+export function fmtTimeOfDay(epochMs: number): string {
+  const d = new Date(epochMs);
+  return formatClock(d.getHours() * 60 + d.getMinutes(), getLocale());
 }

@@ -1,6 +1,6 @@
 // Words that are not about one simulator: errors by code, round states, statuses, team names,
 // the languages.
-import type { ErrorCode } from '$shared/protocol/errors.ts';
+import type { ErrorCode, NoticeCode } from '$shared/protocol/errors.ts';
 import type { RoundState } from '$shared/protocol/types.ts';
 import type { Status } from '$shared/sim/types.ts';
 import { m } from '$lib/paraglide/messages.js';
@@ -42,6 +42,15 @@ const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
 
 export function errorText(code: string): string {
   return (errors[code as keyof typeof errors] ?? m.err_INTERNAL)();
+}
+
+// Notices that are not errors of a request (typed: a new notice code without words fails the check).
+const notices: Record<NoticeCode, () => string> = {
+  SERVER_STOPPING: m.notice_SERVER_STOPPING,
+};
+/** A `notice` from the server in words: its own, or its error code's. */
+export function noticeText(code: string): string {
+  return code in notices ? notices[code as NoticeCode]() : errorText(code);
 }
 
 const states: Record<RoundState, () => string> = {

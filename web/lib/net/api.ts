@@ -40,3 +40,15 @@ export function createRoom(config: Partial<RoundConfig>, teacherKey: string | nu
 export function lookupRoom(code: string): Promise<Result<RoomInfo>> {
   return call<RoomInfo>(`/api/rooms/${encodeURIComponent(code)}`);
 }
+
+/** `GET /api/info`: where students can reach this server (docs/protocol.md). */
+export interface JoinInfo {
+  baseUrl: string;
+  source: 'public' | 'lan' | 'loopback';
+  /** No phone or other computer can reach the server. */
+  loopbackOnly: boolean;
+  lan: string[];
+  local: string;
+}
+
+export const fetchJoinInfo = (): Promise<Result<JoinInfo>> => call<JoinInfo>('/api/info');

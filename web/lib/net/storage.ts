@@ -4,6 +4,7 @@
 const TOKEN_PREFIX = 'opsroom.student.';
 const TEACHER_KEY = 'opsroom.teacherKey';
 const READ_PREFIX = 'opsroom.read.';
+const TYPED_PREFIX = 'opsroom.typed.';
 
 function read(key: string): string | null {
   try {
@@ -24,6 +25,10 @@ function write(key: string, value: string | null): void {
 export const loadToken = (code: string): string | null => read(TOKEN_PREFIX + code);
 export const saveToken = (code: string, token: string): void => write(TOKEN_PREFIX + code, token);
 export const clearToken = (code: string): void => write(TOKEN_PREFIX + code, null);
+
+/** The name a student typed when the room gave them another one (a teammate has it: "Ana 2"), until they have read why. */
+export const loadTypedName = (code: string): string | null => read(TYPED_PREFIX + code);
+export const saveTypedName = (code: string, name: string | null): void => write(TYPED_PREFIX + code, name);
 
 export const loadTeacherKey = (): string | null => read(TEACHER_KEY);
 export const saveTeacherKey = (key: string): void => write(TEACHER_KEY, key);

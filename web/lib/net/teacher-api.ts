@@ -1,6 +1,8 @@
-// The teacher's HTTP calls: history, replay, what-if fork and the export (CSV, ZIP). Each carries the teacher
-// key as a bearer header, which is why a CSV is fetched and saved from a Blob rather than linked.
-import type { CsvPart, HistoryRoom, RoomView, RoundReplay } from '$shared/protocol/types.ts';
+// The teacher's HTTP calls: history, replay, the hindsight coach, what-if fork and the export (CSV, ZIP).
+// Each carries the teacher key as a bearer header, which is why a CSV is fetched and saved from a Blob
+// rather than linked. A student's token opens their own replays and coach the same way (student-api.ts).
+import type { CoachReport, CsvPart, HistoryRoom, RoomView, RoundReplay } from '$shared/protocol/types.ts';
+import type { ScheduledChange } from '$shared/sim/types.ts';
 export type { CsvPart };
 import { filenameFrom } from '$lib/replay/logic.ts';
 import { call, type Result } from './api.ts';
@@ -33,13 +35,18 @@ export function takeTeacherKey(): string | null {
 
 export const fetchHistory = (key: string): Promise<Result<{ rooms: HistoryRoom[] }>> => call('/api/teacher/rooms', { headers: auth(key) });
 
+/** A round's replay, with the teacher key or a student's token (then only the student's teams, unless shared). */
 export const fetchReplay = (key: string, roundId: number): Promise<Result<RoundReplay>> => call(`/api/rounds/${roundId}/replay`, { headers: auth(key) });
 
-export function forkRound(key: string, roundId: number, teamId: number, minute: number): Promise<Result<Forked>> {
+/** The hindsight coach of a finished round: every team with the teacher key, a student's own team(s) with their token. */
+export const fetchCoach = (key: string, roundId: number): Promise<Result<CoachReport>> => call(`/api/rounds/${roundId}/coach`, { headers: auth(key) });
+
+/** A what-if from a team at a minute; with `changes`, those (each after `minute`) are recorded as pending, by the coach. */
+export function forkRound(key: string, roundId: number, teamId: number, minute: number, changes?: readonly ScheduledChange[]): Promise<Result<Forked>> {
   return call(`/api/rounds/${roundId}/fork`, {
     method: 'POST',
     headers: { ...auth(key), 'content-type': 'application/json' },
-    body: JSON.stringify({ teamId, minute }),
+    body: JSON.stringify(changes ? { teamId, minute, changes: changes.map(({ minute: at, key: k, value }) => ({ minute: at, key: k, value })) } : { teamId, minute }),
   });
 }
 

@@ -1,9 +1,9 @@
 // A replay being watched: which team, which minute, playing or not, and the team's desk as it was
 // at that minute — the same DeskState the live desk draws, loaded from the stored round instead of
 // the socket. Nothing here is sent anywhere; a replay only reads.
-import type { PlayerView, RoomView, RoundReplay } from '$shared/protocol/types.ts';
+import type { LedgerFigures, PlayerView, RoomView, RoundReplay } from '$shared/protocol/types.ts';
 import { fromColumns } from '$shared/replay/columns.ts';
-import { evaluateWithSeries } from '$shared/classroom/ledger.ts';
+import { evaluateWithSeries, ledgerAt } from '$shared/classroom/ledger.ts';
 import type { Snapshot } from '$shared/sim/types.ts';
 import type { Sim } from '$lib/sims/types.ts';
 import { DeskState } from '$lib/state/desk.svelte.ts';
@@ -85,6 +85,16 @@ export class ReplayView {
   private stopTimer(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /** Every team's ledger at its last minute against doing nothing then (the results' money column). */
+  endLedgers(): Map<number, LedgerFigures> {
+    const out = new Map<number, LedgerFigures>();
+    for (const t of this.replay.teams) {
+      const last = this.snapshotsOf(t.teamId).at(-1);
+      if (last && t.baseline.total.length > last.minute) out.set(t.teamId, ledgerAt(last, this.sim.model.ledger.total, t.baseline));
+    }
+    return out;
   }
 
   private snapshotsOf(teamId: number): Snapshot[] {

@@ -1,5 +1,7 @@
 // The "model behind the numbers" of each simulator: every relation with its sources, the constants
-// (all assumptions), as the seed pages and the spec state them.
+// (all assumptions), as the seed pages and the spec state them; then what is ours and not the seed's
+// (docs/models/*.md, marked [design]): the team's ledger, line by line with its constant, and the full
+// shifts' shocks, collapse and split view, each with its reason.
 import type { SimulatorId } from '$shared/sim/types.ts';
 import { m } from '$lib/paraglide/messages.js';
 
@@ -12,6 +14,14 @@ export interface Relation {
   /** Rests on the seed's illustrative calibration. */
   assumption?: boolean;
 }
+/** One line of the team's ledger: the indicator it is, what each minute adds, and its constant. */
+export interface LedgerLine {
+  key: string;
+  adds: Msg;
+  constant: Msg;
+  /** The constant is the seed's own (the server bill); else an assumption of ours. */
+  seed?: boolean;
+}
 export interface ModelPage {
   intro: Msg;
   assumptionNote: Msg;
@@ -19,6 +29,13 @@ export interface ModelPage {
   constants: Msg[];
   randomness: Msg;
   sources: Record<string, Msg>;
+  /** The ledger [design]: why it is there, its lines, and what follows from it. */
+  ledgerIntro: Msg;
+  ledger: LedgerLine[];
+  ledgerNotes: Msg[];
+  /** The full shifts' relations [design], each with its reason. */
+  designIntro: Msg;
+  design: { id: string; text: Msg; formula?: Msg }[];
 }
 
 const paymentSwitch: ModelPage = {
@@ -53,6 +70,27 @@ const paymentSwitch: ModelPage = {
     m.ps_const_retry,
   ],
   randomness: m.ps_randomness,
+  ledgerIntro: m.ps_ledger_intro,
+  ledger: [
+    { key: 'ledgerCustomers', adds: m.ps_ledger_customers, constant: m.ps_ledger_customers_c },
+    { key: 'ledgerFriction', adds: m.ps_ledger_friction, constant: m.ps_ledger_friction_c },
+    { key: 'ledgerFraud', adds: m.ps_ledger_fraud, constant: m.ps_ledger_fraud_c },
+    { key: 'ledgerStandIn', adds: m.ps_ledger_standin, constant: m.ps_ledger_standin_c },
+    { key: 'costSoFar', adds: m.ps_ledger_bill, constant: m.ps_ledger_bill_c, seed: true },
+  ],
+  ledgerNotes: [m.ps_ledger_note_threshold, m.ps_ledger_note_extremes],
+  designIntro: m.ps_design_intro,
+  design: [
+    { id: 'drawn', text: m.ps_design_drawn },
+    { id: 'announced', text: m.ps_design_announced },
+    { id: 'flash', text: m.ps_design_flash },
+    { id: 'cardtest', text: m.ps_design_cardtest },
+    { id: 'adapt', text: m.ps_design_adapt, formula: m.ps_design_adapt_f },
+    { id: 'issuer', text: m.ps_design_issuer },
+    { id: 'resend', text: m.ps_design_resend },
+    { id: 'collapse', text: m.ps_design_collapse },
+    { id: 'split', text: m.ps_design_split },
+  ],
   sources: {
     harchol: m.ps_src_harchol,
     little: m.ps_src_little,
@@ -93,6 +131,30 @@ const webService: ModelPage = {
     m.ws_const_base,
   ],
   randomness: m.ws_randomness,
+  ledgerIntro: m.ws_ledger_intro,
+  ledger: [
+    { key: 'lostToErrors', adds: m.ws_ledger_errors, constant: m.ws_ledger_errors_c },
+    { key: 'lostToShedding', adds: m.ws_ledger_shedding, constant: m.ws_ledger_shedding_c },
+    { key: 'lostToFeatureOff', adds: m.ws_ledger_feature, constant: m.ws_ledger_feature_c },
+    { key: 'stalePenalty', adds: m.ws_ledger_stale, constant: m.ws_ledger_stale_c },
+    { key: 'costSoFar', adds: m.ws_ledger_bill, constant: m.ws_ledger_bill_c, seed: true },
+    { key: 'budgetBurnCost', adds: m.ws_ledger_budget, constant: m.ws_ledger_budget_c },
+  ],
+  ledgerNotes: [m.ws_ledger_note_extremes],
+  designIntro: m.ws_design_intro,
+  design: [
+    { id: 'drawn', text: m.ws_design_drawn },
+    { id: 'surge', text: m.ws_design_surge },
+    { id: 'cold', text: m.ws_design_cold },
+    { id: 'crawler', text: m.ws_design_crawler },
+    { id: 'failover', text: m.ws_design_failover },
+    { id: 'flush', text: m.ws_design_flush },
+    { id: 'keys', text: m.ws_design_keys },
+    { id: 'script', text: m.ws_design_script },
+    { id: 'autoscaling', text: m.ws_design_autoscaling },
+    { id: 'collapse', text: m.ws_design_collapse },
+    { id: 'split', text: m.ws_design_split },
+  ],
   sources: {
     sre: m.ws_src_sre,
     workbook: m.ws_src_workbook,

@@ -1,6 +1,6 @@
 // Pure helpers behind a team's desk: merging minutes, pending vs applied changes, the feed, series
 // for the charts and who owns what. Only type imports from shared/, so node tests can load it as is.
-import type { ChangeRecord, PlayerView } from '$shared/protocol/types.ts';
+import type { ChangeRecord, PlayerView, RoleChange } from '$shared/protocol/types.ts';
 import type { ControlValue, GoalDef, IndicatorDef, SimEvent, SimMeta, Snapshot } from '$shared/sim/types.ts';
 
 /**
@@ -51,22 +51,51 @@ export function deskEvents(snapshots: readonly Snapshot[]): DeskEvent[] {
   return out;
 }
 
-export type FeedItem =
-  | { kind: 'change'; id: string; minute: number; change: ChangeRecord; pending: boolean }
-  | { kind: 'event'; id: string; minute: number; event: SimEvent };
+/** A stable id for a role change (it has none of its own): when, which role, to whom. */
+export const roleChangeId = (c: RoleChange): string => `r${c.at}.${c.role}.${c.to?.playerId ?? 0}`;
 
 /**
- * The team's feed, newest first: every control change with its author (pending or applied) and the
- * simulation's own events (control events are left out: the change records already say it, with a name).
+ * The role changes a team hears about: every hand-over (a newcomer, the teacher, a removal or a move),
+ * and a late joiner taking a free role. Not the record of who held what at the start, nor the lobby's
+ * dealing for another simulator, nor free roles taken in the lobby (minute 0: the team tab shows who
+ * owns what), nor, for `me`, the free roles they took on joining (their desk says which are theirs).
  */
-export function feedItems(changes: readonly ChangeRecord[], snapshots: readonly Snapshot[], limit = 60): FeedItem[] {
+export function announcedRoleChanges(changes: readonly RoleChange[], me: number | null = null): RoleChange[] {
+  const taken = (c: RoleChange) => c.reason === 'join' && c.from === null && (c.minute === 0 || (me !== null && c.to?.playerId === me));
+  return changes.filter((c) => c.reason !== 'start' && c.reason !== 'deal' && !taken(c));
+}
+
+/** What the desk's banner announces, oldest first: the model's events and the team's role changes. */
+export type DeskNote = ({ kind: 'event' } & DeskEvent) | { kind: 'role'; id: string; minute: number; change: RoleChange };
+
+export function deskNotes(snapshots: readonly Snapshot[], roleChanges: readonly RoleChange[] = [], me: number | null = null): DeskNote[] {
+  const notes: DeskNote[] = deskEvents(snapshots).map((e) => ({ kind: 'event', ...e }));
+  for (const c of announcedRoleChanges(roleChanges, me)) notes.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
+  // Stable: events keep their order within a minute, role changes come after them in the order they happened.
+  return notes.map((n, i) => ({ n, i })).sort((a, b) => a.n.minute - b.n.minute || a.i - b.i).map((x) => x.n);
+}
+
+export type FeedItem =
+  | { kind: 'change'; id: string; minute: number; change: ChangeRecord; pending: boolean }
+  | { kind: 'event'; id: string; minute: number; event: SimEvent }
+  | { kind: 'role'; id: string; minute: number; change: RoleChange };
+
+const FEED_ORDER: Record<FeedItem['kind'], number> = { event: 0, role: 1, change: 2 };
+
+/**
+ * The team's feed, newest first: every control change with its author (pending or applied), the
+ * simulation's own events (control events are left out: the change records already say it, with a
+ * name) and every role that changed hands.
+ */
+export function feedItems(changes: readonly ChangeRecord[], snapshots: readonly Snapshot[], limit = 60, roleChanges: readonly RoleChange[] = [], me: number | null = null): FeedItem[] {
   const current = snapshots.at(-1)?.minute ?? -1;
   const items: FeedItem[] = [];
   for (const c of changes) items.push({ kind: 'change', id: `c${c.id}`, minute: c.minute, change: c, pending: isPending(c, current) });
   for (const e of deskEvents(snapshots)) items.push({ kind: 'event', ...e });
+  for (const c of announcedRoleChanges(roleChanges, me)) items.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
   // Newest first. A change applying at minute m was made during minute m − 1: it is older than the
-  // events of minute m, so it comes after them.
-  items.sort((a, b) => b.minute - a.minute || (a.kind === b.kind ? b.id.localeCompare(a.id, 'en', { numeric: true }) : a.kind === 'change' ? 1 : -1));
+  // events of minute m, so it comes after them; a role handed over for minute m, between the two.
+  items.sort((a, b) => b.minute - a.minute || FEED_ORDER[a.kind] - FEED_ORDER[b.kind] || b.id.localeCompare(a.id, 'en', { numeric: true }));
   return items.slice(0, limit);
 }
 

@@ -2,7 +2,7 @@
 // margin), the same from live minutes, observer summaries or final scores; the order itself is
 // shared/classroom/rank.ts (a round ended early never above a complete one). Pure.
 import { rankRows } from '$shared/classroom/rank.ts';
-import type { RoomMinute, RoomSummary, RoundScores, TeamView } from '$shared/protocol/types.ts';
+import type { LedgerFigures, RoomMinute, RoomSummary, RoundScores, TeamView } from '$shared/protocol/types.ts';
 
 export interface LeaderRow {
   teamId: number;
@@ -13,6 +13,8 @@ export interface LeaderRow {
   /** False when the round was ended early. */
   complete: boolean;
   rank: number;
+  /** The team's ledger against doing nothing at the same minute, when known. */
+  ledger?: LedgerFigures;
 }
 
 type Entry = Omit<LeaderRow, 'rank' | 'team' | 'complete'> & { name: string };
@@ -33,9 +35,10 @@ export function rank(entries: readonly Entry[], teams: readonly TeamLike[], comp
   return rankRows(rows).map(({ idx: _, ...r }) => r);
 }
 
-export function leaderboardFromScores(scores: RoundScores, teams: readonly TeamView[]): LeaderRow[] {
+/** The recorded result; `ledgers` (by team id) adds each team's ledger at the last minute when the page has it. */
+export function leaderboardFromScores(scores: RoundScores, teams: readonly TeamView[], ledgers?: ReadonlyMap<number, LedgerFigures>): LeaderRow[] {
   return rank(
-    scores.teams.map((t) => ({ teamId: t.teamId, name: t.name, score: t.score, met: t.goals.filter((g) => g.met).length, total: t.goals.length })),
+    scores.teams.map((t) => ({ teamId: t.teamId, name: t.name, score: t.score, met: t.goals.filter((g) => g.met).length, total: t.goals.length, ledger: ledgers?.get(t.teamId) })),
     teams,
     scores.endedEarlyAt === null,
   );
@@ -43,14 +46,19 @@ export function leaderboardFromScores(scores: RoundScores, teams: readonly TeamV
 
 export function leaderboardFromMinute(rm: RoomMinute, teams: readonly TeamView[]): LeaderRow[] {
   return rank(
-    rm.teams.map((t) => ({ teamId: t.teamId, name: '', score: t.score, met: t.progress.filter((g) => g.met).length, total: t.progress.length })),
+    rm.teams.map((t) => ({ teamId: t.teamId, name: '', score: t.score, met: t.progress.filter((g) => g.met).length, total: t.progress.length, ledger: t.ledger })),
     teams,
   );
 }
 
 export function leaderboardFromSummary(s: RoomSummary, teams: readonly TeamView[]): LeaderRow[] {
   return rank(
-    s.teams.map((t) => ({ teamId: t.teamId, name: t.name, score: t.score, met: t.progress.filter((g) => g.met).length, total: t.progress.length })),
+    s.teams.map((t) => ({ teamId: t.teamId, name: t.name, score: t.score, met: t.progress.filter((g) => g.met).length, total: t.progress.length, ledger: t.ledger })),
     teams,
   );
+}
+
+/** Each team's ledger at a room minute or summary, by team id (for the rows of the recorded result). */
+export function ledgersOf(teams: readonly { teamId: number; ledger?: LedgerFigures }[] | undefined): Map<number, LedgerFigures> {
+  return new Map((teams ?? []).flatMap((t) => (t.ledger ? [[t.teamId, t.ledger] as const] : [])));
 }

@@ -10,6 +10,8 @@ export class ObserverSession {
   scores = $state.raw<RoundScores | null>(null);
   joined = $state(false);
   failure = $state<string | null>(null);
+  /** The server stopping (a notice), until the projector has joined again. */
+  notice = $state<string | null>(null);
 
   constructor(readonly code: string) {
     this.conn = new Connection(() => void this.join());
@@ -25,6 +27,7 @@ export class ObserverSession {
     s.on('presence', (p) => this.room && (this.room = withPresence(this.room, p)));
     s.on('summary', (sm) => (this.summary = sm));
     s.on('scores', (sc) => (this.scores = sc));
+    s.on('notice', (n) => (this.notice = n.code));
   }
 
   start(): void {
@@ -41,6 +44,7 @@ export class ObserverSession {
     this.room = res.room;
     this.summary = res.summary;
     this.scores = res.scores;
+    this.notice = null;
     this.joined = true;
   }
 

@@ -1,7 +1,7 @@
 // A student's page: one connection, joined with the token this browser keeps for the room, and the
 // team's desk rebuilt from the join's history after every (re)connect.
 import type { ControlValue } from '$shared/sim/types.ts';
-import type { RoleChange, RoomView, RoundScores, TeacherMessage } from '$shared/protocol/types.ts';
+import type { RoomView, RoundScores, TeacherMessage } from '$shared/protocol/types.ts';
 import { Connection } from '$lib/net/connection.svelte.ts';
 import { clearToken, loadToken, saveToken } from '$lib/net/storage.ts';
 import { DeskState } from './desk.svelte.ts';
@@ -16,11 +16,11 @@ export class StudentSession {
   room = $state.raw<RoomView | null>(null);
   playerId = $state<number | null>(null);
   scores = $state.raw<RoundScores | null>(null);
-  /** The team's role changes this round (who got what from whom), oldest first. */
-  roleChanges = $state.raw<RoleChange[]>([]);
   /** The teacher's messages to this team or to all, until the round ends. */
   messages = $state.raw<TeacherMessage[]>([]);
   joined = $state(false);
+  /** The last notice from the server that is not an answer (the server stopping…), as a code; cleared by joining again. */
+  notice = $state<string | null>(null);
   /** Why the session stopped (an error code), or null while it runs. */
   failure = $state<string | null>(null);
   me = $derived(this.room?.players.find((p) => p.id === this.playerId) ?? null);
@@ -38,11 +38,17 @@ export class StudentSession {
     s.on('history', (h) => this.desk.load(h));
     s.on('scores', (sc) => (this.scores = sc));
     s.on('roles', (r) => {
-      if (r.teamId === this.desk.teamId) this.roleChanges = [...this.roleChanges, ...r.changes];
+      this.desk.addRoleChanges(r);
+      // In split view a role of mine changing hands changes what my desk receives: the history again.
+      const mine = r.changes.some((c) => c.from?.playerId === this.playerId || c.to?.playerId === this.playerId);
+      if (mine && this.room?.config.splitView && this.desk.snapshots.length > 0) void this.join();
     });
-    s.on('message', (msg) => (this.messages = [...this.messages, msg]));
+    s.on('message', (msg) => {
+      if (!this.messages.some((x) => x.id === msg.id)) this.messages = [...this.messages, msg];
+    });
     s.on('notice', (n) => {
       if (n.code === 'REMOVED') this.stop('REMOVED');
+      else this.notice = n.code;
     });
   }
 
@@ -57,7 +63,6 @@ export class StudentSession {
     if (this.room && room.round.id !== this.room.round.id) {
       // Next round: a fresh desk; its minutes arrive once the teacher starts it.
       this.scores = null;
-      this.roleChanges = [];
       this.messages = [];
       this.desk.reset(room.round.id);
     }
@@ -82,11 +87,15 @@ export class StudentSession {
     this.room = res.room;
     // After a reload at the end of a round, the leaderboard comes with the join.
     this.scores = res.scores;
-    this.roleChanges = res.roleChanges;
     this.messages = res.messages;
     const me = res.room.players.find((p) => p.id === res.playerId);
     if (res.history) this.desk.load(res.history);
-    else this.desk.reset(res.room.round.id, me?.teamId ?? null);
+    else {
+      // In the lobby there is no history yet; the team's role changes come with the join.
+      this.desk.reset(res.room.round.id, me?.teamId ?? null);
+      this.desk.roleChanges = res.roleChanges;
+    }
+    this.notice = null;
     this.joined = true;
   }
 

@@ -21,7 +21,7 @@ export class TeacherSession {
   messages = $state.raw<TeacherMessage[]>([]);
   joined = $state(false);
   failure = $state<string | null>(null);
-  /** The last unsolicited notice (e.g. a failed tick), as an error code. */
+  /** The last unsolicited notice (a failed minute, the server stopping), as a code; cleared when it no longer holds. */
   notice = $state<string | null>(null);
   openTeamId = $state<number | null>(null);
   private headline: () => readonly string[];
@@ -46,12 +46,17 @@ export class TeacherSession {
       }
       this.room = room;
     });
-    s.on('roles', (r) => (this.roleChanges = [...this.roleChanges, ...r.changes]));
+    s.on('roles', (r) => {
+      this.roleChanges = [...this.roleChanges, ...r.changes];
+      this.desk.addRoleChanges(r);
+    });
     s.on('message', (msg) => {
       if (!this.messages.some((x) => x.id === msg.id)) this.messages = [...this.messages, msg];
     });
     s.on('presence', (p) => this.room && (this.room = withPresence(this.room, p)));
     s.on('room:minute', (rm) => {
+      // A minute that came through answers a failed one.
+      if (this.notice === 'TICK_FAILED') this.notice = null;
       this.latest = rm;
       this.trends = extendTrends(this.trends, rm, this.headline());
       const mine = rm.teams.find((t) => t.teamId === this.openTeamId);
@@ -79,6 +84,7 @@ export class TeacherSession {
     this.scores = res.scores;
     this.roleChanges = res.roleChanges;
     this.messages = res.messages;
+    this.notice = null;
     this.joined = true;
     if (this.openTeamId !== null) await this.loadTeam(this.openTeamId);
   }

@@ -1,6 +1,7 @@
 // One control change in words, with its author: "Ana set Servers to 10", "Eka pressed Roll back";
-// and a simulation event in words. Shared by the feed, the banner and the charts' change markers.
-import type { ChangeRecord } from '$shared/protocol/types.ts';
+// a simulation event, and a role changing hands, in words. Shared by the feed, the banner and the
+// charts' change markers.
+import type { ChangeRecord, RoleChange, RoleChangeReason } from '$shared/protocol/types.ts';
 import type { SimEvent } from '$shared/sim/types.ts';
 import { m } from '$lib/paraglide/messages.js';
 import { fmtControl, fmtInt } from '$lib/format.ts';
@@ -19,4 +20,26 @@ export function eventText(sim: Sim, event: SimEvent): string {
   const params: Record<string, string> = {};
   for (const [k, v] of Object.entries(fields)) params[k] = typeof v === 'number' ? fmtInt(v) : String(v);
   return sim.text.events[kind]?.(params) ?? kind;
+}
+
+const reasons: Record<RoleChangeReason, () => string> = {
+  start: m.role_reason_start,
+  deal: m.role_reason_deal,
+  join: m.role_reason_join,
+  assign: m.role_reason_assign,
+  remove: m.role_reason_remove,
+  move: m.role_reason_move,
+};
+
+/**
+ * A role that changed hands, in words: "Bo now owns Stand-in (from Ana, removed)". `me` names the
+ * reader "(you)" where they are the new owner.
+ */
+export function roleChangeText(sim: Sim, c: RoleChange, me: number | null = null): string {
+  const role = sim.text.roles[c.role]?.() ?? c.role;
+  // A role nobody held is taken, not handed over (a newcomer, the dealing): say so.
+  const reason = c.from === null && c.reason !== 'assign' ? m.role_reason_free() : reasons[c.reason]();
+  if (!c.to) return m.role_change_nobody({ role, reason });
+  const to = c.to.playerId === me ? m.desk_you({ name: c.to.name }) : c.to.name;
+  return c.from ? m.role_change({ to, role, from: c.from.name, reason }) : m.role_change_new({ to, role, reason });
 }

@@ -1,0 +1,184 @@
+// The team's ledger and split view on screen, in Debian's Chromium (issue 11, items 2 and 5; issue
+// 12's one-screen desk): the desk's ledger — every line, the total, against doing nothing — is on the
+// first screen at 1366×768 and one line on a phone; the dashboard, the projector and the end of the
+// round show the same money; wherever a score is shown, its zero (doing nothing) is said. In split
+// view a student's desk shows exactly what the server sent and names, for everything else, the role
+// (and teammate) that sees it; the teacher, the projector and the replay see everything; the set-up
+// offers split view and the full shift's own length. Time is the server's manual clock.
+import type { Browser, Locator, Page } from 'playwright-core';
+import { io } from 'socket.io-client';
+import { describe, expect, test } from 'vitest';
+import { getMeta } from '../../shared/sim/meta.ts';
+import type { StudentJoined } from '../../shared/protocol/types.ts';
+import { eventually, joinAsStudent, newPage, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
+
+const DESK = { width: 1366, height: 768 };
+const PHONE = { width: 390, height: 844 };
+const WALL = { width: 1920, height: 1080 };
+
+let server: WebServer;
+let browser: Browser;
+
+useBrowserSuite((s, b) => {
+  server = s;
+  browser = b;
+});
+
+async function createRoom(body: object): Promise<{ code: string; teacherKey: string }> {
+  const res = await fetch(`${server.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { code: string; teacherKey: string };
+}
+
+const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText();
+const minuteShown = (page: Page, minute: number) => eventually(async () => expect(await text(page, 'clock-minute')).toMatch(new RegExp(`^Minute ${minute} of`)));
+/** "1,234 u" → 1234 */
+const units = (s: string) => Number(s.replace(/[^\d.-]/g, ''));
+
+async function onFirstScreen(page: Page, what: Locator, label: string): Promise<void> {
+  expect(await page.evaluate(() => window.scrollY), label).toBe(0);
+  const box = await what.boundingBox();
+  expect(box, `${label} is drawn`).not.toBeNull();
+  expect(box!.y + box!.height, `${label} bottom`).toBeLessThanOrEqual(page.viewportSize()!.height);
+}
+
+describe('the ledger and split view', () => {
+  test('the ledger on the desk (first screen; one line on a phone), the dashboard, the projector and the end; the score zero said', async () => {
+    const minutes = 8;
+    const { code, teacherKey } = await createRoom({ simulator: 'payment-switch', scenario: 'sale-surge', minutes, tempo: 1, teamCount: 2, seed: 7 });
+    const { page: teacher } = await newPage(browser, DESK);
+    await teacher.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
+    const { page: ana } = await newPage(browser, DESK);
+    await joinAsStudent(ana, server.url, code, 'Ana');
+    const { page: bo } = await newPage(browser, PHONE);
+    await joinAsStudent(bo, server.url, code, 'Bo');
+    // Cy joins Ana's team: Ana keeps scaling and fraud, the desk of a team of two.
+    const { page: cy } = await newPage(browser, DESK);
+    await joinAsStudent(cy, server.url, code, 'Cy');
+    await eventually(async () => expect(await text(ana, 'my-roles')).toBe('Your role: Scaling, Fraud'));
+    const { page: wall } = await newPage(browser, WALL);
+    await wall.goto(`${server.url}/projector/${code}`);
+    await teacher.getByRole('button', { name: 'Start' }).click();
+    await teacher.getByRole('button', { name: 'Pause' }).waitFor();
+    // Team 1 (Ana) adds servers before the sale; Team 2 (Bo) does nothing.
+    const servers = ana.getByRole('spinbutton', { name: 'Servers' });
+    await servers.fill('12');
+    await servers.press('Enter');
+    await ana.locator('[data-control="servers"]').getByTestId('pending').waitFor();
+    server.minutes(6, 1);
+    await minuteShown(ana, 6);
+    await minuteShown(bo, 6);
+
+    // The desk: every line, the total (their sum) and the comparison, on the first screen.
+    const ledger = ana.getByTestId('ledger');
+    const model = getMeta('payment-switch');
+    const lines = await Promise.all(model.ledger.items.map((k) => ledger.locator(`[data-key="${k}"] dd`).innerText()));
+    const total = units(await text(ana, 'ledger-total'));
+    expect(Math.abs(lines.map(units).reduce((a, b) => a + b, 0) - total)).toBeLessThanOrEqual(model.ledger.items.length);
+    expect(await ledger.innerText()).toContain('Server cost so far');
+    const against = await text(ana, 'ledger-against');
+    expect(against).toMatch(/^Doing nothing would have lost [\d,]+ u: you (saved [\d,]+ u|lost [\d,]+ u more)\.$/);
+    await ana.evaluate(() => window.scrollTo(0, 0));
+    await onFirstScreen(ana, ledger, 'ledger');
+    // Bo's team did nothing: it saved nothing, and its phone shows one line, the rest one tap away.
+    expect(await text(bo, 'ledger-compact')).toMatch(/^([\d,]+ u) lost · doing nothing \1$/);
+    expect(await bo.getByTestId('ledger-against').isVisible()).toBe(false);
+    await bo.getByTestId('ledger').locator('summary').click();
+    expect(await text(bo, 'ledger-against')).toMatch(/you saved 0 u\.$/);
+    // Where a score is shown, its zero is said.
+    expect(await text(ana, 'score')).toMatch(/^Score -?[\d,.]+ \(doing nothing = 0\)$/);
+
+    // The dashboard's card and the projector's row carry the same money as the desk.
+    const card = teacher.locator('[data-testid="team-card"]').first();
+    await eventually(async () => expect(await card.getByTestId('card-ledger').innerText()).toContain(`Money lost ${total.toLocaleString('en')} u`));
+    expect(await text(teacher, 'leaderboard')).toContain('Doing nothing scores 0');
+    await eventually(async () => expect(await wall.getByTestId('proj-board').innerText()).toContain('Saved vs doing nothing'));
+    const saved = await wall.getByTestId('proj-saved').allInnerTexts();
+    expect(saved).toHaveLength(2);
+    expect(saved).toContain('saved 0 u');
+
+    // The end: the money on the desk's verdict, the teacher's scores and the projector's podium.
+    server.minutes(minutes - 6, 1);
+    await ana.getByTestId('round-over').waitFor();
+    await eventually(async () => expect(await text(ana, 'over-ledger')).toMatch(/^Money lost [\d,]+ u · doing nothing [\d,]+ u · (saved [\d,]+ u|[\d,]+ u more lost)$/));
+    await eventually(async () => expect((await teacher.getByTestId('team-ledger').allInnerTexts()).length).toBe(2));
+    await wall.getByTestId('podium').waitFor();
+    await eventually(async () => expect(await text(wall, 'podium')).toMatch(/saved [\d,]+ u|more lost/));
+  });
+
+  test('split view: the desk shows what the server sent and who sees the rest; teacher, projector and replay see everything; the set-up offers it', async () => {
+    const { code, teacherKey } = await createRoom({ simulator: 'payment-switch', scenario: 'free', minutes: 10, tempo: 1, teamCount: 1, seed: 11 });
+    const { page: teacher } = await newPage(browser, DESK);
+    await teacher.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
+    const setup = teacher.getByTestId('setup-form');
+    await setup.waitFor();
+    // A full shift brings its split view and its 60 minutes, with its brief; a classic level neither.
+    await setup.getByLabel('Scenario').selectOption('sale-day');
+    expect(await setup.getByLabel('Split view').isChecked()).toBe(true);
+    expect(await setup.getByLabel('Round length (simulated minutes)').inputValue()).toBe('60');
+    expect(await text(teacher, 'setup-brief')).toContain('card testers may learn your threshold');
+    await setup.getByLabel('Scenario').selectOption('sale-surge');
+    expect(await setup.getByLabel('Split view').isChecked()).toBe(false);
+    await setup.getByLabel('Scenario').selectOption('sale-day');
+    await setup.getByLabel('Round length (simulated minutes)').fill('10');
+    await teacher.getByRole('button', { name: 'Save set-up' }).click();
+    await eventually(async () => expect(await text(teacher, 'setup-brief')).toContain('card testers'));
+
+    const { page: ana } = await newPage(browser, DESK);
+    await joinAsStudent(ana, server.url, code, 'Ana');
+    const { page: bo } = await newPage(browser, DESK);
+    await joinAsStudent(bo, server.url, code, 'Bo');
+    await teacher.getByRole('button', { name: 'Start' }).click();
+    await teacher.getByRole('button', { name: 'Pause' }).waitFor();
+    server.minutes(3, 1);
+    await minuteShown(ana, 3);
+    expect(await text(ana, 'split-on')).toContain('Split view');
+
+    // What the server sends Ana (scaling, fraud), read with her own token.
+    const token = await ana.evaluate((c) => localStorage.getItem(`opsroom.student.${c}`), code);
+    const socket = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
+    const joined = await new Promise<StudentJoined & { ok: boolean }>((resolve) => socket.emit('student:join', { code, token }, resolve));
+    socket.close();
+    expect(joined.ok).toBe(true);
+    const sent = new Set(Object.keys(joined.history!.snapshots.at(-1)!.indicators));
+    const model = getMeta('payment-switch');
+    const hiddenForAna = model.indicators.map((i) => i.key).filter((k) => !sent.has(k));
+    expect(hiddenForAna).toContain('offeredTps');
+    expect(sent.has('newTps')).toBe(true);
+
+    // Her indicator table: a value for every key she received, "who sees it" for every other.
+    await showTab(ana, 'indicators');
+    const table = ana.getByTestId('indicators');
+    for (const def of model.indicators.filter((i) => !i.headline)) {
+      const cell = table.locator(`[data-key="${def.key}"] td`);
+      if (sent.has(def.key)) expect(await cell.getByTestId('hidden-value').count(), def.key).toBe(0);
+      else expect(await cell.innerText(), def.key).toMatch(/^⊘ Only .+ sees this: ask them$/);
+    }
+    expect(await table.locator('[data-key="offeredTps"] td').innerText()).toBe('⊘ Only Shedding (Bo) sees this: ask them');
+    // The picture: Ana sees the rack, not the issuers; Bo the other way round.
+    await showTab(ana, 'picture');
+    expect(await ana.getByTestId('picture').locator('[data-hidden="groupBLatencyMs"]').innerText()).toContain('Only Stand-in (Bo) sees this');
+    expect(await ana.getByRole('img', { name: /Server rack/ }).count()).toBe(1);
+    expect(await bo.getByTestId('picture').locator('[data-hidden="serversInService"]').innerText()).toContain('Only Scaling (Ana) sees this');
+    expect(await bo.locator('[data-issuer="b"]').count()).toBe(1);
+    // The ledger is everyone's.
+    expect(await ana.getByTestId('ledger').getByTestId('hidden-value').count()).toBe(0);
+
+    // The teacher's view of the team's desk, and the projector: everything.
+    await teacher.getByRole('button', { name: 'Open desk' }).click();
+    const teamDesk = teacher.getByTestId('teacher-desk');
+    await teamDesk.getByTestId('headline').waitFor();
+    expect(await teamDesk.getByTestId('split-on').count()).toBe(0);
+    expect(await teamDesk.getByTestId('hidden-value').count()).toBe(0);
+
+    // The replay: everything too.
+    server.minutes(7, 1);
+    await eventually(async () => expect(await text(teacher, 'round-state')).toBe('Finished'));
+    await teacher.getByTestId('open-replay').click();
+    const replay = teacher.getByTestId('replay-desk');
+    await replay.waitFor();
+    await showTab(teacher, 'indicators');
+    expect(await replay.getByTestId('hidden-value').count()).toBe(0);
+    expect(await replay.locator('[data-key="offeredTps"] td').innerText()).toMatch(/tx\/s$/);
+  });
+});
