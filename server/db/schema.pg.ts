@@ -29,6 +29,10 @@ export const rooms = pgTable(
     /** RoundConfig (JSON) for the next round. */
     config: text('config').notNull(),
     createdAt: millis('created_at').notNull(),
+    /** The highest fencing token a commit of this room carried: a commit with a lower one is refused. */
+    fence: integer('fence').notNull().default(0),
+    /** When the room's owner last committed under its fence (a takeover soon after is a failover). */
+    fencedAt: millis('fenced_at'),
   },
   (t) => [index('rooms_teacher').on(t.teacherId)],
 );

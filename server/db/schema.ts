@@ -20,6 +20,13 @@ export const rooms = sqliteTable(
     /** RoundConfig (JSON) for the next round. */
     config: text('config').notNull(),
     createdAt: integer('created_at').notNull(),
+    /**
+     * Cluster mode: the highest fencing token a commit of this room carried. A commit with a lower token (from
+     * a process that lost the room's lease) is refused; one process on SQLite never writes it.
+     */
+    fence: integer('fence').notNull().default(0),
+    /** Cluster mode: when the room's owner last committed under its fence (a takeover soon after is a failover). */
+    fencedAt: integer('fenced_at'),
   },
   (t) => [index('rooms_teacher').on(t.teacherId)],
 );

@@ -1,46 +1,12 @@
 // The Store on SQLite (better-sqlite3, synchronous inside). This process is the database's only
 // writer, so fresh ids are counted on from each table's max(id) read at open.
-import { and, asc, desc, eq, inArray, lte, max, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, max, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoundState } from '../../shared/protocol/types.ts';
 import { openDatabase, type Db } from './index.ts';
+import { changeRecord, changeRow, playerRecord, roomRecord, roundRecord } from './rows.ts';
 import { changes, goalResults, players, rooms, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, Store } from './store.ts';
-import type { IdSource, IdTable, MinuteRecord, TeamResultRecord, Write } from './writes.ts';
-
-type RoomRow = typeof rooms.$inferSelect;
-type PlayerRow = typeof players.$inferSelect;
-type RoundRow = typeof rounds.$inferSelect;
-type ChangeRow = typeof changes.$inferSelect;
-
-const roomRecord = (r: RoomRow): RoomRecord => ({ id: r.id, code: r.code, teacherId: r.teacherId, config: JSON.parse(r.config), createdAt: r.createdAt });
-
-const playerRecord = (p: PlayerRow): PlayerRecord => ({
-  id: p.id,
-  roomId: p.roomId,
-  teamId: p.teamId,
-  name: p.name,
-  seq: p.seq,
-  roles: JSON.parse(p.roles),
-  removed: p.removed,
-  joinedAt: p.joinedAt,
-});
-
-function roundRecord(r: RoundRow): RoundRecord {
-  const { forkOfRoundId, forkOfTeamId, forkMinute, ...rest } = r;
-  const forked = forkOfRoundId !== null && forkOfTeamId !== null && forkMinute !== null;
-  return { ...rest, forkOf: forked ? { roundId: forkOfRoundId, teamId: forkOfTeamId, minute: forkMinute } : null };
-}
-
-const changeRecord = (row: ChangeRow): ChangeRecord => ({
-  id: row.id,
-  roundId: row.roundId,
-  teamId: row.teamId,
-  minute: row.minute,
-  key: row.key,
-  value: JSON.parse(row.value),
-  author: { playerId: row.playerId, name: row.authorName },
-  at: row.at,
-});
+import { FencedError, type IdSource, type IdTable, type MinuteRecord, type TeamResultRecord, type Write } from './writes.ts';
 
 const ID_TABLES = { teachers, rooms, teams, players, rounds, changes } as const;
 
@@ -131,13 +97,7 @@ export class SqliteStore implements Store {
           .run();
         return;
       case 'insertChanges':
-        if (w.changes.length) {
-          const rows = w.changes.map((c) => ({
-            ...{ id: c.id, roundId: c.roundId, teamId: c.teamId, minute: c.minute, key: c.key, value: JSON.stringify(c.value) },
-            ...{ playerId: c.author.playerId, authorName: c.author.name, at: c.at },
-          }));
-          db.insert(changes).values(rows).run();
-        }
+        if (w.changes.length) db.insert(changes).values(w.changes.map(changeRow)).run();
         return;
       case 'insertSnapshots':
         if (w.rows.length) db.insert(snapshots).values(w.rows.map((r) => ({ roundId: w.roundId, ...r }))).run();
@@ -151,7 +111,32 @@ export class SqliteStore implements Store {
           }
         }
         return;
+      case 'fence': {
+        const done = db
+          .update(rooms)
+          .set({ fence: w.token, fencedAt: w.at })
+          .where(and(eq(rooms.id, w.roomId), lte(rooms.fence, w.token)))
+          .run();
+        if (done.changes === 0) throw new FencedError(w.roomId, w.token);
+        return;
+      }
     }
+  }
+
+  async claimRoom(roomId: number, token: number): Promise<RoomRecord | undefined> {
+    const r = this.db
+      .update(rooms)
+      .set({ fence: token })
+      .where(and(eq(rooms.id, roomId), lt(rooms.fence, token)))
+      .returning()
+      .get();
+    return r && roomRecord(r);
+  }
+
+  async roomsInPlay(): Promise<RoomRecord[]> {
+    // A running round is its room's latest: the next round is only opened once this one is finished.
+    const rows = this.db.select({ room: rooms }).from(rooms).innerJoin(rounds, eq(rounds.roomId, rooms.id)).where(eq(rounds.state, 'running')).orderBy(asc(rooms.id)).all();
+    return rows.map((r) => roomRecord(r.room));
   }
 
   // ── reads ────────────────────────────────────────────────────────────

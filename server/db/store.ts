@@ -12,6 +12,10 @@ export interface RoomRecord {
   /** The configuration of the next round. */
   config: RoundConfig;
   createdAt: number;
+  /** The highest fencing token stored with a commit of this room (cluster mode; 0 otherwise). */
+  fence: number;
+  /** When a commit last carried the fence, or null. */
+  fencedAt: number | null;
 }
 
 export interface TeamRecord {
@@ -63,6 +67,15 @@ export interface Store {
   /** Applies every list in one transaction: all of them or none. */
   commit(lists: readonly (readonly Write[])[]): Promise<void>;
   close(): Promise<void>;
+
+  /**
+   * Cluster mode: stores `token` as the room's fence if it is higher than the stored one, so that from now on
+   * only commits with `token` or higher are accepted. Returns the room as it stood (`fencedAt` of the previous
+   * owner's last commit), or undefined when the room is missing or a token at least as high is stored.
+   */
+  claimRoom(roomId: number, token: number): Promise<RoomRecord | undefined>;
+  /** Rooms whose latest round is running (cluster mode: the rooms a process must take when nobody holds them). */
+  roomsInPlay(): Promise<RoomRecord[]>;
 
   teacherByKeyHash(keyHash: string): Promise<number | undefined>;
   codeExists(code: string): Promise<boolean>;

@@ -1,0 +1,266 @@
+// The Store on PostgreSQL (cluster mode): the same reads and writes as sqlite.ts through drizzle's node-postgres
+// driver. Several processes write the same database, so fresh ids come from the tables' identity sequences, drawn
+// ahead into a pool that `ids.ready()` refills before each transition (a transition takes its ids synchronously).
+import { and, asc, desc, eq, inArray, lt, lte, type SQL } from 'drizzle-orm';
+import type { ChangeRecord, RoundState } from '../../shared/protocol/types.ts';
+import { openPostgres, type PgDb, type PgOptions } from './pg.ts';
+import { changeRecord, changeRow, playerRecord, roomRecord, roundRecord } from './rows.ts';
+import { changes, goalResults, players, rooms, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.pg.ts';
+import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
+import { FencedError, type IdSource, type IdTable, type MinuteRecord, type TeamResultRecord, type Write } from './writes.ts';
+
+type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
+
+const ID_TABLES: readonly IdTable[] = ['teachers', 'rooms', 'teams', 'players', 'rounds', 'changes'];
+
+/**
+ * How many ids of a table are kept ready, and how many one refill draws. `low` stays well above what one burst of
+ * transitions can take between two `ready()` calls (a room with 30 teams takes 30 team ids; a class's changes
+ * arrive one by one), so `next()` never finds the pool empty.
+ */
+const POOL: Record<IdTable, { low: number; batch: number }> = {
+  teachers: { low: 64, batch: 128 },
+  rooms: { low: 64, batch: 128 },
+  teams: { low: 256, batch: 512 },
+  players: { low: 256, batch: 512 },
+  rounds: { low: 64, batch: 128 },
+  changes: { low: 1024, batch: 2048 },
+};
+
+/** Ids drawn from PostgreSQL sequences. Each process draws its own; gaps in ids are of no consequence. */
+export class SequenceIds implements IdSource {
+  private readonly pools = Object.fromEntries(ID_TABLES.map((t) => [t, { ids: [] as number[], at: 0 }])) as Record<IdTable, { ids: number[]; at: number }>;
+  private refilling: Promise<void> | null = null;
+
+  constructor(private readonly db: PgDb) {}
+
+  next(table: IdTable): number {
+    const p = this.pools[table];
+    if (p.at >= p.ids.length) throw new Error(`no ${table} id ready: await ids.ready() before a transition`);
+    return p.ids[p.at++];
+  }
+
+  private left(table: IdTable): number {
+    return this.pools[table].ids.length - this.pools[table].at;
+  }
+
+  ready(): Promise<void> {
+    if (ID_TABLES.every((t) => this.left(t) >= POOL[t].low)) return Promise.resolve();
+    // One refill at a time; whoever waits for it checks again (others may have drawn meanwhile).
+    this.refilling ??= this.refill().finally(() => (this.refilling = null));
+    return this.refilling.then(() => this.ready());
+  }
+
+  private async refill(): Promise<void> {
+    const low = ID_TABLES.filter((t) => this.left(t) < POOL[t].low);
+    await Promise.all(
+      low.map(async (table) => {
+        const { rows } = await this.db.$client.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence($1, 'id'))::int AS id FROM generate_series(1, $2)`, [
+          table,
+          POOL[table].batch,
+        ]);
+        const p = this.pools[table];
+        p.ids = [...p.ids.slice(p.at), ...rows.map((r) => r.id)];
+        p.at = 0;
+      }),
+    );
+  }
+}
+
+export class PgStore implements Store {
+  readonly ids: SequenceIds;
+
+  constructor(readonly db: PgDb) {
+    this.ids = new SequenceIds(db);
+  }
+
+  /** Connects (and migrates, one process at a time). */
+  static async open(url: string, opts: PgOptions = {}): Promise<PgStore> {
+    const { db } = await openPostgres(url, opts);
+    return new PgStore(db);
+  }
+
+  async close(): Promise<void> {
+    await this.db.$client.end();
+  }
+
+  async commit(lists: readonly (readonly Write[])[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      for (const list of lists) for (const w of list) await this.apply(tx, w);
+    });
+  }
+
+  private async apply(tx: Tx, w: Write): Promise<void> {
+    switch (w.op) {
+      case 'insertTeacher':
+        await tx.insert(teachers).values({ id: w.id, keyHash: w.keyHash, createdAt: w.createdAt });
+        return;
+      case 'insertRoom':
+        await tx.insert(rooms).values({ id: w.id, code: w.code, teacherId: w.teacherId, config: JSON.stringify(w.config), createdAt: w.createdAt });
+        return;
+      case 'setRoomConfig':
+        await tx
+          .update(rooms)
+          .set({ config: JSON.stringify(w.config) })
+          .where(eq(rooms.id, w.roomId));
+        return;
+      case 'insertTeam':
+        await tx.insert(teams).values({ id: w.id, roomId: w.roomId, idx: w.idx, name: w.name });
+        return;
+      case 'renameTeam':
+        await tx.update(teams).set({ name: w.name }).where(eq(teams.id, w.teamId));
+        return;
+      case 'insertPlayer':
+        await tx
+          .insert(players)
+          .values({ id: w.id, roomId: w.roomId, teamId: w.teamId, name: w.name, tokenHash: w.tokenHash, seq: w.seq, roles: JSON.stringify(w.roles), joinedAt: w.joinedAt });
+        return;
+      case 'updatePlayer': {
+        const { roles, ...rest } = w.set;
+        await tx
+          .update(players)
+          .set({ ...rest, ...(roles ? { roles: JSON.stringify(roles) } : {}) })
+          .where(eq(players.id, w.id));
+        return;
+      }
+      case 'insertRound': {
+        const { forkOf, ...r } = w.round;
+        await tx.insert(rounds).values({ ...r, forkOfRoundId: forkOf?.roundId ?? null, forkOfTeamId: forkOf?.teamId ?? null, forkMinute: forkOf?.minute ?? null });
+        return;
+      }
+      case 'updateRound':
+        await tx.update(rounds).set(w.set).where(eq(rounds.id, w.id));
+        return;
+      case 'insertRoundTeams':
+        if (w.teams.length) await tx.insert(roundTeams).values(w.teams.map((t) => ({ roundId: w.roundId, ...t })));
+        return;
+      case 'renameRoundTeam':
+        await tx
+          .update(roundTeams)
+          .set({ name: w.name })
+          .where(and(eq(roundTeams.roundId, w.roundId), eq(roundTeams.teamId, w.teamId)));
+        return;
+      case 'insertChanges':
+        if (w.changes.length) await tx.insert(changes).values(w.changes.map(changeRow));
+        return;
+      case 'insertSnapshots':
+        if (w.rows.length) await tx.insert(snapshots).values(w.rows.map((r) => ({ roundId: w.roundId, ...r })));
+        return;
+      case 'insertResults':
+        if (w.results.length) await tx.insert(scores).values(w.results.map((r) => ({ roundId: w.roundId, teamId: r.teamId, score: r.score })));
+        {
+          const goals = w.results.flatMap((r) =>
+            r.goals.map((g) => ({ roundId: w.roundId, teamId: r.teamId, goalId: g.id, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })),
+          );
+          if (goals.length) await tx.insert(goalResults).values(goals);
+        }
+        return;
+      case 'fence': {
+        // The row lock taken here also orders this commit against a takeover's claim of the same room.
+        const done = await tx
+          .update(rooms)
+          .set({ fence: w.token, fencedAt: w.at })
+          .where(and(eq(rooms.id, w.roomId), lte(rooms.fence, w.token)))
+          .returning({ id: rooms.id });
+        if (done.length === 0) throw new FencedError(w.roomId, w.token);
+        return;
+      }
+    }
+  }
+
+  async claimRoom(roomId: number, token: number): Promise<RoomRecord | undefined> {
+    const [r] = await this.db
+      .update(rooms)
+      .set({ fence: token })
+      .where(and(eq(rooms.id, roomId), lt(rooms.fence, token)))
+      .returning();
+    return r && roomRecord(r);
+  }
+
+  async roomsInPlay(): Promise<RoomRecord[]> {
+    // A running round is its room's latest: the next round is only opened once this one is finished.
+    const rows = await this.db.select({ room: rooms }).from(rooms).innerJoin(rounds, eq(rounds.roomId, rooms.id)).where(eq(rounds.state, 'running')).orderBy(asc(rooms.id));
+    return rows.map((r) => roomRecord(r.room));
+  }
+
+  // ── reads ────────────────────────────────────────────────────────────
+  async teacherByKeyHash(keyHash: string): Promise<number | undefined> {
+    const [t] = await this.db.select({ id: teachers.id }).from(teachers).where(eq(teachers.keyHash, keyHash));
+    return t?.id;
+  }
+  async codeExists(code: string): Promise<boolean> {
+    const [r] = await this.db.select({ id: rooms.id }).from(rooms).where(eq(rooms.code, code));
+    return !!r;
+  }
+  async roomByCode(code: string): Promise<RoomRecord | undefined> {
+    const [r] = await this.db.select().from(rooms).where(eq(rooms.code, code));
+    return r && roomRecord(r);
+  }
+  async roomById(id: number): Promise<RoomRecord | undefined> {
+    const [r] = await this.db.select().from(rooms).where(eq(rooms.id, id));
+    return r && roomRecord(r);
+  }
+  async roomsOfTeacher(teacherId: number): Promise<RoomRecord[]> {
+    return (await this.db.select().from(rooms).where(eq(rooms.teacherId, teacherId)).orderBy(desc(rooms.createdAt), desc(rooms.id))).map(roomRecord);
+  }
+
+  async teamsOfRoom(roomId: number): Promise<TeamRecord[]> {
+    return this.db.select().from(teams).where(eq(teams.roomId, roomId)).orderBy(asc(teams.idx));
+  }
+  async playersOfRoom(roomId: number): Promise<PlayerRecord[]> {
+    return (await this.db.select().from(players).where(eq(players.roomId, roomId)).orderBy(asc(players.id))).map(playerRecord);
+  }
+  async playerByTokenHash(tokenHash: string): Promise<PlayerRecord | undefined> {
+    const [p] = await this.db.select().from(players).where(eq(players.tokenHash, tokenHash));
+    return p && playerRecord(p);
+  }
+
+  async roundById(id: number): Promise<RoundRecord | undefined> {
+    const [r] = await this.db.select().from(rounds).where(eq(rounds.id, id));
+    return r && roundRecord(r);
+  }
+  async latestRound(roomId: number): Promise<RoundRecord | undefined> {
+    const [r] = await this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number)).limit(1);
+    return r && roundRecord(r);
+  }
+  async roundsOfRoom(roomId: number): Promise<RoundRecord[]> {
+    return (await this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number))).map(roundRecord);
+  }
+  async roundsInState(states: readonly RoundState[]): Promise<RoundRecord[]> {
+    return (await this.db.select().from(rounds).where(inArray(rounds.state, [...states]))).map(roundRecord);
+  }
+  async forksOf(roundId: number): Promise<RoundRecord[]> {
+    return (await this.db.select().from(rounds).where(eq(rounds.forkOfRoundId, roundId)).orderBy(asc(rounds.id))).map(roundRecord);
+  }
+  async roundTeams(roundId: number): Promise<RoundTeamRecord[]> {
+    return this.db.select().from(roundTeams).where(eq(roundTeams.roundId, roundId)).orderBy(asc(roundTeams.idx));
+  }
+
+  async changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]> {
+    const where: SQL | undefined = only
+      ? and(eq(changes.roundId, roundId), eq(changes.teamId, only.teamId), lte(changes.minute, only.upToMinute))
+      : eq(changes.roundId, roundId);
+    return (await this.db.select().from(changes).where(where).orderBy(asc(changes.id))).map(changeRecord);
+  }
+  async snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]> {
+    const conditions = [eq(snapshots.roundId, roundId)];
+    if (only) conditions.push(eq(snapshots.teamId, only.teamId));
+    if (only?.upToMinute !== undefined) conditions.push(lte(snapshots.minute, only.upToMinute));
+    return this.db
+      .select({ teamId: snapshots.teamId, minute: snapshots.minute, data: snapshots.data })
+      .from(snapshots)
+      .where(and(...conditions))
+      .orderBy(asc(snapshots.teamId), asc(snapshots.minute));
+  }
+  async resultsOfRound(roundId: number): Promise<TeamResultRecord[]> {
+    const [goals, rows] = await Promise.all([
+      this.db.select().from(goalResults).where(eq(goalResults.roundId, roundId)),
+      this.db.select().from(scores).where(eq(scores.roundId, roundId)).orderBy(asc(scores.teamId)),
+    ]);
+    return rows.map((s) => ({
+      teamId: s.teamId,
+      score: s.score,
+      goals: goals.filter((g) => g.teamId === s.teamId).map((g) => ({ id: g.goalId, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })),
+    }));
+  }
+}

@@ -1,0 +1,54 @@
+// Rows as the Store hands them out: the same mapping for SQLite and PostgreSQL, whose row types are the same
+// (server/db/schema.pg.ts mirrors schema.ts; test/cluster/schema.test.ts holds them in step).
+import type { ChangeRecord } from '../../shared/protocol/types.ts';
+import type { changes, players, rooms, rounds } from './schema.ts';
+import type { PlayerRecord, RoomRecord, RoundRecord } from './store.ts';
+
+type RoomRow = typeof rooms.$inferSelect;
+type PlayerRow = typeof players.$inferSelect;
+type RoundRow = typeof rounds.$inferSelect;
+type ChangeRow = typeof changes.$inferSelect;
+
+export const roomRecord = (r: RoomRow): RoomRecord => ({
+  id: r.id,
+  code: r.code,
+  teacherId: r.teacherId,
+  config: JSON.parse(r.config),
+  createdAt: r.createdAt,
+  fence: r.fence,
+  fencedAt: r.fencedAt,
+});
+
+export const playerRecord = (p: PlayerRow): PlayerRecord => ({
+  id: p.id,
+  roomId: p.roomId,
+  teamId: p.teamId,
+  name: p.name,
+  seq: p.seq,
+  roles: JSON.parse(p.roles),
+  removed: p.removed,
+  joinedAt: p.joinedAt,
+});
+
+export function roundRecord(r: RoundRow): RoundRecord {
+  const { forkOfRoundId, forkOfTeamId, forkMinute, ...rest } = r;
+  const forked = forkOfRoundId !== null && forkOfTeamId !== null && forkMinute !== null;
+  return { ...rest, forkOf: forked ? { roundId: forkOfRoundId, teamId: forkOfTeamId, minute: forkMinute } : null };
+}
+
+export const changeRecord = (row: ChangeRow): ChangeRecord => ({
+  id: row.id,
+  roundId: row.roundId,
+  teamId: row.teamId,
+  minute: row.minute,
+  key: row.key,
+  value: JSON.parse(row.value),
+  author: { playerId: row.playerId, name: row.authorName },
+  at: row.at,
+});
+
+/** A change as a row: its value and author flattened. */
+export const changeRow = (c: ChangeRecord) => ({
+  ...{ id: c.id, roundId: c.roundId, teamId: c.teamId, minute: c.minute, key: c.key, value: JSON.stringify(c.value) },
+  ...{ playerId: c.author.playerId, authorName: c.author.name, at: c.at },
+});
