@@ -23,6 +23,7 @@ import { PromMetrics } from './ops/prometheus.ts';
 import { opsRoutes } from './ops/routes.ts';
 import { ReplayCache } from './replay/cache.ts';
 import { FeedHub } from './realtime/feed.ts';
+import { LocalGate, type RoomGate } from './realtime/gate.ts';
 import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
 import { RoomManager } from './rooms/manager.ts';
@@ -47,6 +48,8 @@ export interface AppOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     rooms: RoomManager;
+    /** How transports reach a room (here, or at its owner in cluster mode). */
+    gate: RoomGate;
     store: Store;
     io: IoServer;
     feed: FeedHub;
@@ -83,7 +86,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('store', store);
   app.decorate('io', io);
   app.decorate('feed', feed);
-  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, metrics);
+  const gate: RoomGate = new LocalGate(rooms, (socketId, channels) => io.in(socketId).socketsJoin(channels));
+  app.decorate('gate', gate);
+  attachProtocol(io, gate, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, metrics);
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof ClassroomError) return sendError(reply, err);
@@ -113,17 +118,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.register(async (scope) => {
     scope.get<{ Params: { code: string } }>('/api/rooms/:code/feed', { websocket: true }, async (ws, req) => {
       ws.on('message', () => ws.send(JSON.stringify({ type: 'error', code: ErrorCode.BAD_REQUEST, message: 'the feed is read-only' })));
-      let room;
+      let look;
       try {
-        room = await rooms.get(req.params.code);
+        look = await gate.ask(req.params.code, { type: 'look' });
       } catch (e) {
         const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
         ws.send(JSON.stringify({ type: 'error', ...err }));
         ws.close(4404, err.code);
         return;
       }
-      feed.add(room.code, ws);
-      ws.send(JSON.stringify({ type: 'hello', room: room.view(), summary: room.summary(), scores: room.scores() }));
+      feed.add(look.code, ws);
+      ws.send(JSON.stringify({ type: 'hello', room: look.room, summary: look.summary, scores: look.scores }));
     });
   });
 

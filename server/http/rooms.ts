@@ -22,8 +22,7 @@ export async function roomRoutes(app: FastifyInstance, opts: { limits: HttpLimit
   });
 
   app.get<{ Params: { code: string } }>('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups } }, async (req) => {
-    const room = await app.rooms.get(req.params.code);
-    const v = room.view();
+    const { room: v } = await app.gate.ask(req.params.code, { type: 'look' });
     return { code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, teams: v.teams.length, players: v.players.length };
   });
 

@@ -6,12 +6,13 @@ import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { RoomMinute, RoomSummary, RoomView, RoundScores, TeamHistory } from '../../shared/protocol/types.ts';
 import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
-import type { Write } from '../db/writes.ts';
+import { FencedError, type Write } from '../db/writes.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { Clock, Timer } from './clock.ts';
 import type { CommandOf, Commands, CommandType, Emit, Message } from './commands.ts';
 import type { Mismatches } from './load.ts';
 import type { EventName, RoomOutput } from './output.ts';
+import type { RoomGuard } from './ownership.ts';
 import { Presence } from './presence.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
 import { transition } from './transitions/index.ts';
@@ -50,13 +51,15 @@ export class Room {
   private timer: Timer | null = null;
   /** When the last minute fell due (or the clock started): the next is one tempo later. */
   private lastBeat = 0;
-  private disposed = false;
+  private disposed: Error | null = null;
 
   constructor(
     private readonly deps: RoomDeps,
     state: RoomState,
     /** Minutes whose re-simulation differed from the stored snapshot when the room was loaded. */
     readonly recoveryMismatches: Mismatches = [],
+    /** Cluster mode: this process's hold on the room; every commit goes through it. */
+    readonly guard: RoomGuard | null = null,
   ) {
     this.current = state;
     this.presence = new Presence(deps.clock.now());
@@ -101,7 +104,7 @@ export class Room {
   }
 
   private async run<K extends CommandType>(cmd: CommandOf<K>): Promise<Commands[K]['reply']> {
-    if (this.disposed) throw new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
+    if (this.disposed) throw this.disposed;
     const { store, clock, drawSeed } = this.deps;
     await store.ids.ready();
     const t0 = performance.now();
@@ -128,9 +131,16 @@ export class Room {
   }
 
   private async store(writes: readonly Write[], command: CommandType): Promise<void> {
+    // Cluster mode: with the room's fencing write, or not at all when the lease is not surely ours (NotOwnerError).
+    const sealed = this.guard ? this.guard.seal(this.id, writes) : writes;
     try {
-      await this.deps.committer.commit(writes);
+      await this.deps.committer.commit(sealed);
     } catch (e) {
+      if (e instanceof FencedError) {
+        // Another process owns the room now: nothing was stored, nothing is sent; the room leaves this process.
+        this.guard?.fenced();
+        throw e;
+      }
       this.deps.log.error({ room: this.code, command, minute: this.current.round.minute, err: e }, 'could not store a change of the room');
       throw new ClassroomError(ErrorCode.STORAGE_FAILED, 'the server could not store this: nothing changed');
     }
@@ -147,7 +157,12 @@ export class Room {
           out.emit(this.code, { kind: 'all' }, 'room', this.view());
           break;
         case 'place':
-          out.placePlayer(this.code, m.playerId, m.teamId);
+          out.placePlayer(
+            this.code,
+            m.playerId,
+            m.teamId,
+            this.current.teams.map((t) => t.id),
+          );
           break;
         case 'drop':
           out.dropPlayer(this.code, m.playerId);
@@ -157,6 +172,11 @@ export class Room {
   }
 
   // ── the clock ────────────────────────────────────────────────────────
+  /** A running round taken over from a process that died (cluster mode): its minutes go on from one tempo from now. */
+  resumeClock(): void {
+    if (this.current.round.state === 'running' && !this.timer) this.schedule(this.deps.clock.now());
+  }
+
   /** Keeps the timer in step with the round: running ⇔ a minute is planned. */
   private syncTimer(prev: RoundRun, next: RoundRun): void {
     if (next.state !== 'running') this.clearTimer();
@@ -216,6 +236,14 @@ export class Room {
   unwatch(): void {
     this.presence.unwatch(this.deps.clock.now());
   }
+  /**
+   * Cluster mode: who is connected, counted again from every process's sockets (one entry per student socket),
+   * after a takeover or when a process went away; everyone gets the room again.
+   */
+  recount(studentSockets: readonly number[], watchers: number): void {
+    this.presence.reset(studentSockets, watchers, this.deps.clock.now());
+    this.deps.out.emit(this.code, { kind: 'all' }, 'room', this.view());
+  }
   /** Nothing queued, nothing running, nobody connected for at least `ms`: the room can leave memory. */
   idleFor(ms: number): boolean {
     return this.queued === 0 && this.current.round.state !== 'running' && this.presence.quietFor(ms, this.deps.clock.now());
@@ -249,9 +277,9 @@ export class Room {
     return t ? teamHistory(this.current.round.id, t) : null;
   }
 
-  /** Clears the room's timer; commands after this are refused. */
-  dispose(): void {
-    this.disposed = true;
+  /** Clears the room's timer; commands after this are refused (with `reason`, when the room moved elsewhere). */
+  dispose(reason?: Error): void {
+    this.disposed = reason ?? new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
     this.clearTimer();
   }
 }

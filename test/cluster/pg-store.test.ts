@@ -11,6 +11,7 @@ import { FencedError, type Write } from '../../server/db/writes.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
 import { hashSecret, RoomManager } from '../../server/rooms/manager.ts';
 import { MemoryOutput } from '../../server/rooms/output.ts';
+import type { PlayerState } from '../../server/rooms/state.ts';
 
 let server: PostgresService;
 const opened: Store[] = [];
@@ -37,7 +38,7 @@ async function playClass(store: Store) {
   let seeds = 11;
   const manager = new RoomManager({ store, committer: new Committer(store), out: new MemoryOutput(), clock, log: quiet, drawSeed: () => seeds++ });
   const { room, teacherKey } = await manager.create({ teamCount: 2, minutes: 8, tempo: 1, simulator: 'web-service' });
-  const students = [];
+  const students: PlayerState[] = [];
   const tokens: string[] = [];
   for (let i = 0; i < 5; i++) {
     const joined = await manager.joinStudent(room.code, `S${i}`);

@@ -1,0 +1,43 @@
+// socket.io rooms ("channels") of a classroom room: everyone, each team, the teacher, the observers, each player.
+// Every channel of a room starts with `r:CODE` — in cluster mode one Redis channel carries them all
+// (server/cluster/adapter.ts).
+import type { Channel } from '../rooms/output.ts';
+
+export const ch = {
+  all: (code: string) => `r:${code}`,
+  team: (code: string, teamId: number) => `r:${code}:t:${teamId}`,
+  teacher: (code: string) => `r:${code}:teacher`,
+  observers: (code: string) => `r:${code}:obs`,
+  player: (code: string, playerId: number) => `r:${code}:p:${playerId}`,
+};
+
+export function channelName(code: string, to: Channel): string {
+  switch (to.kind) {
+    case 'all':
+      return ch.all(code);
+    case 'team':
+      return ch.team(code, to.teamId);
+    case 'teacher':
+      return ch.teacher(code);
+    case 'observers':
+      return ch.observers(code);
+    case 'player':
+      return ch.player(code, to.playerId);
+  }
+}
+
+export type Role = 'student' | 'teacher' | 'observer';
+
+/** The channels a seat's socket is in besides the room's `all` channel. */
+export function seatChannels(code: string, seat: { role: Role; playerId?: number; teamId?: number | null }): string[] {
+  switch (seat.role) {
+    case 'student': {
+      const player = seat.playerId === undefined ? [] : [ch.player(code, seat.playerId)];
+      return seat.teamId == null ? player : [...player, ch.team(code, seat.teamId)];
+    }
+    case 'teacher':
+      return [ch.teacher(code)];
+    case 'observer':
+      return [ch.observers(code)];
+  }
+}
