@@ -11,7 +11,9 @@ import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
+import { Cluster, type ClusterOptions } from './cluster/node.ts';
 import { Committer } from './db/commit.ts';
+import { PgStore } from './db/pg-store.ts';
 import { SqliteStore } from './db/sqlite.ts';
 import type { Store } from './db/store.ts';
 import { sendError } from './http/errors.ts';
@@ -23,14 +25,16 @@ import { PromMetrics } from './ops/prometheus.ts';
 import { opsRoutes } from './ops/routes.ts';
 import { ReplayCache } from './replay/cache.ts';
 import { FeedHub } from './realtime/feed.ts';
-import { LocalGate, type RoomGate } from './realtime/gate.ts';
+import { LocalGate, normalizedCode, type RoomGate } from './realtime/gate.ts';
 import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
 import { RoomManager } from './rooms/manager.ts';
 
 export interface AppOptions {
-  /** SQLite file, or ':memory:'. */
+  /** SQLite file, or ':memory:' (not used in cluster mode). */
   databasePath: string;
+  /** Cluster mode: PostgreSQL and Redis shared with other Opsroom processes (server/cluster/). */
+  cluster?: ClusterOptions;
   clock?: Clock;
   /** Folder of the web build (adapter-static output); null serves no web app. */
   webRoot?: string | null;
@@ -54,6 +58,8 @@ declare module 'fastify' {
     io: IoServer;
     feed: FeedHub;
     replayCache: ReplayCache;
+    /** Cluster mode's part of this process, or null (one process on SQLite). */
+    cluster: Cluster | null;
   }
 }
 
@@ -65,10 +71,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: opts.logger ?? false, logController: new RequestLog(), bodyLimit: 16 * 1024, forceCloseConnections: true });
   const clock = opts.clock ?? realClock;
   const metrics = new PromMetrics();
-  const store = SqliteStore.open(opts.databasePath);
+  const store: Store = opts.cluster ? await PgStore.open(opts.cluster.databaseUrl, { maxConnections: opts.cluster.pgConnections }) : SqliteStore.open(opts.databasePath);
+  let cluster: Cluster | null = null;
+  try {
+    cluster = opts.cluster ? await Cluster.connect(opts.cluster, store, app.log) : null;
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
 
   // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
-  const io: IoServer = new Server(app.server, { serveClient: false, destroyUpgrade: false, maxHttpBufferSize: MAX_SOCKET_MESSAGE });
+  const io: IoServer = new Server(app.server, {
+    serveClient: false,
+    destroyUpgrade: false,
+    maxHttpBufferSize: MAX_SOCKET_MESSAGE,
+    ...(cluster ? { adapter: cluster.adapter.adapter } : {}),
+  });
   const upgrades = new EventEmitter();
   app.server.on('upgrade', (req, socket, head) => {
     if (!req.url?.startsWith('/socket.io/')) upgrades.emit('upgrade', req, socket, head);
@@ -76,7 +94,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const feed = new FeedHub(metrics);
   const committer = new Committer(store, metrics);
-  const rooms = new RoomManager({ store, committer, out: socketOutput(io, feed, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) });
+  const feedOut = cluster ? cluster.feedFor(feed) : feed;
+  const roomDeps = { store, committer, out: socketOutput(io, feedOut, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) };
+  const rooms = new RoomManager(roomDeps, cluster?.ownership ?? null);
   metrics.watch({
     roomStates: () => rooms.all().map((r) => r.round.state),
     socketRoles: () => [...io.sockets.sockets.values()].map((s) => s.data.role),
@@ -86,8 +106,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('store', store);
   app.decorate('io', io);
   app.decorate('feed', feed);
-  const gate: RoomGate = new LocalGate(rooms, (socketId, channels) => io.in(socketId).socketsJoin(channels));
+  const joinSocket = (socketId: string, channels: string[]) => io.in(socketId).socketsJoin(channels);
+  const gate: RoomGate = cluster ? cluster.gateFor(rooms, joinSocket) : new LocalGate(rooms, joinSocket);
   app.decorate('gate', gate);
+  app.decorate('cluster', cluster);
   attachProtocol(io, gate, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, metrics);
 
   app.setErrorHandler((err, req, reply) => {
@@ -120,6 +142,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       ws.on('message', () => ws.send(JSON.stringify({ type: 'error', code: ErrorCode.BAD_REQUEST, message: 'the feed is read-only' })));
       let look;
       try {
+        // Cluster mode: this process receives the room's feed messages before it reads the room.
+        if (cluster) await cluster.followFeed(normalizedCode(req.params.code), ws);
         look = await gate.ask(req.params.code, { type: 'look' });
       } catch (e) {
         const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
@@ -162,10 +186,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     // Whatever was asked to be stored is stored (or refused) before the database closes.
     await committer.idle();
+    // Cluster mode: the rooms' leases were released when they closed; then the Redis connections go.
+    await cluster?.stop();
     await store.close();
   });
 
-  await rooms.recover();
+  // One process resumes every interrupted round paused; a cluster process takes the running rounds nobody holds.
+  if (cluster) await cluster.start(rooms, io);
+  else await rooms.recover();
   rooms.startSweeping();
   return app;
 }

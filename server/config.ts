@@ -18,6 +18,8 @@ export interface Config {
   publicUrl: string | null;
   /** Bearer token for /metrics; without it /metrics answers only this machine. */
   metricsToken: string | null;
+  /** Cluster mode (DATABASE_URL and REDIS_URL): several processes on one PostgreSQL and one Redis; null: one process on SQLite. */
+  cluster: { databaseUrl: string; redisUrl: string } | null;
 }
 
 // `PORT=` (set but empty, as compose files and .env templates leave it) means "use the default";
@@ -45,6 +47,14 @@ const publicUrl = z.string().transform((s, ctx) => {
   return u.href.replace(/\/+$/, '');
 });
 const token = z.string().regex(/^[\x21-\x7e]{16,128}$/, 'must be 16 to 128 printable characters without spaces');
+const serviceUrl = (protocols: string[], example: string) =>
+  z.string().refine((s) => {
+    try {
+      return protocols.includes(new URL(s).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a ${protocols.map((p) => p + '//').join(' or ')} address, e.g. ${example}`);
 
 const schema = z.object({
   PORT: optional(port),
@@ -54,11 +64,14 @@ const schema = z.object({
   LOG_FORMAT: optional(z.enum(LOG_FORMATS, `must be one of ${LOG_FORMATS.join(', ')}`)),
   PUBLIC_URL: optional(publicUrl),
   METRICS_TOKEN: optional(token),
+  // Cluster mode: both or neither (checked below).
+  DATABASE_URL: optional(serviceUrl(['postgres:', 'postgresql:'], 'postgres://opsroom:secret@db.example.org:5432/opsroom')),
+  REDIS_URL: optional(serviceUrl(['redis:', 'rediss:'], 'redis://redis.example.org:6379')),
   // TRUST_PROXY: the hardening work adds it here.
 });
 
 /** Variables whose value is a secret: named in an error, never echoed. */
-const SECRET = new Set(['METRICS_TOKEN']);
+const SECRET = new Set(['METRICS_TOKEN', 'DATABASE_URL', 'REDIS_URL']);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -80,6 +93,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(name, `${name}=${shown}: ${issue.message}`);
   }
   const e = r.data;
+  if ((e.DATABASE_URL === undefined) !== (e.REDIS_URL === undefined)) {
+    const [set, unset] = e.DATABASE_URL === undefined ? ['REDIS_URL', 'DATABASE_URL'] : ['DATABASE_URL', 'REDIS_URL'];
+    throw new ConfigError(unset, `${set} is set but ${unset} is not: cluster mode needs both (PostgreSQL and Redis); one process on SQLite needs neither`);
+  }
+  if (e.DATABASE_URL !== undefined && e.DATABASE_PATH !== undefined) {
+    throw new ConfigError('DATABASE_PATH', `DATABASE_PATH=${JSON.stringify(e.DATABASE_PATH).slice(1, -1).slice(0, 80)}: not used in cluster mode (DATABASE_URL): unset one of them`);
+  }
   return {
     port: e.PORT ?? 3000,
     host: e.HOST ?? '0.0.0.0',
@@ -88,5 +108,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: e.LOG_FORMAT ?? 'auto',
     publicUrl: e.PUBLIC_URL ?? null,
     metricsToken: e.METRICS_TOKEN ?? null,
+    cluster: e.DATABASE_URL !== undefined && e.REDIS_URL !== undefined ? { databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL } : null,
   };
 }

@@ -25,6 +25,7 @@ const app = await buildApp({
   logger: loggerOptions(config.logLevel, config.logFormat),
   publicUrl: config.publicUrl,
   metricsToken: config.metricsToken,
+  ...(config.cluster ? { cluster: config.cluster } : {}),
 });
 
 // Fastify's own "listening at" lines (one per address) are replaced by the start block.
@@ -52,6 +53,7 @@ const facts: StartFacts = {
   publicUrl: config.publicUrl,
   databasePath: config.databasePath,
   metricsToken: config.metricsToken !== null,
+  cluster: app.cluster && config.cluster ? { ...config.cluster, node: app.cluster.node } : null,
 };
 const summary = startSummary(facts);
 if (pretty) process.stdout.write(startBlock(facts));
@@ -65,7 +67,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.exit(1);
     }
     stopping = true;
-    app.log.info({ signal }, 'stopping: pausing running rounds (send the signal again to stop at once)');
+    const rounds = app.cluster ? 'handing running rounds over to the other processes' : 'pausing running rounds';
+    app.log.info({ signal }, `stopping: ${rounds} (send the signal again to stop at once)`);
     stopGracefully(app).then(
       (report) => {
         app.log.info(report, describeStop(report, summary.database));

@@ -11,6 +11,18 @@ export interface StartFacts {
   publicUrl: string | null;
   databasePath: string;
   metricsToken: boolean;
+  /** Cluster mode: the services (their addresses without credentials) and this process's name. */
+  cluster?: { databaseUrl: string; redisUrl: string; node: string } | null;
+}
+
+/** A service address to show: host, port and database, never a user or password. */
+export function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return '(unreadable address)';
+  }
 }
 
 export interface StartSummary {
@@ -38,7 +50,11 @@ export function startSummary(f: StartFacts): StartSummary {
     local: info.local,
     loopbackOnly: info.loopbackOnly,
     port: f.port,
-    database: f.databasePath === ':memory:' ? ':memory: (nothing is kept after a stop)' : resolve(f.databasePath),
+    database: f.cluster
+      ? `${withoutCredentials(f.cluster.databaseUrl)} with ${withoutCredentials(f.cluster.redisUrl)} (cluster node ${f.cluster.node})`
+      : f.databasePath === ':memory:'
+        ? ':memory: (nothing is kept after a stop)'
+        : resolve(f.databasePath),
     metrics: `${info.local}/metrics ${f.metricsToken ? '(Authorization: Bearer <METRICS_TOKEN>)' : '(this computer only; set METRICS_TOKEN to open it to a collector)'}`,
     ...(warning ? { warning } : {}),
   };
