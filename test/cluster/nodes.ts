@@ -15,6 +15,8 @@ const fixture = fileURLToPath(new URL('./fixtures/node.ts', import.meta.url));
 export interface Node {
   name: string;
   proc: ChildProcess;
+  /** What the process printed, a line each. */
+  lines: string[];
   url: string;
   clients: Client[];
   /** Moves this process's room clock; resolves once what fell due is stored and sent. */
@@ -60,9 +62,10 @@ export function testCluster(prefix: string) {
         env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: services!.redis.url, NODE_NAME: `${prefix}-${name}`, ...env },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
+      const lines: string[] = [];
       const first = await new Promise<string>((resolve, reject) => {
         const rl = createInterface({ input: proc.stdout! });
-        rl.once('line', (l) => resolve(l));
+        rl.on('line', (l) => (lines.push(l), lines.length === 1 && resolve(l)));
         proc.once('exit', (code) => reject(new Error(`${name} exited early (${code})`)));
       });
       const url = `http://127.0.0.1:${JSON.parse(first).port}`;
@@ -71,6 +74,7 @@ export function testCluster(prefix: string) {
       const node: Node = {
         name: JSON.parse(first).node,
         proc,
+        lines,
         url,
         clients,
         post,
@@ -93,7 +97,8 @@ export function testCluster(prefix: string) {
           });
         },
         async kill(signal = 'SIGKILL') {
-          for (const c of clients) c.disconnect();
+          // A graceful stop tells its sockets first: they stay connected until it closes them.
+          if (signal === 'SIGKILL') for (const c of clients) c.disconnect();
           if (proc.exitCode !== null || proc.signalCode !== null) return;
           const exited = new Promise((r) => proc.once('exit', r));
           proc.kill(signal);
