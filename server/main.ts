@@ -26,6 +26,11 @@ const app = await buildApp({
   publicUrl: config.publicUrl,
   metricsToken: config.metricsToken,
   ...(config.cluster ? { cluster: config.cluster } : {}),
+}).catch((e: unknown) => {
+  // Cluster mode: PostgreSQL or Redis out of reach is one line (which one, where), not a stack.
+  if (!config.cluster) throw e;
+  process.stderr.write(`opsroom: ${(e as Error).message}\n`);
+  process.exit(1);
 });
 
 // Fastify's own "listening at" lines (one per address) are replaced by the start block.

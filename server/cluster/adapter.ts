@@ -18,6 +18,7 @@
 import type { ServerOptions } from 'socket.io';
 import { createShardedAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
+import { withoutCredentials } from '../net/service-url.ts';
 
 export interface RedisAdapter {
   adapter: NonNullable<ServerOptions['adapter']>;
@@ -27,10 +28,43 @@ export interface RedisAdapter {
   close(): Promise<void>;
 }
 
-export async function createRedisAdapter(url: string, opts: { channelPrefix?: string } = {}): Promise<RedisAdapter> {
-  const pub = new Redis(url, { lazyConnect: true });
-  const sub = pub.duplicate();
-  await Promise.all([pub.connect(), sub.connect()]);
+interface Warner {
+  warn(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+}
+
+/**
+ * A connection to Redis, connected: or an error that says which Redis could not be reached. Afterwards a lost
+ * connection is said once (and its return), while ioredis reconnects by itself; commands wait meanwhile.
+ */
+export async function openRedis(url: string, log?: Warner, name = 'redis'): Promise<Redis> {
+  const r = new Redis(url, { lazyConnect: true });
+  let down: Error | null = null;
+  let ready = false;
+  r.on('error', (err: Error) => {
+    if (ready && !down) log?.warn({ connection: name, reason: err.message }, 'lost the connection to Redis: reconnecting');
+    down = err;
+  });
+  r.on('ready', () => {
+    if (down && ready) log?.info({ connection: name }, 'connected to Redis again');
+    down = null;
+    ready = true;
+  });
+  try {
+    await r.connect();
+  } catch (e) {
+    r.disconnect();
+    throw new Error(`Redis at ${withoutCredentials(url)} cannot be reached: ${(down ?? (e as Error)).message}`);
+  }
+  return r;
+}
+
+export async function createRedisAdapter(url: string, opts: { channelPrefix?: string; log?: Warner } = {}): Promise<RedisAdapter> {
+  const [pub, sub] = await Promise.all([openRedis(url, opts.log, 'adapter-pub'), openRedis(url, opts.log, 'adapter-sub')].map((p) => p.catch((e: Error) => e)));
+  if (pub instanceof Error || sub instanceof Error) {
+    for (const c of [pub, sub]) if (!(c instanceof Error)) c.disconnect();
+    throw pub instanceof Error ? pub : sub;
+  }
   const sharded = createShardedAdapter(pub, sub, { channelPrefix: opts.channelPrefix ?? 'opsroom', subscriptionMode: 'dynamic' });
   // socket.io calls the option with `new`: a plain function that returns the adapter, as createShardedAdapter's.
   const adapter = function (nsp: unknown) {

@@ -118,7 +118,7 @@ export class ClusterGate implements RoomGate {
       } catch (e) {
         this.holders.delete(code);
         // A leave is not worth waiting for: whoever takes the room next counts who is connected anyway.
-        if (ask.type === 'leave' && (e instanceof NotReceivedError || e instanceof RpcTimeoutError)) return undefined;
+        if (ask.type === 'leave' && (e instanceof NotReceivedError || e instanceof RpcTimeoutError || e instanceof NotOwnerError)) return undefined;
         if (e instanceof RpcTimeoutError) unanswered = holder.token;
         else if (e instanceof NotReceivedError || e instanceof NotOwnerError) await pause(attempt);
         else throw e;

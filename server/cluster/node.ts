@@ -15,7 +15,7 @@ import { realClock, type Clock, type Timer } from '../rooms/clock.ts';
 import type { RoomManager } from '../rooms/manager.ts';
 import { NotOwnerError } from '../rooms/ownership.ts';
 import type { Logger, Room } from '../rooms/room.ts';
-import { createRedisAdapter, type RedisAdapter } from './adapter.ts';
+import { createRedisAdapter, openRedis, type RedisAdapter } from './adapter.ts';
 import { ClusterFeed } from './feed.ts';
 import { ClusterGate } from './gate.ts';
 import { DEFAULT_LEASE_TTL_MS, RoomLeases } from './lease.ts';
@@ -89,15 +89,15 @@ export class Cluster {
   static async connect(opts: ClusterOptions, store: Store, log: Logger): Promise<Cluster> {
     const node = opts.node ?? defaultNodeName();
     const clock = opts.clock ?? realClock;
-    const adapter = await createRedisAdapter(opts.redisUrl, { channelPrefix: PREFIX });
-    const redis = new Redis(opts.redisUrl, { lazyConnect: true });
-    const sub = redis.duplicate();
+    const adapter = await createRedisAdapter(opts.redisUrl, { channelPrefix: PREFIX, log });
+    let redis: Redis | null = null;
+    let sub: Redis | null = null;
     try {
-      await Promise.all([redis.connect(), sub.connect()]);
+      redis = await openRedis(opts.redisUrl, log, 'commands');
+      sub = await openRedis(opts.redisUrl, log, 'subscriptions');
     } catch (e) {
       await adapter.close();
-      redis.disconnect();
-      sub.disconnect();
+      redis?.disconnect();
       throw e;
     }
     redis.defineCommand('opsroomHeartbeat', { numberOfKeys: 1, lua: HEARTBEAT });

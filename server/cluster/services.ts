@@ -141,7 +141,9 @@ function makeDir(prefix: string, user: { uid: number; gid: number } | null): str
 /** Runs a service until `ready` matches its output; rejects with the output's tail if it exits first. */
 function launch(bin: string, args: string[], user: { name: string } | null, dir: string, ready: RegExp): Promise<ChildProcess> {
   const [cmd, argv] = command(bin, args, user);
-  const proc = spawn(cmd, argv, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: a Ctrl-C in the terminal reaches whoever started it, which stops it in its turn
+  // (`npm run cluster` stops the Opsroom processes before their database and Redis).
+  const proc = spawn(cmd, argv, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const entry = { proc, dir };
   running.add(entry);
   proc.once('exit', () => running.delete(entry));

@@ -3,6 +3,7 @@
 // ahead into a pool that `ids.ready()` refills before each transition (a transition takes its ids synchronously).
 import { and, asc, desc, eq, inArray, lt, lte, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoundState } from '../../shared/protocol/types.ts';
+import { withoutCredentials } from '../net/service-url.ts';
 import { openPostgres, type PgDb, type PgOptions } from './pg.ts';
 import { changeRecord, changeRow, playerRecord, roomRecord, roundRecord } from './rows.ts';
 import { changes, goalResults, players, rooms, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.pg.ts';
@@ -76,8 +77,12 @@ export class PgStore implements Store {
 
   /** Connects (and migrates, one process at a time). */
   static async open(url: string, opts: PgOptions = {}): Promise<PgStore> {
-    const { db } = await openPostgres(url, opts);
-    return new PgStore(db);
+    try {
+      const { db } = await openPostgres(url, opts);
+      return new PgStore(db);
+    } catch (e) {
+      throw new Error(`PostgreSQL at ${withoutCredentials(url)} cannot be used: ${(e as Error).message}`, { cause: e });
+    }
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 // The few lines printed once the server listens: where students join, the database file, the
 // metrics address, and how to stop — the first thing a teacher or an operator needs.
 import { resolve } from 'node:path';
+import { withoutCredentials } from '../net/service-url.ts';
 import { joinInfo, lanAddresses, type Interfaces, type JoinInfo } from '../net/addresses.ts';
 
 export interface StartFacts {
@@ -15,15 +16,6 @@ export interface StartFacts {
   cluster?: { databaseUrl: string; redisUrl: string; node: string } | null;
 }
 
-/** A service address to show: host, port and database, never a user or password. */
-export function withoutCredentials(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
-  } catch {
-    return '(unreadable address)';
-  }
-}
 
 export interface StartSummary {
   /** Base URLs students can use, best first (empty: only this computer). */
@@ -74,6 +66,6 @@ export function startBlock(f: StartFacts): string {
   lines.push(`${label('On this computer')}${s.local}`);
   lines.push(`${label('Database')}${s.database}`);
   lines.push(`${label('Metrics')}${s.metrics}`);
-  lines.push(`${label('To stop')}Ctrl+C (or SIGTERM): running rounds are paused and kept`);
+  lines.push(`${label('To stop')}Ctrl+C (or SIGTERM): ${f.cluster ? 'running rounds go on in the other processes' : 'running rounds are paused and kept'}`);
   return lines.join('\n') + '\n';
 }
