@@ -1,7 +1,7 @@
 // The Store on PostgreSQL (cluster mode): the same reads and writes as sqlite.ts through drizzle's node-postgres
 // driver. Several processes write the same database, so fresh ids come from the tables' identity sequences, drawn
 // ahead into a pool that `ids.ready()` refills before each transition (a transition takes its ids synchronously).
-import { and, asc, desc, eq, inArray, lt, lte, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoundState } from '../../shared/protocol/types.ts';
 import { withoutCredentials } from '../net/service-url.ts';
 import { openPostgres, type PgDb, type PgOptions } from './pg.ts';
@@ -11,6 +11,9 @@ import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, Tea
 import { FencedError, type IdSource, type IdTable, type MinuteRecord, type TeamResultRecord, type Write } from './writes.ts';
 
 type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
+
+/** Rows in one INSERT of snapshots (4 parameters each: PostgreSQL takes at most 65,535 a statement). */
+const SNAPSHOTS_PER_INSERT = 4000;
 
 const ID_TABLES: readonly IdTable[] = ['teachers', 'rooms', 'teams', 'players', 'rounds', 'changes'];
 
@@ -89,10 +92,61 @@ export class PgStore implements Store {
     await this.db.$client.end();
   }
 
+  /**
+   * One transaction for every list. Each statement is a round trip to the server, so the writes every minute
+   * brings are merged over all the lists: one statement checks and stores every room's fence (first, so that a
+   * stale owner fails at once, in room order so that two batches never wait on each other), one inserts every
+   * snapshot, one moves every round's minute; the rest go one by one, in order, between them.
+   */
   async commit(lists: readonly (readonly Write[])[]): Promise<void> {
+    const fences: Extract<Write, { op: 'fence' }>[] = [];
+    const snapshotRows: (typeof snapshots.$inferInsert)[] = [];
+    const minutes: { id: number; minute: number }[] = [];
+    const rest: Write[] = [];
+    const created = new Set<number>();
+    for (const list of lists) {
+      for (const w of list) {
+        if (w.op === 'fence') fences.push(w);
+        else if (w.op === 'insertSnapshots') for (const r of w.rows) snapshotRows.push({ roundId: w.roundId, ...r });
+        else if (w.op === 'updateRound' && Object.keys(w.set).length === 1 && w.set.minute !== undefined) minutes.push({ id: w.id, minute: w.set.minute });
+        else {
+          if (w.op === 'insertRoom') created.add(w.id);
+          rest.push(w);
+        }
+      }
+    }
+    fences.sort((x, y) => x.roomId - y.roomId);
     await this.db.transaction(async (tx) => {
-      for (const list of lists) for (const w of list) await this.apply(tx, w);
+      await this.fence(tx, fences.filter((f) => !created.has(f.roomId)));
+      for (const w of rest) await this.apply(tx, w);
+      // A room created in this transaction is fenced once its row exists.
+      await this.fence(tx, fences.filter((f) => created.has(f.roomId)));
+      for (let i = 0; i < snapshotRows.length; i += SNAPSHOTS_PER_INSERT) await tx.insert(snapshots).values(snapshotRows.slice(i, i + SNAPSHOTS_PER_INSERT));
+      if (minutes.length) {
+        const values = sql.join(
+          minutes.map((m) => sql`(${m.id}::int, ${m.minute}::int)`),
+          sql`, `,
+        );
+        await tx.execute(sql`UPDATE rounds SET minute = v.minute FROM (VALUES ${values}) AS v(id, minute) WHERE rounds.id = v.id`);
+      }
     });
+  }
+
+  /** Stores each room's token unless a higher one is stored: then nothing of the transaction is (FencedError). */
+  private async fence(tx: Tx, fences: readonly Extract<Write, { op: 'fence' }>[]): Promise<void> {
+    if (fences.length === 0) return;
+    const values = sql.join(
+      fences.map((f) => sql`(${f.roomId}::int, ${f.token}::int, ${f.at}::bigint)`),
+      sql`, `,
+    );
+    // The row locks taken here also order this commit against a takeover's claim of the same room.
+    const done = await tx.execute<{ id: number }>(
+      sql`UPDATE rooms SET fence = v.token, fenced_at = v.at FROM (VALUES ${values}) AS v(id, token, at) WHERE rooms.id = v.id AND rooms.fence <= v.token RETURNING rooms.id`,
+    );
+    if (done.rows.length === fences.length) return;
+    const ok = new Set(done.rows.map((r) => Number(r.id)));
+    const stale = fences.find((f) => !ok.has(f.roomId))!;
+    throw new FencedError(stale.roomId, stale.token);
   }
 
   private async apply(tx: Tx, w: Write): Promise<void> {
@@ -160,16 +214,9 @@ export class PgStore implements Store {
           if (goals.length) await tx.insert(goalResults).values(goals);
         }
         return;
-      case 'fence': {
-        // The row lock taken here also orders this commit against a takeover's claim of the same room.
-        const done = await tx
-          .update(rooms)
-          .set({ fence: w.token, fencedAt: w.at })
-          .where(and(eq(rooms.id, w.roomId), lte(rooms.fence, w.token)))
-          .returning({ id: rooms.id });
-        if (done.length === 0) throw new FencedError(w.roomId, w.token);
+      case 'fence':
+        await this.fence(tx, [w]);
         return;
-      }
     }
   }
 

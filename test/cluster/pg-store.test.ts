@@ -176,8 +176,21 @@ describe('fenced commits', () => {
     ]);
     expect(results[0]).toMatchObject({ status: 'rejected', reason: expect.any(FencedError) });
     expect(results[1]).toMatchObject({ status: 'fulfilled' });
+    // One transaction with b's next minute and a room created (and fenced) in it: the new row is there to fence.
+    await store.ids.ready();
+    const [teacherId, roomId] = [store.ids.next('teachers'), store.ids.next('rooms')];
+    await store.commit([
+      [minute(b.roundId, tb.teamId, 2), { op: 'updateRound', id: b.roundId, set: { minute: 2 } }, { op: 'fence', roomId: b.roomId, token: 1, at: 2 }],
+      [
+        { op: 'insertTeacher', id: teacherId, keyHash: 'new-key', createdAt: 2 },
+        { op: 'insertRoom', id: roomId, code: 'NEW123', teacherId, config: { simulator: 'web-service', scenario: 'free', minutes: 5, tempo: 1, seed: null, teamCount: 1 } as never, createdAt: 2 },
+        { op: 'fence', roomId, token: 1, at: 2 },
+      ],
+    ]);
+    expect(await store.roomByCode('NEW123')).toMatchObject({ id: roomId, fence: 1, fencedAt: 2 });
+    expect(await store.roundById(b.roundId)).toMatchObject({ minute: 2 });
     expect((await store.snapshotsOfRound(a.roundId)).map((s) => s.minute)).toEqual([0]);
-    expect((await store.snapshotsOfRound(b.roundId)).map((s) => s.minute)).toEqual([0, 1]);
+    expect((await store.snapshotsOfRound(b.roundId)).map((s) => s.minute)).toEqual([0, 1, 2]);
     expect((await store.roomsInPlay()).map((r) => r.id).sort()).toEqual([a.roomId, b.roomId].sort());
   });
 
