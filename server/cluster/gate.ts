@@ -96,6 +96,8 @@ export class ClusterGate implements RoomGate {
           return await answer(await held, ask, this.deps);
         } catch (e) {
           if (!moved(e)) throw e;
+          // Lost here a moment ago (its lease ran out, or another process fenced it): ask whoever holds it now.
+          await pause(attempt);
           continue;
         }
       }

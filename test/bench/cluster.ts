@@ -19,32 +19,35 @@ import { fmt } from './stats.ts';
 
 type Services = Awaited<ReturnType<typeof startServices>>;
 
-/** A process and its direct children (PostgreSQL's backends), their CPU time together. */
-function treeCpuSeconds(pid: number): number {
-  let total = cpuSeconds(pid);
+/** CPU seconds of a process and of each of its direct children (PostgreSQL's backends), by pid. */
+function treeCpu(pid: number): Map<number, number> {
+  const out = new Map([[pid, cpuSeconds(pid)]]);
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) total += cpuSeconds(Number(name));
+      if (ppid === pid) out.set(Number(name), cpuSeconds(Number(name)));
     } catch {
       // Gone meanwhile.
     }
   }
-  return total;
+  return out;
 }
 
+/** A process tree's CPU over a window: what each process present at the end used since the start (or since it began). */
 function sampleTree(pid: number) {
   let t0 = Date.now();
-  let c0 = treeCpuSeconds(pid);
+  let c0 = treeCpu(pid);
   return {
     mark() {
       t0 = Date.now();
-      c0 = treeCpuSeconds(pid);
+      c0 = treeCpu(pid);
     },
     stopPercent() {
-      return (100 * (treeCpuSeconds(pid) - c0)) / ((Date.now() - t0) / 1000);
+      let used = 0;
+      for (const [p, c] of treeCpu(pid)) used += c - (c0.get(p) ?? 0);
+      return (100 * used) / ((Date.now() - t0) / 1000);
     },
   };
 }
@@ -157,7 +160,8 @@ export async function benchFailover(students = 400, opts: { seconds?: number; ki
 }
 
 const latency = (r: RunResult) =>
-  `${fmt(r.deliveredPerSecond, 0)} snapshots/s (${fmt(100 * r.deliveredShare, 0)} % of due), p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms, ` +
+  `${fmt(r.deliveredPerSecond, 0)} snapshots/s (${fmt(100 * r.deliveredShare, 0)} % of due), p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms ` +
+  `(since the tick started: p50 ${r.sinceTickMs.p50} ms, p99 ${r.sinceTickMs.p99} ms), ` +
   `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}`;
 
 export function reportCluster(rows: ClusterBench[]): string {
