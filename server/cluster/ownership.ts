@@ -60,12 +60,8 @@ export class LeaseOwnership implements Ownership {
 
   private guard(lease: Lease, onLost: (reason: string) => void): RoomGuard {
     const { leases, clock } = this.o;
-    let over = false;
-    const lose = (reason: string) => {
-      if (over) return;
-      over = true;
-      onLost(reason);
-    };
+    // Said each time (dropping a room is idempotent): a loss during the room's loading is said again at its first commit.
+    const lose = (reason: string) => onLost(reason);
     const keeper = leases.keep(lease, (_l, reason) => lose(reason));
     return {
       seal(roomId, writes) {
@@ -73,14 +69,11 @@ export class LeaseOwnership implements Ownership {
         if (!keeper.valid()) throw new NotOwnerError(lease.room, keeper.lost ?? 'its lease ran out');
         return writes.length ? [...writes, { op: 'fence', roomId, token: lease.token, at: clock.now() }] : writes;
       },
-      fenced() {
+      lost(reason) {
         void keeper.stop({ release: true });
-        lose('a commit was refused: another process stored a newer fence');
+        lose(reason);
       },
-      async release() {
-        over = true;
-        await keeper.stop({ release: true });
-      },
+      release: () => keeper.stop({ release: true }),
     };
   }
 }

@@ -23,8 +23,8 @@ export interface RoomGuard {
    * transaction. Throws NotOwnerError when the room's lease is not surely held now (nothing is then committed).
    */
   seal(roomId: number, writes: readonly Write[]): readonly Write[];
-  /** A commit came back fenced: another process owns the room. Gives it up here. */
-  fenced(): void;
+  /** A commit came back fenced, or could not be sealed: the room is not this process's. Gives it up here. */
+  lost(reason: string): void;
   /** Gives the room up so that another process can take it at once (after the room's last commit). */
   release(): Promise<void>;
 }

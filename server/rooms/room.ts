@@ -12,7 +12,7 @@ import type { Clock, Timer } from './clock.ts';
 import type { CommandOf, Commands, CommandType, Emit, Message } from './commands.ts';
 import type { Mismatches } from './load.ts';
 import type { EventName, RoomOutput } from './output.ts';
-import type { RoomGuard } from './ownership.ts';
+import { NotOwnerError, type RoomGuard } from './ownership.ts';
 import { Presence } from './presence.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
 import { transition } from './transitions/index.ts';
@@ -132,13 +132,19 @@ export class Room {
 
   private async store(writes: readonly Write[], command: CommandType): Promise<void> {
     // Cluster mode: with the room's fencing write, or not at all when the lease is not surely ours (NotOwnerError).
-    const sealed = this.guard ? this.guard.seal(this.id, writes) : writes;
+    let sealed = writes;
+    try {
+      if (this.guard) sealed = this.guard.seal(this.id, writes);
+    } catch (e) {
+      if (e instanceof NotOwnerError) this.guard!.lost(e.reason);
+      throw e;
+    }
     try {
       await this.deps.committer.commit(sealed);
     } catch (e) {
       if (e instanceof FencedError) {
         // Another process owns the room now: nothing was stored, nothing is sent; the room leaves this process.
-        this.guard?.fenced();
+        this.guard?.lost('a commit was refused: another process stored a newer fence');
         throw e;
       }
       this.deps.log.error({ room: this.code, command, minute: this.current.round.minute, err: e }, 'could not store a change of the room');
