@@ -16,7 +16,7 @@ import { NotOwnerError, type RoomGuard } from './ownership.ts';
 import { Presence } from './presence.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
 import { transition } from './transitions/index.ts';
-import { headlineTrends, roomMinute, roomSummary, roomView, roundScores, teamHistory } from './views.ts';
+import { headlineTrends, roomMinute, roomSummary, roomView, roundScores, teamHistory, teamMinute } from './views.ts';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -178,9 +178,20 @@ export class Room {
   }
 
   // ── the clock ────────────────────────────────────────────────────────
-  /** A running round taken over from a process that died (cluster mode): its minutes go on from one tempo from now. */
+  /**
+   * A running round taken over from a process that died (cluster mode): its last stored minute is sent again —
+   * that process may have died after storing it and before sending it; a page takes a minute it already has as
+   * a no-op — and the next minutes go on from one tempo from now.
+   */
   resumeClock(): void {
-    if (this.current.round.state === 'running' && !this.timer) this.schedule(this.deps.clock.now());
+    const r = this.current.round;
+    if (r.state !== 'running' || this.timer) return;
+    const { out, clock } = this.deps;
+    const now = clock.now();
+    for (const t of r.teams.values()) out.emit(this.code, { kind: 'team', teamId: t.teamId }, 'minute', { roundId: r.id, sentAt: now, ...teamMinute(t) });
+    out.emit(this.code, { kind: 'teacher' }, 'room:minute', roomMinute(r, now));
+    out.emit(this.code, { kind: 'observers' }, 'summary', roomSummary(r, now));
+    this.schedule(now);
   }
 
   /** Keeps the timer in step with the round: running ⇔ a minute is planned. */

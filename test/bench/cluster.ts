@@ -62,6 +62,7 @@ interface ClusterRun {
   postgresCpuPercent: number;
   redisCpuPercent: number;
   maxGapMs: number;
+  repeated: number;
 }
 
 /** Opsroom processes in cluster mode on a fresh database, under load generators; `kill` kills one mid-window. */
@@ -115,6 +116,7 @@ async function runCluster(services: Services, processes: number, opts: FanoutOpt
       postgresCpuPercent,
       redisCpuPercent,
       maxGapMs: Math.max(...reports.map((r) => r.maxGapMs ?? 0)),
+      repeated: reports.reduce((a, r) => a + (r.repeated ?? 0), 0),
     };
   } finally {
     await Promise.all(gens.map((g) => g.stop()));
@@ -183,6 +185,7 @@ export function reportFailover(c: ClusterRun): string {
   return (
     `${r.students} students in ${r.students / 40} rooms, every room on process A, every student on B; A killed (SIGKILL) during the window: ` +
     `longest wait for a minute ${fmt(c.maxGapMs / 1000, 1)} s (lease 10 s, scan every 3.3 s), ${latency(r)}, ` +
+    `the last minute before the takeover received again by ${c.repeated} students, ` +
     `B's CPU ${c.servers.map((s) => `${fmt(s.cpuPercent, 0)} %`).join(' + ')}, machine load ${fmt(r.loadAverage, 1)}`
   );
 }

@@ -99,9 +99,14 @@ describe('a room taken from another process', () => {
     const code = await runningRoomIn(env);
     const { ownership, state } = handOwnership({ recent: true });
     const manager = new RoomManager(env.manager.deps, ownership);
+    const sent = env.out.sent.length;
     const room = await manager.get(code);
     expect(room.round).toMatchObject({ state: 'running', minute: 1 });
     expect(state.adopted).toEqual([code]);
+    // Its last stored minute once more, to every team, the teacher and the observers: the dead owner may not have sent it.
+    const again = env.out.sent.slice(sent);
+    expect(again.filter((m) => m.event === 'minute').map((m) => (m.payload as { snapshot: { minute: number } }).snapshot.minute)).toEqual([1, 1]);
+    expect(again.filter((m) => m.event === 'room:minute' || m.event === 'summary').map((m) => (m.payload as { minute: number }).minute)).toEqual([1, 1]);
     env.clock.advance(2000);
     await manager.settled();
     expect(room.round.minute).toBe(2);
@@ -114,8 +119,10 @@ describe('a room taken from another process', () => {
     const code = await runningRoomIn(env);
     const { ownership } = handOwnership({ recent: false });
     const manager = new RoomManager(env.manager.deps, ownership);
+    const sent = env.out.sent.length;
     const room = await manager.get(code);
     expect(room.round).toMatchObject({ state: 'paused', minute: 1 });
+    expect(env.out.sent.slice(sent).map((m) => m.event)).not.toContain('minute');
     env.clock.advance(10_000);
     await manager.settled();
     expect(room.round.minute).toBe(1);

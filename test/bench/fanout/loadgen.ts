@@ -64,6 +64,8 @@ let studentBytes = 0;
 let teacherBytes = 0;
 let missed = 0;
 let outOfOrder = 0;
+/** The same minute again (a takeover sends the last stored minute once more). */
+let repeated = 0;
 let changesSent = 0;
 let changeErrors = 0;
 let measuring = false;
@@ -79,7 +81,8 @@ function track(t: Track, round: number, minute: number, sentAt: number, now: num
     missed += minute; // minutes 0..minute−1 of the new round never arrived
     t.start = Infinity;
   } else if (round === t.round) {
-    if (minute <= t.minute) outOfOrder++;
+    if (minute === t.minute) repeated++;
+    else if (minute < t.minute) outOfOrder++;
     else missed += minute - t.minute - 1;
   } else {
     outOfOrder++;
@@ -232,6 +235,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     // Tracking restarts so that the measured window starts clean.
     missed = 0;
     outOfOrder = 0;
+    repeated = 0;
     for (const t of studentTracks) t.lastAt = 0;
     changesSent = 0;
     changeErrors = 0;
@@ -255,6 +259,7 @@ for await (const line of createInterface({ input: process.stdin })) {
       teacherBytes,
       missed,
       outOfOrder,
+      repeated,
       // Gaps count as missed only once a later minute arrives: a student whose minutes stopped is stalled.
       stalled: studentTracks.filter((t) => t.lastAt < Date.now() - STALL_MS).length,
       changesSent,
