@@ -14,6 +14,16 @@ type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
 
 /** Rows in one INSERT of snapshots (4 parameters each: PostgreSQL takes at most 65,535 a statement). */
 const SNAPSHOTS_PER_INSERT = 4000;
+/** Parameters of one statement, with room to spare under PostgreSQL's 65,535. */
+const MAX_PARAMETERS = 60_000;
+
+/** FencedError for the first room whose fence was not stored (the rows are the rooms it was stored for). */
+function refuseStale(fences: readonly Extract<Write, { op: 'fence' }>[], stored: readonly { id: number }[]): void {
+  if (stored.length === fences.length) return;
+  const ok = new Set(stored.map((r) => Number(r.id)));
+  const stale = fences.find((f) => !ok.has(f.roomId))!;
+  throw new FencedError(stale.roomId, stale.token);
+}
 
 const ID_TABLES: readonly IdTable[] = ['teachers', 'rooms', 'teams', 'players', 'rounds', 'changes'];
 
@@ -96,7 +106,8 @@ export class PgStore implements Store {
    * One transaction for every list. Each statement is a round trip to the server, so the writes every minute
    * brings are merged over all the lists: one statement checks and stores every room's fence (first, so that a
    * stale owner fails at once, in room order so that two batches never wait on each other), one inserts every
-   * snapshot, one moves every round's minute; the rest go one by one, in order, between them.
+   * snapshot, one moves every round's minute; the rest go one by one, in order, between them. A batch of
+   * minutes and nothing else — what the clocks bring, nearly every commit — is one statement (minutes()).
    */
   async commit(lists: readonly (readonly Write[])[]): Promise<void> {
     const fences: Extract<Write, { op: 'fence' }>[] = [];
@@ -116,6 +127,9 @@ export class PgStore implements Store {
       }
     }
     fences.sort((x, y) => x.roomId - y.roomId);
+    if (rest.length === 0 && fences.length > 0 && 3 * fences.length + 4 * snapshotRows.length + 2 * minutes.length <= MAX_PARAMETERS) {
+      return this.minutes(fences, snapshotRows, minutes);
+    }
     await this.db.transaction(async (tx) => {
       await this.fence(tx, fences.filter((f) => !created.has(f.roomId)));
       for (const w of rest) await this.apply(tx, w);
@@ -132,6 +146,34 @@ export class PgStore implements Store {
     });
   }
 
+  /**
+   * Minutes of fenced rooms in one statement (one round trip, atomic like any statement): the fences are stored,
+   * and only if every room's was accepted are the snapshots inserted and the minutes moved. When one was refused
+   * nothing else is written — the fences of the others, stored all the same, are the tokens they already had.
+   */
+  private async minutes(
+    fences: readonly Extract<Write, { op: 'fence' }>[],
+    rows: readonly (typeof snapshots.$inferInsert)[],
+    minutes: readonly { id: number; minute: number }[],
+  ): Promise<void> {
+    const list = <T>(xs: readonly T[], row: (x: T) => SQL) => sql.join(xs.map(row), sql`, `);
+    const all = fences.length;
+    const parts = [
+      sql`f AS (UPDATE rooms SET fence = v.token, fenced_at = v.at FROM (VALUES ${list(fences, (f) => sql`(${f.roomId}::int, ${f.token}::int, ${f.at}::bigint)`)}) AS v(id, token, at) WHERE rooms.id = v.id AND rooms.fence <= v.token RETURNING rooms.id)`,
+      sql`n AS (SELECT count(*) AS n FROM f)`,
+    ];
+    if (rows.length) {
+      const values = list(rows, (r) => sql`(${r.roundId}::int, ${r.teamId}::int, ${r.minute}::int, ${r.data}::text)`);
+      parts.push(sql`s AS (INSERT INTO snapshots (round_id, team_id, minute, data) SELECT v.* FROM (VALUES ${values}) AS v(round_id, team_id, minute, data), n WHERE n.n = ${all})`);
+    }
+    if (minutes.length) {
+      const values = list(minutes, (m) => sql`(${m.id}::int, ${m.minute}::int)`);
+      parts.push(sql`m AS (UPDATE rounds SET minute = v.minute FROM (VALUES ${values}) AS v(id, minute), n WHERE rounds.id = v.id AND n.n = ${all})`);
+    }
+    const done = await this.db.execute<{ id: number }>(sql`WITH ${sql.join(parts, sql`, `)} SELECT id FROM f`);
+    refuseStale(fences, done.rows);
+  }
+
   /** Stores each room's token unless a higher one is stored: then nothing of the transaction is (FencedError). */
   private async fence(tx: Tx, fences: readonly Extract<Write, { op: 'fence' }>[]): Promise<void> {
     if (fences.length === 0) return;
@@ -143,10 +185,7 @@ export class PgStore implements Store {
     const done = await tx.execute<{ id: number }>(
       sql`UPDATE rooms SET fence = v.token, fenced_at = v.at FROM (VALUES ${values}) AS v(id, token, at) WHERE rooms.id = v.id AND rooms.fence <= v.token RETURNING rooms.id`,
     );
-    if (done.rows.length === fences.length) return;
-    const ok = new Set(done.rows.map((r) => Number(r.id)));
-    const stale = fences.find((f) => !ok.has(f.roomId))!;
-    throw new FencedError(stale.roomId, stale.token);
+    refuseStale(fences, done.rows);
   }
 
   private async apply(tx: Tx, w: Write): Promise<void> {

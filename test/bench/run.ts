@@ -1,4 +1,4 @@
-// `npm run bench [-- --only sim,tick,fanout,limit,cluster,replay,bundle,metrics] [--quick] [--students N[,N…]] [--procs K]`:
+// `npm run bench [-- --only sim,tick,fanout,limit,cluster,failover,replay,bundle,metrics] [--quick] [--students N[,N…]] [--procs K]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students). `npm run soak` is separate (30 minutes).
@@ -59,6 +59,8 @@ if (asked('cluster')) {
   const sizes = studentsArg ? limitSizes : [2000, 4000];
   console.log('\n[3c] cluster mode on this machine: one process on SQLite, one and two processes on PostgreSQL + Redis, 20 s each (services, servers and load generators on the same cores)');
   for (const n of sizes) console.log(reportCluster(await benchCluster([n], { procs })));
+}
+if (asked('cluster') || asked('failover')) {
   console.log('\n[3d] failover: the owner of every room killed mid-run');
   console.log(reportFailover(await benchFailover()));
 }
