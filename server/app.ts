@@ -14,8 +14,10 @@ import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
+import { Cluster, type ClusterOptions } from './cluster/node.ts';
 import { Committer } from './db/commit.ts';
 import { DatabaseHealth } from './db/health.ts';
+import { PgStore } from './db/pg-store.ts';
 import { SqliteStore } from './db/sqlite.ts';
 import type { Store } from './db/store.ts';
 import { addressKey, trustNobody, type TrustFn } from './http/client-address.ts';
@@ -34,13 +36,16 @@ import { DEFAULT_EXPORT_LIMITS, Exports, type ExportLimits } from './replay/expo
 import { FeedHub, feedRoutes } from './realtime/feed.ts';
 import { AddressBook, DEFAULT_CONNECTION_LIMITS, guardSocketIo, type ConnectionLimits } from './realtime/guard.ts';
 import { CodeGuesses, DEFAULT_GUESS_LIMIT, type BucketConfig } from './realtime/limits.ts';
+import { LocalGate, type RoomGate } from './realtime/gate.ts';
 import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
 import { DEFAULT_ROOM_LIMITS, RoomManager, type RoomLimits } from './rooms/manager.ts';
 
 export interface AppOptions {
-  /** SQLite file, or ':memory:'. */
+  /** SQLite file, or ':memory:' (not used in cluster mode). */
   databasePath: string;
+  /** Cluster mode: PostgreSQL and Redis shared with other Opsroom processes (server/cluster/). */
+  cluster?: ClusterOptions;
   clock?: Clock;
   /** Folder of the web build (adapter-static output); null serves no web app. */
   webRoot?: string | null;
@@ -72,6 +77,8 @@ export interface AppOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     rooms: RoomManager;
+    /** How transports reach a room (here, or at its owner in cluster mode). */
+    gate: RoomGate;
     store: Store;
     io: IoServer;
     feed: FeedHub;
@@ -81,6 +88,8 @@ declare module 'fastify' {
     guesses: CodeGuesses;
     addressBook: AddressBook;
     checkOrigin: (req: IncomingMessage) => string | null;
+    /** Cluster mode's part of this process, or null (one process on SQLite). */
+    cluster: Cluster | null;
   }
 }
 
@@ -104,12 +113,24 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
   });
   const clock = opts.clock ?? realClock;
-  const store = SqliteStore.open(opts.databasePath);
+  const store: Store = opts.cluster ? await PgStore.open(opts.cluster.databaseUrl, { maxConnections: opts.cluster.pgConnections }) : SqliteStore.open(opts.databasePath);
+  let cluster: Cluster | null = null;
+  try {
+    cluster = opts.cluster ? await Cluster.connect(opts.cluster, store, app.log) : null;
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
   const dbHealth = new DatabaseHealth(store, clock);
   if (!dbHealth.intact) app.log.error({ problems: store.integrity }, 'the database failed its quick check: rounds on damaged pages may not load');
 
   // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
-  const io: IoServer = new Server(app.server, { serveClient: false, destroyUpgrade: false, maxHttpBufferSize: MAX_SOCKET_MESSAGE });
+  const io: IoServer = new Server(app.server, {
+    serveClient: false,
+    destroyUpgrade: false,
+    maxHttpBufferSize: MAX_SOCKET_MESSAGE,
+    ...(cluster ? { adapter: cluster.adapter.adapter } : {}),
+  });
   const upgrades = new EventEmitter();
   app.server.on('upgrade', (req, socket, head) => {
     if (!req.url?.startsWith('/socket.io/')) upgrades.emit('upgrade', req, socket, head);
@@ -125,9 +146,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const feed = new FeedHub(connectionLimits, clock, app.log, metrics);
   const committer = new Committer(store, metrics);
+  const feedOut = cluster ? cluster.feedFor(feed) : feed;
   const rooms = new RoomManager(
-    { store, committer, out: socketOutput(io, feed, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) },
+    { store, committer, out: socketOutput(io, feedOut, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) },
     { ...DEFAULT_ROOM_LIMITS, ...opts.roomLimits },
+    cluster?.ownership ?? null,
   );
   metrics.watch({
     roomStates: () => rooms.all().map((r) => r.round.state),
@@ -141,7 +164,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('feed', feed);
   app.decorate('guesses', guesses);
   app.decorate('addressBook', addresses);
-  attachProtocol(io, rooms, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, { guesses, trust }, metrics);
+  const joinSocket = (socketId: string, channels: string[]) => io.in(socketId).socketsJoin(channels);
+  const gate: RoomGate = cluster ? cluster.gateFor(rooms, joinSocket) : new LocalGate(rooms, joinSocket);
+  app.decorate('gate', gate);
+  app.decorate('cluster', cluster);
+  attachProtocol(io, gate, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, { guesses, trust }, metrics);
 
   app.setErrorHandler(handleError);
   // Route schemas are zod schemas (shared/protocol/schemas.ts and the routes' own).
@@ -192,12 +219,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await coach.close();
     // Whatever was asked to be stored is stored (or refused) before the database closes.
     await committer.idle();
+    // Cluster mode: the rooms' leases were released when they closed; then the Redis connections go.
+    await cluster?.stop();
     await store.close();
   });
 
+  // One process resumes every interrupted round paused; a cluster process takes the running rounds nobody holds.
   try {
-    await rooms.recover();
+    if (cluster) await cluster.start(rooms, io);
+    else await rooms.recover();
   } catch (err) {
+    if (cluster) throw err;
     // Not even the list of rounds to recover could be read: serve what can be served, health says why.
     app.log.error({ err }, 'recovery of interrupted rounds failed');
   }

@@ -8,9 +8,10 @@ import { parseAllowedOrigins } from './http/origins.ts';
  * How a start that cannot go on ends (docs/operations.md): each with one line on stderr saying why.
  * 2 — a value is malformed (fix its spelling); 78 — DATABASE_PATH is well-formed but no database can be
  * kept there (sysexits' EX_CONFIG: fix the machine or choose another path); 1 — the address cannot be
- * listened on (the port in use, a HOST that is not this machine's).
+ * listened on (the port in use, a HOST that is not this machine's) or, in cluster mode, a PostgreSQL or Redis
+ * that cannot be reached or used.
  */
-export const EXIT_CODES = { badValue: 2, databaseUnusable: 78, cannotListen: 1 } as const;
+export const EXIT_CODES = { badValue: 2, databaseUnusable: 78, cannotListen: 1, serviceUnreachable: 1 } as const;
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -32,6 +33,8 @@ export interface Config {
   trustProxy: string | null;
   /** Origins besides the server's own whose pages may open WebSockets to it. */
   allowedOrigins: string[];
+  /** Cluster mode (DATABASE_URL and REDIS_URL): several processes on one PostgreSQL and one Redis; null: one process on SQLite. */
+  cluster: { databaseUrl: string; redisUrl: string } | null;
 }
 
 // `PORT=` (set but empty, as compose files and .env templates leave it) means "use the default";
@@ -69,6 +72,14 @@ const parsedBy = <T>(parse: (s: string) => T) =>
       return z.NEVER;
     }
   });
+const serviceUrl = (protocols: string[], example: string) =>
+  z.string().refine((s) => {
+    try {
+      return protocols.includes(new URL(s).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a ${protocols.map((p) => p + '//').join(' or ')} address, e.g. ${example}`);
 
 const schema = z.object({
   PORT: optional(port),
@@ -80,10 +91,13 @@ const schema = z.object({
   METRICS_TOKEN: optional(token),
   TRUST_PROXY: optional(parsedBy((s) => (parseTrustProxy(s), s))),
   ALLOWED_ORIGINS: optional(parsedBy(parseAllowedOrigins)),
+  // Cluster mode: both or neither (checked below).
+  DATABASE_URL: optional(serviceUrl(['postgres:', 'postgresql:'], 'postgres://opsroom:secret@db.example.org:5432/opsroom')),
+  REDIS_URL: optional(serviceUrl(['redis:', 'rediss:'], 'redis://redis.example.org:6379')),
 });
 
 /** Variables whose value is a secret: named in an error, never echoed. */
-const SECRET = new Set(['METRICS_TOKEN']);
+const SECRET = new Set(['METRICS_TOKEN', 'DATABASE_URL', 'REDIS_URL']);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -105,6 +119,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(name, `${name}=${shown}: ${issue.message}`);
   }
   const e = r.data;
+  if ((e.DATABASE_URL === undefined) !== (e.REDIS_URL === undefined)) {
+    const [set, unset] = e.DATABASE_URL === undefined ? ['REDIS_URL', 'DATABASE_URL'] : ['DATABASE_URL', 'REDIS_URL'];
+    throw new ConfigError(unset, `${set} is set but ${unset} is not: cluster mode needs both (PostgreSQL and Redis); one process on SQLite needs neither`);
+  }
+  if (e.DATABASE_URL !== undefined && e.DATABASE_PATH !== undefined) {
+    throw new ConfigError('DATABASE_PATH', `DATABASE_PATH=${JSON.stringify(e.DATABASE_PATH).slice(1, -1).slice(0, 80)}: not used in cluster mode (DATABASE_URL): unset one of them`);
+  }
   return {
     port: e.PORT ?? 3000,
     host: e.HOST ?? '0.0.0.0',
@@ -115,5 +136,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN ?? null,
     trustProxy: e.TRUST_PROXY ?? null,
     allowedOrigins: e.ALLOWED_ORIGINS ?? [],
+    cluster: e.DATABASE_URL !== undefined && e.REDIS_URL !== undefined ? { databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL } : null,
   };
 }

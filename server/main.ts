@@ -34,8 +34,11 @@ const app = await buildApp({
   metricsToken: config.metricsToken,
   trustProxy: parseTrustProxy(config.trustProxy),
   allowedOrigins: config.allowedOrigins,
+  ...(config.cluster ? { cluster: config.cluster } : {}),
 }).catch((err: unknown) => {
   if (err instanceof DatabaseOpenError) refuse(err.message, EXIT_CODES.databaseUnusable);
+  // Cluster mode: PostgreSQL or Redis out of reach is one line (which one, where), not a stack.
+  if (config.cluster) refuse((err as Error).message, EXIT_CODES.serviceUnreachable);
   throw err;
 });
 
@@ -64,6 +67,7 @@ const facts: StartFacts = {
   publicUrl: config.publicUrl,
   databasePath: config.databasePath,
   metricsToken: config.metricsToken !== null,
+  cluster: app.cluster && config.cluster ? { ...config.cluster, node: app.cluster.node } : null,
 };
 const summary = startSummary(facts);
 if (pretty) process.stdout.write(startBlock(facts));
@@ -77,7 +81,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.exit(1);
     }
     stopping = true;
-    app.log.info({ signal }, 'stopping: pausing running rounds (send the signal again to stop at once)');
+    const rounds = app.cluster ? 'handing running rounds over to the other processes' : 'pausing running rounds';
+    app.log.info({ signal }, `stopping: ${rounds} (send the signal again to stop at once)`);
     stopGracefully(app).then(
       (report) => {
         app.log.info(report, describeStop(report, summary.database));

@@ -1,17 +1,27 @@
 // `npm run verify-replays [-- --db FILE]`: re-simulates every finished round in the database and
-// reports any minute that differs from the stored snapshot. Exit code 1 when one does.
+// reports any minute that differs from the stored snapshot. Exit code 1 when one does. With DATABASE_URL
+// (cluster mode) it reads the PostgreSQL database instead.
 import { existsSync } from 'node:fs';
+import { PgStore } from '../db/pg-store.ts';
 import { SqliteStore } from '../db/sqlite.ts';
+import type { Store } from '../db/store.ts';
 import { verifyRounds } from '../replay/verify.ts';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--db');
+const url = at < 0 ? process.env.DATABASE_URL?.trim() : undefined;
 const path = at >= 0 ? args[at + 1] : (process.env.DATABASE_PATH ?? './data/opsroom.db');
-if (!path || !existsSync(path)) {
-  console.error(`error: no database at ${path ?? '(missing --db value)'}; use --db FILE or DATABASE_PATH`);
+if (!url && (!path || !existsSync(path))) {
+  console.error(`error: no database at ${path ?? '(missing --db value)'}; use --db FILE, DATABASE_PATH or DATABASE_URL`);
   process.exit(2);
 }
-const store = SqliteStore.open(path);
+let store: Store;
+try {
+  store = url ? await PgStore.open(url) : SqliteStore.open(path!);
+} catch (e) {
+  console.error(`error: ${(e as Error).message}`);
+  process.exit(2);
+}
 const reports = await verifyRounds(store);
 let bad = 0;
 for (const r of reports) {

@@ -119,6 +119,18 @@ export class RoomLeases {
     return { node: value.slice(0, at), token: Number(value.slice(at + 1)), ttlMs: ttl };
   }
 
+  /** Which process holds each room's lease (null: nobody), in one round trip. */
+  async holders(rooms: readonly string[]): Promise<(string | null)[]> {
+    if (rooms.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const room of rooms) pipeline.get(this.leaseKey(room));
+    const replies = (await pipeline.exec()) ?? [];
+    return replies.map(([err, value]) => {
+      if (err) throw err;
+      return typeof value === 'string' ? value.slice(0, value.lastIndexOf('#')) : null;
+    });
+  }
+
   /** The last fencing token handed out for the room (0 if none). */
   async lastToken(room: string): Promise<number> {
     return Number((await this.redis.get(this.fenceKey(room))) ?? 0);

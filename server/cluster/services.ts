@@ -12,6 +12,8 @@ export interface PostgresService {
   /** postgres://postgres@127.0.0.1:PORT/postgres — the superuser, trusted on loopback. */
   readonly url: string;
   readonly port: number;
+  /** The postmaster's process id (its backends are its children). */
+  readonly pid: number;
   /** The temporary folder: data/, the unix socket and the log. */
   readonly dir: string;
   /** Creates an empty database and returns its URL (one per test keeps tests apart). */
@@ -23,6 +25,7 @@ export interface RedisService {
   /** redis://127.0.0.1:PORT */
   readonly url: string;
   readonly port: number;
+  readonly pid: number;
   readonly dir: string;
   stop(): Promise<void>;
 }
@@ -141,7 +144,9 @@ function makeDir(prefix: string, user: { uid: number; gid: number } | null): str
 /** Runs a service until `ready` matches its output; rejects with the output's tail if it exits first. */
 function launch(bin: string, args: string[], user: { name: string } | null, dir: string, ready: RegExp): Promise<ChildProcess> {
   const [cmd, argv] = command(bin, args, user);
-  const proc = spawn(cmd, argv, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: a Ctrl-C in the terminal reaches whoever started it, which stops it in its turn
+  // (`npm run cluster` stops the Opsroom processes before their database and Redis).
+  const proc = spawn(cmd, argv, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const entry = { proc, dir };
   running.add(entry);
   proc.once('exit', () => running.delete(entry));
@@ -226,6 +231,7 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
       return {
         url,
         port,
+        pid: proc.pid!,
         dir,
         async createDatabase(name = `opsroom_${process.pid}_${++n}`) {
           if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database name ${JSON.stringify(name)}: lower-case letters, digits and _ only`);
@@ -257,7 +263,7 @@ export async function startRedis(): Promise<RedisService> {
       // No persistence: leases live for seconds, and fencing tokens are floored by what PostgreSQL stored.
       const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', join(dir, 'data'), '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
       const proc = await launch(bin, args, null, dir, /Ready to accept connections/);
-      return { url: `redis://127.0.0.1:${port}`, port, dir, stop: () => halt(proc, 'SIGTERM', dir) };
+      return { url: `redis://127.0.0.1:${port}`, port, pid: proc.pid!, dir, stop: () => halt(proc, 'SIGTERM', dir) };
     });
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { PG_PROBE_TABLE } from './health.ts';
 import * as schema from './schema.pg.ts';
 
 export type PgDb = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -30,12 +31,14 @@ export async function openPostgres(url: string, opts: PgOptions = {}): Promise<{
   return { pool, db: drizzle(pool, { schema }) };
 }
 
-/** Applies migrations/pg/ on one connection while holding the migration lock. */
+/** Applies migrations/pg/ (and makes the health probe's table) on one connection while holding the migration lock. */
 export async function migratePostgres(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
     await migrate(drizzle(client), { migrationsFolder });
+    // Under the same lock: CREATE TABLE IF NOT EXISTS is not safe against a concurrent twin.
+    await client.query(PG_PROBE_TABLE);
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]);
     client.release();
   } catch (e) {

@@ -33,6 +33,10 @@ export const rooms = pgTable(
     locked: boolean('locked').notNull().default(false),
     /** The teacher shared the room's replays with its students (every team). */
     replayShared: boolean('replay_shared').notNull().default(false),
+    /** The highest fencing token a commit of this room carried: a commit with a lower one is refused. */
+    fence: integer('fence').notNull().default(0),
+    /** When the room's owner last committed under its fence (a takeover soon after is a failover). */
+    fencedAt: millis('fenced_at'),
   },
   (t) => [index('rooms_teacher').on(t.teacherId)],
 );

@@ -24,6 +24,13 @@ export const rooms = sqliteTable(
     locked: integer('locked', { mode: 'boolean' }).notNull().default(false),
     /** The teacher shared the room's replays with its students (every team). */
     replayShared: integer('replay_shared', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * Cluster mode: the highest fencing token a commit of this room carried. A commit with a lower token (from
+     * a process that lost the room's lease) is refused; one process on SQLite never writes it.
+     */
+    fence: integer('fence').notNull().default(0),
+    /** Cluster mode: when the room's owner last committed under its fence (a takeover soon after is a failover). */
+    fencedAt: integer('fenced_at'),
   },
   (t) => [index('rooms_teacher').on(t.teacherId)],
 );

@@ -1,59 +1,13 @@
 // The Store on SQLite (better-sqlite3, synchronous inside). This process is the database's only
 // writer, so fresh ids are counted on from each table's max(id) read at open.
-import { and, asc, desc, eq, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
-import type { ChangeRecord, RoleChange, RoundState, TeacherMessage, WhatIfOrigin } from '../../shared/protocol/types.ts';
+import { and, asc, desc, eq, inArray, lt, lte, max, sql, type SQL } from 'drizzle-orm';
+import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
 import { PROBE_WRITE } from './health.ts';
 import { openDatabase, type Db } from './index.ts';
+import { changeRecord, changeRow, memberRecord, playerRecord, roleChangeRecord, roleChangeRow, roomRecord, roundRecord, whatIf } from './rows.ts';
 import { changes, goalResults, messages, players, roleChanges, rooms, roundMembers, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
-import type { IdSource, IdTable, MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
-
-type RoomRow = typeof rooms.$inferSelect;
-type PlayerRow = typeof players.$inferSelect;
-type RoundRow = typeof rounds.$inferSelect;
-type ChangeRow = typeof changes.$inferSelect;
-type RoleChangeRow = typeof roleChanges.$inferSelect;
-
-const roomRecord = (r: RoomRow): RoomRecord => ({
-  ...{ id: r.id, code: r.code, teacherId: r.teacherId, config: JSON.parse(r.config), createdAt: r.createdAt },
-  ...{ locked: r.locked, replayShared: r.replayShared },
-});
-
-const whatIf = (text: string | null): WhatIfOrigin | null => (text === null ? null : JSON.parse(text));
-
-const roleChangeRecord = (r: RoleChangeRow): RoleChange => ({
-  ...{ roundId: r.roundId, teamId: r.teamId, minute: r.minute, role: r.role, reason: r.reason, at: r.at },
-  from: r.fromPlayerId === null ? null : { playerId: r.fromPlayerId, name: r.fromName ?? '' },
-  to: r.toPlayerId === null ? null : { playerId: r.toPlayerId, name: r.toName ?? '' },
-});
-
-const playerRecord = (p: PlayerRow): PlayerRecord => ({
-  id: p.id,
-  roomId: p.roomId,
-  teamId: p.teamId,
-  name: p.name,
-  seq: p.seq,
-  roles: JSON.parse(p.roles),
-  removed: p.removed,
-  joinedAt: p.joinedAt,
-});
-
-function roundRecord(r: RoundRow): RoundRecord {
-  const { forkOfRoundId, forkOfTeamId, forkMinute, ...rest } = r;
-  const forked = forkOfRoundId !== null && forkOfTeamId !== null && forkMinute !== null;
-  return { ...rest, forkOf: forked ? { roundId: forkOfRoundId, teamId: forkOfTeamId, minute: forkMinute } : null };
-}
-
-const changeRecord = (row: ChangeRow): ChangeRecord => ({
-  id: row.id,
-  roundId: row.roundId,
-  teamId: row.teamId,
-  minute: row.minute,
-  key: row.key,
-  value: JSON.parse(row.value),
-  author: { playerId: row.playerId, name: row.authorName },
-  at: row.at,
-});
+import { FencedError, type IdSource, type IdTable, type MinuteRecord, type RoundMemberRecord, type TeamResultRecord, type Write } from './writes.ts';
 
 const ID_TABLES = { teachers, rooms, teams, players, rounds, changes, messages } as const;
 
@@ -164,13 +118,7 @@ export class SqliteStore implements Store {
           .run();
         return;
       case 'insertChanges':
-        if (w.changes.length) {
-          const rows = w.changes.map((c) => ({
-            ...{ id: c.id, roundId: c.roundId, teamId: c.teamId, minute: c.minute, key: c.key, value: JSON.stringify(c.value) },
-            ...{ playerId: c.author.playerId, authorName: c.author.name, at: c.at },
-          }));
-          db.insert(changes).values(rows).run();
-        }
+        if (w.changes.length) db.insert(changes).values(w.changes.map(changeRow)).run();
         return;
       case 'insertSnapshots':
         if (w.rows.length) db.insert(snapshots).values(w.rows.map((r) => ({ roundId: w.roundId, ...r }))).run();
@@ -185,13 +133,7 @@ export class SqliteStore implements Store {
         }
         return;
       case 'insertRoleChanges':
-        if (w.changes.length) {
-          const rows = w.changes.map((c) => ({
-            ...{ roundId: c.roundId, teamId: c.teamId, minute: c.minute, role: c.role, reason: c.reason, at: c.at },
-            ...{ fromPlayerId: c.from?.playerId ?? null, fromName: c.from?.name ?? null, toPlayerId: c.to?.playerId ?? null, toName: c.to?.name ?? null },
-          }));
-          db.insert(roleChanges).values(rows).run();
-        }
+        if (w.changes.length) db.insert(roleChanges).values(w.changes.map(roleChangeRow)).run();
         return;
       case 'upsertRoundMembers':
         for (const m of w.members) {
@@ -207,7 +149,32 @@ export class SqliteStore implements Store {
         db.insert(messages).values({ id, roundId, teamId, text, at }).run();
         return;
       }
+      case 'fence': {
+        const done = db
+          .update(rooms)
+          .set({ fence: w.token, fencedAt: w.at })
+          .where(and(eq(rooms.id, w.roomId), lte(rooms.fence, w.token)))
+          .run();
+        if (done.changes === 0) throw new FencedError(w.roomId, w.token);
+        return;
+      }
     }
+  }
+
+  async claimRoom(roomId: number, token: number): Promise<RoomRecord | undefined> {
+    const r = this.db
+      .update(rooms)
+      .set({ fence: token })
+      .where(and(eq(rooms.id, roomId), lt(rooms.fence, token)))
+      .returning()
+      .get();
+    return r && roomRecord(r);
+  }
+
+  async roomsInPlay(): Promise<RoomRecord[]> {
+    // A running round is its room's latest: the next round is only opened once this one is finished.
+    const rows = this.db.select({ room: rooms }).from(rooms).innerJoin(rounds, eq(rounds.roomId, rooms.id)).where(eq(rounds.state, 'running')).orderBy(asc(rooms.id)).all();
+    return rows.map((r) => roomRecord(r.room));
   }
 
   // ── reads ────────────────────────────────────────────────────────────
@@ -317,7 +284,7 @@ export class SqliteStore implements Store {
       .where(eq(roundMembers.roundId, roundId))
       .orderBy(asc(roundMembers.teamId), asc(roundMembers.seq))
       .all()
-      .map((m) => ({ teamId: m.teamId, playerId: m.playerId, seq: m.seq, name: m.name, roles: JSON.parse(m.roles) }));
+      .map(memberRecord);
   }
   async roundsOfPlayer(playerId: number): Promise<{ roundId: number; teamId: number }[]> {
     return this.db

@@ -14,6 +14,10 @@ export interface RoomRecord {
   createdAt: number;
   locked: boolean;
   replayShared: boolean;
+  /** The highest fencing token stored with a commit of this room (cluster mode; 0 otherwise). */
+  fence: number;
+  /** When a commit last carried the fence, or null. */
+  fencedAt: number | null;
 }
 
 export interface TeamRecord {
@@ -72,6 +76,15 @@ export interface Store {
   readonly integrity: readonly string[];
   /** Writes and commits one row that holds no classroom data; rejects when the database cannot be written. */
   probe(at: number): Promise<void>;
+
+  /**
+   * Cluster mode: stores `token` as the room's fence if it is higher than the stored one, so that from now on
+   * only commits with `token` or higher are accepted. Returns the room as it stood (`fencedAt` of the previous
+   * owner's last commit), or undefined when the room is missing or a token at least as high is stored.
+   */
+  claimRoom(roomId: number, token: number): Promise<RoomRecord | undefined>;
+  /** Rooms whose latest round is running (cluster mode: the rooms a process must take when nobody holds them). */
+  roomsInPlay(): Promise<RoomRecord[]>;
 
   teacherByKeyHash(keyHash: string): Promise<number | undefined>;
   codeExists(code: string): Promise<boolean>;

@@ -108,4 +108,20 @@ export type Write =
   | { op: 'insertRoleChanges'; changes: readonly RoleChange[] }
   /** Inserts each member, or replaces their name and roles. */
   | { op: 'upsertRoundMembers'; roundId: number; members: readonly RoundMemberRecord[] }
-  | { op: 'insertMessage'; message: TeacherMessage };
+  | { op: 'insertMessage'; message: TeacherMessage }
+  /**
+   * Cluster mode: the room's fencing token, checked and stored in the same transaction as the room's other
+   * writes — refused (FencedError, nothing stored) when a higher token is stored, i.e. another process owns the room.
+   */
+  | { op: 'fence'; roomId: number; token: number; at: number };
+
+/** A commit refused because another process has taken the room since (its fencing token is higher). */
+export class FencedError extends Error {
+  override readonly name = 'FencedError';
+  constructor(
+    readonly roomId: number,
+    readonly token: number,
+  ) {
+    super(`room ${roomId}: fencing token ${token} is stale; another process owns the room`);
+  }
+}

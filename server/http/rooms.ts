@@ -36,8 +36,7 @@ export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpL
 
   app.get('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups }, schema: { params: codeParams } }, async (req) => {
     // Anonymous: a room whose last round ended over an hour ago is not shown (ROOM_CLOSED).
-    const room = await app.guesses.attempt(req.ip, 'http', () => app.rooms.forViewers(req.params.code));
-    const v = room.view('public');
+    const { room: v } = await app.guesses.attempt(req.ip, 'http', () => app.gate.ask(req.params.code, { type: 'look' }));
     return {
       ...{ code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, seed: v.round.seed },
       ...{ teams: v.teams.length, players: v.players.length, locked: v.locked },

@@ -1,11 +1,14 @@
 // A graceful stop that says what it did: running rounds paused (and so stored as paused), every
-// socket told why it is about to close, the feeds closed, the database closed.
+// socket told why it is about to close, the feeds closed, the database closed. In cluster mode running
+// rounds are not paused but handed over: their leases are released and other processes take them at once.
 import type { FastifyInstance } from 'fastify';
 import { NoticeCode } from '../../shared/protocol/errors.ts';
 import type { ProtocolNotice } from '../../shared/protocol/types.ts';
 
 export interface StopReport {
   roundsPaused: number;
+  /** Cluster mode: running rounds left running for another process to take. */
+  roundsHandedOver?: number;
   /** Rounds that could not be marked paused (they resume paused at the next start anyway). */
   pauseFailed: number;
   socketsTold: number;
@@ -15,7 +18,8 @@ export interface StopReport {
 export async function stopGracefully(app: FastifyInstance): Promise<StopReport> {
   let roundsPaused = 0;
   let pauseFailed = 0;
-  for (const room of app.rooms.all()) {
+  const handedOver = app.cluster ? app.rooms.all().filter((r) => r.round.state === 'running').length : 0;
+  for (const room of app.cluster ? [] : app.rooms.all()) {
     if (room.round.state !== 'running') continue;
     try {
       // The teacher's own pause: timer cleared, state stored, everyone in the room sees it.
@@ -26,11 +30,14 @@ export async function stopGracefully(app: FastifyInstance): Promise<StopReport> 
       app.log.error({ err, room: room.code }, 'could not pause the round while stopping');
     }
   }
-  const socketsTold = await tellEverySocket(app, { code: NoticeCode.SERVER_STOPPING, message: 'the server is stopping: rounds are paused and kept; this page reconnects when it is back' });
+  const message = app.cluster
+    ? 'this server is stopping: another one goes on with the rounds; this page reconnects'
+    : 'the server is stopping: rounds are paused and kept; this page reconnects when it is back';
+  const socketsTold = await tellEverySocket(app, { code: NoticeCode.SERVER_STOPPING, message });
   const feedsClosed = app.feed.count();
   // preClose disconnects the sockets (after their queued notice) and closes the feeds; onClose the database.
   await app.close();
-  return { roundsPaused, pauseFailed, socketsTold, feedsClosed };
+  return { roundsPaused, pauseFailed, socketsTold, feedsClosed, ...(app.cluster ? { roundsHandedOver: handedOver } : {}) };
 }
 
 /**
@@ -51,5 +58,7 @@ async function tellEverySocket(app: FastifyInstance, notice: ProtocolNotice, ms 
 export function describeStop(r: StopReport, database: string): string {
   const n = (k: number, one: string, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;
   const failed = r.pauseFailed ? ` (${n(r.pauseFailed, 'round')} could not be marked paused)` : '';
-  return `stopped: ${n(r.roundsPaused, 'running round')} paused and stored${failed}, ${n(r.socketsTold, 'socket')} told, ${n(r.feedsClosed, 'feed')} closed, database ${database} closed`;
+  const rounds =
+    r.roundsHandedOver !== undefined ? `${n(r.roundsHandedOver, 'running round')} handed over to the other processes` : `${n(r.roundsPaused, 'running round')} paused and stored${failed}`;
+  return `stopped: ${rounds}, ${n(r.socketsTold, 'socket')} told, ${n(r.feedsClosed, 'feed')} closed, database ${database} closed`;
 }

@@ -1,6 +1,7 @@
 // The few lines printed once the server listens: where students join, the database file, the
 // metrics address, and how to stop — the first thing a teacher or an operator needs.
 import { resolve } from 'node:path';
+import { withoutCredentials } from '../net/service-url.ts';
 import { joinInfo, lanAddresses, type Interfaces, type JoinInfo } from '../net/addresses.ts';
 
 export interface StartFacts {
@@ -11,7 +12,10 @@ export interface StartFacts {
   publicUrl: string | null;
   databasePath: string;
   metricsToken: boolean;
+  /** Cluster mode: the services (their addresses without credentials) and this process's name. */
+  cluster?: { databaseUrl: string; redisUrl: string; node: string } | null;
 }
+
 
 export interface StartSummary {
   /** Base URLs students can use, best first (empty: only this computer). */
@@ -38,7 +42,11 @@ export function startSummary(f: StartFacts): StartSummary {
     local: info.local,
     loopbackOnly: info.loopbackOnly,
     port: f.port,
-    database: f.databasePath === ':memory:' ? ':memory: (nothing is kept after a stop)' : resolve(f.databasePath),
+    database: f.cluster
+      ? `${withoutCredentials(f.cluster.databaseUrl)} with ${withoutCredentials(f.cluster.redisUrl)} (cluster node ${f.cluster.node})`
+      : f.databasePath === ':memory:'
+        ? ':memory: (nothing is kept after a stop)'
+        : resolve(f.databasePath),
     metrics: `${info.local}/metrics ${f.metricsToken ? '(Authorization: Bearer <METRICS_TOKEN>)' : '(this computer only; set METRICS_TOKEN to open it to a collector)'}`,
     ...(warning ? { warning } : {}),
   };
@@ -58,6 +66,6 @@ export function startBlock(f: StartFacts): string {
   lines.push(`${label('On this computer')}${s.local}`);
   lines.push(`${label('Database')}${s.database}`);
   lines.push(`${label('Metrics')}${s.metrics}`);
-  lines.push(`${label('To stop')}Ctrl+C (or SIGTERM): running rounds are paused and kept`);
+  lines.push(`${label('To stop')}Ctrl+C (or SIGTERM): ${f.cluster ? 'running rounds go on in the other processes' : 'running rounds are paused and kept'}`);
   return lines.join('\n') + '\n';
 }

@@ -12,6 +12,7 @@ import { refusalsByKey } from '../ops/refusals.ts';
 import type { Clock } from '../rooms/clock.ts';
 import type { Logger } from '../rooms/room.ts';
 import { QueueWatch, type ConnectionLimits } from './guard.ts';
+import { normalizedCode } from './gate.ts';
 import { TokenBucket } from './limits.ts';
 
 export type FeedMessage =
@@ -136,9 +137,13 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
       setTimeout(() => ws.terminate(), FEED_CLOSE_GRACE_MS).unref();
     });
 
-    let room;
+    let look;
     try {
-      room = await app.guesses.attempt(req.ip, 'feed', () => app.rooms.forViewers(req.params.code));
+      look = await app.guesses.attempt(req.ip, 'feed', async () => {
+        // Cluster mode: this process receives the room's feed messages before the room is read.
+        if (app.cluster) await app.cluster.followFeed(normalizedCode(req.params.code), ws);
+        return app.gate.ask(req.params.code, { type: 'look' });
+      });
     } catch (e) {
       const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
       if (!(e instanceof ClassroomError)) req.log.error({ err: e }, 'feed look-up failed');
@@ -150,7 +155,7 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
     }
     // Gone (or cut) while the room was being read: nothing to add.
     if (ws.readyState !== 1) return;
-    feed.add(room.code, ws);
-    feed.sendTo(ws, JSON.stringify({ type: 'hello', room: room.view('public'), summary: room.summary(), scores: room.scores() }));
+    feed.add(look.code, ws);
+    feed.sendTo(ws, JSON.stringify({ type: 'hello', room: look.room, summary: look.summary, scores: look.scores }));
   });
 }

@@ -1,6 +1,7 @@
 // The classroom protocol over socket.io: identity per socket, schema-checked payloads, per-IP join
 // limits (socket.io traffic bypasses Fastify's hooks; the connection-level guards, the per-socket event
-// limit among them, are in guard.ts).
+// limit among them, are in guard.ts). What a socket asks of its room goes through a RoomGate (gate.ts):
+// answered here, or in cluster mode by the room's owner.
 import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import { normalizeCode } from '../../shared/classroom/code.ts';
@@ -10,28 +11,20 @@ import { schemas, type ClientEvent } from '../../shared/protocol/schemas.ts';
 import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
 import { noMetrics, type Metrics } from '../ops/metrics.ts';
 import { refusalsOf } from '../ops/refusals.ts';
-import type { RoomManager } from '../rooms/manager.ts';
-import type { Logger, Room } from '../rooms/room.ts';
-import type { Channel, RoomOutput } from '../rooms/output.ts';
+import { hashSecret, newSecret } from '../rooms/manager.ts';
+import type { Logger } from '../rooms/room.ts';
+import type { RoomOutput } from '../rooms/output.ts';
 import type { Clock } from '../rooms/clock.ts';
+import { ch, channelName, seatChannels, type Role } from './channels.ts';
 import type { FeedHub } from './feed.ts';
+import { dispatchVia, normalizedCode, type AskOf, type AskReply, type PeopleCommand, type RoomGate } from './gate.ts';
 import { KeyedLimiter, type BucketConfig, type CodeGuesses } from './limits.ts';
-import type { CommandOf } from '../rooms/commands.ts';
 
-type TeacherCommand =
-  | CommandOf<'configure'>
-  | CommandOf<'clock'>
-  | CommandOf<'tempo'>
-  | CommandOf<'move'>
-  | CommandOf<'rename'>
-  | CommandOf<'remove'>
-  | CommandOf<'assign'>
-  | CommandOf<'lock'>
-  | CommandOf<'share'>;
+type TeacherCommand = Extract<PeopleCommand, { type: 'configure' | 'clock' | 'tempo' | 'move' | 'rename' | 'remove' | 'assign' | 'lock' | 'share' }>;
 
-interface SocketData {
+export interface SocketData {
   ip: string;
-  role: 'none' | 'student' | 'teacher' | 'observer';
+  role: 'none' | Role;
   code?: string;
   playerId?: number;
 }
@@ -51,46 +44,15 @@ export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
   seats: { capacity: 50, refillPerSecond: 0.2 },
 };
 
-const ch = {
-  all: (code: string) => `r:${code}`,
-  team: (code: string, teamId: number) => `r:${code}:t:${teamId}`,
-  teacher: (code: string) => `r:${code}:teacher`,
-  observers: (code: string) => `r:${code}:obs`,
-  player: (code: string, playerId: number) => `r:${code}:p:${playerId}`,
-  /** Split view: the students of a team holding one set of roles (not under the team's `r:CODE:t:` prefix). */
-  view: (code: string, teamId: number, view: string) => `r:${code}:v:${teamId}:${view}`,
-};
-
-function channelName(code: string, to: Channel): string {
-  switch (to.kind) {
-    case 'all':
-    case 'public':
-      return ch.all(code);
-    case 'team':
-      return ch.team(code, to.teamId);
-    case 'teacher':
-      return ch.teacher(code);
-    case 'observers':
-      return ch.observers(code);
-    case 'player':
-      return ch.player(code, to.playerId);
-    case 'view':
-      return ch.view(code, to.teamId, to.view);
-  }
-}
-
 /** RoomOutput over socket.io rooms, mirroring what observers get to the plain feed. */
-export function socketOutput(io: IoServer, feed: FeedHub, metrics: Metrics = noMetrics): RoomOutput {
-  const localSockets = (room: string): IoSocket[] => {
-    const ids = io.sockets.adapter.rooms.get(room);
-    return ids ? [...ids].map((id) => io.sockets.sockets.get(id)).filter((s): s is IoSocket => !!s) : [];
-  };
+export function socketOutput(io: IoServer, feed: Pick<FeedHub, 'send'>, metrics: Metrics = noMetrics): RoomOutput {
   return {
     emit(code, to, event, payload) {
       const name = channelName(code, to);
       // Everyone but the teacher: the room without its secrets.
       const target = to.kind === 'public' ? io.to(name).except(ch.teacher(code)) : io.to(name);
       (target.emit as (e: string, p: unknown) => void)(event, payload);
+      // This process's sockets (in cluster mode the other processes' are counted there).
       const size = (room: string) => io.sockets.adapter.rooms.get(room)?.size ?? 0;
       metrics.sent(event, size(name) - (to.kind === 'public' ? size(ch.teacher(code)) : 0));
       if (to.kind === 'observers' && event === 'summary') feed.send(code, { type: 'summary', ...(payload as object) });
@@ -98,21 +60,20 @@ export function socketOutput(io: IoServer, feed: FeedHub, metrics: Metrics = noM
       if (to.kind === 'all' && event === 'presence') feed.send(code, { type: 'presence', ...(payload as object) });
       if (to.kind === 'all' && event === 'scores') feed.send(code, { type: 'scores', ...(payload as object) });
     },
-    placePlayer(code, playerId, teamId) {
-      const prefix = `r:${code}:t:`;
-      for (const s of localSockets(ch.player(code, playerId))) {
-        for (const r of s.rooms) if (r.startsWith(prefix)) s.leave(r);
-        if (teamId !== null) s.join(ch.team(code, teamId));
-      }
+    // Through the adapter, so that a player's sockets on every process follow (in order with later broadcasts).
+    placePlayer(code, playerId, teamId, teamIds) {
+      const sockets = io.in(ch.player(code, playerId));
+      const others = teamIds.filter((id) => id !== teamId).map((id) => ch.team(code, id));
+      if (others.length) sockets.socketsLeave(others);
+      if (teamId !== null) sockets.socketsJoin(ch.team(code, teamId));
     },
     dropPlayer(code, playerId) {
-      for (const s of localSockets(ch.player(code, playerId))) s.disconnect(true);
+      io.in(ch.player(code, playerId)).disconnectSockets(true);
     },
     viewPlayer(code, playerId, from, to) {
-      for (const s of localSockets(ch.player(code, playerId))) {
-        if (from) s.leave(channelName(code, from));
-        if (to) s.join(channelName(code, to));
-      }
+      const sockets = io.in(ch.player(code, playerId));
+      if (from) sockets.socketsLeave(channelName(code, from));
+      if (to) sockets.socketsJoin(channelName(code, to));
     },
   };
 }
@@ -133,7 +94,7 @@ export interface ConnectionGuards {
 
 export function attachProtocol(
   io: IoServer,
-  manager: RoomManager,
+  gate: RoomGate,
   clock: Clock,
   log: Logger,
   limits: RealtimeLimits,
@@ -188,97 +149,106 @@ export function attachProtocol(
         throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many join attempts from this address: wait a little');
       }
     };
-    const room = (): Room => {
-      const r = socket.data.code ? manager.peek(socket.data.code) : undefined;
-      if (!r) throw new ClassroomError(ErrorCode.NOT_JOINED, 'join a room first');
-      return r;
+    const joinedCode = (): string => {
+      if (!socket.data.code) throw new ClassroomError(ErrorCode.NOT_JOINED, 'join a room first');
+      return socket.data.code;
     };
-    const teacherRoom = (): Room => {
+    const teacherCode = (): string => {
       if (socket.data.role !== 'teacher') throw new ClassroomError(ErrorCode.NOT_TEACHER, 'only the teacher can do this');
-      return room();
+      return joinedCode();
     };
-    /** Forgets the socket's previous identity, so one socket is one person in one room. */
+    /** Tells the room a seat is gone (its answer is not waited for). */
+    const forget = (code: string, role: Role, playerId: number | undefined) => {
+      gate.ask(code, { type: 'leave', role, playerId }).catch((err: unknown) => log.warn({ err, room: code }, 'could not tell the room a socket left'));
+    };
+    /** Forgets the socket's identity, so one socket is one person in one room. */
     const leave = () => {
       const { code, role, playerId } = socket.data;
       for (const r of socket.rooms) if (r !== socket.id) socket.leave(r);
-      if (role === 'student' && code && playerId !== undefined) manager.peek(code)?.disconnect(playerId);
-      if ((role === 'teacher' || role === 'observer') && code) manager.peek(code)?.unwatch();
+      if (code && role !== 'none') forget(code, role, playerId);
       socket.data.role = 'none';
       socket.data.code = undefined;
       socket.data.playerId = undefined;
     };
 
-    /** A socket that went away while its join was being handled takes no seat. */
-    const stillHere = () => {
-      if (socket.disconnected) throw new ClassroomError(ErrorCode.NOT_JOINED, 'the connection closed while joining');
+    /**
+     * Takes a seat in a room: the socket joins the room's `all` channel first (in cluster mode this process then
+     * receives the room's broadcasts), the room's holder seats it (and puts it in the seat's channels), and only
+     * then does the socket drop its previous identity. A socket that went away meanwhile takes no seat.
+     */
+    const enter = async <K extends 'join' | 'rejoin' | 'teacher' | 'observe'>(code: string, role: Role, ask: AskOf<K>): Promise<AskReply<K>> => {
+      const all = ch.all(code);
+      const hadAll = socket.rooms.has(all);
+      socket.join(all);
+      await gate.listening();
+      let seat: AskReply<K>;
+      try {
+        seat = await gate.ask(code, { ...ask, socketId: socket.id } as AskOf<K>);
+      } catch (e) {
+        if (!hadAll) socket.leave(all);
+        throw e;
+      }
+      const playerId = 'playerId' in seat ? seat.playerId : undefined;
+      if (socket.disconnected) {
+        forget(code, role, playerId);
+        throw new ClassroomError(ErrorCode.NOT_JOINED, 'the connection closed while joining');
+      }
+      const teamId = 'teamId' in seat ? seat.teamId : undefined;
+      const view = 'view' in seat ? seat.view : undefined;
+      const keep = new Set([socket.id, all, ...seatChannels(code, { role, playerId, teamId, view })]);
+      for (const r of socket.rooms) if (!keep.has(r)) socket.leave(r);
+      const old = socket.data;
+      if (old.code && old.role !== 'none') forget(old.code, old.role, old.playerId);
+      socket.data = { ...socket.data, role, code, playerId };
+      return seat;
     };
 
     on('student:join', async (req) => {
       limitJoin();
-      let joined;
+      let seat;
       let token = req.token;
       if (token) {
-        joined = await manager.rejoin(token, req.code);
+        const known = await gate.tokenSeat(hashSecret(token), req.code);
+        seat = await enter(known.code, 'student', { type: 'rejoin', playerId: known.playerId });
       } else {
         if (!req.name) throw new ClassroomError(ErrorCode.BAD_REQUEST, 'a display name is needed to join');
         if (!seats.take(`${socket.data.ip} ${normalizeCode(req.code) ?? ''}`)) {
           refused('socket:seats');
           throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many new students from this address in this room: wait a little');
         }
-        const j = await manager.joinStudent(req.code, req.name);
-        joined = j;
-        token = j.token;
+        token = newSecret();
+        seat = await enter(normalizedCode(req.code), 'student', { type: 'join', name: req.name, tokenHash: hashSecret(token) });
       }
-      const { room: r, player } = joined;
-      stillHere();
-      leave();
-      socket.data = { ...socket.data, role: 'student', code: r.code, playerId: player.id };
-      socket.join([ch.all(r.code), ch.player(r.code, player.id)]);
-      if (player.teamId !== null) socket.join(ch.team(r.code, player.teamId));
-      // Split view: the channel of the player's roles as they are now (later moves come through viewPlayer).
-      const view = r.viewOf(player.id);
-      if (view) socket.join(channelName(r.code, view));
-      r.connect(player.id);
       return {
-        ...{ token, playerId: player.id, room: r.view('public'), history: r.historyFor(player.id), scores: r.scores() },
-        ...{ roleChanges: player.teamId !== null ? r.roleChanges(player.teamId) : [], messages: r.messages(player.teamId) },
+        ...{ token, playerId: seat.playerId, room: seat.room, history: seat.history, scores: seat.scores },
+        ...{ roleChanges: seat.roleChanges, messages: seat.messages },
       };
     });
 
     on('student:control', async (req) => {
       const playerId = socket.data.playerId;
       if (socket.data.role !== 'student' || playerId === undefined) throw new ClassroomError(ErrorCode.NOT_JOINED, 'join as a student first');
-      return { change: await room().dispatch({ type: 'control', playerId, key: req.key, value: req.value }) };
+      const { reply } = await dispatchVia(gate, joinedCode(), { type: 'control', playerId, key: req.key, value: req.value });
+      return { change: reply };
     });
 
     on('teacher:join', async (req) => {
       limitJoin();
-      const r = await manager.teacherRoom(req.code, req.key);
-      stillHere();
-      leave();
-      socket.data = { ...socket.data, role: 'teacher', code: r.code };
-      socket.join([ch.all(r.code), ch.teacher(r.code)]);
-      r.watch();
-      return { room: r.view('teacher'), latest: r.latestMinute(), trends: r.trends(), scores: r.scores(), roleChanges: r.roleChanges(null), messages: r.messages('all') };
+      const seat = await enter(normalizedCode(req.code), 'teacher', { type: 'teacher', keyHash: hashSecret(req.key) });
+      return { room: seat.room, latest: seat.latest, trends: seat.trends, scores: seat.scores, roleChanges: seat.roleChanges, messages: seat.messages };
     });
 
     on('observer:join', async (req) => {
       limitJoin();
-      const r = await manager.forViewers(req.code);
-      stillHere();
-      leave();
-      socket.data = { ...socket.data, role: 'observer', code: r.code };
-      socket.join([ch.all(r.code), ch.observers(r.code)]);
-      r.watch();
-      return { room: r.view('public'), summary: r.summary(), scores: r.scores() };
+      const seat = await enter(normalizedCode(req.code), 'observer', { type: 'observe' });
+      return { room: seat.room, summary: seat.summary, scores: seat.scores };
     });
 
     /** A teacher command; the answer is the room as it stands after it. */
     const teacher = <E extends ClientEvent>(event: E, command: (data: z.output<(typeof schemas)[E]>) => TeacherCommand) =>
       on(event, async (req) => {
-        const r = teacherRoom();
-        await r.dispatch(command(req));
-        return { room: r.view('teacher') };
+        const { room } = await gate.ask(teacherCode(), { type: 'dispatch', command: command(req), view: true });
+        return { room: room! };
       });
     teacher('teacher:configure', (patch) => ({ type: 'configure', patch }));
     teacher('teacher:clock', (req) => ({ type: 'clock', action: req.action }));
@@ -289,13 +259,11 @@ export function attachProtocol(
     teacher('teacher:assign', (req) => ({ type: 'assign', playerId: req.playerId, role: req.role }));
     teacher('teacher:lock', (req) => ({ type: 'lock', locked: req.locked }));
     teacher('teacher:share', (req) => ({ type: 'share', shared: req.shared }));
-    on('teacher:message', async (req) => ({ message: await teacherRoom().dispatch({ type: 'message', teamId: req.teamId, text: req.text }) }));
-    on('teacher:team', async (req) => {
-      const r = teacherRoom();
-      const history = r.historyOf(req.teamId);
-      if (!history) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${req.teamId} has no round in progress`);
-      return { history };
+    on('teacher:message', async (req) => {
+      const { reply } = await dispatchVia(gate, teacherCode(), { type: 'message', teamId: req.teamId, text: req.text });
+      return { message: reply };
     });
+    on('teacher:team', async (req) => ({ history: await gate.ask(teacherCode(), { type: 'team', teamId: req.teamId }) }));
 
     socket.on('disconnect', () => leave());
   });

@@ -1,5 +1,7 @@
 // All rooms of the process: creation, look-up by code (loading from the database on demand),
 // student tokens and teacher keys, what-if forks, and recovery of interrupted rounds at start-up.
+// In cluster mode an Ownership (ownership.ts) decides which rooms this process may hold: each room is
+// claimed when created or loaded, and dropped here when another process has taken it.
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { CODE_ALPHABET, CODE_LENGTH, normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
@@ -14,6 +16,7 @@ import { getModel } from '../../shared/sim/registry.ts';
 import type { ScheduledChange } from '../../shared/sim/types.ts';
 import { checkPending } from './transitions/open.ts';
 import { loadRoom } from './load.ts';
+import { NotOwnerError, type Ownership, type RoomGuard } from './ownership.ts';
 import { Room, type RoomDeps } from './room.ts';
 import type { PlayerState } from './state.ts';
 import { forkRoom, openRoom } from './transitions/open.ts';
@@ -35,6 +38,7 @@ function newCode(): string {
 }
 
 const notFound = () => new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'no room has this code');
+const closed = () => new ClassroomError(ErrorCode.ROOM_CLOSED, "this room's last round ended over an hour ago");
 
 export interface RoomLimits {
   /** Rooms made (new ones and what-if forks alike) per address, and per teacher. */
@@ -70,6 +74,8 @@ export class RoomManager {
   constructor(
     readonly deps: RoomDeps,
     readonly limits: RoomLimits = DEFAULT_ROOM_LIMITS,
+    /** Cluster mode: which rooms this process may hold. */
+    readonly ownership: Ownership | null = null,
   ) {
     this.creations = new KeyedLimiter(limits.creations, deps.clock);
   }
@@ -144,8 +150,9 @@ export class RoomManager {
       writes.push({ op: 'insertTeacher', id: teacherId, keyHash: hashSecret(key), createdAt: now });
     }
     const opened = openRoom({ code, teacherId, config }, { now, ids: store.ids });
-    await this.stored([...writes, ...opened.writes]);
-    const room = this.add(new Room(this.deps, opened.state));
+    const guard = await this.claimNew(code);
+    await this.storedNew(guard, opened.state.id, [...writes, ...opened.writes]);
+    const room = this.add(new Room(this.deps, opened.state, [], guard));
     this.deps.log.info({ room: room.code, simulator: config.simulator, scenario: config.scenario, teams: config.teamCount }, 'room created');
     return { room, teacherKey: key };
   }
@@ -155,18 +162,55 @@ export class RoomManager {
     return room;
   }
 
-  /** Reads a room (unless already read); a round found running (its process stopped) is paused first, and stored so. */
-  private async load(row: RoomRecord, read?: Loaded): Promise<Room> {
-    const { state, mismatches } = read ?? (await loadRoom(this.deps.store, row));
-    if (mismatches.length) this.deps.log.error({ room: row.code, round: state.round.id, mismatches }, 're-simulation differs from the stored snapshots');
-    const room = new Room(this.deps, state, mismatches);
+  /** Cluster mode: the lease of a room being created (its code is new). */
+  private claimNew(code: string): Promise<RoomGuard | null> {
+    return this.ownership ? this.ownership.claimNew(code, (why) => this.drop(code, why)) : Promise.resolve(null);
+  }
+
+  /** Stores a new room's writes (with its fence in cluster mode); the claim is given up if that fails. */
+  private async storedNew(guard: RoomGuard | null, roomId: number, writes: readonly Write[]): Promise<void> {
     try {
-      await room.dispatch({ type: 'recover' });
+      await this.stored(guard ? guard.seal(roomId, writes) : writes);
     } catch (e) {
-      room.dispose();
+      await guard?.release();
       throw e;
     }
-    return this.add(room);
+  }
+
+  /**
+   * Reads a room (unless already read). A round found running (its process stopped) is paused first, and stored so — except in
+   * cluster mode right after its owner died (a failover), where it goes on.
+   */
+  private async load(found: RoomRecord, read?: Loaded): Promise<Room> {
+    let row = found;
+    let guard: RoomGuard | null = null;
+    let failover = false;
+    if (this.ownership) {
+      // Fenced before it is read: whatever the previous owner committed is in what is read, and nothing later can be.
+      const claim = await this.ownership.claim(found, (why) => this.drop(found.code, why));
+      ({ guard, row } = claim);
+      failover = claim.recent;
+    }
+    let room: Room | undefined;
+    try {
+      // A read made before the claim (recover()) is not used in cluster mode: only one made under the fence is sure.
+      const { state, mismatches } = read && !this.ownership ? read : await loadRoom(this.deps.store, row);
+      if (mismatches.length) this.deps.log.error({ room: row.code, round: state.round.id, mismatches }, 're-simulation differs from the stored snapshots');
+      room = new Room(this.deps, state, mismatches, guard);
+      if (failover && state.round.state === 'running') room.resumeClock();
+      else await room.dispatch({ type: 'recover' });
+    } catch (e) {
+      room?.dispose();
+      await guard?.release();
+      throw e;
+    }
+    this.add(room);
+    if (this.ownership) {
+      const { round } = room;
+      this.deps.log.info({ room: row.code, round: round.id, minute: round.minute, state: round.state, failover }, 'room taken by this process');
+      await this.ownership.adopted(room);
+    }
+    return room;
   }
 
   private loadOnce(row: RoomRecord, read?: Loaded): Promise<Room> {
@@ -204,18 +248,18 @@ export class RoomManager {
    * before such a room is loaded.
    */
   async forViewers(codeInput: string): Promise<Room> {
-    const closed = () => new ClassroomError(ErrorCode.ROOM_CLOSED, "this room's last round ended over an hour ago");
     const code = normalizeCode(codeInput);
     if (!code) throw notFound();
     const inMemory = this.rooms.get(code);
-    if (inMemory) {
-      if (inMemory.closedFor(this.limits.viewerWindowMs)) throw closed();
-      return inMemory;
-    }
+    if (inMemory) return this.openToViewers(inMemory);
     const row = await this.deps.store.roomByCode(code);
     if (!row) throw notFound();
     if (this.endedBefore(await this.deps.store.latestRound(row.id))) throw closed();
-    const room = await this.loadOnce(row);
+    return this.openToViewers(await this.loadOnce(row));
+  }
+
+  /** The room, unless its last round ended `viewerWindowMs` ago (ROOM_CLOSED to anonymous viewers). */
+  openToViewers(room: Room): Room {
     if (room.closedFor(this.limits.viewerWindowMs)) throw closed();
     return room;
   }
@@ -223,6 +267,25 @@ export class RoomManager {
   private endedBefore(round: RoundRecord | undefined): boolean {
     const at = round?.state === 'finished' ? round.finishedAt : null;
     return at !== null && this.deps.clock.now() - at >= this.limits.viewerWindowMs;
+  }
+
+  /** The room if this process holds it or is loading it (cluster mode: is taking it), without starting a load. */
+  held(code: string): Room | Promise<Room> | undefined {
+    return this.rooms.get(code) ?? this.loading.get(code);
+  }
+
+  /** Cluster mode: takes a stored room for this process (a running round nobody holds). NotOwnerError if another does. */
+  adopt(row: RoomRecord): Promise<Room> {
+    return this.loadOnce(row);
+  }
+
+  /** Cluster mode: the room was taken by another process; it leaves this one without a word (nothing more is sent). */
+  drop(code: string, reason: string): void {
+    const room = this.rooms.get(code);
+    if (!room) return;
+    this.rooms.delete(code);
+    room.dispose(new NotOwnerError(code, reason));
+    this.deps.log.warn({ room: code, round: room.round.id, minute: room.round.minute, reason }, 'room lost to another process');
   }
 
   async joinStudent(code: string, name: string): Promise<{ room: Room; player: PlayerState; token: string }> {
@@ -363,6 +426,8 @@ export class RoomManager {
       if (!room.idleFor(idleMs)) continue;
       room.dispose();
       this.rooms.delete(code);
+      // Cluster mode: the lease goes too, so that whichever process is asked next can take the room.
+      void room.guard?.release();
       n++;
     }
     return n;
@@ -379,7 +444,10 @@ export class RoomManager {
     next();
   }
 
-  /** Stops every timer, lets queued commands finish, and forgets the rooms. */
+  /**
+   * Stops every timer, lets queued commands finish, and forgets the rooms. Cluster mode: then releases their
+   * leases, so that other processes take them at once (a running round goes on there).
+   */
   async close(): Promise<void> {
     this.deps.clock.clearTimeout(this.sweepTimer);
     this.sweepTimer = null;
@@ -387,5 +455,6 @@ export class RoomManager {
     for (const r of rooms) r.dispose();
     await Promise.all(rooms.map((r) => r.settled()));
     this.rooms.clear();
+    await Promise.all(rooms.map((r) => r.guard?.release()));
   }
 }

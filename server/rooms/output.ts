@@ -18,8 +18,11 @@ export type EventPayload<E extends EventName> = Parameters<ServerToClient[E]>[0]
 
 export interface RoomOutput {
   emit<E extends EventName>(code: string, to: Channel, event: E, payload: EventPayload<E>): void;
-  /** A player's sockets follow them to their (new) team's channel; null: no team. */
-  placePlayer(code: string, playerId: number, teamId: number | null): void;
+  /**
+   * A player's sockets follow them to their (new) team's channel; null: no team. `teamIds`: every team of the
+   * room, whose channels the sockets leave (on every process: the sockets may be connected to another one).
+   */
+  placePlayer(code: string, playerId: number, teamId: number | null, teamIds: readonly number[]): void;
   /** Disconnects a removed player's sockets. */
   dropPlayer(code: string, playerId: number): void;
   /** A player's sockets leave one view channel and join another (split-view.ts); null: none. */

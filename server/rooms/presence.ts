@@ -36,6 +36,14 @@ export class Presence {
     this.watchers = Math.max(0, this.watchers - 1);
   }
 
+  /** Counts everyone again (cluster mode: from every process's sockets). */
+  reset(studentSockets: readonly number[], watchers: number, now: number): void {
+    this.lastActive = now;
+    this.sockets.clear();
+    for (const id of studentSockets) this.sockets.set(id, (this.sockets.get(id) ?? 0) + 1);
+    this.watchers = watchers;
+  }
+
   isConnected(playerId: number): boolean {
     return this.sockets.has(playerId);
   }

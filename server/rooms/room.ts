@@ -6,15 +6,16 @@ import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory } from '../../shared/protocol/types.ts';
 import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
-import type { Write } from '../db/writes.ts';
+import { FencedError, type Write } from '../db/writes.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { Clock, Timer } from './clock.ts';
 import type { CommandOf, Commands, CommandType, Emit, Message } from './commands.ts';
 import type { Mismatches } from './load.ts';
 import type { EventName, RoomOutput } from './output.ts';
+import { NotOwnerError, type RoomGuard } from './ownership.ts';
 import { Presence } from './presence.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
-import { historyFor, viewMoves, viewOf, type ViewChannel } from './split-view.ts';
+import { historyFor, teamMinutes, viewMoves, viewOf, type ViewChannel } from './split-view.ts';
 import { transition } from './transitions/index.ts';
 import { headlineTrends, messagesFor, roleChangesOf, roomMinute, roomSummary, roomView, roundScores, teamHistory, type Audience } from './views.ts';
 
@@ -51,13 +52,15 @@ export class Room {
   private timer: Timer | null = null;
   /** When the last minute fell due (or the clock started): the next is one tempo later. */
   private lastBeat = 0;
-  private disposed = false;
+  private disposed: Error | null = null;
 
   constructor(
     private readonly deps: RoomDeps,
     state: RoomState,
     /** Minutes whose re-simulation differed from the stored snapshot when the room was loaded. */
     readonly recoveryMismatches: Mismatches = [],
+    /** Cluster mode: this process's hold on the room; every commit goes through it. */
+    readonly guard: RoomGuard | null = null,
   ) {
     this.current = state;
     this.presence = new Presence(deps.clock.now());
@@ -102,7 +105,7 @@ export class Room {
   }
 
   private async run<K extends CommandType>(cmd: CommandOf<K>): Promise<Commands[K]['reply']> {
-    if (this.disposed) throw new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
+    if (this.disposed) throw this.disposed;
     const { store, clock, drawSeed } = this.deps;
     await store.ids.ready();
     const t0 = performance.now();
@@ -132,9 +135,22 @@ export class Room {
   }
 
   private async store(writes: readonly Write[], command: CommandType): Promise<void> {
+    // Cluster mode: with the room's fencing write, or not at all when the lease is not surely ours (NotOwnerError).
+    let sealed = writes;
     try {
-      await this.deps.committer.commit(writes);
+      if (this.guard) sealed = this.guard.seal(this.id, writes);
     } catch (e) {
+      if (e instanceof NotOwnerError) this.guard!.lost(e.reason);
+      throw e;
+    }
+    try {
+      await this.deps.committer.commit(sealed);
+    } catch (e) {
+      if (e instanceof FencedError) {
+        // Another process owns the room now: nothing was stored, nothing is sent; the room leaves this process.
+        this.guard?.lost('a commit was refused: another process stored a newer fence');
+        throw e;
+      }
       this.deps.log.error({ room: this.code, command, minute: this.current.round.minute, err: e }, 'could not store a change of the room');
       throw new ClassroomError(ErrorCode.STORAGE_FAILED, 'the server could not store this: nothing changed');
     }
@@ -152,7 +168,12 @@ export class Room {
           out.emit(this.code, { kind: 'public' }, 'room', this.view('public'));
           break;
         case 'place':
-          out.placePlayer(this.code, m.playerId, m.teamId);
+          out.placePlayer(
+            this.code,
+            m.playerId,
+            m.teamId,
+            this.current.teams.map((t) => t.id),
+          );
           break;
         case 'drop':
           out.dropPlayer(this.code, m.playerId);
@@ -162,6 +183,22 @@ export class Room {
   }
 
   // ── the clock ────────────────────────────────────────────────────────
+  /**
+   * A running round taken over from a process that died (cluster mode): its last stored minute is sent again —
+   * that process may have died after storing it and before sending it; a page takes a minute it already has as
+   * a no-op — and the next minutes go on from one tempo from now.
+   */
+  resumeClock(): void {
+    const r = this.current.round;
+    if (r.state !== 'running' || this.timer) return;
+    const { out, clock } = this.deps;
+    const now = clock.now();
+    for (const m of teamMinutes(this.current, r, now)) deliver(out, this.code, m);
+    out.emit(this.code, { kind: 'teacher' }, 'room:minute', roomMinute(r, now));
+    out.emit(this.code, { kind: 'observers' }, 'summary', roomSummary(r, now));
+    this.schedule(now);
+  }
+
   /** Keeps the timer in step with the round: running ⇔ a minute is planned. */
   private syncTimer(prev: RoundRun, next: RoundRun): void {
     if (next.state !== 'running') this.clearTimer();
@@ -221,6 +258,14 @@ export class Room {
   unwatch(): void {
     this.presence.unwatch(this.deps.clock.now());
   }
+  /**
+   * Cluster mode: who is connected, counted again from every process's sockets (one entry per student socket),
+   * after a takeover or when a process went away; everyone gets the room again.
+   */
+  recount(studentSockets: readonly number[], watchers: number): void {
+    this.presence.reset(studentSockets, watchers, this.deps.clock.now());
+    this.send([{ kind: 'room' }]);
+  }
   /** Nothing queued, nothing running, nobody connected for at least `ms`: the room can leave memory. */
   idleFor(ms: number): boolean {
     return this.queued === 0 && this.current.round.state !== 'running' && this.presence.quietFor(ms, this.deps.clock.now());
@@ -279,9 +324,9 @@ export class Room {
     return p ? viewOf(this.current.round.model, p) : null;
   }
 
-  /** Clears the room's timer; commands after this are refused. */
-  dispose(): void {
-    this.disposed = true;
+  /** Clears the room's timer; commands after this are refused (with `reason`, when the room moved elsewhere). */
+  dispose(reason?: Error): void {
+    this.disposed = reason ?? new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
     this.clearTimer();
   }
 }

@@ -96,7 +96,7 @@ export async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, 
 
 type CpuSample = ReturnType<ReturnType<typeof sampleProcess>['stop']>;
 
-function merge(mode: string, opts: FanoutOptions, reports: any[], server: CpuSample, gens: CpuSample[]) {
+export function merge(mode: string, opts: FanoutOptions, reports: any[], server: CpuSample, gens: CpuSample[]) {
   const student = new Histogram();
   const sinceTick = new Histogram();
   const teacher = new Histogram();

@@ -1,9 +1,10 @@
-// `npm run bench [-- --only sim,tick,fanout,limit,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]`:
+// `npm run bench [-- --only sim,tick,fanout,limit,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students). `npm run soak` is separate (30 minutes).
 import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
 import { benchBaseline, benchCoach, reportBaseline, reportCoach } from './coach.ts';
+import { benchCluster, benchFailover, reportCluster, reportFailover } from './cluster.ts';
 import { benchLoad, reportLoad } from './load.ts';
 import { benchMetrics, reportMetrics } from './metrics.ts';
 import { benchReplay, reportReplay } from './replay.ts';
@@ -55,6 +56,15 @@ if (asked('limit')) {
   console.log('\n[3b] where the limit is: at each size Opsroom, then bare socket.io with the same payloads, 20 s each, load generators on the same machine');
   // One line per size as soon as it is measured.
   for (const n of limitSizes) console.log(reportLimit(await probeLimit([n], { procs })));
+}
+if (asked('cluster')) {
+  const sizes = studentsArg ? limitSizes : [2000, 4000];
+  console.log('\n[3c] cluster mode on this machine: one process on SQLite, one and two processes on PostgreSQL + Redis, 20 s each (services, servers and load generators on the same cores)');
+  for (const n of sizes) console.log(reportCluster(await benchCluster([n], { procs })));
+}
+if (asked('cluster') || asked('failover')) {
+  console.log('\n[3d] failover: the owner of every room killed mid-run');
+  console.log(reportFailover(await benchFailover()));
 }
 if (want('replay')) {
   console.log('\n[4] replay: opening a finished round of 10 teams');

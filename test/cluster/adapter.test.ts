@@ -1,12 +1,13 @@
 // socket.io across processes: two servers on port 0 share one Redis through the sharded adapter, as two Opsroom
-// processes will. A broadcast to a room from one reaches a client of the other; the other's sockets can be put in
-// a room from the first (placing a player); a server that has no socket in a room is not sent its broadcasts.
+// processes do. A broadcast to a room from one reaches a client of the other; the other's sockets can be put in
+// a room from the first (placing a player), in order with the broadcasts that follow; a server with no socket in a
+// classroom room is not sent its broadcasts. As in the protocol, a seated socket is in its room's `r:CODE`.
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisAdapter, type RedisAdapter } from '../../server/cluster/adapter.ts';
+import { classOf, createRedisAdapter, type RedisAdapter } from '../../server/cluster/adapter.ts';
 import { startRedis, type RedisService } from '../../server/cluster/services.ts';
 
 interface Node {
@@ -48,8 +49,9 @@ async function connect(node: Node): Promise<Socket> {
 }
 
 const next = <T>(s: Socket, event: string) => new Promise<T>((resolve) => s.once(event, resolve));
-/** Joins on the socket's own server, then waits until that server's Redis subscription is in place. */
+/** Joins the channel and its classroom room on the socket's own server, then waits until that server's Redis subscription is in place. */
 async function join(s: Socket, node: Node, channel: string): Promise<void> {
+  await new Promise<void>((resolve) => s.emit('join', classOf(channel), resolve));
   await new Promise<void>((resolve) => s.emit('join', channel, resolve));
   await node.redis.sub.ping();
 }
@@ -112,6 +114,7 @@ describe('two socket.io servers sharing the Redis adapter', () => {
   it('puts a socket of the other server in a room, and it then receives that room’s broadcasts', async () => {
     const [one, two] = [await startNode(), await startNode()];
     const s = await connect(two);
+    await join(s, two, 'r:ABCD');
     // The socket's id is known everywhere through the adapter: place it from server one, as a teacher's move would.
     const [remote] = await one.io.fetchSockets();
     expect(remote.id).toBe(s.id);
@@ -127,7 +130,29 @@ describe('two socket.io servers sharing the Redis adapter', () => {
     expect(await one.io.in('r:ABCD:t:3').fetchSockets()).toEqual([]);
   });
 
-  it('subscribes a server only to the rooms its own sockets are in', async () => {
+  it('a socket placed from another server gets the broadcast sent right after, every time', async () => {
+    const [one, two] = [await startNode(), await startNode()];
+    const sockets: Socket[] = [];
+    const got: number[][] = [];
+    for (let i = 0; i < 20; i++) {
+      // A fresh classroom room each time: its channel is new to server two, as for the first student of a class.
+      const s = await connect(two);
+      await join(s, two, `r:PL${i}`);
+      const seen: number[] = [];
+      s.on('minute', (m: { minute: number }) => seen.push(m.minute));
+      sockets.push(s);
+      got.push(seen);
+      one.io.in(s.id!).socketsJoin(`r:PL${i}:t:1`);
+      one.io.to(`r:PL${i}:t:1`).emit('minute', { minute: i });
+    }
+    // A last broadcast to each room's `all` channel, after which everything before it has arrived.
+    const done = Promise.all(sockets.map((s) => next(s, 'end')));
+    for (let i = 0; i < 20; i++) one.io.to(`r:PL${i}`).emit('end');
+    await done;
+    expect(got).toEqual(Array.from({ length: 20 }, (_, i) => [i]));
+  });
+
+  it('subscribes a server only to the classroom rooms its own sockets are in, one channel each', async () => {
     const [one, two] = [await startNode(), await startNode()];
     const s = await connect(two);
     await join(s, two, 'r:WXYZ:t:0');
@@ -135,14 +160,16 @@ describe('two socket.io servers sharing the Redis adapter', () => {
       const [, n] = (await one.redis.pub.call('PUBSUB', 'SHARDNUMSUB', `opsroom#/#${room}#`)) as [string, number];
       return n;
     };
-    expect(await subscribers('r:WXYZ:t:0')).toBe(1);
-    expect(await subscribers('r:WXYZ:t:1')).toBe(0);
+    expect(await subscribers('r:WXYZ')).toBe(1);
+    expect(await subscribers('r:WXYZ:t:0')).toBe(0);
+    expect(await subscribers('r:ABCD')).toBe(0);
     const [serverSide] = two.io.of('/').sockets.values();
     const gone = new Promise<void>((resolve) => serverSide.once('disconnect', () => resolve()));
     s.disconnect();
     await gone;
     await two.redis.sub.ping();
-    expect(await subscribers('r:WXYZ:t:0')).toBe(0);
+    expect(await subscribers('r:WXYZ')).toBe(0);
     expect(await one.io.of('/').adapter.serverCount()).toBe(2);
+    expect([classOf('r:AB12:t:3'), classOf('r:AB12'), classOf('x:AB12'), classOf(7)]).toEqual(['r:AB12', 'r:AB12', null, null]);
   });
 });

@@ -272,7 +272,7 @@ describe('the environment', () => {
   test('defaults, blanks as unset, and a normalised PUBLIC_URL', () => {
     expect(loadConfig({})).toEqual({
       ...{ port: 3000, host: '0.0.0.0', databasePath: './data/opsroom.db', logLevel: 'info', logFormat: 'auto', publicUrl: null, metricsToken: null },
-      ...{ trustProxy: null, allowedOrigins: [] },
+      ...{ trustProxy: null, allowedOrigins: [], cluster: null },
     });
     expect(loadConfig({ PORT: '', HOST: ' ', PUBLIC_URL: 'https://ops.example.org/' })).toMatchObject({ port: 3000, host: '0.0.0.0', publicUrl: 'https://ops.example.org' });
     expect(loadConfig({ PORT: '8080', LOG_LEVEL: 'debug', METRICS_TOKEN: 'x'.repeat(16) })).toMatchObject({ port: 8080, logLevel: 'debug', metricsToken: 'x'.repeat(16) });

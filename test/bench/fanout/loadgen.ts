@@ -27,6 +27,12 @@ export interface LoadgenConfig {
   changeProbability: number;
   /** Round length in simulated minutes (teachers start the next round when one ends). */
   roundMinutes?: number;
+  /**
+   * Cluster benches: room r is created on roomUrls[r % n] (the process that then owns it), where its teacher
+   * connects; student i of room r connects to studentUrls[(r + i) % m], spread as a load balancer would.
+   */
+  roomUrls?: string[];
+  studentUrls?: string[];
 }
 
 const cfg = JSON.parse(process.argv[2]) as LoadgenConfig;
@@ -58,6 +64,8 @@ let studentBytes = 0;
 let teacherBytes = 0;
 let missed = 0;
 let outOfOrder = 0;
+/** The same minute again (a takeover sends the last stored minute once more). */
+let repeated = 0;
 let changesSent = 0;
 let changeErrors = 0;
 let measuring = false;
@@ -67,12 +75,14 @@ const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 
 /** Order and gaps of one socket's minutes; returns the receipt's lateness after the minute was due. */
 function track(t: Track, round: number, minute: number, sentAt: number, now: number): number {
+  if (measuring && t.lastAt) maxGapMs = Math.max(maxGapMs, now - t.lastAt);
   if (measuring) t.lastAt = now;
   if (round > t.round) {
     missed += minute; // minutes 0..minute−1 of the new round never arrived
     t.start = Infinity;
   } else if (round === t.round) {
-    if (minute <= t.minute) outOfOrder++;
+    if (minute === t.minute) repeated++;
+    else if (minute < t.minute) outOfOrder++;
     else missed += minute - t.minute - 1;
   } else {
     outOfOrder++;
@@ -85,8 +95,12 @@ function track(t: Track, round: number, minute: number, sentAt: number, now: num
 }
 const newTrack = (): Track => ({ round: 0, minute: -1, start: Infinity, lastAt: 0 });
 
-async function connect(): Promise<WireSocket> {
-  const s = await WireSocket.connect(cfg.url);
+const pick = (urls: string[] | undefined, k: number) => (urls?.length ? urls[k % urls.length] : cfg.url);
+/** Longest wait between two minutes of one student in the measured window (a failover shows here). */
+let maxGapMs = 0;
+
+async function connect(url = cfg.url): Promise<WireSocket> {
+  const s = await WireSocket.connect(url);
   sockets.push(s);
   return s;
 }
@@ -125,14 +139,14 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
   for (const r of myRooms) {
     const simulator = sims[r % 2];
     const scenario = simulator === 'payment-switch' ? 'sale-surge' : 'traffic-surge';
-    const res = await fetch(`${cfg.url}/api/rooms`, {
+    const res = await fetch(`${pick(cfg.roomUrls, r)}/api/rooms`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ simulator, scenario, teamCount: cfg.teams, minutes: cfg.roundMinutes ?? 60, tempo: 1, seed: r + 1 }),
     });
     if (!res.ok) throw new Error(`POST /api/rooms: ${res.status} ${await res.text()}`);
     const { code, teacherKey } = (await res.json()) as { code: string; teacherKey: string };
-    const teacher = await connect();
+    const teacher = await connect(pick(cfg.roomUrls, r));
     const ack = await teacher.request<Ack>('teacher:join', { code, key: teacherKey });
     if (!ack.ok) throw new Error(`teacher:join ${JSON.stringify(ack)}`);
     const t = newTrack();
@@ -147,7 +161,7 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
   const seats = myRooms.flatMap((r) => Array.from({ length: cfg.teams * cfg.perTeam }, (_, i) => ({ code: codes.get(r)!, r, i })));
   let joinErrors = 0;
   await inBatches(seats, 100, async ({ code, r, i }) => {
-    const s = await connect();
+    const s = await connect(pick(cfg.studentUrls, r + i));
     const t = newTrack();
     const ack = await s.request<Ack>('student:join', { code, name: `Load ${r}-${i}` });
     if (!ack.ok) {
@@ -221,6 +235,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     // Tracking restarts so that the measured window starts clean.
     missed = 0;
     outOfOrder = 0;
+    repeated = 0;
     for (const t of studentTracks) t.lastAt = 0;
     changesSent = 0;
     changeErrors = 0;
@@ -244,10 +259,12 @@ for await (const line of createInterface({ input: process.stdin })) {
       teacherBytes,
       missed,
       outOfOrder,
+      repeated,
       // Gaps count as missed only once a later minute arrives: a student whose minutes stopped is stalled.
       stalled: studentTracks.filter((t) => t.lastAt < Date.now() - STALL_MS).length,
       changesSent,
       changeErrors,
+      maxGapMs,
       // The histogram holds the interval between samples: what exceeds the resolution is the delay.
       loopDelayMs: { p99: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS), max: Math.max(0, loopDelay.max / 1e6 - LOOP_RESOLUTION_MS) },
     });

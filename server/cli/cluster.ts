@@ -1,0 +1,102 @@
+// `npm run cluster`: Opsroom's cluster mode on this machine — a PostgreSQL and a Redis from Debian's packages on
+// loopback (durable settings, data in a temporary folder removed at the end), and two Opsroom processes on two
+// ports (PORT and PORT+1, default 3000 and 3001) sharing them. Open the teacher page on one and let students join on
+// the other; stop one process (its pid is printed) and the other takes its rooms. Ctrl-C or SIGTERM stops everything.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { startServices } from '../cluster/services.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const base = Number(process.env.PORT || 3000);
+if (!Number.isInteger(base) || base < 1 || base > 65534) {
+  process.stderr.write(`cluster: PORT=${process.env.PORT}: must be a whole number from 1 to 65534 (the processes use PORT and PORT+1)\n`);
+  process.exit(2);
+}
+const STOP_TIMEOUT_MS = 15_000;
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+say('Starting PostgreSQL and Redis on loopback…');
+const services = await startServices({ durable: true });
+const databaseUrl = await services.postgres.createDatabase('opsroom');
+say(`  PostgreSQL  ${databaseUrl}  (data in ${services.postgres.dir})`);
+say(`  Redis       ${services.redis.url}`);
+
+interface Member {
+  name: string;
+  port: number;
+  proc: ChildProcess;
+  ready: Promise<void>;
+}
+
+function startMember(i: number): Member {
+  const name = `opsroom-${i + 1}`;
+  const port = base + i;
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, REDIS_URL: services.redis.url, LOG_FORMAT: 'pretty' };
+  delete env.DATABASE_PATH;
+  // setpriv's parent-death signal: the process stops with this launcher, however the launcher ends.
+  // Its own process group: a Ctrl-C reaches this launcher only, which then stops each process once, gracefully.
+  const proc = spawn('setpriv', ['--pdeathsig', 'TERM', '--', process.execPath, '--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    for (const stream of [proc.stdout!, proc.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        process.stdout.write(`[${name}] ${line}\n`);
+        if (line.includes('Opsroom is ready')) resolve();
+      });
+    }
+    proc.once('exit', (code, signal) => {
+      reject(new Error(`${name} exited (${code ?? signal}) before it was ready`));
+      if (!stopping) say(`${name} (pid ${proc.pid}) stopped (${code ?? signal}); the other one goes on with its rooms.`);
+      if (!stopping && members.every((m) => m.proc.exitCode !== null || m.proc.signalCode !== null)) void stop(1);
+    });
+  });
+  return { name, port, proc, ready };
+}
+
+let stopping = false;
+const members: Member[] = [];
+
+async function stop(code: number): Promise<never> {
+  if (stopping) process.exit(code);
+  stopping = true;
+  say('Stopping both Opsroom processes, then PostgreSQL and Redis…');
+  await Promise.all(
+    members.map(async (m) => {
+      if (m.proc.exitCode !== null || m.proc.signalCode !== null) return;
+      const exited = new Promise((r) => m.proc.once('exit', r));
+      m.proc.kill('SIGTERM');
+      const timer = setTimeout(() => m.proc.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+  await services.stop();
+  say('Stopped; the temporary data folder is removed.');
+  process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));
+
+// One after the other: the first migrates the database, the second finds it ready.
+for (let i = 0; i < 2; i++) {
+  const m = startMember(i);
+  members.push(m);
+  try {
+    await m.ready;
+  } catch (e) {
+    process.stderr.write(`cluster: ${(e as Error).message}\n`);
+    await stop(1);
+  }
+}
+
+say('');
+say('Opsroom cluster is ready: two processes, one set of rooms.');
+for (const m of members) say(`  ${m.name}  http://localhost:${m.port}  (pid ${m.proc.pid})`);
+say(`Open the teacher page on http://localhost:${members[0].port} and let students join on http://localhost:${members[1].port}.`);
+say('Ctrl-C stops everything.');
