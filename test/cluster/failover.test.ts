@@ -6,8 +6,9 @@
 import { beforeAll, expect, test } from 'vitest';
 import type { PgStore } from '../../server/db/pg-store.ts';
 import type { ChangeRecord, RoomView, TeamMinute } from '../../shared/protocol/types.ts';
-import { runRound } from '../../shared/sim/engine.ts';
+import { baselineRun, runRound, scenarioDef } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
+import { evaluateRound } from '../../shared/sim/score.ts';
 import { collect, ok, until, type Client } from '../server/helpers.ts';
 import { testCluster, type Node } from './nodes.ts';
 
@@ -130,7 +131,9 @@ test('SIGKILL of the room’s owner mid-round: the other process takes the room 
     const clean = runRound(paymentSwitch, { scenario: 'issuer-outage', seed: SEED, noise: true, minutes: MINUTES, changes });
     const snaps = await store.snapshotsOfRound(roundId, { teamId: t.id });
     expect(snaps.map((s) => s.data)).toEqual(clean.snapshots.map((s) => JSON.stringify(s)));
-    expect((await store.resultsOfRound(roundId)).find((r) => r.teamId === t.id)?.score).toBe(clean.result.score);
+    // Scored as the CLI scores it: against doing nothing and a calm hour on the same seed and minutes.
+    const score = evaluateRound(scenarioDef(paymentSwitch, 'issuer-outage'), clean.snapshots, baselineRun(paymentSwitch, 'issuer-outage', SEED, MINUTES, true)).score;
+    expect((await store.resultsOfRound(roundId)).find((r) => r.teamId === t.id)?.score).toBe(score);
     // Every minute a student saw before the failover is the stored one.
     for (const seen of seenBefore) for (const m of seen.filter((x) => x.teamId === t.id)) expect(m.data).toBe(snaps[m.minute].data);
   }
