@@ -32,7 +32,10 @@ async function pgStore(url?: string): Promise<PgStore> {
 
 const quiet = { info() {}, warn() {}, error() {} };
 
-/** One class on a store: a room of two teams, five students, a round with changes played to its end, a next round. */
+/**
+ * One class on a store: a room of two teams, five students, a round with changes, a role handed over, messages,
+ * the lock and sharing, played to its end; a what-if fork with a pending change; a next round, a student removed.
+ */
 async function playClass(store: Store) {
   const clock = new ManualClock();
   let seeds = 11;
@@ -49,15 +52,24 @@ async function playClass(store: Store) {
   await room.dispatch({ type: 'clock', action: 'start' });
   const owner = (role: string) => students.find((p) => room.player(p.id)!.roles.includes(role))!;
   for (let m = 1; m <= 8; m++) {
+    if (m === 2) await room.dispatch({ type: 'assign', playerId: students[4].id, role: 'fleet' });
     if (m === 3) await room.dispatch({ type: 'control', playerId: owner('fleet').id, key: 'minInstances', value: 14 });
+    if (m === 4) {
+      await room.dispatch({ type: 'message', teamId: room.state.teams[1].id, text: 'Watch the queue' });
+      await room.dispatch({ type: 'message', teamId: null, text: 'Half way' });
+      await room.dispatch({ type: 'lock', locked: true });
+    }
     if (m === 5) await room.dispatch({ type: 'control', playerId: owner('traffic').id, key: 'heavyFeature', value: false });
     clock.advance(1000);
     await manager.settled();
   }
+  await room.dispatch({ type: 'share', shared: true });
+  const roundId = room.round.id;
+  const fork = await manager.fork(room.teacherId, roundId, room.state.teams[0].id, 4, {}, [{ minute: 6, key: 'minInstances', value: 12 }]);
   await room.dispatch({ type: 'clock', action: 'next' });
   await room.dispatch({ type: 'remove', playerId: students[4].id });
   await manager.close();
-  return { code: room.code, roomId: room.id, teacherKey, tokens };
+  return { code: room.code, forkCode: fork.code, roomId: room.id, teacherKey, tokens };
 }
 
 /** Everything the Store can say about the class. */
@@ -72,7 +84,13 @@ async function readBack(store: Store, code: string, tokens: string[], teacherKey
       snapshots: await store.snapshotsOfRound(r.id),
       results: await store.resultsOfRound(r.id),
       forks: await store.forksOf(r.id),
+      roleChanges: await store.roleChangesOfRound(r.id),
+      members: await store.roundMembers(r.id),
+      messages: await store.messagesOfRound(r.id),
     })),
+  );
+  const forks = await Promise.all(
+    perRound.flatMap((r) => r.forks).map(async (f) => ({ room: await store.roomById(f.roomId), teams: await store.teamsOfRoom(f.roomId), roundTeams: await store.roundTeams(f.id), changes: await store.changesOfRound(f.id) })),
   );
   const players = await store.playersOfRoom(room.id);
   return {
@@ -87,6 +105,10 @@ async function readBack(store: Store, code: string, tokens: string[], teacherKey
     perRound,
     finished: (await store.roundsInState(['finished'])).map((r) => r.id),
     inPlay: await store.roomsInPlay(),
+    forkRooms: forks,
+    playerRounds: await Promise.all(players.map((p) => store.roundsOfPlayer(p.id))),
+    live: await store.liveRoomCount(room.teacherId, 0),
+    liveSince: await store.liveRoomCount(room.teacherId, Date.now() + 3600_000),
   };
 }
 
@@ -99,13 +121,30 @@ describe('PgStore', () => {
     const b = await playClass(pg);
     const [fromLite, fromPg] = [await readBack(lite, a.code, a.tokens, a.teacherKey), await readBack(pg, b.code, b.tokens, b.teacherKey)];
     // Same ids too: one process draws its sequences in order, as SQLite counts.
-    const sameCode = (x: typeof fromLite, code: string) => JSON.parse(JSON.stringify(x).replaceAll(code, 'CODE'));
-    expect(sameCode(fromPg, b.code)).toEqual(sameCode(fromLite, a.code));
+    const sameCode = (x: typeof fromLite, codes: { code: string; forkCode: string }) => JSON.parse(JSON.stringify(x).replaceAll(codes.code, 'CODE').replaceAll(codes.forkCode, 'FORK'));
+    expect(sameCode(fromPg, b)).toEqual(sameCode(fromLite, a));
     expect(fromPg.byToken.map((p) => p?.name)).toEqual(['S0', 'S1', 'S2', 'S3', 'S4']);
     expect(fromPg.teacher).toBe(fromPg.room.teacherId);
     expect(fromPg.perRound[1].results.length).toBe(2);
     expect(fromPg.perRound[1].snapshots.length).toBe(2 * 9);
     expect(fromPg.perRound[1].changes.map((c) => c.key)).toEqual(['minInstances', 'heavyFeature']);
+    // The classroom's own rows: a role handed over, messages, the lock and sharing, a fork's what-if, members.
+    expect(fromPg.perRound[1].roleChanges.some((c) => c.role === 'fleet' && c.to?.name === 'S4' && c.minute === 2)).toBe(true);
+    expect(fromPg.perRound[1].messages.map((m) => m.text)).toEqual(['Watch the queue', 'Half way']);
+    expect(fromPg.perRound[1].members.length).toBe(5);
+    expect(fromPg.room).toMatchObject({ locked: true, replayShared: true });
+    expect(fromPg.forkRooms).toHaveLength(1);
+    expect(fromPg.forkRooms[0].teams[0].whatIf).toMatchObject({ roundId: fromPg.perRound[1].round.id, minute: 4 });
+    expect(fromPg.forkRooms[0].roundTeams[0].whatIf).toEqual(fromPg.forkRooms[0].teams[0].whatIf);
+    expect(fromPg.forkRooms[0].changes.map((c) => [c.key, c.minute])).toContainEqual(['minInstances', 6]);
+    expect(fromPg.playerRounds[0].map((r) => r.roundId)).toContain(fromPg.perRound[1].round.id);
+    // The class's room (its next round in the lobby) and the fork (paused) are live; none was made in the future.
+    expect([fromPg.live, fromPg.liveSince]).toEqual([2, 0]);
+    // The health probe writes on PostgreSQL as on SQLite.
+    expect(pg.integrity).toEqual(['ok']);
+    await pg.probe(1234);
+    await pg.probe(5678);
+    expect((await pg.db.$client.query('SELECT id, at FROM health_probe')).rows).toEqual([{ id: 1, at: '5678' }]);
     expect(await pg.teacherByKeyHash('no such key')).toBeUndefined();
     expect(await pg.codeExists(b.code)).toBe(true);
     expect(await pg.codeExists('ZZZZZZ')).toBe(false);
