@@ -5,7 +5,7 @@
 // view a student's desk shows exactly what the server sent and names, for everything else, the role
 // (and teammate) that sees it; the teacher, the projector and the replay see everything; the set-up
 // offers split view and the full shift's own length. Time is the server's manual clock.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { io } from 'socket.io-client';
 import { describe, expect, test } from 'vitest';
 import { getMeta } from '../../shared/sim/meta.ts';
