@@ -191,7 +191,7 @@ async function main(): Promise<void> {
   console.log(`${((Date.now() - started) / 1000).toFixed(0)} s on ${availableParallelism()} × ${cpu}, Node ${process.version}`);
   if (values.json) {
     const json = { date: new Date().toISOString(), machine: `${availableParallelism()} × ${cpu}`, node: process.version, seeds: nSeeds, budget, stepMedianUs: stepUs, reports };
-    writeFileSync(values.json, JSON.stringify(json, null, 1) + '\n');
+    writeFileSync(values.json, `${JSON.stringify(json, null, 1)}\n`);
     console.log(`written ${values.json}`);
   }
 }

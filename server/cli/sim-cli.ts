@@ -204,7 +204,7 @@ export function table(model: SimModel, scenario: string, snapshots: readonly Sna
 
 /** Runs the CLI; returns what to print and the exit code. */
 export function runCli(argv: readonly string[]): { stdout: string; stderr: string; code: number } {
-  if (argv.includes('--help') || argv.includes('-h')) return { stdout: USAGE + '\n', stderr: '', code: 0 };
+  if (argv.includes('--help') || argv.includes('-h')) return { stdout: `${USAGE}\n`, stderr: '', code: 0 };
   let opts: CliOptions;
   try {
     opts = parseArgs(argv);
@@ -218,7 +218,7 @@ export function runCli(argv: readonly string[]): { stdout: string; stderr: strin
   const result = evaluateRound(scenarioDef(opts.model, opts.scenario), snapshots, baseline);
   const totals = ledgerTotals(snapshots, baseline);
   const ledger = { total: totals.ledger, nothing: totals.nothing, calm: totals.calm, saving: saving(totals.ledger, totals.nothing, totals.calm) };
-  if (opts.format === 'table') return { stdout: table(opts.model, opts.scenario, snapshots, result, ledger) + '\n', stderr: '', code: 0 };
-  return { stdout: [...snapshots.map(jsonLine), resultLine(result, ledger)].join('\n') + '\n', stderr: '', code: 0 };
+  if (opts.format === 'table') return { stdout: `${table(opts.model, opts.scenario, snapshots, result, ledger)}\n`, stderr: '', code: 0 };
+  return { stdout: `${[...snapshots.map(jsonLine), resultLine(result, ledger)].join('\n')}\n`, stderr: '', code: 0 };
 }
 

@@ -3,6 +3,7 @@
 // (os.networkInterfaces() in production), so tests can describe any machine.
 import { isIPv4, isIPv6 } from 'node:net';
 import type { NetworkInterfaceInfo } from 'node:os';
+import type { JoinInfo } from '../../shared/protocol/types.ts';
 
 export type Interfaces = NodeJS.Dict<NetworkInterfaceInfo[]>;
 
@@ -14,17 +15,6 @@ export interface LanAddress {
   iface: string;
 }
 
-export interface JoinInfo {
-  /** What the teacher's code and QR should use: PUBLIC_URL, else a LAN address, else loopback. */
-  baseUrl: string;
-  source: 'public' | 'lan' | 'loopback';
-  /** Only this computer can reach the server: no phone or other computer can join. */
-  loopbackOnly: boolean;
-  /** Every LAN address the server answers on, best first. */
-  lan: string[];
-  /** The address on this computer. */
-  local: string;
-}
 
 const ANY = new Set(['0.0.0.0', '::']);
 

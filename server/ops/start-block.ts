@@ -1,8 +1,9 @@
 // The few lines printed once the server listens: where students join, the database file, the
 // metrics address, and how to stop — the first thing a teacher or an operator needs.
 import { resolve } from 'node:path';
+import type { JoinInfo } from '../../shared/protocol/types.ts';
+import { joinInfo, lanAddresses, type Interfaces } from '../net/addresses.ts';
 import { withoutCredentials } from '../net/service-url.ts';
-import { joinInfo, lanAddresses, type Interfaces, type JoinInfo } from '../net/addresses.ts';
 
 export interface StartFacts {
   /** The address and port the server is bound to (server.address()). */

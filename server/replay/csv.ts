@@ -36,7 +36,7 @@ export function csvField(v: Cell): string {
 }
 
 function line(cells: Cell[]): string {
-  return cells.map(csvField).join(',') + '\r\n';
+  return `${cells.map(csvField).join(',')}\r\n`;
 }
 
 /** value × scale with the display's decimals ("99.9"); null when there is no finite value. */

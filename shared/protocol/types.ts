@@ -371,3 +371,16 @@ export interface StudentRounds {
 
 // The hindsight coach's answer (GET /api/rounds/:id/coach) lives in coach.ts.
 export { SUGGESTION_KINDS, type CoachReport, type CoachTeam, type Outcome, type Suggestion, type SuggestionKind } from './coach.ts';
+
+/** `GET /api/info`: where students can reach this server (docs/protocol.md). */
+export interface JoinInfo {
+  /** What the teacher's code and QR should use: PUBLIC_URL, else a LAN address, else loopback. */
+  baseUrl: string;
+  source: 'public' | 'lan' | 'loopback';
+  /** Only this computer can reach the server: no phone or other computer can join. */
+  loopbackOnly: boolean;
+  /** Every LAN address the server answers on, best first. */
+  lan: string[];
+  /** The address on this computer. */
+  local: string;
+}

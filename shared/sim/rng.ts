@@ -52,5 +52,5 @@ export function arrivalCount(r: Rng, ratePerSecond: number, burst: number, noise
   const mean = 60 * ratePerSecond;
   if (!noise) return mean;
   const count = (mean + Math.sqrt(mean) * normal(r)) * (1 + burst * normal(r));
-  return count > 0 ? count : 0;
+  return Math.max(count , 0);
 }

@@ -43,7 +43,7 @@ export function startChild(relativeToBench: string, args: string[] = [], env: Re
       });
     },
     send(msg) {
-      proc.stdin!.write(JSON.stringify(msg) + '\n');
+      proc.stdin!.write(`${JSON.stringify(msg)}\n`);
     },
     async stop() {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');

@@ -6,11 +6,9 @@
 // stays on the desks until read; the join code, link and QR use the address the server says phones
 // can reach, with a warning when only this computer can; the server stopping is said in words.
 // Time is the server's manual clock.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { eventually, joinAsStudent, newPage, PHONE, screenshot, showTab, startWebServer, useBrowserSuite, type WebServer } from './helpers.ts';
-
-const DESK = { width: 1366, height: 768 };
+import { createRoom, eventually, joinAsStudent, LAPTOP, minuteShown, newPage, PHONE, screenshot, showTab, startWebServer, textOf, useBrowserSuite, type WebServer } from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -20,27 +18,18 @@ useBrowserSuite((s, b) => {
   browser = b;
 });
 
-async function createRoom(on: WebServer, body: object): Promise<{ code: string; teacherKey: string }> {
-  const res = await fetch(`${on.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { code: string; teacherKey: string };
-}
-
-const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText();
-const minuteShown = (page: Page, minute: number) => eventually(async () => expect(await text(page, 'clock-minute')).toMatch(new RegExp(`^Minute ${minute} of`)));
-
 describe('people, roles and access on screen', () => {
   test('roles stay put; the teacher gives one and removes an owner, and the team hears it at once; names, lock, messages', async () => {
-    const { code, teacherKey } = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 1, seed: 7 });
-    const { page: teacher } = await newPage(browser, DESK);
+    const { code, teacherKey } = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 1, seed: 7 });
+    const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
     await teacher.getByRole('button', { name: 'Start' }).waitFor();
-    const { page: ana } = await newPage(browser, DESK);
+    const { page: ana } = await newPage(browser, LAPTOP);
     await joinAsStudent(ana, server.url, code, 'Ana');
-    const { page: bo } = await newPage(browser, DESK);
+    const { page: bo } = await newPage(browser, LAPTOP);
     await joinAsStudent(bo, server.url, code, 'Bo');
-    await eventually(async () => expect(await text(ana, 'my-roles')).toBe('Your role: Scaling, Fraud'));
-    expect(await text(bo, 'my-roles')).toBe('Your role: Shedding, Stand-in');
+    await eventually(async () => expect(await textOf(ana, 'my-roles')).toBe('Your role: Scaling, Fraud'));
+    expect(await textOf(bo, 'my-roles')).toBe('Your role: Shedding, Stand-in');
     await teacher.getByRole('button', { name: 'Start' }).click();
     await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     server.minutes(2, 1);
@@ -49,16 +38,16 @@ describe('people, roles and access on screen', () => {
     // (11, 1) A late joiner also called Ana: "Ana 2", told why, and an analyst — nobody's roles move.
     const { page: cy } = await newPage(browser, PHONE);
     await joinAsStudent(cy, server.url, code, 'Ana');
-    await eventually(async () => expect(await text(cy, 'renamed')).toContain('Someone in your team is already called “Ana”: here you are “Ana 2”.'));
-    expect(await text(cy, 'my-name')).toBe('Ana 2 (you)');
-    expect(await text(cy, 'my-roles')).toBe('You are an analyst: you watch the desk while your teammates own the controls.');
+    await eventually(async () => expect(await textOf(cy, 'renamed')).toContain('Someone in your team is already called “Ana”: here you are “Ana 2”.'));
+    expect(await textOf(cy, 'my-name')).toBe('Ana 2 (you)');
+    expect(await textOf(cy, 'my-roles')).toBe('You are an analyst: you watch the desk while your teammates own the controls.');
     await cy.getByTestId('renamed').getByRole('button', { name: 'Got it' }).click();
     await eventually(async () => expect(await cy.getByTestId('renamed').count()).toBe(0));
     await eventually(async () => expect(await teacher.locator('[data-player]').filter({ has: teacher.getByText('Ana 2', { exact: true }) }).count()).toBe(1));
     server.minutes(1, 1);
     await minuteShown(ana, 3);
-    expect(await text(ana, 'my-roles')).toBe('Your role: Scaling, Fraud');
-    expect(await text(bo, 'my-roles')).toBe('Your role: Shedding, Stand-in');
+    expect(await textOf(ana, 'my-roles')).toBe('Your role: Scaling, Fraud');
+    expect(await textOf(bo, 'my-roles')).toBe('Your role: Shedding, Stand-in');
     // Nothing handed over to the late joiner (the lobby's hand-overs to Bo are all that the feed has).
     await showTab(ana, 'feed');
     const handovers = await ana.getByTestId('feed').locator('[data-role-change]').allInnerTexts();
@@ -69,10 +58,10 @@ describe('people, roles and access on screen', () => {
     const give = teacher.getByLabel('Give Ana 2 a role');
     expect(await give.locator('option', { hasText: 'Stand-in' }).innerText()).toBe('Stand-in (now: Bo)');
     await give.selectOption('standin');
-    await eventually(async () => expect(await text(cy, 'my-roles')).toBe('Your role: Stand-in'));
-    await eventually(async () => expect(await text(bo, 'my-roles')).toBe('Your role: Shedding'));
-    await eventually(async () => expect(await text(bo, 'event-banner')).toContain('Ana 2 now owns Stand-in (from Bo, given by the teacher)'));
-    await eventually(async () => expect(await text(cy, 'event-banner')).toContain('Ana 2 (you) now owns Stand-in (from Bo, given by the teacher)'));
+    await eventually(async () => expect(await textOf(cy, 'my-roles')).toBe('Your role: Stand-in'));
+    await eventually(async () => expect(await textOf(bo, 'my-roles')).toBe('Your role: Shedding'));
+    await eventually(async () => expect(await textOf(bo, 'event-banner')).toContain('Ana 2 now owns Stand-in (from Bo, given by the teacher)'));
+    await eventually(async () => expect(await textOf(cy, 'event-banner')).toContain('Ana 2 (you) now owns Stand-in (from Bo, given by the teacher)'));
     await eventually(async () => expect(await ana.getByTestId('feed').locator('[data-role-change="standin"]').first().innerText()).toContain('Ana 2 now owns Stand-in (from Bo, given by the teacher)'));
     await screenshot(bo, 'desk-role-banner');
 
@@ -88,22 +77,22 @@ describe('people, roles and access on screen', () => {
     await eventually(async () => expect(await bo.getByTestId('event-banner').innerText()).toMatch(/now owns (Scaling|Fraud) \(from Ana, removed\)/));
     await showTab(bo, 'feed');
     await eventually(async () => expect((await bo.getByTestId('feed').locator('[data-reason="remove"]').allInnerTexts()).length).toBe(2));
-    const owners = [await text(bo, 'my-roles'), await text(cy, 'my-roles')].join(' | ');
+    const owners = [await textOf(bo, 'my-roles'), await textOf(cy, 'my-roles')].join(' | ');
     expect(owners).toContain('Scaling');
     expect(owners).toContain('Fraud');
-    await eventually(async () => expect(await text(teacher, 'role-log')).toContain('(from Ana, removed)'));
+    await eventually(async () => expect(await textOf(teacher, 'role-log')).toContain('(from Ana, removed)'));
 
     // (13.4) Locked: nobody new comes in, not Ana under a new name either; open again, a newcomer can.
     await teacher.getByRole('button', { name: 'Lock the room' }).click();
-    await eventually(async () => expect(await text(teacher, 'lock-state')).toContain('Locked'));
+    await eventually(async () => expect(await textOf(teacher, 'lock-state')).toContain('Locked'));
     await ana.goto(`${server.url}/join/${code}`);
     await ana.getByLabel('Your name').fill('Anna');
     await ana.getByRole('button', { name: 'Join', exact: true }).click();
     await eventually(async () => expect(await ana.getByRole('alert').innerText()).toBe('The teacher has locked this room to new students.'));
     expect(new URL(ana.url()).pathname).toBe(`/join/${code}`);
     await teacher.getByRole('button', { name: 'Open the room again' }).click();
-    await eventually(async () => expect(await text(teacher, 'lock-state')).toContain('Open to new students'));
-    const { page: dee } = await newPage(browser, DESK);
+    await eventually(async () => expect(await textOf(teacher, 'lock-state')).toContain('Open to new students'));
+    const { page: dee } = await newPage(browser, LAPTOP);
     await joinAsStudent(dee, server.url, code, 'Dee');
 
     // A message to the team: a banner on every desk until read, then in the team tab.
@@ -111,41 +100,41 @@ describe('people, roles and access on screen', () => {
     await teacher.getByLabel('Message', { exact: true }).fill('Look at the queue before the sale.');
     await teacher.getByRole('button', { name: 'Send' }).click();
     for (const page of [bo, cy, dee]) {
-      await eventually(async () => expect(await text(page, 'message-banner')).toContain('Teacher, to your team: Look at the queue before the sale.'));
+      await eventually(async () => expect(await textOf(page, 'message-banner')).toContain('Teacher, to your team: Look at the queue before the sale.'));
     }
-    await eventually(async () => expect(await text(teacher, 'sent-messages')).toContain('Look at the queue before the sale.'));
+    await eventually(async () => expect(await textOf(teacher, 'sent-messages')).toContain('Look at the queue before the sale.'));
     await bo.getByTestId('message-banner').getByRole('button', { name: 'Got it' }).click();
     await eventually(async () => expect(await bo.getByTestId('message-banner').count()).toBe(0));
     await bo.reload();
     await minuteShown(bo, 3);
     expect(await bo.getByTestId('message-banner').count()).toBe(0);
     await showTab(bo, 'team');
-    expect(await text(bo, 'team-messages')).toContain('Look at the queue before the sale.');
+    expect(await textOf(bo, 'team-messages')).toContain('Look at the queue before the sale.');
     // Unread elsewhere: Dee's banner is still there.
-    expect(await text(dee, 'message-banner')).toContain('Look at the queue');
+    expect(await textOf(dee, 'message-banner')).toContain('Look at the queue');
   });
 
   test('join address: the code, link and QR use PUBLIC_URL or a LAN address; a warning when only this computer can reach the server', async () => {
     // This suite's server listens on 127.0.0.1: no phone can open its link, and the teacher is told so.
-    const local = await createRoom(server, { simulator: 'payment-switch', scenario: 'free', minutes: 5, tempo: 1, teamCount: 1 });
-    const { page: teacher } = await newPage(browser, DESK);
+    const local = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'free', minutes: 5, tempo: 1, teamCount: 1 });
+    const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${server.url}/teacher/${local.code}#key=${local.teacherKey}`);
-    await eventually(async () => expect(await text(teacher, 'loopback-warning')).toContain('Only this computer can reach the server'));
+    await eventually(async () => expect(await textOf(teacher, 'loopback-warning')).toContain('Only this computer can reach the server'));
     const { page: wall } = await newPage(browser, { width: 1920, height: 1080 });
     await wall.goto(`${server.url}/projector/${local.code}`);
-    await eventually(async () => expect(await text(wall, 'loopback-warning')).toContain('Phones cannot reach this address'));
+    await eventually(async () => expect(await textOf(wall, 'loopback-warning')).toContain('Phones cannot reach this address'));
 
     // With PUBLIC_URL set, the teacher's link and QR and the projector's address are the public ones, no warning.
     const publicServer = await startWebServer({ publicUrl: 'http://opsroom.school.test' });
     try {
-      const room = await createRoom(publicServer, { simulator: 'payment-switch', scenario: 'free', minutes: 5, tempo: 1, teamCount: 1 });
+      const room = await createRoom(publicServer.url, { simulator: 'payment-switch', scenario: 'free', minutes: 5, tempo: 1, teamCount: 1 });
       await teacher.goto(`${publicServer.url}/teacher/${room.code}#key=${room.teacherKey}`);
       const url = `http://opsroom.school.test/join/${room.code}`;
-      await eventually(async () => expect(await text(teacher, 'join-link')).toBe(url));
+      await eventually(async () => expect(await textOf(teacher, 'join-link')).toBe(url));
       expect(await teacher.getByRole('img', { name: `QR code of the join link ${url}` }).count()).toBe(1);
       expect(await teacher.getByTestId('loopback-warning').count()).toBe(0);
       await wall.goto(`${publicServer.url}/projector/${room.code}`);
-      await eventually(async () => expect(await text(wall, 'join-host')).toBe('Join at opsroom.school.test'));
+      await eventually(async () => expect(await textOf(wall, 'join-host')).toBe('Join at opsroom.school.test'));
       expect(await wall.getByTestId('loopback-warning').count()).toBe(0);
     } finally {
       await publicServer.close();
@@ -154,12 +143,12 @@ describe('people, roles and access on screen', () => {
 
   test('the server stopping is said in words on the desk, the dashboard and the projector', async () => {
     const stopping = await startWebServer();
-    const room = await createRoom(stopping, { simulator: 'web-service', scenario: 'bad-deploy', minutes: 10, tempo: 1, teamCount: 1, seed: 3 });
-    const { page: teacher } = await newPage(browser, DESK);
+    const room = await createRoom(stopping.url, { simulator: 'web-service', scenario: 'bad-deploy', minutes: 10, tempo: 1, teamCount: 1, seed: 3 });
+    const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${stopping.url}/teacher/${room.code}#key=${room.teacherKey}`);
     await teacher.getByRole('button', { name: 'Start' }).click();
     await teacher.getByRole('button', { name: 'Pause' }).waitFor();
-    const { page: student } = await newPage(browser, DESK);
+    const { page: student } = await newPage(browser, LAPTOP);
     await joinAsStudent(student, stopping.url, room.code, 'Eka');
     const { page: wall } = await newPage(browser, { width: 1920, height: 1080 });
     await wall.goto(`${stopping.url}/projector/${room.code}`);
@@ -167,7 +156,7 @@ describe('people, roles and access on screen', () => {
     const report = await stopping.stopGracefully();
     expect(report.roundsPaused).toBe(1);
     const words = 'The server is stopping: the round is paused and saved. This page reconnects by itself when the server is back.';
-    for (const page of [student, teacher, wall]) await eventually(async () => expect(await text(page, 'notice')).toBe(words));
+    for (const page of [student, teacher, wall]) await eventually(async () => expect(await textOf(page, 'notice')).toBe(words));
     // Not an "internal error" anywhere.
     for (const page of [student, teacher, wall]) expect(await page.locator('body').innerText()).not.toContain('internal error');
   });

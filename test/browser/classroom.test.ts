@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { getModel } from '../../shared/sim/registry.ts';
-import { DESKTOP, eventually, joinAsStudent, newPage, PHONE, screenshot, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
+import { DESKTOP, eventually, joinAsStudent, minuteShown, newPage, PHONE, screenshot, showTab, textOf, useBrowserSuite, type WebServer } from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -14,10 +14,6 @@ useBrowserSuite((s, b) => {
   server = s;
   browser = b;
 });
-
-const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText();
-const minuteShown = (page: Page, minute: number, total: number) =>
-  eventually(async () => expect(await page.getByTestId('clock-minute').innerText()).toBe(`Minute ${minute} of ${total}`));
 
 /** The inputs of one control on a desk (number inputs, switches, selects, buttons). */
 const controlInputs = (page: Page, key: string) => page.locator(`[data-control="${key}"]`).locator('input:not([type=range]), select, button:not(.help-toggle)');
@@ -37,7 +33,7 @@ describe('classroom in the browser', () => {
     await teacher.getByLabel('Number of teams').fill('1');
     await teacher.getByRole('button', { name: 'Create room' }).click();
     await teacher.waitForURL(/\/teacher\/[2-9A-HJKMNP-Z]{6}$/);
-    const code = (await text(teacher, 'room-code')).trim();
+    const code = (await textOf(teacher, 'room-code')).trim();
     expect(code).toMatch(/^[2-9A-HJKMNP-Z]{6}$/);
     // The join link is where the server says students reach it (GET /api/info): this test's server
     // listens on loopback only, so it is this computer's own address, with a warning.
@@ -48,7 +44,7 @@ describe('classroom in the browser', () => {
     // The projector shows the code and the QR in the lobby.
     const { page: projector } = await newPage(browser, { width: 1600, height: 900 });
     await projector.goto(`${server.url}/projector/${code}`);
-    await eventually(async () => expect(await text(projector, 'room-code')).toBe(code));
+    await eventually(async () => expect(await textOf(projector, 'room-code')).toBe(code));
     await projector.getByRole('img', { name: /QR code of the join link/ }).waitFor();
 
     // Four students join by code, each in their own browser context; the first on a phone.
@@ -83,7 +79,7 @@ describe('classroom in the browser', () => {
     for (const page of students) await page.getByText("Your teammates' controls (read-only)").click();
     for (const [i, page] of students.entries()) {
       const mine = model.roles[i];
-      expect(await text(page, 'my-roles')).toBe(`Your role: ${roleLabel[mine.id]}`);
+      expect(await textOf(page, 'my-roles')).toBe(`Your role: ${roleLabel[mine.id]}`);
       for (const [j, role] of model.roles.entries()) {
         const fieldset = page.locator(`fieldset[data-role="${role.id}"]`);
         expect(await fieldset.getByTestId('owner').innerText()).toBe(i === j ? 'Yours' : `Owner: ${names[j]}`);
@@ -134,12 +130,12 @@ describe('classroom in the browser', () => {
       await minuteShown(page, 2, minutes);
     }
     await showTab(students[2], 'feed');
-    expect(await text(students[2], 'feed')).toContain('Ana set Servers to 10');
+    expect(await textOf(students[2], 'feed')).toContain('Ana set Servers to 10');
 
     // Into the sale: the desks and the projector mid-round.
     server.minutes(4, tempo);
     for (const page of students) await minuteShown(page, 6, minutes);
-    await eventually(async () => expect(await text(teacher, 'teacher-minute')).toBe(`Minute 6 of ${minutes}`));
+    await eventually(async () => expect(await textOf(teacher, 'teacher-minute')).toBe(`Minute 6 of ${minutes}`));
     await students[3].getByTestId('headline').waitFor();
     await screenshot(students[3], 'desk-payment-switch');
     await screenshot(students[0], 'desk-payment-switch-phone');
@@ -148,15 +144,15 @@ describe('classroom in the browser', () => {
 
     // The round runs to its end; the teacher's dashboard shows the recorded scores.
     server.minutes(minutes - 6, tempo);
-    await eventually(async () => expect(await text(teacher, 'round-state')).toBe('Finished'));
+    await eventually(async () => expect(await textOf(teacher, 'round-state')).toBe('Finished'));
     const scores = teacher.getByTestId('team-scores');
     await scores.waitFor();
     const scoresText = await scores.innerText();
     expect(scoresText).toMatch(/Team 1 — Score -?\d/);
     expect(scoresText).toContain('Average authorization time');
     expect(scoresText).toMatch(/met|missed/);
-    for (const page of students) await eventually(async () => expect(await text(page, 'round-over')).toContain('Team 1'));
-    await eventually(async () => expect(await text(projector, 'verdicts')).toContain('Team 1'));
+    for (const page of students) await eventually(async () => expect(await textOf(page, 'round-over')).toContain('Team 1'));
+    await eventually(async () => expect(await textOf(projector, 'verdicts')).toContain('Team 1'));
     await teacher.getByRole('button', { name: 'Open desk' }).click();
     await teacher.getByTestId('teacher-desk').getByTestId('headline').waitFor();
     await screenshot(teacher, 'teacher-dashboard');
@@ -164,7 +160,7 @@ describe('classroom in the browser', () => {
     // Budi reloads: the same seat, role and history come back (rebuilt from the join's history).
     const budi = students[1];
     await budi.reload();
-    await eventually(async () => expect(await text(budi, 'my-roles')).toBe('Your role: Shedding'));
+    await eventually(async () => expect(await textOf(budi, 'my-roles')).toBe('Your role: Shedding'));
     await minuteShown(budi, minutes, minutes);
     await showTab(budi, 'feed');
     expect(await budi.getByTestId('feed').locator('[data-change="servers"]').first().innerText()).toContain('Ana set Servers to 10');
@@ -189,7 +185,7 @@ describe('classroom in the browser', () => {
 
     const { page: student } = await newPage(browser, DESKTOP);
     await joinAsStudent(student, server.url, code, 'Eka');
-    expect(await text(student, 'my-roles')).toBe('Your role: Fleet, Cache, Traffic, Release');
+    expect(await textOf(student, 'my-roles')).toBe('Your role: Fleet, Cache, Traffic, Release');
     await teacher.getByRole('button', { name: 'Start' }).click();
     // The lobby also reads "Minute 0": wait until the server has really started the round.
     await teacher.getByRole('button', { name: 'Pause' }).waitFor();
@@ -212,7 +208,7 @@ describe('classroom in the browser', () => {
     server.minutes(minutes - 14, tempo);
     await minuteShown(student, minutes, minutes);
     await eventually(async () => expect(await student.getByTestId('picture').innerText()).toContain('Last good build on all traffic'));
-    await eventually(async () => expect(await text(teacher, 'team-scores')).toMatch(/Error budget remaining at the end/));
+    await eventually(async () => expect(await textOf(teacher, 'team-scores')).toMatch(/Error budget remaining at the end/));
 
     // The language switcher: Italian numbers (99,9 %) after the page reloads and joins again.
     await student.getByLabel('Language').selectOption('it');
@@ -220,7 +216,7 @@ describe('classroom in the browser', () => {
     await student.getByTestId('headline').waitFor();
     await showTab(student, 'indicators');
     await eventually(async () => expect(await student.locator('[data-key="errorBudgetRemaining"] td').innerText()).toMatch(/^\d+,\d %$/));
-    await eventually(async () => expect(await text(student, 'clock-minute')).toBe(`Minuto ${minutes} di ${minutes}`));
+    await eventually(async () => expect(await textOf(student, 'clock-minute')).toBe(`Minuto ${minutes} di ${minutes}`));
   });
 
   test('teacher: set-up, rename, move, next round, remove', async () => {
@@ -238,8 +234,8 @@ describe('classroom in the browser', () => {
     const { page: budi } = await newPage(browser, DESKTOP);
     await joinAsStudent(budi, server.url, code, 'Budi');
     // Dealt into the two teams: each alone owns every role.
-    expect(await text(ana, 'team-name')).toBe('Team 1');
-    expect(await text(budi, 'team-name')).toBe('Team 2');
+    expect(await textOf(ana, 'team-name')).toBe('Team 1');
+    expect(await textOf(budi, 'team-name')).toBe('Team 2');
 
     // The set-up in the lobby: another scenario reaches the desks (it brings its own length, 60
     // minutes: the teacher keeps 5).
@@ -252,11 +248,11 @@ describe('classroom in the browser', () => {
     // Rename team 1, move Budi into it: roles are dealt again between the two.
     await teacher.getByLabel('Name of Team 1').fill('Falcons');
     await teacher.locator('[data-team]').filter({ has: teacher.getByLabel('Name of Team 1') }).getByRole('button', { name: 'Rename' }).click();
-    await eventually(async () => expect(await text(ana, 'team-name')).toBe('Falcons'));
+    await eventually(async () => expect(await textOf(ana, 'team-name')).toBe('Falcons'));
     await teacher.getByLabel('Team of Budi').selectOption({ label: 'Falcons' });
-    await eventually(async () => expect(await text(budi, 'team-name')).toBe('Falcons'));
-    await eventually(async () => expect(await text(ana, 'my-roles')).toBe('Your role: Scaling, Fraud'));
-    await eventually(async () => expect(await text(budi, 'my-roles')).toBe('Your role: Shedding, Stand-in'));
+    await eventually(async () => expect(await textOf(budi, 'team-name')).toBe('Falcons'));
+    await eventually(async () => expect(await textOf(ana, 'my-roles')).toBe('Your role: Scaling, Fraud'));
+    await eventually(async () => expect(await textOf(budi, 'my-roles')).toBe('Your role: Shedding, Stand-in'));
 
     // A short round to its end, then the next round back in the lobby.
     await teacher.getByRole('button', { name: 'Start' }).click();
@@ -264,10 +260,10 @@ describe('classroom in the browser', () => {
     await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     await minuteShown(ana, 0, 5);
     server.minutes(5, 1);
-    await eventually(async () => expect(await text(teacher, 'round-state')).toBe('Finished'));
+    await eventually(async () => expect(await textOf(teacher, 'round-state')).toBe('Finished'));
     await teacher.getByTestId('scores').waitFor();
     await teacher.getByRole('button', { name: 'Next round' }).click();
-    await eventually(async () => expect(await text(teacher, 'round-state')).toBe('Waiting to start'));
+    await eventually(async () => expect(await textOf(teacher, 'round-state')).toBe('Waiting to start'));
     await eventually(async () => expect(await ana.getByText('The round has not started yet.').count()).toBe(1));
     await eventually(async () => expect(await ana.getByTestId('clock').innerText()).toContain('Waiting to start'));
 

@@ -7,9 +7,7 @@
 // the compare legend. Time is the server's manual clock.
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { eventually, joinAsStudent, newPage, screenshot, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
-
-const DESK = { width: 1366, height: 768 };
+import { eventually, joinAsStudent, LAPTOP, minuteShown, newPage, screenshot, showTab, textOf, useBrowserSuite, type WebServer } from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -19,8 +17,6 @@ useBrowserSuite((s, b) => {
   browser = b;
 });
 
-const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText();
-const minuteShown = (page: Page, minute: number) => eventually(async () => expect(await text(page, 'clock-minute')).toMatch(new RegExp(`^Minute ${minute} of`)));
 const FIGURES = /^Goals \d → \d of \d · score -?[\d,.]+ → -?[\d,.]+ · money lost [\d,]+ u → [\d,]+ u$/;
 
 describe('debrief and the hindsight coach', () => {
@@ -32,14 +28,14 @@ describe('debrief and the hindsight coach', () => {
       body: JSON.stringify({ simulator: 'payment-switch', scenario: 'sale-surge', minutes, tempo: 1, teamCount: 2, seed: 7 }),
     });
     const { code, teacherKey } = (await res.json()) as { code: string; teacherKey: string };
-    const { page: teacher } = await newPage(browser, DESK);
+    const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
-    const { page: ana } = await newPage(browser, DESK);
+    const { page: ana } = await newPage(browser, LAPTOP);
     await joinAsStudent(ana, server.url, code, 'Ana');
-    const { page: bo } = await newPage(browser, DESK);
+    const { page: bo } = await newPage(browser, LAPTOP);
     await joinAsStudent(bo, server.url, code, 'Bo');
-    expect(await text(ana, 'team-name')).toBe('Team 1');
-    expect(await text(bo, 'team-name')).toBe('Team 2');
+    expect(await textOf(ana, 'team-name')).toBe('Team 1');
+    expect(await textOf(bo, 'team-name')).toBe('Team 2');
     await teacher.getByRole('button', { name: 'Start' }).click();
     await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     // Both add servers for the sale (it opens at minute 5): Team 2 in time, Team 1 late.
@@ -63,7 +59,7 @@ describe('debrief and the hindsight coach', () => {
     await ana.waitForURL(new RegExp(`/debrief/${code}\\?round=\\d+$`));
     const desk = ana.getByTestId('replay-desk');
     await desk.waitFor();
-    expect(await text(ana, 'round-over')).toContain('Team 1');
+    expect(await textOf(ana, 'round-over')).toContain('Team 1');
     expect(await desk.getByText('A replay: the controls are read-only.').count()).toBe(1);
     // Only their own team: one team to choose, no fork, no export.
     expect(await ana.getByLabel('Team', { exact: true }).locator('option').allInnerTexts()).toEqual(['Team 1']);
@@ -71,7 +67,7 @@ describe('debrief and the hindsight coach', () => {
     expect(await ana.getByTestId('export').count()).toBe(0);
     // Every change with its author, the chapters, the coach's suggestion for their team (no button).
     await showTab(ana, 'feed');
-    expect(await text(ana, 'feed')).toContain('Ana set Servers to 12');
+    expect(await textOf(ana, 'feed')).toContain('Ana set Servers to 12');
     await ana.getByRole('button', { name: /The sale opens/ }).click();
     await eventually(async () => expect(await ana.getByLabel('Minute of the replay').inputValue()).toBe('5'));
     const coach = ana.getByTestId('coach');
@@ -80,13 +76,13 @@ describe('debrief and the hindsight coach', () => {
     // Servers from the start would have met the goals the late servers missed.
     expect(await coach.locator('li').getAttribute('data-kind')).toBe('add');
     expect(await coach.locator('li').innerText()).toMatch(/Also setting Servers to \d+ at minute \d+ would have met “.+”: \+[\d,]+ points\./);
-    expect(await text(ana, 'coach-figures')).toMatch(FIGURES);
+    expect(await textOf(ana, 'coach-figures')).toMatch(FIGURES);
     expect(await ana.getByTestId('coach-open').count()).toBe(0);
     await screenshot(ana, 'student-debrief');
 
     // Shared by the teacher: every team.
     await teacher.getByRole('button', { name: "Share every team's replay" }).click();
-    await eventually(async () => expect(await text(teacher, 'share-state')).toContain('Replays shared'));
+    await eventually(async () => expect(await textOf(teacher, 'share-state')).toContain('Replays shared'));
     await ana.reload();
     await ana.getByTestId('replay-desk').waitFor();
     expect(await ana.getByLabel('Team', { exact: true }).locator('option').allInnerTexts()).toEqual(['Team 1', 'Team 2']);
@@ -112,14 +108,14 @@ describe('debrief and the hindsight coach', () => {
     const forkCode = /room ([2-9A-HJKMNP-Z]{6})/.exec(await made.innerText())![1];
     const whatIf = `Team 2 — what-if from minute ${forkMinute}`;
     await made.getByRole('link', { name: 'Open its replay' }).click();
-    await eventually(async () => expect(await text(teacher, 'compare-legend')).toContain('This what-if: Team 2'));
+    await eventually(async () => expect(await textOf(teacher, 'compare-legend')).toContain('This what-if: Team 2'));
     await teacher.goto(`${server.url}/teacher/${forkCode}`);
     await eventually(async () => expect(await teacher.getByTestId('team-card').locator('h3').innerText()).toBe(whatIf));
-    const { page: gus } = await newPage(browser, DESK);
+    const { page: gus } = await newPage(browser, LAPTOP);
     await joinAsStudent(gus, server.url, forkCode, 'Gus');
-    expect(await text(gus, 'team-name')).toBe(whatIf);
+    expect(await textOf(gus, 'team-name')).toBe(whatIf);
     // The coach's changes wait there, pending, by the Coach.
     await showTab(gus, 'feed');
-    await eventually(async () => expect(await text(gus, 'feed')).toMatch(/Coach set Servers to \d+/));
+    await eventually(async () => expect(await textOf(gus, 'feed')).toMatch(/Coach set Servers to \d+/));
   });
 });

@@ -8,10 +8,7 @@
 // Time is the server's manual clock.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { eventually, joinAsStudent, newPage, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
-
-const DESK = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
+import { createRoom, eventually, HANDSET, joinAsStudent, LAPTOP, minuteShown, newPage, onFirstScreen, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -21,41 +18,22 @@ useBrowserSuite((s, b) => {
   browser = b;
 });
 
-async function createRoom(body: object): Promise<{ code: string; teacherKey: string }> {
-  const res = await fetch(`${server.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { code: string; teacherKey: string };
-}
-
 async function teacherStarts(code: string, teacherKey: string): Promise<Page> {
-  const { page } = await newPage(browser, DESK);
+  const { page } = await newPage(browser, LAPTOP);
   await page.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
   await page.getByRole('button', { name: 'Start' }).click();
   await page.getByRole('button', { name: 'Pause' }).waitFor();
   return page;
 }
 
-const minuteShown = (page: Page, minute: number, total: number) =>
-  eventually(async () => expect(await page.getByTestId('clock-minute').innerText()).toBe(`Minute ${minute} of ${total}`));
-
-/** Entirely on the first screen: visible without scrolling the page. */
-async function onFirstScreen(page: Page, what: Locator, label: string): Promise<void> {
-  expect(await page.evaluate(() => window.scrollY), label).toBe(0);
-  const box = await what.boundingBox();
-  expect(box, `${label} is drawn`).not.toBeNull();
-  const { height } = page.viewportSize()!;
-  expect(box!.y, `${label} top`).toBeGreaterThanOrEqual(0);
-  expect(box!.y + box!.height, `${label} bottom (viewport ${height})`).toBeLessThanOrEqual(height);
-}
-
 describe('the desk in class', () => {
   test('payment switch: starting values, one screen, a banner until read, readable charts, refused inputs, the end first', async () => {
     const minutes = 12;
-    const { code, teacherKey } = await createRoom({ simulator: 'payment-switch', scenario: 'sale-surge', minutes, tempo: 1, teamCount: 1, seed: 7 });
+    const { code, teacherKey } = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes, tempo: 1, teamCount: 1, seed: 7 });
     // A team of two: Ana (scaling, fraud) at 1366×768, Budi (shedding, stand-in) on a phone.
-    const { page: ana } = await newPage(browser, DESK);
+    const { page: ana } = await newPage(browser, LAPTOP);
     await joinAsStudent(ana, server.url, code, 'Ana');
-    const { page: budi } = await newPage(browser, PHONE);
+    const { page: budi } = await newPage(browser, HANDSET);
     await joinAsStudent(budi, server.url, code, 'Budi');
     expect(await ana.getByTestId('my-roles').innerText()).toBe('Your role: Scaling, Fraud');
 
@@ -178,10 +156,10 @@ describe('the desk in class', () => {
 
   test('web service on a phone: the incident\'s cause and Roll back on the first screen; a double tap presses once', async () => {
     const minutes = 16;
-    const { code, teacherKey } = await createRoom({ simulator: 'web-service', scenario: 'bad-deploy', minutes, tempo: 1, teamCount: 1, seed: 7 });
-    const { page: eka } = await newPage(browser, DESK);
+    const { code, teacherKey } = await createRoom(server.url, { simulator: 'web-service', scenario: 'bad-deploy', minutes, tempo: 1, teamCount: 1, seed: 7 });
+    const { page: eka } = await newPage(browser, LAPTOP);
     await joinAsStudent(eka, server.url, code, 'Eka');
-    const { page: fitri } = await newPage(browser, PHONE);
+    const { page: fitri } = await newPage(browser, HANDSET);
     await joinAsStudent(fitri, server.url, code, 'Fitri');
     expect(await fitri.getByTestId('my-roles').innerText()).toBe('Your role: Cache, Release');
     await teacherStarts(code, teacherKey);

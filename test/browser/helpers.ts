@@ -2,11 +2,11 @@
 // when a test says so), Debian's Chromium through playwright-core, and screenshots.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { buildApp } from '../../server/app.ts';
 import { stopGracefully, type StopReport } from '../../server/ops/shutdown.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export const BUILD_DIR = 'build';
 export const SCREENSHOTS = 'test-results/screenshots';
@@ -153,4 +153,37 @@ export async function eventually(check: () => Promise<void> | void, ms = 10_000)
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+/** The screens every page is looked at on: a classroom laptop, the projector, a phone. */
+export const LAPTOP = { width: 1366, height: 768 };
+export const WALL = { width: 1920, height: 1080 };
+export const HANDSET = { width: 390, height: 844 };
+
+/** Opens a room as the teacher's page does; the body is the set-up (simulator, scenario, minutes…). */
+export async function createRoom(url: string, body: object): Promise<{ code: string; teacherKey: string }> {
+  const res = await fetch(`${url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { code: string; teacherKey: string };
+}
+
+/** The text of the first element with this test id. */
+export const textOf = (page: Page, testId: string): Promise<string> => page.getByTestId(testId).first().innerText();
+
+/** Waits until the page's clock reads minute m (of `total`, when given). */
+export const minuteShown = (page: Page, minute: number, total?: number): Promise<void> =>
+  eventually(async () => {
+    const shown = await textOf(page, 'clock-minute');
+    if (total === undefined) expect(shown).toMatch(new RegExp(`^Minute ${minute} of`));
+    else expect(shown).toBe(`Minute ${minute} of ${total}`);
+  });
+
+/** Entirely on the first screen: drawn, and visible without scrolling the page. */
+export async function onFirstScreen(page: Page, what: Locator, label: string): Promise<void> {
+  expect(await page.evaluate(() => window.scrollY), label).toBe(0);
+  const box = await what.boundingBox();
+  if (!box) throw new Error(`${label} is not drawn`);
+  const height = page.viewportSize()?.height ?? 0;
+  expect(box.y, `${label} top`).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height, `${label} bottom (viewport ${height})`).toBeLessThanOrEqual(height);
 }

@@ -5,16 +5,12 @@
 // view a student's desk shows exactly what the server sent and names, for everything else, the role
 // (and teammate) that sees it; the teacher, the projector and the replay see everything; the set-up
 // offers split view and the full shift's own length. Time is the server's manual clock.
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { io } from 'socket.io-client';
 import { describe, expect, test } from 'vitest';
 import { getMeta } from '../../shared/sim/meta.ts';
 import type { StudentJoined } from '../../shared/protocol/types.ts';
-import { eventually, joinAsStudent, newPage, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
-
-const DESK = { width: 1366, height: 768 };
-const PHONE = { width: 390, height: 844 };
-const WALL = { width: 1920, height: 1080 };
+import { createRoom, eventually, HANDSET, joinAsStudent, LAPTOP, minuteShown, newPage, onFirstScreen, showTab, textOf, useBrowserSuite, WALL, type WebServer } from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -24,38 +20,23 @@ useBrowserSuite((s, b) => {
   browser = b;
 });
 
-async function createRoom(body: object): Promise<{ code: string; teacherKey: string }> {
-  const res = await fetch(`${server.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { code: string; teacherKey: string };
-}
-
-const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText();
-const minuteShown = (page: Page, minute: number) => eventually(async () => expect(await text(page, 'clock-minute')).toMatch(new RegExp(`^Minute ${minute} of`)));
 /** "1,234 u" → 1234 */
 const units = (s: string) => Number(s.replace(/[^\d.-]/g, ''));
-
-async function onFirstScreen(page: Page, what: Locator, label: string): Promise<void> {
-  expect(await page.evaluate(() => window.scrollY), label).toBe(0);
-  const box = await what.boundingBox();
-  expect(box, `${label} is drawn`).not.toBeNull();
-  expect(box!.y + box!.height, `${label} bottom`).toBeLessThanOrEqual(page.viewportSize()!.height);
-}
 
 describe('the ledger and split view', () => {
   test('the ledger on the desk (first screen; one line on a phone), the dashboard, the projector and the end; the score zero said', async () => {
     const minutes = 8;
-    const { code, teacherKey } = await createRoom({ simulator: 'payment-switch', scenario: 'sale-surge', minutes, tempo: 1, teamCount: 2, seed: 7 });
-    const { page: teacher } = await newPage(browser, DESK);
+    const { code, teacherKey } = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes, tempo: 1, teamCount: 2, seed: 7 });
+    const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
-    const { page: ana } = await newPage(browser, DESK);
+    const { page: ana } = await newPage(browser, LAPTOP);
     await joinAsStudent(ana, server.url, code, 'Ana');
-    const { page: bo } = await newPage(browser, PHONE);
+    const { page: bo } = await newPage(browser, HANDSET);
     await joinAsStudent(bo, server.url, code, 'Bo');
     // Cy joins Ana's team: Ana keeps scaling and fraud, the desk of a team of two.
-    const { page: cy } = await newPage(browser, DESK);
+    const { page: cy } = await newPage(browser, LAPTOP);
     await joinAsStudent(cy, server.url, code, 'Cy');
-    await eventually(async () => expect(await text(ana, 'my-roles')).toBe('Your role: Scaling, Fraud'));
+    await eventually(async () => expect(await textOf(ana, 'my-roles')).toBe('Your role: Scaling, Fraud'));
     const { page: wall } = await newPage(browser, WALL);
     await wall.goto(`${server.url}/projector/${code}`);
     await teacher.getByRole('button', { name: 'Start' }).click();
@@ -73,25 +54,25 @@ describe('the ledger and split view', () => {
     const ledger = ana.getByTestId('ledger');
     const model = getMeta('payment-switch');
     const lines = await Promise.all(model.ledger.items.map((k) => ledger.locator(`[data-key="${k}"] dd`).innerText()));
-    const total = units(await text(ana, 'ledger-total'));
+    const total = units(await textOf(ana, 'ledger-total'));
     expect(Math.abs(lines.map(units).reduce((a, b) => a + b, 0) - total)).toBeLessThanOrEqual(model.ledger.items.length);
     expect(await ledger.innerText()).toContain('Server cost so far');
-    const against = await text(ana, 'ledger-against');
+    const against = await textOf(ana, 'ledger-against');
     expect(against).toMatch(/^Doing nothing would have lost [\d,]+ u: you (saved [\d,]+ u|lost [\d,]+ u more)\.$/);
     await ana.evaluate(() => window.scrollTo(0, 0));
     await onFirstScreen(ana, ledger, 'ledger');
     // Bo's team did nothing: it saved nothing, and its phone shows one line, the rest one tap away.
-    expect(await text(bo, 'ledger-compact')).toMatch(/^([\d,]+ u) lost · doing nothing \1$/);
+    expect(await textOf(bo, 'ledger-compact')).toMatch(/^([\d,]+ u) lost · doing nothing \1$/);
     expect(await bo.getByTestId('ledger-against').isVisible()).toBe(false);
     await bo.getByTestId('ledger').locator('summary').click();
-    expect(await text(bo, 'ledger-against')).toMatch(/you saved 0 u\.$/);
+    expect(await textOf(bo, 'ledger-against')).toMatch(/you saved 0 u\.$/);
     // Where a score is shown, its zero is said.
-    expect(await text(ana, 'score')).toMatch(/^Score -?[\d,.]+ \(doing nothing = 0\)$/);
+    expect(await textOf(ana, 'score')).toMatch(/^Score -?[\d,.]+ \(doing nothing = 0\)$/);
 
     // The dashboard's card and the projector's row carry the same money as the desk.
     const card = teacher.locator('[data-testid="team-card"]').first();
     await eventually(async () => expect(await card.getByTestId('card-ledger').innerText()).toContain(`Money lost ${total.toLocaleString('en')} u`));
-    expect(await text(teacher, 'leaderboard')).toContain('Doing nothing scores 0');
+    expect(await textOf(teacher, 'leaderboard')).toContain('Doing nothing scores 0');
     await eventually(async () => expect(await wall.getByTestId('proj-board').innerText()).toContain('Saved vs doing nothing'));
     const saved = await wall.getByTestId('proj-saved').allInnerTexts();
     expect(saved).toHaveLength(2);
@@ -100,15 +81,15 @@ describe('the ledger and split view', () => {
     // The end: the money on the desk's verdict, the teacher's scores and the projector's podium.
     server.minutes(minutes - 6, 1);
     await ana.getByTestId('round-over').waitFor();
-    await eventually(async () => expect(await text(ana, 'over-ledger')).toMatch(/^Money lost [\d,]+ u · doing nothing [\d,]+ u · (saved [\d,]+ u|[\d,]+ u more lost)$/));
+    await eventually(async () => expect(await textOf(ana, 'over-ledger')).toMatch(/^Money lost [\d,]+ u · doing nothing [\d,]+ u · (saved [\d,]+ u|[\d,]+ u more lost)$/));
     await eventually(async () => expect((await teacher.getByTestId('team-ledger').allInnerTexts()).length).toBe(2));
     await wall.getByTestId('podium').waitFor();
-    await eventually(async () => expect(await text(wall, 'podium')).toMatch(/saved [\d,]+ u|more lost/));
+    await eventually(async () => expect(await textOf(wall, 'podium')).toMatch(/saved [\d,]+ u|more lost/));
   });
 
   test('split view: the desk shows what the server sent and who sees the rest; teacher, projector and replay see everything; the set-up offers it', async () => {
-    const { code, teacherKey } = await createRoom({ simulator: 'payment-switch', scenario: 'free', minutes: 10, tempo: 1, teamCount: 1, seed: 11 });
-    const { page: teacher } = await newPage(browser, DESK);
+    const { code, teacherKey } = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'free', minutes: 10, tempo: 1, teamCount: 1, seed: 11 });
+    const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
     const setup = teacher.getByTestId('setup-form');
     await setup.waitFor();
@@ -116,23 +97,23 @@ describe('the ledger and split view', () => {
     await setup.getByLabel('Scenario').selectOption('sale-day');
     expect(await setup.getByLabel('Split view').isChecked()).toBe(true);
     expect(await setup.getByLabel('Round length (simulated minutes)').inputValue()).toBe('60');
-    expect(await text(teacher, 'setup-brief')).toContain('card testers may learn your threshold');
+    expect(await textOf(teacher, 'setup-brief')).toContain('card testers may learn your threshold');
     await setup.getByLabel('Scenario').selectOption('sale-surge');
     expect(await setup.getByLabel('Split view').isChecked()).toBe(false);
     await setup.getByLabel('Scenario').selectOption('sale-day');
     await setup.getByLabel('Round length (simulated minutes)').fill('10');
     await teacher.getByRole('button', { name: 'Save set-up' }).click();
-    await eventually(async () => expect(await text(teacher, 'setup-brief')).toContain('card testers'));
+    await eventually(async () => expect(await textOf(teacher, 'setup-brief')).toContain('card testers'));
 
-    const { page: ana } = await newPage(browser, DESK);
+    const { page: ana } = await newPage(browser, LAPTOP);
     await joinAsStudent(ana, server.url, code, 'Ana');
-    const { page: bo } = await newPage(browser, DESK);
+    const { page: bo } = await newPage(browser, LAPTOP);
     await joinAsStudent(bo, server.url, code, 'Bo');
     await teacher.getByRole('button', { name: 'Start' }).click();
     await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     server.minutes(3, 1);
     await minuteShown(ana, 3);
-    expect(await text(ana, 'split-on')).toContain('Split view');
+    expect(await textOf(ana, 'split-on')).toContain('Split view');
 
     // What the server sends Ana (scaling, fraud), read with her own token.
     const token = await ana.evaluate((c) => localStorage.getItem(`opsroom.student.${c}`), code);
@@ -173,7 +154,7 @@ describe('the ledger and split view', () => {
 
     // The replay: everything too.
     server.minutes(7, 1);
-    await eventually(async () => expect(await text(teacher, 'round-state')).toBe('Finished'));
+    await eventually(async () => expect(await textOf(teacher, 'round-state')).toBe('Finished'));
     await teacher.getByTestId('open-replay').click();
     const replay = teacher.getByTestId('replay-desk');
     await replay.waitFor();

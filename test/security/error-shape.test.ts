@@ -60,7 +60,7 @@ test('route schemas check bodies, parameters and queries, and answer in the same
     ['POST', '/api/rooms', { evil: true }, /^body: Unrecognized key: "evil"$/],
     ['GET', '/api/rounds/abc/replay', undefined, /^id: /],
     ['POST', '/api/rounds/1/fork', { teamId: 1 }, /^minute: /],
-    ['GET', '/api/rounds/1/export/minutes.csv?lang=' + 'x'.repeat(50), undefined, /^lang: Too big/],
+    ['GET', `/api/rounds/1/export/minutes.csv?lang=${'x'.repeat(50)}`, undefined, /^lang: Too big/],
   ];
   for (const [method, url, payload, message] of cases) {
     const res = await server.app.inject({ method: method as 'GET', url, payload, headers: { authorization: `Bearer ${key}` } });

@@ -19,7 +19,7 @@ function play(scenario: string, seed: number, changes: ScheduledChange[] = [], n
 }
 const press = (key: string, minute: number): ScheduledChange => ({ key, value: PRESS, minute });
 const set = (key: string, value: number | boolean, minute: number): ScheduledChange => ({ key, value, minute });
-const series = (snaps: Snapshot[], key: string) => snaps.map((s) => s.indicators[key]);
+const _series = (snaps: Snapshot[], key: string) => snaps.map((s) => s.indicators[key]);
 const eventsOf = (snaps: Snapshot[], kind: string) => snaps.filter((s) => s.events.some((e) => e.kind === kind)).map((s) => s.minute);
 
 describe('web service: determinism and randomness', () => {

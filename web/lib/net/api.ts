@@ -1,6 +1,6 @@
 // The HTTP calls of the web app: create a room, look a code up (the teacher's history and replay
 // calls are in teacher-api.ts). Everything else is socket.io.
-import type { RoomView, RoundConfig } from '$shared/protocol/types.ts';
+import type { JoinInfo, RoomView, RoundConfig } from '$shared/protocol/types.ts';
 
 export interface Created {
   code: string;
@@ -41,14 +41,5 @@ export function lookupRoom(code: string): Promise<Result<RoomInfo>> {
   return call<RoomInfo>(`/api/rooms/${encodeURIComponent(code)}`);
 }
 
-/** `GET /api/info`: where students can reach this server (docs/protocol.md). */
-export interface JoinInfo {
-  baseUrl: string;
-  source: 'public' | 'lan' | 'loopback';
-  /** No phone or other computer can reach the server. */
-  loopbackOnly: boolean;
-  lan: string[];
-  local: string;
-}
 
 export const fetchJoinInfo = (): Promise<Result<JoinInfo>> => call<JoinInfo>('/api/info');
