@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { assertBuilt, BUILD_DIR, DESKTOP, eventually, joinAsStudent, launchBrowser, newPage, showTab } from '../browser/helpers.ts';
+import { assertBuilt, BUILD_DIR, DESKTOP, eventually, joinAsStudent, launchBrowser, minuteShown, newPage, showTab } from '../browser/helpers.ts';
 import { testCluster, type Node } from './nodes.ts';
 
 const cluster = testCluster('browser');
@@ -22,9 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const minuteShown = (page: Page, minute: number, total: number) =>
-  eventually(async () => expect(await page.getByTestId('clock-minute').first().innerText()).toBe(`Minute ${minute} of ${total}`));
 
 test('the teacher’s page on one process, the students’ pages on the other', async () => {
   const minutes = 5;
@@ -47,7 +44,7 @@ test('the teacher’s page on one process, the students’ pages on the other', 
   }
   for (const name of ['Ana', 'Budi']) {
     await eventually(async () => {
-      const row = await teacher.locator('[data-player]', { hasText: name }).innerText();
+      const row = await teacher.locator('[data-player]').filter({ has: teacher.getByText(name, { exact: true }) }).innerText();
       expect(row).toContain('connected');
       expect(row).not.toContain('not connected');
     });
