@@ -48,7 +48,8 @@ async function tellEverySocket(app: FastifyInstance, notice: ProtocolNotice, ms 
   const sockets = [...app.io.sockets.sockets.values()];
   // engine.io emits 'drain' when its queue is written out (at once for an idle websocket).
   const drained = Promise.all(sockets.map((s) => new Promise<void>((r) => s.conn.once('drain', () => r()))));
-  app.io.emit('notice', notice);
+  // This process's sockets only: in cluster mode the others' servers go on.
+  app.io.local.emit('notice', notice);
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([drained, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
   clearTimeout(timer);

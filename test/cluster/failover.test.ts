@@ -151,6 +151,7 @@ test('SIGTERM of a room’s owner hands the running round over: released at once
   await ok(teacher, 'teacher:join', { code, key: teacherKey });
   const student = await c.connect();
   const minutes = collect(student, 'minute');
+  const notices = collect(student, 'notice');
   await ok(student, 'student:join', { code, name: 'Solo' });
   await ok(teacher, 'teacher:clock', { action: 'start' });
   await b.advance(1000);
@@ -169,4 +170,6 @@ test('SIGTERM of a room’s owner hands the running round over: released at once
   // Minute 1 once more from C as it took the room, then minute 2.
   await until(() => minutes.length === 4, 'minute 2 from C');
   expect(minutes.map((m) => m.snapshot.minute)).toEqual([0, 1, 1, 2]);
+  // B told its own sockets it was stopping, not those of the process that goes on.
+  expect(notices).toEqual([]);
 });
