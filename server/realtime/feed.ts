@@ -10,7 +10,7 @@ import { codeParams } from '../http/rooms.ts';
 import { noMetrics, type Metrics } from '../ops/metrics.ts';
 import { refusalsByKey } from '../ops/refusals.ts';
 import type { Clock } from '../rooms/clock.ts';
-import type { Logger } from '../rooms/room.ts';
+import type { Logger, Room } from '../rooms/room.ts';
 import { QueueWatch, type ConnectionLimits } from './guard.ts';
 import { TokenBucket } from './limits.ts';
 
@@ -58,8 +58,8 @@ export class FeedHub {
   }
 
   add(code: string, ws: WebSocket): void {
-    let set = this.byRoom.get(code);
-    if (!set) this.byRoom.set(code, (set = new Set()));
+    const set = this.byRoom.get(code) ?? new Set<WebSocket>();
+    this.byRoom.set(code, set);
     set.add(ws);
     ws.on('close', () => {
       set.delete(ws);
@@ -136,7 +136,7 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
       setTimeout(() => ws.terminate(), FEED_CLOSE_GRACE_MS).unref();
     });
 
-    let room;
+    let room: Room;
     try {
       room = await app.guesses.attempt(req.ip, 'feed', () => app.rooms.forViewers(req.params.code));
     } catch (e) {
