@@ -57,6 +57,9 @@ const dateFormats = new Map<string, Intl.DateTimeFormat>();
 /** A date and time (when a round was played) in the reader's style, in the reader's time zone. */
 export function formatDateTime(epochMs: number, locale: string): string {
   let f = dateFormats.get(locale);
-  if (!f) dateFormats.set(locale, (f = new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short' })));
+  if (!f) {
+    f = new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: 'medium', timeStyle: 'short' });
+    dateFormats.set(locale, f);
+  }
   return f.format(epochMs);
 }

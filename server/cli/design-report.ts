@@ -105,22 +105,26 @@ function runTask(t: Task): { report: ScenarioReport; seconds: number } {
   return { report, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
 }
 
+const OPTIONS = {
+  scenario: { type: 'string', multiple: true },
+  model: { type: 'string' },
+  quick: { type: 'boolean' },
+  budget: { type: 'string' },
+  seeds: { type: 'string' },
+  workers: { type: 'string' },
+  json: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The command line's flags (node:util throws on an unknown or incomplete one). */
+function flags() {
+  return parseArgv({ options: OPTIONS, strict: true }).values;
+}
+
 async function main(): Promise<void> {
-  let values;
+  let values: ReturnType<typeof flags>;
   try {
-    ({ values } = parseArgv({
-      options: {
-        scenario: { type: 'string', multiple: true },
-        model: { type: 'string' },
-        quick: { type: 'boolean' },
-        budget: { type: 'string' },
-        seeds: { type: 'string' },
-        workers: { type: 'string' },
-        json: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
+    values = flags();
   } catch (e) {
     console.error(`error: ${(e as Error).message}\n${USAGE}`);
     process.exitCode = 2;
@@ -199,7 +203,9 @@ async function main(): Promise<void> {
 // Run as a command (not when a test imports the helpers above); in a worker, serve scenarios.
 if (isMainThread && /design-report\.ts$/.test(process.argv[1] ?? '')) {
   void main();
-} else if (!isMainThread && workerData?.worker) {
-  parentPort!.on('message', (t: Task) => parentPort!.postMessage(runTask(t)));
+} else if (parentPort && workerData?.worker) {
+  // parentPort is set exactly in a worker thread.
+  const port = parentPort;
+  port.on('message', (t: Task) => port.postMessage(runTask(t)));
 }
 

@@ -2,10 +2,10 @@
 // Kept apart from main() so tests run it in-process.
 import { parseArgs as parseArgv } from 'node:util';
 import { formatControlValue } from '../../shared/sim/controls.ts';
-import { baselineRun, ScenarioError, scenarioDef } from '../../shared/sim/engine.ts';
+import { baselineRun, indicatorDef, ScenarioError, scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel, isSimulatorId, simulatorIds } from '../../shared/sim/registry.ts';
 import { evaluateRound, ledgerTotals, saving, type Baseline } from '../../shared/sim/score.ts';
-import type { RoundResult, ScheduledChange, SimModel, Snapshot } from '../../shared/sim/types.ts';
+import type { RoundResult, ScenarioDef, ScheduledChange, SimModel, Snapshot } from '../../shared/sim/types.ts';
 import { formatTrigger, parseChange, parseTrigger, PlayError, runPlay, type Play, type Rule } from '../../shared/design/play.ts';
 import { formatClock, formatDisplay } from '../../shared/format.ts';
 
@@ -82,7 +82,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const model = getModel(modelId);
   const scenario = values.scenario;
   if (scenario === undefined) throw new UsageError(`--scenario is required: one of ${model.scenarios.map((s) => s.id).join(', ')}`);
-  let def;
+  let def: ScenarioDef;
   try {
     def = scenarioDef(model, scenario);
   } catch (e) {
@@ -98,10 +98,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
 
   const changes: ScheduledChange[] = [];
   for (const text of values.set ?? []) {
-    const sm = /^([^@]*)(?:@(.*))?$/.exec(text)!;
     if (!/^[A-Za-z][A-Za-z0-9]*=/.test(text)) throw new UsageError(`--set ${JSON.stringify(text)}: expected key=value or key=value@minute`);
-    const change = asUsage(`--set ${text}`, () => parseChange(model, sm[1]));
-    const minute = sm[2] === undefined ? 0 : intFlag(`set ${change.key} @minute`, sm[2], 0, minutes);
+    // key=value@minute: the minute follows the first @.
+    const at = text.indexOf('@');
+    const body = at < 0 ? text : text.slice(0, at);
+    const change = asUsage(`--set ${text}`, () => parseChange(model, body));
+    const minute = at < 0 ? 0 : intFlag(`set ${change.key} @minute`, text.slice(at + 1), 0, minutes);
     changes.push({ minute, ...change });
   }
   changes.sort((a, b) => a.minute - b.minute); // stable: same-minute changes keep their order
@@ -110,7 +112,10 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const rules: Rule[] = [];
   for (const t of tokens) {
     if (t.kind === 'option' && t.name === 'on') {
-      const { on, delay } = asUsage(`--on ${t.value}`, () => parseTrigger(model, t.value!));
+      const text = t.value;
+      // node:util rejects a string option without its value before this, so this only guards the type.
+      if (text === undefined) throw new UsageError('--on needs a value');
+      const { on, delay } = asUsage(`--on ${text}`, () => parseTrigger(model, text));
       rules.push({ on, delay, changes: [] });
     } else if (t.kind === 'positional') {
       const rule = rules[rules.length - 1];
@@ -162,13 +167,13 @@ const STATUS_MARK = { normal: 'ok', warning: 'WARN', critical: 'CRIT' } as const
 
 export function table(model: SimModel, scenario: string, snapshots: readonly Snapshot[], result: RoundResult, ledger: LedgerSummary): string {
   const headline = model.indicators.filter((i) => i.headline);
-  const extra = model.tableColumns.map((k) => model.indicators.find((i) => i.key === k)!);
+  const extra = model.tableColumns.map((k) => indicatorDef(model, k));
   const cols = [...headline, ...extra];
   const hasClock = snapshots[0]?.clock !== undefined;
   const header = ['min', ...(hasClock ? ['clock'] : []), ...cols.map((c) => c.key)];
   const rows = snapshots.map((s) => [
     String(s.minute),
-    ...(hasClock ? [formatClock(s.clock!)] : []),
+    ...(hasClock ? [s.clock === undefined ? '—' : formatClock(s.clock)] : []),
     ...cols.map((c) => {
       const text = s.na?.includes(c.key) ? '—' : formatDisplay(c.display, s.indicators[c.key]);
       const st = s.status[c.key];
@@ -181,9 +186,9 @@ export function table(model: SimModel, scenario: string, snapshots: readonly Sna
   const changes = snapshots.flatMap((s) => s.events.filter((e) => e.kind === 'control').map((e) => `  minute ${s.minute}: ${e.key} = ${formatControlValue(e.value)}`));
   if (changes.length) lines.push('', 'control changes:', ...changes);
   const last = snapshots[snapshots.length - 1];
-  const money = (key: string) => formatDisplay(model.indicators.find((i) => i.key === key)!.display, last.indicators[key]);
+  const money = (key: string) => formatDisplay(indicatorDef(model, key).display, last.indicators[key]);
   lines.push('', `ledger (${model.ledger.currency}): ${model.ledger.items.map((k) => `${k} ${money(k)}`).join(', ')}`);
-  const totalDisplay = model.indicators.find((i) => i.key === model.ledger.total)!.display;
+  const totalDisplay = indicatorDef(model, model.ledger.total).display;
   const other = (x: number) => formatDisplay(totalDisplay, x);
   lines.push(`  ${model.ledger.total} ${money(model.ledger.total)}; doing nothing ${other(ledger.nothing)}; a calm hour ${other(ledger.calm)}; saving s = ${ledger.saving.toFixed(3)}`);
   const def = scenarioDef(model, scenario);
@@ -192,8 +197,9 @@ export function table(model: SimModel, scenario: string, snapshots: readonly Sna
   } else {
     lines.push('', `goals (${scenario}):`);
     for (const g of result.goals) {
-      const ind = model.indicators.find((i) => i.key === g.indicator)!;
-      const goal = def.goals.find((x) => x.id === g.id)!;
+      const ind = indicatorDef(model, g.indicator);
+      const goal = def.goals.find((x) => x.id === g.id);
+      if (!goal) throw new Error(`${scenario} has no goal ${g.id}, though the round's result has one`);
       const how = goal.aggregate === 'final' ? 'at the end' : `mean from minute ${goal.from ?? 1}`;
       lines.push(`  ${g.met ? 'MET   ' : 'FAILED'} ${g.id}: ${g.indicator} ${how} = ${formatDisplay(ind.display, g.value)} (target ${g.op} ${formatDisplay(ind.display, g.target)})`);
     }

@@ -31,10 +31,15 @@ export function isIntact(integrity: readonly string[]): boolean {
   return integrity.length === 1 && integrity[0] === 'ok';
 }
 
+interface Probe {
+  at: number;
+  error: string | null;
+}
+
 export class DatabaseHealth {
-  private last: { at: number; error: string | null } | null = null;
+  private last: Probe | null = null;
   /** The probe in progress: health requests arriving meanwhile wait for it rather than write again. */
-  private probing: Promise<void> | null = null;
+  private probing: Promise<Probe> | null = null;
 
   constructor(
     private readonly store: Pick<Store, 'integrity' | 'probe'>,
@@ -46,20 +51,30 @@ export class DatabaseHealth {
   }
 
   async status(): Promise<DatabaseStatus> {
-    const now = this.clock.now();
-    if (!this.last || now - this.last.at >= PROBE_EVERY_MS || this.last.error) {
-      this.probing ??= this.store.probe(now).then(
-        () => void (this.last = { at: now, error: null }),
-        (e: unknown) => void (this.last = { at: now, error: (e as Error).message }),
-      );
-      await this.probing.finally(() => (this.probing = null));
-    }
-    const error = this.last!.error;
+    const { error } = await this.probe();
     return {
       intact: this.intact,
       ...(this.intact ? {} : { problems: [...this.store.integrity] }),
       writable: error === null,
       ...(error ? { writeError: error } : {}),
     };
+  }
+
+  /** The last probe's answer while it stands, else a new probe's (shared with requests arriving meanwhile). */
+  private async probe(): Promise<Probe> {
+    const now = this.clock.now();
+    if (this.last && now - this.last.at < PROBE_EVERY_MS && !this.last.error) return this.last;
+    if (!this.probing) {
+      this.probing = this.store.probe(now).then(
+        (): Probe => ({ at: now, error: null }),
+        (e: unknown): Probe => ({ at: now, error: (e as Error).message }),
+      );
+    }
+    try {
+      this.last = await this.probing;
+      return this.last;
+    } finally {
+      this.probing = null;
+    }
   }
 }

@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROBE_TABLE, PROBE_WRITE } from './health.ts';
@@ -30,7 +30,7 @@ function reason(e: unknown): string {
 function makeFolders(dir: string, path: string): void {
   const missing: string[] = [];
   for (let d = resolve(dir); ; d = dirname(d)) {
-    let st;
+    let st: Stats;
     try {
       st = statSync(d);
     } catch (e) {

@@ -12,7 +12,7 @@ import { refusalsByKey } from '../ops/refusals.ts';
 import type { Clock } from '../rooms/clock.ts';
 import type { Logger } from '../rooms/room.ts';
 import { QueueWatch, type ConnectionLimits } from './guard.ts';
-import { normalizedCode } from './gate.ts';
+import { normalizedCode, type RoomLook } from './gate.ts';
 import { TokenBucket } from './limits.ts';
 
 export type FeedMessage =
@@ -59,8 +59,8 @@ export class FeedHub {
   }
 
   add(code: string, ws: WebSocket): void {
-    let set = this.byRoom.get(code);
-    if (!set) this.byRoom.set(code, (set = new Set()));
+    const set = this.byRoom.get(code) ?? new Set<WebSocket>();
+    this.byRoom.set(code, set);
     set.add(ws);
     ws.on('close', () => {
       set.delete(ws);
@@ -137,7 +137,7 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
       setTimeout(() => ws.terminate(), FEED_CLOSE_GRACE_MS).unref();
     });
 
-    let look;
+    let look: RoomLook;
     try {
       look = await app.guesses.attempt(req.ip, 'feed', async () => {
         // Cluster mode: this process receives the room's feed messages before the room is read.

@@ -6,6 +6,14 @@ export interface CachedBody {
   gzip: Buffer;
 }
 
+/** Drops a map's oldest entries (insertion order) until it holds at most `capacity`. */
+export function trimOldest<K, V>(map: Map<K, V>, capacity: number): void {
+  for (const key of map.keys()) {
+    if (map.size <= capacity) return;
+    map.delete(key);
+  }
+}
+
 export class ReplayCache {
   private entries = new Map<number | string, CachedBody>();
   constructor(private readonly capacity = 32) {}
@@ -27,7 +35,7 @@ export class ReplayCache {
 
   set(roundId: number | string, body: CachedBody): void {
     this.entries.set(roundId, body);
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    trimOldest(this.entries, this.capacity);
   }
 
   clear(): void {

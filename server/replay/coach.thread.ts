@@ -3,10 +3,14 @@ import { parentPort } from 'node:worker_threads';
 import { runCoachJob } from './coach-job.ts';
 import type { CoachJob } from './coach.ts';
 
-parentPort!.on('message', ({ id, job }: { id: number; job: CoachJob }) => {
+// Loaded only by coach.boot.mjs inside a Worker; anywhere else there is no one to answer.
+if (!parentPort) throw new Error('coach.thread.ts runs inside the coach worker (coach.boot.mjs), not on the main thread');
+const port = parentPort;
+
+port.on('message', ({ id, job }: { id: number; job: CoachJob }) => {
   try {
-    parentPort!.postMessage({ id, done: runCoachJob(job) });
+    port.postMessage({ id, done: runCoachJob(job) });
   } catch (e) {
-    parentPort!.postMessage({ id, error: e instanceof Error ? e.message : String(e) });
+    port.postMessage({ id, error: e instanceof Error ? e.message : String(e) });
   }
 });

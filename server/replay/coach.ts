@@ -5,6 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { CoachTeam } from '../../shared/protocol/types.ts';
+import { trimOldest } from './cache.ts';
 import type { CoachOptions, CoachResult } from '../../shared/design/coach.ts';
 import type { ScheduledChange, SimulatorId } from '../../shared/sim/types.ts';
 
@@ -112,7 +113,7 @@ export class Coach {
     this.done.set(key, answer);
     // A failed search is not kept: the next request tries again.
     answer.catch(() => this.done.delete(key));
-    if (this.done.size > this.limits.cached) this.done.delete(this.done.keys().next().value!);
+    trimOldest(this.done, this.limits.cached);
     return answer;
   }
 

@@ -6,6 +6,7 @@
 import { endedEarlyAt } from '../../shared/classroom/rank.ts';
 import { controlDisplay } from '../../shared/replay/units.ts';
 import { formatClock } from '../../shared/format.ts';
+import { indicatorDef } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { ChangeRecord, CsvPart, WhatIfOrigin } from '../../shared/protocol/types.ts';
 import type { ControlDef, ControlValue, DisplayDef, GoalDef, IndicatorDef, SimModel, SimulatorId, Snapshot } from '../../shared/sim/types.ts';
@@ -89,7 +90,7 @@ class Writer {
     return this.w.text('team_default', { n: t.idx + 1 });
   }
   indicatorDef(key: string): IndicatorDef {
-    return this.src.model.indicators.find((i) => i.key === key)!;
+    return indicatorDef(this.src.model, key);
   }
   /** A control's value as people read it: a number in its display unit, on/off, an option's name. */
   controlValue(def: ControlDef | undefined, v: ControlValue | undefined): Cell {
@@ -177,7 +178,8 @@ async function* scores(x: Writer): AsyncGenerator<string> {
   const w = x.w;
   const goalName = (g: GoalDef) => {
     const d = x.indicatorDef(g.indicator).display;
-    const target = shown(d, g.target)!.numeral;
+    const target = shown(d, g.target)?.numeral;
+    if (target === undefined) throw new Error(`${round.scenario}: goal ${g.id} has no finite target (${g.target})`);
     return w.goal(x.sim, round.scenario, g.id, d.unit ? `${target} ${d.unit}` : target);
   };
   yield line([

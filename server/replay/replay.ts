@@ -7,7 +7,7 @@ import { toColumns } from '../../shared/replay/columns.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { dealRoles } from '../../shared/classroom/roles.ts';
-import type { RoomRecord, RoundRecord, Store } from '../db/store.ts';
+import type { PlayerRecord, RoomRecord, RoundRecord, Store } from '../db/store.ts';
 import type { RoundMemberRecord } from '../db/writes.ts';
 import { roundBaseline } from '../rooms/baseline.ts';
 
@@ -55,12 +55,18 @@ async function forkInfo(store: Store, roundId: number, forkOf: { teamId: number;
 
 /** The room's present members with the roles dealt to them in join order: for rounds older than round_members. */
 async function dealtMembers(store: Store, roomId: number, roleIds: readonly string[]): Promise<RoundMemberRecord[]> {
-  const present = (await store.playersOfRoom(roomId)).filter((p) => !p.removed && p.teamId !== null);
+  const byTeam = new Map<number, PlayerRecord[]>();
+  for (const p of await store.playersOfRoom(roomId)) {
+    if (p.removed || p.teamId === null) continue;
+    const list = byTeam.get(p.teamId) ?? [];
+    byTeam.set(p.teamId, list);
+    list.push(p);
+  }
   const out: RoundMemberRecord[] = [];
-  for (const teamId of new Set(present.map((p) => p.teamId!))) {
-    const list = present.filter((p) => p.teamId === teamId).sort((a, b) => a.seq - b.seq);
+  for (const [teamId, list] of byTeam) {
+    list.sort((a, b) => a.seq - b.seq);
     const dealt = dealRoles(roleIds, list.length);
-    list.forEach((p, i) => out.push({ teamId, playerId: p.id, seq: i + 1, name: p.name, roles: dealt[i] }));
+    for (const [i, p] of list.entries()) out.push({ teamId, playerId: p.id, seq: i + 1, name: p.name, roles: dealt[i] });
   }
   return out;
 }
@@ -78,8 +84,8 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
   ]);
   const byTeam = new Map<number, Snapshot[]>();
   for (const s of snapshots) {
-    let list = byTeam.get(s.teamId);
-    if (!list) byTeam.set(s.teamId, (list = []));
+    const list = byTeam.get(s.teamId) ?? [];
+    byTeam.set(s.teamId, list);
     list.push(JSON.parse(s.data));
   }
   const resultOf = new Map(results.map((r) => [r.teamId, r]));

@@ -7,6 +7,7 @@ import type { BaselineSeries } from '../../shared/protocol/types.ts';
 import { baselineRun } from '../../shared/sim/engine.ts';
 import type { Baseline } from '../../shared/sim/score.ts';
 import type { SimModel } from '../../shared/sim/types.ts';
+import { trimOldest } from '../replay/cache.ts';
 
 export interface RoundBaseline {
   run: Baseline;
@@ -37,6 +38,6 @@ export function roundBaseline(model: SimModel, k: BaselineKey): RoundBaseline {
   const run = baselineRun(model, k.scenario, k.seed, k.minutes, k.noise);
   const made = { run, series: baselineSeries(run) };
   cache.set(key, made);
-  if (cache.size > CACHED) cache.delete(cache.keys().next().value!);
+  trimOldest(cache, CACHED);
   return made;
 }

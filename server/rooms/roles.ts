@@ -31,11 +31,11 @@ export function handOver(s: Roster, leaver: PlayerState, connected: (playerId: n
   const mates = members(s, leaver.teamId).filter((p) => p.id !== leaver.id);
   const online = mates.filter((p) => connected(p.id));
   const pool = online.length ? online : mates;
-  const held = new Map(pool.map((p) => [p.id, p.roles.length]));
+  const held = pool.map((p) => ({ id: p.id, roles: p.roles.length }));
   return leaver.roles.map((role) => {
-    let heir: PlayerState | undefined;
-    for (const p of pool) if (!heir || held.get(p.id)! < held.get(heir.id)!) heir = p;
-    if (heir) held.set(heir.id, held.get(heir.id)! + 1);
+    let heir: { id: number; roles: number } | undefined;
+    for (const h of held) if (!heir || h.roles < heir.roles) heir = h;
+    if (heir) heir.roles++;
     return { role, from: leaver.id, to: heir?.id ?? null };
   });
 }
@@ -54,8 +54,7 @@ export function takeIn(s: Roster, newcomer: PlayerState, roleIds: readonly strin
   const team = members(s, newcomer.teamId);
   let mine = moves.length + newcomer.roles.length;
   const held = new Map(team.filter((p) => p.id !== newcomer.id).map((p) => [p.id, [...p.roles]]));
-  const take = (from: number, role: string) => {
-    const list = held.get(from)!;
+  const take = ([from, list]: [number, string[]], role: string) => {
     list.splice(list.indexOf(role), 1);
     moves.push({ role, from, to: newcomer.id });
     mine++;
@@ -63,14 +62,16 @@ export function takeIn(s: Roster, newcomer: PlayerState, roleIds: readonly strin
   const place = team.findIndex((p) => p.id === newcomer.id);
   for (const role of dealRoles(roleIds, team.length)[place] ?? []) {
     const holder = [...held].find(([, roles]) => roles.includes(role));
-    if (holder && holder[1].length > mine) take(holder[0], role);
+    if (holder && holder[1].length > mine) take(holder, role);
   }
   const order = (r: string) => roleIds.indexOf(r);
   for (;;) {
     let richest: [number, string[]] | undefined;
     for (const e of held) if (!richest || e[1].length > richest[1].length) richest = e;
     if (!richest || richest[1].length - mine < 2) return moves;
-    take(richest[0], [...richest[1]].sort((a, b) => order(a) - order(b)).at(-1)!);
+    // The richest holds at least two roles here; it gives the last in the model's order.
+    const sorted = [...richest[1]].sort((a, b) => order(a) - order(b));
+    take(richest, sorted[sorted.length - 1]);
   }
 }
 

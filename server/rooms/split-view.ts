@@ -22,9 +22,15 @@ export function viewOf(model: SimMeta, p: Pick<PlayerState, 'teamId' | 'roles' |
 const keysCache = new WeakMap<SimMeta, Map<string, ReadonlySet<string>>>();
 function keysOf(model: SimMeta, view: string): ReadonlySet<string> {
   let byView = keysCache.get(model);
-  if (!byView) keysCache.set(model, (byView = new Map()));
+  if (!byView) {
+    byView = new Map();
+    keysCache.set(model, byView);
+  }
   let keys = byView.get(view);
-  if (!keys) byView.set(view, (keys = visibleKeys(model, view === '' ? [] : view.split('+'))));
+  if (!keys) {
+    keys = visibleKeys(model, view === '' ? [] : view.split('+'));
+    byView.set(view, keys);
+  }
   return keys;
 }
 
@@ -49,8 +55,8 @@ function teamViews(s: RoomState): Map<number, Set<string>> {
   for (const p of s.players.values()) {
     const v = viewOf(s.round.model, p);
     if (!v) continue;
-    let set = out.get(v.teamId);
-    if (!set) out.set(v.teamId, (set = new Set()));
+    const set = out.get(v.teamId) ?? new Set<string>();
+    out.set(v.teamId, set);
     set.add(v.view);
   }
   return out;

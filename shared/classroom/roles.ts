@@ -8,6 +8,6 @@
 export function dealRoles(roleIds: readonly string[], memberCount: number): string[][] {
   const out: string[][] = Array.from({ length: memberCount }, () => []);
   if (memberCount === 0) return out;
-  roleIds.forEach((role, i) => out[i % memberCount].push(role));
+  for (const [i, role] of roleIds.entries()) out[i % memberCount].push(role);
   return out;
 }

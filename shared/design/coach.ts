@@ -5,6 +5,7 @@
 // deterministic: the same round always gets the same answer. Every candidate shares the team's minutes up
 // to its first difference, so only the rest of the round is simulated again.
 import type { Outcome, Suggestion, SuggestionKind } from '../protocol/coach.ts';
+import { controlDef } from '../sim/controls.ts';
 import { changesByMinute, createRound, scenarioDef, stepRound } from '../sim/engine.ts';
 import { evaluateRound, type Baseline } from '../sim/score.ts';
 import type { ControlDef, ControlValue, ScenarioDef, ScheduledChange, SimModel, SimStateBase, Snapshot } from '../sim/types.ts';
@@ -92,7 +93,10 @@ class Runner {
     const byMinute = changesByMinute(play);
     let s = createRound(round.model, { scenario: round.scenario, seed: round.seed, noise: round.noise, changes: byMinute.get(0) ?? [] });
     this.keep(s);
-    for (let m = 1; m <= round.minute; m++) this.keep((s = stepRound(round.model, s, byMinute.get(m) ?? [])));
+    for (let m = 1; m <= round.minute; m++) {
+      s = stepRound(round.model, s, byMinute.get(m) ?? []);
+      this.keep(s);
+    }
   }
 
   private keep(s: SimStateBase): void {
@@ -160,7 +164,7 @@ function moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: 
         out.push({ kind, key: d.key, value: d.value, fromMinute: d.minute, toMinute: to, size: s, first: Math.min(d.minute, to), play: [...others, { ...d, minute: to }] });
       }
     }
-    for (const o of otherValues(controlOf(round, d.key), d.value)) {
+    for (const o of otherValues(controlDef(round.model, d.key), d.value)) {
       out.push({ kind: 'value', key: d.key, value: o.value, fromMinute: d.minute, toMinute: d.minute, size: o.size, first: d.minute, play: decisions.map((x, j) => (j === i ? { ...x, value: o.value } : x)) });
     }
     out.push({ kind: 'drop', key: d.key, value: d.value, fromMinute: d.minute, toMinute: null, size: 1, first: d.minute, play: others });
@@ -169,7 +173,6 @@ function moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: 
 }
 
 const taken = (decisions: readonly ScheduledChange[], key: string, m: number) => decisions.some((d) => d.key === key && d.minute === m);
-const controlOf = (round: CoachRound, key: string) => round.model.controls.find((c) => c.key === key)!;
 
 /** One decision more of `key` at minute `m` (none when the control already holds the value then). */
 function added(base: Runner, decisions: readonly ScheduledChange[], def: ControlDef, m: number, value: ControlValue): Candidate | null {
@@ -185,7 +188,7 @@ function added(base: Runner, decisions: readonly ScheduledChange[], def: Control
  */
 function additions(round: CoachRound, base: Runner, decisions: readonly ScheduledChange[], values: number): Candidate[] {
   const minutes = new Set<number>([1]);
-  base.snapshots.forEach((s, m) => s.events.some((e) => e.kind !== 'control') && minutes.add(m + 1));
+  for (const [m, s] of base.snapshots.entries()) if (s.events.some((e) => e.kind !== 'control')) minutes.add(m + 1);
   for (const d of decisions) minutes.add(d.minute);
   for (let m = 11; m <= round.minute; m += 10) minutes.add(m);
   const out: Candidate[] = [];
@@ -200,12 +203,13 @@ function additions(round: CoachRound, base: Runner, decisions: readonly Schedule
 
 /** Around a promising addition: the minutes close to it, and the values next to it on the control's grid. */
 function around(round: CoachRound, base: Runner, decisions: readonly ScheduledChange[], c: Candidate): Candidate[] {
-  const def = controlOf(round, c.key);
+  const def = controlDef(round.model, c.key);
   const grid = gridValues(def);
   const i = grid.indexOf(c.value);
   const step = Math.max(1, Math.round(grid.length / 20));
   const values = def.kind === 'number' && i >= 0 ? [grid[i - step], grid[i + step]].filter((v) => v !== undefined) : [];
-  const m = c.toMinute!;
+  const m = c.toMinute;
+  if (m === null) throw new Error(`coach: only an added decision has a minute to search around, not a ${c.kind}`);
   return [
     ...[-3, -2, -1, 1, 2, 3].map((k) => added(base, decisions, def, m + k, c.value)),
     ...values.map((v) => added(base, decisions, def, m, v)),

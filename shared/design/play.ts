@@ -73,8 +73,8 @@ export function runPlay<S extends SimStateBase>(model: SimModel<S>, spec: RoundS
       fired[i] = true;
       const due = s.minute + 1 + play.rules[i].delay;
       if (due > spec.minutes) continue;
-      let list = pending.get(due);
-      if (!list) pending.set(due, (list = []));
+      const list = pending.get(due) ?? [];
+      pending.set(due, list);
       list.push(...play.rules[i].changes);
     }
   };

@@ -1,5 +1,6 @@
 // The space of plays a search explores for one scenario: the values each control can take, the
 // events the desk shows and the indicator crossings a rule can wait for — and the moves between plays.
+import { ControlError, ControlErrorCode } from '../sim/controls.ts';
 import { uniform, type Rng } from '../sim/rng.ts';
 import { PRESS, type ControlChange, type ControlDef, type ControlValue, type ScheduledChange, type SimMeta, type Snapshot } from '../sim/types.ts';
 import type { Play, Rule, Trigger } from './play.ts';
@@ -110,7 +111,14 @@ function tweakTrigger(rng: Rng, space: Space, on: Trigger): Trigger {
   return { ...on, value: c.values[j] };
 }
 
-const controlOf = (space: Space, key: string) => space.controls.find((c) => c.def.key === key)!;
+function controlOf(space: Space, key: string): ControlSpace {
+  const c = space.controls.find((x) => x.def.key === key);
+  if (!c) {
+    const keys = space.controls.map((x) => x.def.key).join(', ');
+    throw new ControlError(ControlErrorCode.UNKNOWN_CONTROL, key, keys, `the design space has no control "${key}"; it has: ${keys}`);
+  }
+  return c;
+}
 
 function clonePlay(p: Play): Play {
   return { timed: p.timed.map((c) => ({ ...c })), rules: p.rules.map((r) => ({ on: { ...r.on }, delay: r.delay, changes: r.changes.map((c) => ({ ...c })) })) };

@@ -2,6 +2,7 @@
 // the model's own events (a retry storm starts, the burn-rate page fires, servers finish booting…), and
 // the minute each goal was lost for good.
 import type { GoalDef, IndicatorDef, SimMeta, Snapshot } from '../sim/types.ts';
+import { indicatorDef } from '../sim/engine.ts';
 import { meets } from '../sim/score.ts';
 import { bounds } from './units.ts';
 
@@ -62,7 +63,7 @@ export function findChapters(model: SimMeta, scenario: string, snapshots: readon
   const def = model.scenarios.find((x) => x.id === scenario);
   const last = snapshots[snapshots.length - 1]?.minute ?? 0;
   for (const g of def?.goals ?? []) {
-    const ind = model.indicators.find((i) => i.key === g.indicator)!;
+    const ind = indicatorDef(model, g.indicator);
     const at = goalLostAt(g, ind, snapshots, last);
     if (at !== null) out.push({ minute: at, kind: 'goal-lost', goal: g.id });
   }

@@ -22,10 +22,19 @@ function columnsOf<T>(rows: readonly Record<string, T>[]): Record<string, T[]> {
   return out;
 }
 
+/** The clock of every minute, or null for a model without one (a model shows it at every minute or never). */
+function clockColumn(snaps: readonly Snapshot[]): number[] | null {
+  if (snaps[0]?.clock === undefined) return null;
+  return snaps.map((s) => {
+    if (s.clock === undefined) throw new Error(`minute ${s.minute} has no clock, though minute ${snaps[0].minute} has one`);
+    return s.clock;
+  });
+}
+
 export function toColumns(snaps: readonly Snapshot[]): SnapshotColumns {
   return {
     minutes: snaps.map((s) => s.minute),
-    clock: snaps[0]?.clock === undefined ? null : snaps.map((s) => s.clock!),
+    clock: clockColumn(snaps),
     indicators: columnsOf(snaps.map((s) => s.indicators)),
     status: columnsOf(snaps.map((s) => s.status)),
     controls: columnsOf(snaps.map((s) => s.controls)),

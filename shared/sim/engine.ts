@@ -5,11 +5,13 @@ import { evaluateRound, type Baseline } from './score.ts';
 import type {
   ControlChange,
   CreateOptions,
+  IndicatorDef,
   RoundResult,
   ScenarioDef,
   ScheduledChange,
   SimModel,
   SimStateBase,
+  SimulatorId,
   Snapshot,
 } from './types.ts';
 
@@ -23,6 +25,20 @@ export class ScenarioError extends Error {
 export function scenarioDef(model: SimModel, id: string): ScenarioDef {
   const def = model.scenarios.find((s) => s.id === id);
   if (!def) throw new ScenarioError(id, model.scenarios.map((s) => s.id));
+  return def;
+}
+
+/** A key that names none of a model's indicators: a caller's mistake, never a player's. */
+export class IndicatorError extends Error {
+  override readonly name = 'IndicatorError';
+  constructor(readonly model: SimulatorId, readonly key: string) {
+    super(`${model} has no indicator "${key}"`);
+  }
+}
+
+export function indicatorDef(model: Pick<SimModel, 'id' | 'indicators'>, key: string): IndicatorDef {
+  const def = model.indicators.find((i) => i.key === key);
+  if (!def) throw new IndicatorError(model.id, key);
   return def;
 }
 
@@ -65,8 +81,8 @@ export function changesByMinute(changes: readonly ScheduledChange[]): Map<number
   const out = new Map<number, ControlChange[]>();
   for (const c of changes) {
     if (!Number.isInteger(c.minute) || c.minute < 0) throw new RangeError(`change of ${c.key}: minute must be an integer ≥ 0, got ${c.minute}`);
-    let list = out.get(c.minute);
-    if (!list) out.set(c.minute, (list = []));
+    const list = out.get(c.minute) ?? [];
+    out.set(c.minute, list);
     list.push({ key: c.key, value: c.value });
   }
   return out;

@@ -62,7 +62,10 @@ export async function benchLoad(teams = 30, minutes = 240, runs = 15) {
         // A fresh manager holds no room: the look-up reads it from the database.
         const m = managerOn();
         const t = await timed(() => m.get(codes[end]));
-        if (i >= 2) totals.push(t.total), blocks.push(t.block);
+        if (i >= 2) {
+          totals.push(t.total);
+          blocks.push(t.block);
+        }
         await m.close();
       }
       out[end] = { total: summary(totals), block: summary(blocks) };

@@ -75,7 +75,10 @@ async function startClass(url: string) {
       return worst;
     },
     count: () => arrivals.length,
-    close: () => (teacher.disconnect(), student.disconnect()),
+    close: () => {
+      teacher.disconnect();
+      student.disconnect();
+    },
   };
 }
 
@@ -175,7 +178,7 @@ async function main() {
       let sent = 0;
       while (Date.now() - start < 8000 && c.ws.readyState === c.ws.OPEN) {
         const due = Math.floor(((Date.now() - start) / 1000) * rate);
-        while (sent < due && c.ws.readyState === c.ws.OPEN) c.ws.send('42["nonsense"]'), sent++;
+        for (; sent < due && c.ws.readyState === c.ws.OPEN; sent++) c.ws.send('42["nonsense"]');
         await sleep(5);
       }
       await sleep(200);
@@ -189,7 +192,7 @@ async function main() {
     console.log('|---|---|---|---|');
     const paths = ['http', 'feed', 'student:join', 'teacher:join', 'observer:join'] as const;
     const results = await Promise.all(paths.map((p, i) => guessFor(url, p, `127.0.0.${i + 2}`, 60_000)));
-    paths.forEach((p, i) => console.log(`| ${p} | ${results[i].found} | ${results[i].limited} | ${fmt(results[i].found / 60, 2)} |`));
+    for (const [i, p] of paths.entries()) console.log(`| ${p} | ${results[i].found} | ${results[i].limited} | ${fmt(results[i].found / 60, 2)} |`);
     const shared = await guessAll(url, '127.0.0.9', 60_000);
     console.log(`| all five in turn, one address | ${shared.found} | ${shared.limited} | ${fmt(shared.found / 60, 2)} |`);
 
@@ -227,7 +230,10 @@ let guess = 0;
 const nextCode = () => {
   let n = guess++;
   let c = '';
-  for (let i = 0; i < 6; i++) (c += ALPHABET[n % 31]), (n = Math.floor(n / 31));
+  for (let i = 0; i < 6; i++) {
+    c += ALPHABET[n % 31];
+    n = Math.floor(n / 31);
+  }
   return c;
 };
 
@@ -247,8 +253,14 @@ async function tryCode(url: string, path: Path, local: string, sock?: Awaited<Re
   if (path === 'feed') {
     const ws = new WebSocket(`${url.replace('http', 'ws')}/api/rooms/${code}/feed`, { localAddress: local });
     return new Promise((resolve) => {
-      ws.once('message', (d) => (resolve(JSON.parse(String(d)).code ?? 'OK'), ws.terminate()));
-      ws.once('unexpected-response', (_q, res) => (resolve(String(res.statusCode)), ws.terminate()));
+      ws.once('message', (d) => {
+        resolve(JSON.parse(String(d)).code ?? 'OK');
+        ws.terminate();
+      });
+      ws.once('unexpected-response', (_q, res) => {
+        resolve(String(res.statusCode));
+        ws.terminate();
+      });
       ws.once('error', () => resolve('ERROR'));
     });
   }

@@ -163,7 +163,7 @@ export const HANDSET = { width: 390, height: 844 };
 /** Opens a room as the teacher's page does; the body is the set-up (simulator, scenario, minutes…). */
 export async function createRoom(url: string, body: object): Promise<{ code: string; teacherKey: string }> {
   const res = await fetch(`${url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status).toBe(201);
+  if (res.status !== 201) throw new Error(`create room: ${res.status} ${await res.text()}`);
   return (await res.json()) as { code: string; teacherKey: string };
 }
 

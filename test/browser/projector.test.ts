@@ -21,7 +21,9 @@ useBrowserSuite((s, b) => {
   server = s;
   browser = b;
 });
-afterAll(() => sockets.forEach((s) => s.close()));
+afterAll(() => {
+  for (const s of sockets) s.close();
+});
 
 async function connect(): Promise<Socket> {
   const s = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });

@@ -32,10 +32,17 @@ function parseCsv(csv: string): string[][] {
     let quoted = false;
     for (let i = 0; i < line.length; i++) {
       const ch = line[i];
-      if (quoted && ch === '"' && line[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') quoted = !quoted;
-      else if (ch === ',' && !quoted) fields.push(field), (field = '');
-      else field += ch;
+      if (quoted && ch === '"' && line[i + 1] === '"') {
+        field += '"';
+        i++; // the escaped quote's second half
+      } else if (ch === '"') {
+        quoted = !quoted;
+      } else if (ch === ',' && !quoted) {
+        fields.push(field);
+        field = '';
+      } else {
+        field += ch;
+      }
     }
     fields.push(field);
     rows.push(fields);

@@ -48,8 +48,11 @@ function shape(cfg: ReturnType<typeof sqliteTableConfig> | ReturnType<typeof pgT
   };
 }
 
-const sqliteTables = Object.values(sqliteSchema) as SQLiteTable[];
-const pgTables = Object.values(pgSchema) as PgTable[];
+// Every export of either schema module is a table, looked up by its export name.
+const sqliteByName = new Map(Object.entries(sqliteSchema) as [string, SQLiteTable][]);
+const pgByName = new Map(Object.entries(pgSchema) as [string, PgTable][]);
+const sqliteTables = [...sqliteByName.values()];
+const pgTables = [...pgByName.values()];
 const sqliteShape = (t: SQLiteTable) =>
   shape(sqliteTableConfig(t), (c) => (c as SQLiteColumn & { autoIncrement?: boolean }).autoIncrement === true, (f: SQLiteTable) => sqliteTableConfig(f).name);
 const pgShape = (t: PgTable) => shape(pgTableConfig(t), (c) => (c as PgColumn).generatedIdentity !== undefined, (f: PgTable) => pgTableConfig(f).name);
@@ -61,14 +64,14 @@ describe('the PostgreSQL schema mirrors the SQLite schema', () => {
   });
 
   it.each(Object.keys(sqliteSchema))('%s: same columns, keys, indexes, foreign keys and defaults', (name) => {
-    const lite = sqliteSchema[name as keyof typeof sqliteSchema];
-    const pg = pgSchema[name as keyof typeof pgSchema];
+    const lite = sqliteByName.get(name)!;
+    const pg = pgByName.get(name)!;
     expect(pgShape(pg)).toEqual(sqliteShape(lite));
   });
 
   it.each(Object.keys(sqliteSchema))('%s: each PostgreSQL type holds what the SQLite type holds', (name) => {
-    const lite = sqliteTableConfig(sqliteSchema[name as keyof typeof sqliteSchema]);
-    const pg = pgTableConfig(pgSchema[name as keyof typeof pgSchema]);
+    const lite = sqliteTableConfig(sqliteByName.get(name)!);
+    const pg = pgTableConfig(pgByName.get(name)!);
     for (const c of lite.columns) {
       const twin = pg.columns.find((p) => p.name === c.name)!;
       expect(PG_TYPES[c.columnType], `${lite.name}.${c.name}: ${c.columnType} has no PostgreSQL twin listed`).toBeDefined();

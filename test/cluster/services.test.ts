@@ -11,7 +11,10 @@ import { startServices } from '../../server/cluster/services.ts';
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {
     const s = connect(port, '127.0.0.1');
-    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
     s.once('error', () => resolve(false));
   });
 

@@ -12,27 +12,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
-import { assertBuilt, eventually, joinAsStudent, launchBrowser, newPage, startWebServer, type WebServer } from '../browser/helpers.ts';
+import { assertBuilt, createRoom, eventually, HANDSET, joinAsStudent, LAPTOP, launchBrowser, newPage, startWebServer, WALL, type WebServer } from '../browser/helpers.ts';
 
-export const DESK = { width: 1366, height: 768 };
-export const WALL = { width: 1920, height: 1080 };
-export const PHONE = { width: 390, height: 844 };
 
 const args = process.argv.slice(2);
 const out = args.includes('--out') ? args[args.indexOf('--out') + 1] : 'docs/screenshots';
 
-interface Room {
-  code: string;
-  teacherKey: string;
-}
+type Room = Awaited<ReturnType<typeof createRoom>>;
 
-async function createRoom(server: WebServer, body: object): Promise<Room> {
-  const res = await fetch(`${server.url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`create room: ${res.status} ${await res.text()}`);
-  return (await res.json()) as Room;
-}
-
-async function teacher(browser: Browser, server: WebServer, room: Room, viewport = DESK): Promise<Page> {
+async function teacher(browser: Browser, server: WebServer, room: Room, viewport = LAPTOP): Promise<Page> {
   const { page } = await newPage(browser, viewport);
   await page.goto(`${server.url}/teacher/${room.code}#key=${room.teacherKey}`);
   await page.getByTestId('clock-panel').waitFor();
@@ -82,11 +70,11 @@ async function shot(page: Page, name: string): Promise<void> {
 
 async function desks(browser: Browser, server: WebServer): Promise<void> {
   // Payment switch, sale surge: a team of two at 1366×768 and one student of another team on a phone.
-  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 2, seed: 7 });
+  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 2, seed: 7 });
   const dash = await teacher(browser, server, room);
-  const { page: ana } = await newPage(browser, DESK);
+  const { page: ana } = await newPage(browser, LAPTOP);
   await joinAsStudent(ana, server.url, room.code, 'Ana');
-  const { page: budi } = await newPage(browser, PHONE);
+  const { page: budi } = await newPage(browser, HANDSET);
   await joinAsStudent(budi, server.url, room.code, 'Budi');
   await quietStudents(server, room.code, ['Csilla', 'Dario']);
   await shot(ana, 'desk-lobby');
@@ -115,11 +103,11 @@ async function desks(browser: Browser, server: WebServer): Promise<void> {
 
   // Web service, bad deploy, a team of two: the bad build went live at minute 10; on the phone,
   // Fitri owns the release (Roll back) and the cache.
-  const ws = await createRoom(server, { simulator: 'web-service', scenario: 'bad-deploy', minutes: 30, tempo: 1, teamCount: 1, seed: 7 });
+  const ws = await createRoom(server.url, { simulator: 'web-service', scenario: 'bad-deploy', minutes: 30, tempo: 1, teamCount: 1, seed: 7 });
   const wsDash = await teacher(browser, server, ws);
-  const { page: eka } = await newPage(browser, DESK);
+  const { page: eka } = await newPage(browser, LAPTOP);
   await joinAsStudent(eka, server.url, ws.code, 'Eka');
-  const { page: ekaPhone } = await newPage(browser, PHONE);
+  const { page: ekaPhone } = await newPage(browser, HANDSET);
   await joinAsStudent(ekaPhone, server.url, ws.code, 'Fitri');
   await start(wsDash);
   server.minutes(12, 1);
@@ -130,7 +118,7 @@ async function desks(browser: Browser, server: WebServer): Promise<void> {
 }
 
 async function projector(browser: Browser, server: WebServer): Promise<void> {
-  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 20, tempo: 5, teamCount: 10, seed: 11 });
+  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 20, tempo: 5, teamCount: 10, seed: 11 });
   const { page: wall } = await newPage(browser, WALL);
   await wall.goto(`${server.url}/projector/${room.code}`);
   await wall.getByTestId('proj-lobby').waitFor();
@@ -158,9 +146,9 @@ async function projector(browser: Browser, server: WebServer): Promise<void> {
 }
 
 async function replay(browser: Browser, server: WebServer): Promise<void> {
-  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 2, seed: 7 });
+  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 2, seed: 7 });
   const dash = await teacher(browser, server, room);
-  const { page: ana } = await newPage(browser, DESK);
+  const { page: ana } = await newPage(browser, LAPTOP);
   await joinAsStudent(ana, server.url, room.code, 'Ana');
   await quietStudents(server, room.code, ['Budi']);
   await start(dash);
@@ -194,9 +182,9 @@ async function shotOf(page: Page, testId: string, name: string): Promise<void> {
 
 async function splitView(browser: Browser, server: WebServer): Promise<void> {
   // A full shift (split view on by default), a team of two: Ana (scaling, fraud) does not see the issuers.
-  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-day', minutes: 60, tempo: 1, teamCount: 1, seed: 7 });
+  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-day', minutes: 60, tempo: 1, teamCount: 1, seed: 7 });
   const dash = await teacher(browser, server, room);
-  const { page: ana } = await newPage(browser, DESK);
+  const { page: ana } = await newPage(browser, LAPTOP);
   await joinAsStudent(ana, server.url, room.code, 'Ana');
   await quietStudents(server, room.code, ['Budi']);
   await start(dash);
@@ -207,9 +195,9 @@ async function splitView(browser: Browser, server: WebServer): Promise<void> {
 
 async function debrief(browser: Browser, server: WebServer): Promise<void> {
   // Two teams add servers for the sale, Team 1 late: the coach's suggestions, and Ana's debrief.
-  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 2, seed: 7 });
+  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 2, seed: 7 });
   const dash = await teacher(browser, server, room);
-  const { page: ana } = await newPage(browser, DESK);
+  const { page: ana } = await newPage(browser, LAPTOP);
   await joinAsStudent(ana, server.url, room.code, 'Ana');
   const [budi] = await quietStudents(server, room.code, ['Budi']);
   await start(dash);
@@ -239,11 +227,11 @@ async function studentSocket(server: WebServer, page: Page, code: string): Promi
 }
 
 async function languages(browser: Browser, server: WebServer): Promise<void> {
-  const room = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 6, seed: 7 });
+  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 6, seed: 7 });
   const dash = await teacher(browser, server, room);
   const pages: [string, Page][] = [];
   for (const [locale, name] of [['en', 'Emma'], ['id', 'Budi'], ['hu', 'Csilla'], ['it', 'Ilaria'], ['nl', 'Daan'], ['ne', 'Nisha']] as const) {
-    const { context, page } = await newPage(browser, DESK);
+    const { context, page } = await newPage(browser, LAPTOP);
     await context.addInitScript((l) => localStorage.setItem('PARAGLIDE_LOCALE', l), locale);
     await page.goto(`${server.url}/join/${room.code}`);
     await page.locator('#join-name').fill(name);

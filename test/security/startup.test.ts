@@ -31,7 +31,12 @@ function runMain(databasePath: string, asNobody = false): Promise<{ code: number
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += d));
   const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
-  return new Promise((resolve) => proc.once('exit', (code) => (clearTimeout(timer), resolve({ code, stderr }))));
+  return new Promise((resolve) =>
+    proc.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    }),
+  );
 }
 
 describe('a bad DATABASE_PATH fails fast with one clear line', () => {

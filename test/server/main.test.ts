@@ -24,7 +24,11 @@ function startMain(env: Record<string, string>) {
   const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
   createInterface({ input: proc.stdout! }).on('line', (l) => {
     out.push(l);
-    for (const w of [...waiters]) if (w.match(l)) waiters.splice(waiters.indexOf(w), 1), w.resolve(l);
+    for (const w of [...waiters]) {
+      if (!w.match(l)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve(l);
+    }
   });
   createInterface({ input: proc.stderr! }).on('line', (l) => err.push(l));
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));

@@ -15,24 +15,41 @@ import type { Room } from '../../server/rooms/room.ts';
 import { startServer, type TestServer } from './helpers.ts';
 
 /** A small RFC 4180 parser, enough to check what the export writes. */
-export function parseCsv(text: string): string[][] {
+function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
   let quoted = false;
+  const endRow = () => {
+    row.push(field);
+    rows.push(row);
+    row = [];
+    field = '';
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(field), (field = '');
-    else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field), rows.push(row), (row = []), (field = ''), i++;
-    } else field += ch;
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++; // the escaped quote's second half
+      } else if (ch === '"') {
+        quoted = false;
+      } else {
+        field += ch;
+      }
+    } else if (ch === '"') {
+      quoted = true;
+    } else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      endRow();
+      i++; // the \n of \r\n
+    } else {
+      field += ch;
+    }
   }
-  if (field || row.length) row.push(field), rows.push(row);
+  if (field || row.length) endRow();
   return rows;
 }
 

@@ -28,7 +28,7 @@ describe('saving s', () => {
     expect(saving(1000 * Math.exp(-1.1 * DEAD_ZONE * Math.log(10)), 1000, 100)).toBeGreaterThan(DEAD_ZONE);
   });
   it('uses at least a halving as its span when doing nothing costs about what a calm hour does (early minutes)', () => {
-    expect(saving(50, 110, 100)).toBeCloseTo(Math.log(110 / 50) / Math.LN2 > 1 ? 1 : Math.log(110 / 50) / Math.LN2, 12);
+    expect(saving(50, 110, 100)).toBeCloseTo(Math.min(1, Math.log(110 / 50) / Math.LN2), 12);
     expect(saving(0, 0, 0)).toBe(0);
     expect(saving(5, 0, 0)).toBe(-1);
   });

@@ -65,7 +65,7 @@ describe('web service: determinism and randomness', () => {
     expect([sh.surgeAt, sh.surgeSize, sh.surgeRamp]).toEqual([17, 2.35, 8]);
     const { snapshots } = play('traffic-surge', 5, [], false);
     expect(eventsOf(snapshots, 'surge-start')).toEqual([17]);
-    snapshots.slice(16, 26).forEach((s, k) => expect(s.detail.surgeFactor).toBeCloseTo(1 + 1.35 * Math.min(1, Math.max(0, k) / 8), 12));
+    for (const [k, s] of snapshots.slice(16, 26).entries()) expect(s.detail.surgeFactor).toBeCloseTo(1 + 1.35 * Math.min(1, Math.max(0, k) / 8), 12);
   });
 
   it('step never mutates the state it is given', () => {

@@ -19,8 +19,8 @@ const eventsOf = (snaps: Snapshot[], kind: string) => snaps.filter((s) => s.even
 
 describe('web service: ramps', () => {
   it('an episode ramps up over its minutes and fades over 3 once it ends', () => {
-    [0, 0.25, 0.5, 0.75, 1].forEach((x, i) => expect(ramp(10, null, 9 + i, 4)).toBeCloseTo(x, 12));
-    [1, 2 / 3, 1 / 3, 0].forEach((x, i) => expect(ramp(10, 20, 19 + i)).toBeCloseTo(x, 12));
+    for (const [i, x] of [0, 0.25, 0.5, 0.75, 1].entries()) expect(ramp(10, null, 9 + i, 4)).toBeCloseTo(x, 12);
+    for (const [i, x] of [1, 2 / 3, 1 / 3, 0].entries()) expect(ramp(10, 20, 19 + i)).toBeCloseTo(x, 12);
   });
 });
 
@@ -32,7 +32,7 @@ describe('web service: bad deploy', () => {
       expect(deployAt).toBeLessThanOrEqual(20);
       const left = play('bad-deploy', seed);
       expect(eventsOf(left, 'deploy')).toEqual([deployAt]);
-      [0.2, 0.4, 0.6, 0.8, 1, 1].forEach((beta, i) => expect(left[deployAt! + i].indicators.badBuildShare).toBeCloseTo(beta, 12));
+      for (const [i, beta] of [0.2, 0.4, 0.6, 0.8, 1, 1].entries()) expect(left[deployAt! + i].indicators.badBuildShare).toBeCloseTo(beta, 12);
       for (let m = deployAt! + 1; m <= 60; m++) expect(left[m].indicators.errorBudgetRemaining).toBeLessThan(left[m - 1].indicators.errorBudgetRemaining);
       const [page] = eventsOf(left, 'page');
       expect(left[page].indicators.burnRate1h).toBeGreaterThanOrEqual(14.4);

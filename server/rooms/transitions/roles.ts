@@ -59,7 +59,10 @@ export function applyRoleMoves(d: Draft, teamId: number, moves: readonly RoleMov
   const next = new Map<number, Set<string>>();
   const rolesOf = (id: number) => {
     let set = next.get(id);
-    if (!set) next.set(id, (set = new Set(reset ? [] : (d.state.players.get(id)?.roles ?? []))));
+    if (!set) {
+      set = new Set(reset ? [] : (d.state.players.get(id)?.roles ?? []));
+      next.set(id, set);
+    }
     return set;
   };
   if (reset) for (const p of members(d.state, teamId)) rolesOf(p.id);

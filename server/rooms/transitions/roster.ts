@@ -10,9 +10,9 @@ import { historyFor } from '../split-view.ts';
 import { Draft } from './draft.ts';
 import { handOverRoles, takeRoles } from './roles.ts';
 
-const fail = (code: ErrorCode, message: string): never => {
+function fail(code: ErrorCode, message: string): never {
   throw new ClassroomError(code, message);
-};
+}
 
 function player(s: RoomState, playerId: number): PlayerState {
   const p = s.players.get(playerId);
@@ -32,7 +32,7 @@ export function seat(d: Draft, p: PlayerState, teamId: number, ctx: TransitionCt
   takeRoles(d, p.id, 'move', ctx);
   d.send({ kind: 'place', playerId: p.id, teamId });
   const run = d.state.round.teams.get(teamId);
-  if (run) d.send(emit({ kind: 'player', playerId: p.id }, 'history', historyFor(d.state, run, d.state.players.get(p.id)!)));
+  if (run) d.send(emit({ kind: 'player', playerId: p.id }, 'history', historyFor(d.state, run, player(d.state, p.id))));
 }
 
 export const join: Transition<'join'> = (s, cmd, ctx) => {
@@ -47,7 +47,7 @@ export const join: Transition<'join'> = (s, cmd, ctx) => {
   d.addPlayer(fresh, { op: 'insertPlayer', id, roomId: s.id, teamId: team.id, name, tokenHash: cmd.tokenHash, seq, roles: [], joinedAt: ctx.now });
   takeRoles(d, id, 'join', ctx);
   d.send({ kind: 'place', playerId: id, teamId: team.id }, { kind: 'room' });
-  return d.done(d.state.players.get(id)!);
+  return d.done(player(d.state, id));
 };
 
 export const move: Transition<'move'> = (s, cmd, ctx) => {
@@ -105,7 +105,7 @@ export function setTeamCount(d: Draft, n: number, ctx: TransitionCtx): void {
   for (const t of d.state.teams.filter((x) => x.idx >= n)) {
     for (const p of members(d.state, t.id)) {
       const dest = teamWithRoom(d.state, n, LIMITS.maxTeamSize);
-      if (!dest) return fail(ErrorCode.ROOM_FULL, `not enough seats in ${n} teams for everyone`);
+      if (!dest) fail(ErrorCode.ROOM_FULL, `not enough seats in ${n} teams for everyone`);
       seat(d, p, dest.id, ctx);
     }
   }

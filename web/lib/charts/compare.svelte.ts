@@ -97,7 +97,9 @@ export function compareChart(input: () => CompareInput): Attachment<HTMLCanvasEl
         parsing: false as const,
         normalized: true,
       }));
-      const x = chart.options.scales!.x as { max?: number; title: { display: boolean; text: string } };
+      const scales = chart.options.scales;
+      if (!scales?.x || !scales.y) throw new Error('compare chart: lineOptions gives it an x and a y scale');
+      const x = scales.x as { max?: number; title: { display: boolean; text: string } };
       x.max = d.minutes;
       x.title = { display: true, text: d.minuteLabel };
       const axis = trendAxis(
@@ -105,7 +107,7 @@ export function compareChart(input: () => CompareInput): Attachment<HTMLCanvasEl
         d.goals,
         { digits: d.digits, share: d.share, maxTicks: 6 },
       );
-      const y = chart.options.scales!.y as { min?: number; max?: number; ticks: { stepSize?: number }; title: { display: boolean; text: string } };
+      const y = scales.y as { min?: number; max?: number; ticks: { stepSize?: number }; title: { display: boolean; text: string } };
       Object.assign(y, { min: axis.min, max: axis.max });
       y.ticks.stepSize = axis.ticks[1] - axis.ticks[0];
       y.title = { display: d.unit !== '', text: d.unit };

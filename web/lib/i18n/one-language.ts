@@ -67,8 +67,7 @@ export function oneLanguage(opts: {
       if (queue.length < deskRoutes.length) return; // not the client build of the app
       const seen = new Set<string>();
       const wrong = new Set<string>();
-      while (queue.length > 0) {
-        const name = queue.pop()!;
+      for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
         const chunk = chunks.get(name);
         if (!chunk || seen.has(name)) continue;
         seen.add(name);

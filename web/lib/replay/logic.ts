@@ -95,8 +95,9 @@ export function compareLines(replay: RoundReplay, related: readonly RoundReplay[
     team: replay.origin ? named(t) : t,
     columns: t.columns,
   }));
-  const origin = replay.origin && related.find((r) => r.round.id === replay.origin!.roundId);
-  const originTeam = origin?.teams.find((t) => t.teamId === replay.origin!.teamId);
+  const from = replay.origin;
+  const origin = from && related.find((r) => r.round.id === from.roundId);
+  const originTeam = from && origin?.teams.find((t) => t.teamId === from.teamId);
   if (origin && originTeam) lines.push({ id: `r${origin.round.id}t${originTeam.teamId}`, kind: 'original', team: originTeam, columns: originTeam.columns });
   for (const f of replay.forks) {
     const r = related.find((x) => x.round.id === f.roundId);

@@ -47,7 +47,9 @@ export interface DeskEvent {
 /** The simulation's own events, oldest first (control events are left out: the change records say it, with a name). */
 export function deskEvents(snapshots: readonly Snapshot[]): DeskEvent[] {
   const out: DeskEvent[] = [];
-  for (const s of snapshots) s.events.forEach((e, i) => e.kind !== 'control' && out.push({ id: `e${s.minute}.${i}`, minute: s.minute, event: e }));
+  for (const s of snapshots) {
+    for (const [i, e] of s.events.entries()) if (e.kind !== 'control') out.push({ id: `e${s.minute}.${i}`, minute: s.minute, event: e });
+  }
   return out;
 }
 

@@ -24,7 +24,9 @@ export class ObserverSession {
       }
       this.room = room;
     });
-    s.on('presence', (p) => this.room && (this.room = withPresence(this.room, p)));
+    s.on('presence', (p) => {
+      if (this.room) this.room = withPresence(this.room, p);
+    });
     s.on('summary', (sm) => (this.summary = sm));
     s.on('scores', (sc) => (this.scores = sc));
     s.on('notice', (n) => (this.notice = n.code));

@@ -30,7 +30,9 @@ export class StudentSession {
     const s = this.conn.socket;
     s.on('disconnect', () => (this.joined = false));
     s.on('room', (room) => this.setRoom(room));
-    s.on('presence', (p) => this.room && (this.room = withPresence(this.room, p)));
+    s.on('presence', (p) => {
+      if (this.room) this.room = withPresence(this.room, p);
+    });
     s.on('minute', (tm) => {
       if (!this.desk.applyMinute(tm)) void this.join();
     });

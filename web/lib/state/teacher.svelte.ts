@@ -53,7 +53,9 @@ export class TeacherSession {
     s.on('message', (msg) => {
       if (!this.messages.some((x) => x.id === msg.id)) this.messages = [...this.messages, msg];
     });
-    s.on('presence', (p) => this.room && (this.room = withPresence(this.room, p)));
+    s.on('presence', (p) => {
+      if (this.room) this.room = withPresence(this.room, p);
+    });
     s.on('room:minute', (rm) => {
       // A minute that came through answers a failed one.
       if (this.notice === 'TICK_FAILED') this.notice = null;
