@@ -79,7 +79,7 @@ const serviceUrl = (protocols: string[], example: string) =>
     } catch {
       return false;
     }
-  }, `must be a ${protocols.map((p) => p + '//').join(' or ')} address, e.g. ${example}`);
+  }, `must be a ${protocols.map((p) => `${p}//`).join(' or ')} address, e.g. ${example}`);
 
 const schema = z.object({
   PORT: optional(port),

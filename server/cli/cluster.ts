@@ -44,7 +44,7 @@ function startMember(i: number): Member {
     detached: true,
   });
   const ready = new Promise<void>((resolve, reject) => {
-    for (const stream of [proc.stdout!, proc.stderr!]) {
+    for (const stream of [proc.stdout, proc.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
         process.stdout.write(`[${name}] ${line}\n`);
         if (line.includes('Opsroom is ready')) resolve();

@@ -17,7 +17,7 @@ if (!url && (!path || !existsSync(path))) {
 }
 let store: Store;
 try {
-  store = url ? await PgStore.open(url) : SqliteStore.open(path!);
+  store = url ? await PgStore.open(url) : SqliteStore.open(path ?? '');
 } catch (e) {
   console.error(`error: ${(e as Error).message}`);
   process.exit(2);

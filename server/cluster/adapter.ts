@@ -67,6 +67,7 @@ export async function createRedisAdapter(url: string, opts: { channelPrefix?: st
   }
   const sharded = createShardedAdapter(pub, sub, { channelPrefix: opts.channelPrefix ?? 'opsroom', subscriptionMode: 'dynamic' });
   // socket.io calls the option with `new`: a plain function that returns the adapter, as createShardedAdapter's.
+  // biome-ignore lint/complexity/useArrowFunction: an arrow function cannot be called with `new`.
   const adapter = function (nsp: unknown) {
     return classChannels(sharded(nsp));
   } as unknown as RedisAdapter['adapter'];

@@ -115,8 +115,9 @@ export class ClusterGate implements RoomGate {
         }
       }
       if (unanswered !== null && unanswered !== holder.token && !changesNothing(ask)) throw uncertain();
+      if (!this.rpc) throw new Error('the cluster gate is connected to its bus before the first ask');
       try {
-        return await this.rpc!.call(holder.node, id, { code, ask }, this.o.rpcTimeoutMs ?? 5000);
+        return await this.rpc.call(holder.node, id, { code, ask }, this.o.rpcTimeoutMs ?? 5000);
       } catch (e) {
         this.holders.delete(code);
         // A leave is not worth waiting for: whoever takes the room next counts who is connected anyway.

@@ -5,7 +5,7 @@
 // saying it is alive, the rooms held here count their connected people again (that process's sockets are gone).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Store } from '../db/store.ts';
 import { ch } from '../realtime/channels.ts';
 import type { FeedHub } from '../realtime/feed.ts';

@@ -3,7 +3,7 @@
 // storing that token as the fence (claimRoom) *before* it reads the room: from then on a commit of the previous
 // owner is refused, so what is read is final. Each commit of the room carries the token (RoomGuard.seal); the
 // database refuses it once a newer owner has stored a higher one.
-import type { Store } from '../db/store.ts';
+import type { RoomRecord, Store } from '../db/store.ts';
 import type { Clock } from '../rooms/clock.ts';
 import { NotOwnerError, type Claim, type Ownership, type RoomGuard } from '../rooms/ownership.ts';
 import type { Room } from '../rooms/room.ts';
@@ -39,7 +39,7 @@ export class LeaseOwnership implements Ownership {
     const { leases, store, clock } = this.o;
     const lease = await leases.acquire(row.code, { atLeast: row.fence });
     if (!lease) throw new NotOwnerError(row.code, 'another process holds its lease');
-    let fresh;
+    let fresh: RoomRecord | undefined;
     try {
       fresh = await store.claimRoom(row.id, lease.token);
     } catch (e) {

@@ -150,7 +150,7 @@ export class RpcBus {
       const p = this.settle(msg.id);
       if (!p) return; // answered after its caller gave up: the retry (same id) gets the kept outcome
       if (msg.ok) p.resolve(msg.value);
-      else p.reject(fromWire(msg.error!));
+      else p.reject(fromWire(msg.error ?? { kind: 'internal', message: 'an error without its description' }));
       return;
     }
     if (msg.t === 'req') void this.handle(msg);

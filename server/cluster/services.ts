@@ -142,7 +142,10 @@ function makeDir(prefix: string, user: { uid: number; gid: number } | null): str
 }
 
 /** Runs a service until `ready` matches its output; rejects with the output's tail if it exits first. */
-function launch(bin: string, args: string[], user: { name: string } | null, dir: string, ready: RegExp): Promise<ChildProcess> {
+/** A started service: it has a process id (spawn leaves it undefined only when the start failed). */
+type Launched = ChildProcess & { pid: number };
+
+function launch(bin: string, args: string[], user: { name: string } | null, dir: string, ready: RegExp): Promise<Launched> {
   const [cmd, argv] = command(bin, args, user);
   // Its own process group: a Ctrl-C in the terminal reaches whoever started it, which stops it in its turn
   // (`npm run cluster` stops the Opsroom processes before their database and Redis).
@@ -161,13 +164,15 @@ function launch(bin: string, args: string[], user: { name: string } | null, dir:
       out = (out + chunk.toString()).slice(-8000);
       if (ready.test(out)) {
         clearTimeout(timer);
-        proc.stdout!.off('data', onData);
-        proc.stderr!.off('data', onData);
+        proc.stdout.off('data', onData);
+        proc.stderr.off('data', onData);
         // Keep draining the pipes so that a chatty service never blocks on a full pipe.
-        proc.stdout!.resume();
-        proc.stderr!.resume();
+        proc.stdout.resume();
+        proc.stderr.resume();
         proc.off('exit', onEarlyExit);
-        resolve(proc);
+        const { pid } = proc;
+        if (pid === undefined) return fail(new Error(`${bin} has no process id`));
+        resolve(Object.assign(proc, { pid }));
       }
     };
     const onEarlyExit = (code: number | null, signal: string | null) => fail(new Error(`${bin} exited (${code ?? signal}) before it was ready:\n${out.trim()}`));
@@ -176,8 +181,8 @@ function launch(bin: string, args: string[], user: { name: string } | null, dir:
       proc.kill('SIGKILL');
       reject(err);
     };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
     proc.once('exit', onEarlyExit);
     proc.once('error', (err) => fail(err));
   });
@@ -231,7 +236,7 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
       return {
         url,
         port,
-        pid: proc.pid!,
+        pid: proc.pid,
         dir,
         async createDatabase(name = `opsroom_${process.pid}_${++n}`) {
           if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database name ${JSON.stringify(name)}: lower-case letters, digits and _ only`);
@@ -263,7 +268,7 @@ export async function startRedis(): Promise<RedisService> {
       // No persistence: leases live for seconds, and fencing tokens are floored by what PostgreSQL stored.
       const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', join(dir, 'data'), '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
       const proc = await launch(bin, args, null, dir, /Ready to accept connections/);
-      return { url: `redis://127.0.0.1:${port}`, port, pid: proc.pid!, dir, stop: () => halt(proc, 'SIGTERM', dir) };
+      return { url: `redis://127.0.0.1:${port}`, port, pid: proc.pid, dir, stop: () => halt(proc, 'SIGTERM', dir) };
     });
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });

@@ -22,8 +22,8 @@ const MAX_PARAMETERS = 60_000;
 function refuseStale(fences: readonly Extract<Write, { op: 'fence' }>[], stored: readonly { id: number }[]): void {
   if (stored.length === fences.length) return;
   const ok = new Set(stored.map((r) => Number(r.id)));
-  const stale = fences.find((f) => !ok.has(f.roomId))!;
-  throw new FencedError(stale.roomId, stale.token);
+  const stale = fences.find((f) => !ok.has(f.roomId));
+  if (stale) throw new FencedError(stale.roomId, stale.token);
 }
 
 const ID_TABLES: readonly IdTable[] = ['teachers', 'rooms', 'teams', 'players', 'rounds', 'changes', 'messages'];

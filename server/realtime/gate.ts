@@ -57,7 +57,7 @@ export interface Asks {
   dispatch: { input: { command: PeopleCommand; view?: boolean }; reply: { reply: unknown; room?: RoomView } };
   team: { input: { teamId: number }; reply: TeamHistory };
   /** A socket went away (or took another seat): who is connected changes. */
-  leave: { input: { role: Role; playerId?: number }; reply: void };
+  leave: { input: { role: Role; playerId?: number }; reply: undefined };
 }
 export type AskType = keyof Asks;
 export type AskOf<K extends AskType> = { type: K } & Asks[K]['input'];

@@ -17,7 +17,7 @@ import type { RoomOutput } from '../rooms/output.ts';
 import type { Clock } from '../rooms/clock.ts';
 import { ch, channelName, seatChannels, type Role } from './channels.ts';
 import type { FeedHub } from './feed.ts';
-import { dispatchVia, normalizedCode, type AskOf, type AskReply, type PeopleCommand, type RoomGate } from './gate.ts';
+import { dispatchVia, normalizedCode, type AskOf, type AskReply, type PeopleCommand, type RoomGate, type StudentSeat } from './gate.ts';
 import { KeyedLimiter, type BucketConfig, type CodeGuesses } from './limits.ts';
 
 type TeacherCommand = Extract<PeopleCommand, { type: 'configure' | 'clock' | 'tempo' | 'move' | 'rename' | 'remove' | 'assign' | 'lock' | 'share' }>;
@@ -205,7 +205,7 @@ export function attachProtocol(
 
     on('student:join', async (req) => {
       limitJoin();
-      let seat;
+      let seat: StudentSeat;
       let token = req.token;
       if (token) {
         const known = await gate.tokenSeat(hashSecret(token), req.code);
@@ -248,7 +248,8 @@ export function attachProtocol(
     const teacher = <E extends ClientEvent>(event: E, command: (data: z.output<(typeof schemas)[E]>) => TeacherCommand) =>
       on(event, async (req) => {
         const { room } = await gate.ask(teacherCode(), { type: 'dispatch', command: command(req), view: true });
-        return { room: room! };
+        if (!room) throw new Error('a command asked with its view came back without it');
+        return { room };
       });
     teacher('teacher:configure', (patch) => ({ type: 'configure', patch }));
     teacher('teacher:clock', (req) => ({ type: 'clock', action: req.action }));

@@ -137,11 +137,13 @@ export class Room {
   private async store(writes: readonly Write[], command: CommandType): Promise<void> {
     // Cluster mode: with the room's fencing write, or not at all when the lease is not surely ours (NotOwnerError).
     let sealed = writes;
-    try {
-      if (this.guard) sealed = this.guard.seal(this.id, writes);
-    } catch (e) {
-      if (e instanceof NotOwnerError) this.guard!.lost(e.reason);
-      throw e;
+    if (this.guard) {
+      try {
+        sealed = this.guard.seal(this.id, writes);
+      } catch (e) {
+        if (e instanceof NotOwnerError) this.guard.lost(e.reason);
+        throw e;
+      }
     }
     try {
       await this.deps.committer.commit(sealed);

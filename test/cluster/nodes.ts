@@ -65,7 +65,10 @@ export function testCluster(prefix: string) {
       const lines: string[] = [];
       const first = await new Promise<string>((resolve, reject) => {
         const rl = createInterface({ input: proc.stdout! });
-        rl.on('line', (l) => (lines.push(l), lines.length === 1 && resolve(l)));
+        rl.on('line', (l) => {
+          lines.push(l);
+          if (lines.length === 1) resolve(l);
+        });
         proc.once('exit', (code) => reject(new Error(`${name} exited early (${code})`)));
       });
       const url = `http://127.0.0.1:${JSON.parse(first).port}`;
