@@ -38,14 +38,18 @@ export interface RunHooks {
   serverNodeArgs?: string[];
   /** Called when the measured window starts (the soak reads the server's memory lines meanwhile). */
   onMeasuring?: (server: Child) => void;
+  /** A folder for a CPU profile of the server over the measured window (fanout/profile.ts). */
+  cpuProfileDir?: string;
 }
 
 export async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, bytes?: { team: number; teacher: number }, hooks: RunHooks = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-bench-'));
+  const profile: Record<string, string> = hooks.cpuProfileDir ? { CPU_PROFILE_DIR: hooks.cpuProfileDir } : {};
   const server =
     mode === 'opsroom'
-      ? startChild('./fanout/opsroom-server.ts', [], { DATABASE_PATH: join(dir, 'bench.db'), ...hooks.serverEnv }, hooks.serverNodeArgs)
+      ? startChild('./fanout/opsroom-server.ts', [], { DATABASE_PATH: join(dir, 'bench.db'), ...profile, ...hooks.serverEnv }, hooks.serverNodeArgs)
       : startChild('./fanout/baseline-server.ts', [], {
+          ...profile,
           ROOMS: String(opts.rooms),
           TEAMS: String(opts.teams),
           TEAM_BYTES: String(Math.round(bytes!.team)),
@@ -79,14 +83,20 @@ export async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, 
     await Promise.all(gens.map((g) => g.next((m) => m.event === 'measuring')));
     serverCpu.mark();
     for (const s of genCpu) s.mark();
+    if (hooks.cpuProfileDir) server.proc.kill('SIGUSR2');
     hooks.onMeasuring?.(server);
     await new Promise((r) => setTimeout(r, opts.seconds * 1000));
     const proc = serverCpu.stop();
     const genProcs = genCpu.map((s) => s.stop());
+    let profiled: string | null = null;
+    if (hooks.cpuProfileDir) {
+      server.proc.kill('SIGUSR2');
+      profiled = (await server.next((m) => 'profiled' in m)).profiled;
+    }
     for (const g of gens) g.send({ do: 'report' });
     const reports = await Promise.all(gens.map((g) => g.next((m) => m.event === 'report')));
     // The machine's load says how noisy the figures are (other work on the same cores).
-    return { ...merge(mode, opts, reports, proc, genProcs), loadAverage: loadavg()[0] };
+    return { ...merge(mode, opts, reports, proc, genProcs), loadAverage: loadavg()[0], profiled };
   } finally {
     await Promise.all(gens.map((g) => g.stop()));
     await server.stop();
@@ -145,9 +155,9 @@ function merge(mode: string, opts: FanoutOptions, reports: any[], server: CpuSam
 export type RunResult = Awaited<ReturnType<typeof runOne>>;
 
 /** Opsroom, then the bare socket.io baseline with Opsroom's mean payload sizes, under the same generators. */
-export async function withBaseline(opts: FanoutOptions) {
-  const opsroom = await runOne('opsroom', opts);
-  const baseline = await runOne('baseline', opts, { team: opsroom.meanPayloadBytes, teacher: opsroom.meanTeacherPayloadBytes });
+export async function withBaseline(opts: FanoutOptions, hooks: RunHooks = {}) {
+  const opsroom = await runOne('opsroom', opts, undefined, hooks);
+  const baseline = await runOne('baseline', opts, { team: opsroom.meanPayloadBytes, teacher: opsroom.meanTeacherPayloadBytes }, hooks);
   return {
     opts,
     opsroom,
@@ -184,11 +194,12 @@ export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): strin
  * Where one process stops keeping up: at each number of students (rooms of 10 teams × 4, one minute per second),
  * Opsroom and then the bare socket.io baseline with the same payloads, 20 s measured after 10 s of warm-up.
  */
-export async function probeLimit(students: number[], opts: { seconds?: number; procs?: number } = {}) {
+export async function probeLimit(students: number[], opts: { seconds?: number; procs?: number; cpuProfileDir?: string } = {}) {
   const out = [];
   for (const n of students) {
     const rooms = Math.max(1, Math.round(n / 40));
-    out.push(await withBaseline({ rooms, teams: 10, perTeam: 4, seconds: opts.seconds ?? 20, warmupSeconds: 10, procs: opts.procs ?? procsFor(n) }));
+    const run = { rooms, teams: 10, perTeam: 4, seconds: opts.seconds ?? 20, warmupSeconds: 10, procs: opts.procs ?? procsFor(n) };
+    out.push(await withBaseline(run, { cpuProfileDir: opts.cpuProfileDir }));
   }
   return out;
 }
@@ -205,6 +216,7 @@ export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): strin
         `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''})`,
         generator(r),
         `machine load ${fmt(r.loadAverage, 1)}`,
+        ...(r.profiled ? [`profiles ${r.profiled} and ${b.profiled}`] : []),
       ].join(', '),
     )
     .join('\n');
