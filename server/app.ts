@@ -22,6 +22,7 @@ import { RequestLog } from './ops/log.ts';
 import { PromMetrics } from './ops/prometheus.ts';
 import { opsRoutes } from './ops/routes.ts';
 import { ReplayCache } from './replay/cache.ts';
+import { rawJsonParser } from './realtime/encoder.ts';
 import { FeedHub } from './realtime/feed.ts';
 import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
@@ -65,7 +66,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const store = SqliteStore.open(opts.databasePath);
 
   // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
-  const io: IoServer = new Server(app.server, { serveClient: false, destroyUpgrade: false, maxHttpBufferSize: MAX_SOCKET_MESSAGE });
+  // rawJsonParser: minutes go out as the JSON text made once per snapshot (realtime/encoder.ts).
+  const io: IoServer = new Server(app.server, { serveClient: false, destroyUpgrade: false, maxHttpBufferSize: MAX_SOCKET_MESSAGE, parser: rawJsonParser });
   const upgrades = new EventEmitter();
   app.server.on('upgrade', (req, socket, head) => {
     if (!req.url?.startsWith('/socket.io/')) upgrades.emit('upgrade', req, socket, head);

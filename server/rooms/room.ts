@@ -146,6 +146,9 @@ export class Room {
         case 'room':
           out.emit(this.code, { kind: 'all' }, 'room', this.view());
           break;
+        case 'summary':
+          if (out.listens?.(this.code, { kind: 'observers' }) !== false) out.emit(this.code, { kind: 'observers' }, 'summary', roomSummary(m.round, m.sentAt));
+          break;
         case 'place':
           out.placePlayer(this.code, m.playerId, m.teamId);
           break;

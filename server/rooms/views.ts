@@ -1,6 +1,8 @@
 // What people are sent, computed from a room's state: the room view, a team's minute and history,
-// the teacher's and observers' minute, the scores. Pure.
+// the teacher's and observers' minute, the scores. Pure. The minutes also come as JSON text made from
+// each snapshot's text, serialised once: the text that is stored is the one that is broadcast.
 import type { RoomMinute, RoomSummary, RoomView, RoundScores, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
+import type { Snapshot } from '../../shared/sim/types.ts';
 import { activePlayers, activeTeams } from './roster.ts';
 import type { RoomState, RoundRun, TeamRun } from './state.ts';
 
@@ -49,6 +51,40 @@ export function headlineTrends(round: RoundRun): Record<number, Record<string, n
     out[t.teamId] = series;
   }
   return out;
+}
+
+const snapshotTexts = new WeakMap<Snapshot, string>();
+
+/** A snapshot's JSON, made once per snapshot (snapshots are never changed once made). */
+export function snapshotJson(s: Snapshot): string {
+  let text = snapshotTexts.get(s);
+  if (text === undefined) {
+    text = JSON.stringify(s);
+    snapshotTexts.set(s, text);
+  }
+  return text;
+}
+
+// The encoders below write every field of their type: adding one to the type without writing it fails here.
+type Covers<T, K extends keyof T> = [Exclude<keyof T, K>] extends [never] ? true : false;
+const teamFields: Covers<RoomMinute['teams'][number], 'teamId' | 'snapshot' | 'progress' | 'score'> = true;
+const minuteFields: Covers<TeamMinute, 'roundId' | 'sentAt' | keyof RoomMinute['teams'][number]> = true;
+const roomFields: Covers<RoomMinute, 'roundId' | 'minute' | 'sentAt' | 'teams'> = true;
+void [teamFields, minuteFields, roomFields];
+
+const json = JSON.stringify;
+const teamFieldsJson = (t: RoomMinute['teams'][number]) =>
+  `"teamId":${json(t.teamId)},"snapshot":${snapshotJson(t.snapshot)},"progress":${json(t.progress)},"score":${json(t.score)}`;
+
+/** `JSON.stringify(m)`, with the snapshot's text made once. */
+export function teamMinuteJson(m: TeamMinute): string {
+  return `{"roundId":${json(m.roundId)},"sentAt":${json(m.sentAt)},${teamFieldsJson(m)}}`;
+}
+
+/** `JSON.stringify(m)`, with every snapshot's text made once. */
+export function roomMinuteJson(m: RoomMinute): string {
+  const teams = m.teams.map((t) => `{${teamFieldsJson(t)}}`).join(',');
+  return `{"roundId":${json(m.roundId)},"minute":${json(m.minute)},"sentAt":${json(m.sentAt)},"teams":[${teams}]}`;
 }
 
 export function roomMinute(r: RoundRun, sentAt: number): RoomMinute {
