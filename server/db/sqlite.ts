@@ -1,6 +1,6 @@
 // The Store on SQLite (better-sqlite3, synchronous inside). This process is the database's only
 // writer, so fresh ids are counted on from each table's max(id) read at open.
-import { and, asc, desc, eq, inArray, lte, max, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoundState } from '../../shared/protocol/types.ts';
 import { openDatabase, type Db } from './index.ts';
 import { changes, goalResults, players, rooms, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
@@ -58,8 +58,23 @@ class CountingIds implements IdSource {
   }
 }
 
+/** The writes every room makes every minute, prepared once (drizzle builds the others' SQL per call). */
+function prepareMinuteWrites(db: Db) {
+  const p = sql.placeholder;
+  return {
+    snapshot: db.insert(snapshots).values({ roundId: p('roundId'), teamId: p('teamId'), minute: p('minute'), data: p('data') }).prepare(),
+    roundMinute: db.update(rounds).set({ minute: sql`${p('minute')}` }).where(eq(rounds.id, p('id'))).prepare(),
+  };
+}
+
+const onlyMinute = (set: object) => {
+  for (const k in set) if (k !== 'minute') return false;
+  return true;
+};
+
 export class SqliteStore implements Store {
   readonly ids: IdSource;
+  private minuteWrites: ReturnType<typeof prepareMinuteWrites> | null = null;
 
   constructor(readonly db: Db) {
     this.ids = new CountingIds(db);
@@ -119,7 +134,8 @@ export class SqliteStore implements Store {
         return;
       }
       case 'updateRound':
-        db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
+        if (w.set.minute !== undefined && onlyMinute(w.set)) (this.minuteWrites ??= prepareMinuteWrites(db)).roundMinute.run({ id: w.id, minute: w.set.minute });
+        else db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
         return;
       case 'insertRoundTeams':
         if (w.teams.length) db.insert(roundTeams).values(w.teams.map((t) => ({ roundId: w.roundId, ...t }))).run();
@@ -139,9 +155,11 @@ export class SqliteStore implements Store {
           db.insert(changes).values(rows).run();
         }
         return;
-      case 'insertSnapshots':
-        if (w.rows.length) db.insert(snapshots).values(w.rows.map((r) => ({ roundId: w.roundId, ...r }))).run();
+      case 'insertSnapshots': {
+        const insert = (this.minuteWrites ??= prepareMinuteWrites(db)).snapshot;
+        for (const r of w.rows) insert.run({ roundId: w.roundId, teamId: r.teamId, minute: r.minute, data: r.data });
         return;
+      }
       case 'insertResults':
         for (const r of w.results) {
           db.insert(scores).values({ roundId: w.roundId, teamId: r.teamId, score: r.score }).run();
