@@ -63,7 +63,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: opts.logger ?? false, logController: new RequestLog(), bodyLimit: 16 * 1024, forceCloseConnections: true });
   const clock = opts.clock ?? realClock;
   const metrics = new PromMetrics();
-  const store = SqliteStore.open(opts.databasePath);
+  // The disk's waits off the event loop: SQLite commits on a thread of their own (db/writer.ts).
+  const store = SqliteStore.open(opts.databasePath, { writerThread: true });
 
   // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
   // rawJsonParser: minutes go out as the JSON text made once per snapshot (realtime/encoder.ts).

@@ -1,10 +1,12 @@
 // The Store on SQLite (better-sqlite3, synchronous inside). This process is the database's only
-// writer, so fresh ids are counted on from each table's max(id) read at open.
+// writer, so fresh ids are counted on from each table's max(id) read at open. Its writes may run on a
+// thread of their own (writer.ts): reads stay on this connection, and see each commit once it resolves (WAL).
 import { and, asc, desc, eq, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoundState } from '../../shared/protocol/types.ts';
 import { openDatabase, type Db } from './index.ts';
 import { changes, goalResults, players, rooms, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, Store } from './store.ts';
+import { WriterThread } from './writer.ts';
 import type { IdSource, IdTable, MinuteRecord, TeamResultRecord, Write } from './writes.ts';
 
 type RoomRow = typeof rooms.$inferSelect;
@@ -76,20 +78,35 @@ export class SqliteStore implements Store {
   readonly ids: IdSource;
   private minuteWrites: ReturnType<typeof prepareMinuteWrites> | null = null;
 
-  constructor(readonly db: Db) {
+  constructor(
+    readonly db: Db,
+    /** Commits on a thread of its own (writer.ts); without, on this thread's connection. */
+    private readonly writer: WriterThread | null = null,
+  ) {
     this.ids = new CountingIds(db);
   }
 
-  /** Opens (and migrates) the file, or ':memory:'. */
-  static open(path: string): SqliteStore {
-    return new SqliteStore(openDatabase(path).db);
+  /**
+   * Opens (and migrates) the file, or ':memory:'. `writerThread`: the file's writes go through a thread of
+   * their own, so that waiting for the disk never holds up this thread (the server does this).
+   */
+  static open(path: string, opts: { writerThread?: boolean } = {}): SqliteStore {
+    const { db } = openDatabase(path);
+    return new SqliteStore(db, opts.writerThread && path !== ':memory:' ? new WriterThread(path) : null);
   }
 
   async close(): Promise<void> {
+    await this.writer?.close();
     this.db.$client.close();
   }
 
   async commit(lists: readonly (readonly Write[])[]): Promise<void> {
+    if (this.writer) return this.writer.commit(lists);
+    this.commitNow(lists);
+  }
+
+  /** Applies every list in one transaction on this connection, now. */
+  commitNow(lists: readonly (readonly Write[])[]): void {
     this.db.transaction(() => {
       for (const list of lists) for (const w of list) this.apply(w);
     });
