@@ -1,9 +1,9 @@
 // A round's teams as values: minute 0 of a team, its next minute, and a team rebuilt by re-simulation.
 import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
-import { evaluateRound } from '../../shared/sim/score.ts';
+import { evaluateTallies, tallyGoal, type GoalTally } from '../../shared/sim/score.ts';
 import type { ChangeRecord } from '../../shared/protocol/types.ts';
-import type { SimStateBase } from '../../shared/sim/types.ts';
+import type { ControlChange, SimStateBase } from '../../shared/sim/types.ts';
 import type { RoundRecord } from '../db/store.ts';
 import type { TeamResultRecord } from '../db/writes.ts';
 import { AppendOnly } from './append-only.ts';
@@ -36,9 +36,22 @@ export function roundRun(row: RoundRecord): RoundRun {
   };
 }
 
-function withSim(round: RoundRun, t: Omit<TeamRun, 'progress' | 'score'>): TeamRun {
-  const r = evaluateRound(round.scenarioDef, t.snapshots.toArray());
-  return { ...t, progress: r.goals, score: r.score };
+/**
+ * Each team's goal tallies over its snapshots, kept beside the (immutable) team rather than in it: the next
+ * minute adds to them. A team made some other way (a rename, a load) is tallied from its snapshots once.
+ */
+const tallies = new WeakMap<TeamRun, readonly GoalTally[]>();
+
+function withSim(round: RoundRun, t: Omit<TeamRun, 'progress' | 'score'>, before?: TeamRun): TeamRun {
+  const goals = round.scenarioDef.goals;
+  const prev = before && tallies.get(before);
+  const now = prev
+    ? goals.map((g, i) => tallyGoal(g, prev[i], t.sim.snapshot))
+    : goals.map((g) => [...t.snapshots].reduce<GoalTally | null>((acc, s) => tallyGoal(g, acc, s), null)!);
+  const r = evaluateTallies(round.scenarioDef, now);
+  const team: TeamRun = { ...t, progress: r.goals, score: r.score };
+  tallies.set(team, now);
+  return team;
 }
 
 /** A team at minute 0 of a round. */
@@ -49,9 +62,13 @@ export function openTeam(round: RoundRun, seat: TeamSeat, seed: number, changes:
 
 /** The team one minute on, with the changes recorded for that minute. */
 export function advanceTeam(round: RoundRun, t: TeamRun, minute: number): TeamRun {
-  const due = [...t.changes].filter((c) => c.minute === minute).map((c) => ({ key: c.key, value: c.value }));
+  const due: ControlChange[] = [];
+  for (let i = 0; i < t.changes.length; i++) {
+    const c = t.changes.at(i)!;
+    if (c.minute === minute) due.push({ key: c.key, value: c.value });
+  }
   const sim: SimStateBase = stepRound(round.model, t.sim, due);
-  return withSim(round, { ...t, sim, snapshots: t.snapshots.append(sim.snapshot) });
+  return withSim(round, { ...t, sim, snapshots: t.snapshots.append(sim.snapshot) }, t);
 }
 
 /**
