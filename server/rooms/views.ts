@@ -53,14 +53,25 @@ export function headlineTrends(round: RoundRun): Record<number, Record<string, n
   return out;
 }
 
-const snapshotTexts = new WeakMap<Snapshot, string>();
+/**
+ * Texts of recent snapshots: a minute's text is made once for its write and read again by its broadcasts
+ * moments later. Two generations of at most TEXTS entries: older texts are let go (a history keeps its
+ * snapshots, not their texts) and made again should one be asked for.
+ */
+const TEXTS = 16_384;
+let texts = new Map<Snapshot, string>();
+let olderTexts = new Map<Snapshot, string>();
 
-/** A snapshot's JSON, made once per snapshot (snapshots are never changed once made). */
+/** A snapshot's JSON (snapshots are never changed once made), made once while it is recent. */
 export function snapshotJson(s: Snapshot): string {
-  let text = snapshotTexts.get(s);
+  let text = texts.get(s) ?? olderTexts.get(s);
   if (text === undefined) {
     text = JSON.stringify(s);
-    snapshotTexts.set(s, text);
+    if (texts.size >= TEXTS) {
+      olderTexts = texts;
+      texts = new Map();
+    }
+    texts.set(s, text);
   }
   return text;
 }

@@ -3,13 +3,14 @@
 import { createServer } from 'node:http';
 import { Server } from 'socket.io';
 import * as parser from 'socket.io-parser';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { RoomMinute, TeamMinute } from '../../shared/protocol/types.ts';
 import { encodesRawJson, RawJsonEncoder, rawJson, rawJsonParser } from '../../server/realtime/encoder.ts';
 import { FeedHub } from '../../server/realtime/feed.ts';
 import { socketOutput, type IoServer } from '../../server/realtime/socket.ts';
-import { roomMinuteJson, teamMinuteJson } from '../../server/rooms/views.ts';
+import { roomMinuteJson, snapshotJson, teamMinuteJson } from '../../server/rooms/views.ts';
+import type { Snapshot } from '../../shared/sim/types.ts';
 import { collect, connect, createRoom, ok, startServer, until, type TestServer } from './helpers.ts';
 import { roomEnv } from './rooms.ts';
 
@@ -42,6 +43,23 @@ test('a minute written from its snapshot texts is the JSON of the payload, and h
     const row = stored.find((r) => r.teamId === m.teamId && r.minute === m.snapshot.minute)!;
     expect(teamMinuteJson(m)).toContain(`"snapshot":${row.data},`);
   }
+});
+
+test('a snapshot’s text is made once while recent, and made again alike once let go', () => {
+  const snaps = Array.from({ length: 40_000 }, (_, i) => ({ minute: i, indicators: { x: i / 3 } }) as unknown as Snapshot);
+  const first = snapshotJson(snaps[0]);
+  expect(first).toBe(JSON.stringify(snaps[0]));
+  // Made once: asked again, it is not serialised again.
+  const spy = vi.spyOn(JSON, 'stringify');
+  expect(snapshotJson(snaps[0])).toBe(first);
+  expect(spy).not.toHaveBeenCalled();
+  for (const s of snaps) snapshotJson(s);
+  const made = spy.mock.calls.length;
+  expect(made).toBe(snaps.length - 1);
+  // Long gone from the recent ones: made again, with the same text.
+  expect(snapshotJson(snaps[0])).toBe(first);
+  expect(spy.mock.calls.length).toBe(made + 1);
+  spy.mockRestore();
 });
 
 test('the observers’ summary is built only when someone can receive it', async () => {
