@@ -43,7 +43,12 @@ export interface AppOptions {
   metricsToken?: string | null;
   /** The machine's network interfaces (os.networkInterfaces), read on each /api/info. */
   interfaces?: () => Interfaces;
+  /** Rooms whose minutes fall due within the same slot of this many ms play them together (RoomDeps.beatSlotMs). */
+  beatSlotMs?: number;
 }
+
+/** Minutes due within 20 ms of each other share a timer, a transaction and an fsync: at most 20 ms later. */
+export const BEAT_SLOT_MS = 20;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -76,7 +81,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const feed = new FeedHub(metrics);
   const committer = new Committer(store, metrics);
-  const rooms = new RoomManager({ store, committer, out: socketOutput(io, feed, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) });
+  const rooms = new RoomManager({
+    ...{ store, committer, out: socketOutput(io, feed, metrics), clock, log: app.log, metrics },
+    drawSeed: () => randomInt(0, 2 ** 32),
+    beatSlotMs: opts.beatSlotMs ?? BEAT_SLOT_MS,
+  });
   metrics.watch({
     roomStates: () => rooms.all().map((r) => r.round.state),
     socketRoles: () => [...io.sockets.sockets.values()].map((s) => s.data.role),

@@ -3,6 +3,8 @@
 import { expect, test } from 'vitest';
 import { Committer } from '../../server/db/commit.ts';
 import type { Write } from '../../server/db/writes.ts';
+import { RoomManager } from '../../server/rooms/manager.ts';
+import type { Room } from '../../server/rooms/room.ts';
 import { roomEnv } from './rooms.ts';
 
 const turn = () => new Promise((r) => setImmediate(r));
@@ -68,4 +70,43 @@ test('when the shared transaction fails, each list is tried alone: only the bad 
   await committer.commit([]);
   await committer.idle();
   expect(env.store.transactions).toHaveLength(4);
+});
+
+test('minutes due within one beat slot are played together at its end, in one transaction, without drifting', async () => {
+  const env = roomEnv();
+  const manager = new RoomManager({ ...env.manager.deps, beatSlotMs: 20 });
+  const t0 = env.clock.now(); // a multiple of 20 ms
+  const started: Room[] = [];
+  // Two rooms started 8 ms apart share a slot; a third, 25 ms after the first, falls in the next one.
+  for (const offset of [3, 11, 25]) {
+    env.clock.advance(t0 + offset - env.clock.now());
+    const { room } = await manager.create({ teamCount: 1, tempo: 1, seed: offset });
+    await room.dispatch({ type: 'clock', action: 'start' });
+    started.push(room);
+  }
+  const minutesSent = () => started.map((r) => env.out.of('minute').filter((m) => m.roundId === r.round.id).length);
+  const transactions = env.store.transactions.length;
+  expect(minutesSent()).toEqual([1, 1, 1]);
+
+  env.clock.advance(t0 + 1019 - env.clock.now());
+  await manager.settled();
+  expect(minutesSent()).toEqual([1, 1, 1]); // due at +1003 and +1011, not played before the slot ends
+  env.clock.advance(1);
+  await manager.settled();
+  expect(minutesSent()).toEqual([2, 2, 1]);
+  expect(env.store.transactions.length).toBe(transactions + 1);
+  expect(env.store.transactions.at(-1)!.flat().filter((w) => w.op === 'insertSnapshots')).toHaveLength(2);
+  env.clock.advance(20);
+  await manager.settled();
+  expect(minutesSent()).toEqual([2, 2, 2]);
+
+  // Ten minutes on, each room has played one minute a second: the slots delay, they do not add up.
+  env.clock.advance(t0 + 11_040 - env.clock.now());
+  await manager.settled();
+  expect(minutesSent()).toEqual([12, 12, 12]);
+  expect(started.map((r) => r.round.minute)).toEqual([11, 11, 11]);
+  expect(env.out.of('minute').filter((m) => m.roundId === started[0].round.id).map((m) => m.sentAt - t0)).toEqual([
+    3, 1020, 2020, 3020, 4020, 5020, 6020, 7020, 8020, 9020, 10020, 11020,
+  ]);
+  await manager.close();
 });
