@@ -45,6 +45,8 @@ export interface AppOptions {
   interfaces?: () => Interfaces;
   /** Rooms whose minutes fall due within the same slot of this many ms play them together (RoomDeps.beatSlotMs). */
   beatSlotMs?: number;
+  /** At most one database transaction starts per slot of this many ms of real time (db/commit.ts); 0: per turn. */
+  commitSlotMs?: number;
 }
 
 /** Minutes due within 20 ms of each other share a timer, a transaction and an fsync: at most 20 ms later. */
@@ -80,7 +82,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   const feed = new FeedHub(metrics);
-  const committer = new Committer(store, metrics);
+  // Transactions in real time's slots (the disk's time, not the rooms' clock): at most one per beat slot.
+  const committer = new Committer(store, metrics, opts.commitSlotMs ?? BEAT_SLOT_MS);
   const rooms = new RoomManager({
     ...{ store, committer, out: socketOutput(io, feed, metrics), clock, log: app.log, metrics },
     drawSeed: () => randomInt(0, 2 ** 32),

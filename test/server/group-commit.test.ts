@@ -110,3 +110,33 @@ test('minutes due within one beat slot are played together at its end, in one tr
   ]);
   await manager.close();
 });
+
+test('with commit slots, what is asked after a slot’s transaction waits for the next slot and goes in one', async () => {
+  const env = roomEnv();
+  const committer = new Committer(env.store, undefined, 20, env.clock);
+  const teacher = (id: number): Write[] => [{ op: 'insertTeacher', id, keyHash: `k${id}`, createdAt: 0 }];
+  const start = env.store.transactions.length;
+  const done: number[] = [];
+  const ask = (id: number) => committer.commit(teacher(id)).then(() => void done.push(id));
+  await ask(1); // the slot's first: stored at once
+  expect(env.store.transactions.length).toBe(start + 1);
+
+  env.clock.advance(7);
+  const later = [ask(2), ask(3)];
+  for (let i = 0; i < 5; i++) await turn();
+  env.clock.advance(5);
+  later.push(ask(4));
+  for (let i = 0; i < 5; i++) await turn();
+  expect(done).toEqual([1]); // still in the first slot: held
+  expect(env.store.transactions.length).toBe(start + 1);
+
+  env.clock.advance(8); // the next slot starts
+  await Promise.all(later);
+  expect(done).toEqual([1, 2, 3, 4]);
+  expect(env.store.transactions.length).toBe(start + 2);
+  expect(env.store.transactions.at(-1)!.map((l) => (l[0] as { id: number }).id)).toEqual([2, 3, 4]);
+  // A slot with no transaction yet stores at once.
+  env.clock.advance(40);
+  await ask(5);
+  expect(env.store.transactions.length).toBe(start + 3);
+});
