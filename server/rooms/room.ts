@@ -113,10 +113,11 @@ export class Room {
     const t0 = performance.now();
     try {
       const prev = this.current;
-      const out = transition(prev, cmd, { now: clock.now(), ids: store.ids, drawSeed });
+      const now = clock.now();
+      const out = transition(prev, cmd, { now, ids: store.ids, drawSeed });
       await this.store(out.writes, cmd.type);
       this.current = out.next;
-      this.syncTimer(prev.round, out.next.round);
+      this.syncTimer(prev.round, out.next.round, now);
       this.send(out.messages);
       this.logLife(prev.round, out.next.round);
       return out.reply;
@@ -166,11 +167,12 @@ export class Room {
   }
 
   // ── the clock ────────────────────────────────────────────────────────
-  /** Keeps the timer in step with the round: running ⇔ a minute is planned. */
-  private syncTimer(prev: RoundRun, next: RoundRun): void {
+  /** Keeps the timer in step with the round: running ⇔ a minute is planned. `decidedAt`: the transition's time. */
+  private syncTimer(prev: RoundRun, next: RoundRun, decidedAt: number): void {
     if (next.state !== 'running') this.clearTimer();
-    // Started or resumed: the first minute comes one tempo from now.
-    else if (prev.state !== 'running' || prev.id !== next.id) this.schedule(this.deps.clock.now());
+    // Started or resumed: the first minute comes one tempo after the start (the time minute 0 was sent with),
+    // not one tempo after its commit.
+    else if (prev.state !== 'running' || prev.id !== next.id) this.schedule(decidedAt);
     // A new tempo: the next minute comes one new tempo after the last one (at once if that is past).
     else if (prev.tempo !== next.tempo) this.schedule(this.lastBeat);
   }

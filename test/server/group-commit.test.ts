@@ -140,3 +140,25 @@ test('with commit slots, what is asked after a slot’s transaction waits for th
   await ask(5);
   expect(env.store.transactions.length).toBe(start + 3);
 });
+
+test('a round whose start took long to store still plays minute 1 one tempo after minute 0 was sent', async () => {
+  const env = roomEnv();
+  const { room } = await env.manager.create({ teamCount: 1, tempo: 1, seed: 1 });
+  const t0 = env.clock.now();
+  let release = () => {};
+  env.store.hold = new Promise((r) => (release = r));
+  const started = room.dispatch({ type: 'clock', action: 'start' });
+  for (let i = 0; i < 5; i++) await turn();
+  env.clock.advance(400); // the disk is slow: the start is stored 400 ms later
+  env.store.hold = null;
+  release();
+  await started;
+  const minutes = () => env.out.of('minute').map((m) => [m.snapshot.minute, m.sentAt - t0]);
+  expect(minutes()).toEqual([[0, 0]]);
+  env.clock.advance(600);
+  await env.manager.settled();
+  expect(minutes()).toEqual([
+    [0, 0],
+    [1, 1000],
+  ]);
+});
