@@ -1,9 +1,9 @@
 // The server under load: the real app on the real clock and a SQLite file, with the per-address limits
 // opened up (the load generator is one loopback address). Prints {"port":N} when listening.
 import { buildApp } from '../../../server/app.ts';
-import { profileOnSignal } from './profile.ts';
+import { probeServer } from './probe.ts';
 
-profileOnSignal('opsroom');
+probeServer('opsroom');
 
 const app = await buildApp({
   databasePath: process.env.DATABASE_PATH!,
