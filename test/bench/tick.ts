@@ -14,7 +14,8 @@ const ask = (s: Socket, event: string, payload: unknown): Promise<any> => new Pr
 export async function benchTick(teams = 30, perTeam = 4, minutes = 60) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-tick-'));
   const clock = new ManualClock();
-  const app = await buildApp({ databasePath: join(dir, 'tick.db'), clock, webRoot: null, realtimeLimits: { join: { capacity: 1e6, refillPerSecond: 1e6 } } });
+  // One step at a time, each stored at once: no commit slot to wait for (a slot gathers many rooms' minutes).
+  const app = await buildApp({ databasePath: join(dir, 'tick.db'), clock, webRoot: null, commitSlotMs: 0, realtimeLimits: { join: { capacity: 1e6, refillPerSecond: 1e6 } } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const sockets: Socket[] = [];
