@@ -10,8 +10,8 @@ const app = await buildApp({
   webRoot: null,
   httpLimits: { createRooms: { max: 100_000, timeWindow: '1 minute' }, lookups: { max: 100_000, timeWindow: '1 minute' } },
   realtimeLimits: { join: { capacity: 100_000, refillPerSecond: 100_000 } },
-  // BEAT_SLOT_MS: to measure the server with another beat slot than its default (0: every minute on its own).
-  ...(process.env.BEAT_SLOT_MS ? { beatSlotMs: Number(process.env.BEAT_SLOT_MS) } : {}),
+  // SLOT_MS: to measure the server with other beat and commit slots than its default (0: none).
+  ...(process.env.SLOT_MS ? { beatSlotMs: Number(process.env.SLOT_MS), commitSlotMs: Number(process.env.SLOT_MS) } : {}),
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const addr = app.server.address();
