@@ -1,7 +1,10 @@
 // Group commit: the write lists asked for in the same turn of the event loop (every room whose minute
 // fell due in one timers phase, say) go to the Store as one transaction — one fsync — and each
 // caller hears only once it is stored. If the shared transaction fails, each list is tried alone,
-// so one room's bad write fails that room only.
+// so one room's bad write fails that room only. With slots (`slotMs`), at most one transaction starts
+// per slot of the clock: what is asked for after it waits for the next slot's start, where the rooms'
+// minutes of that slot fall due too (Room's beat slots), and goes with them.
+import { realClock, type Clock } from '../rooms/clock.ts';
 import { noMetrics, type Metrics } from '../ops/metrics.ts';
 import type { Store } from './store.ts';
 import type { Write } from './writes.ts';
@@ -18,9 +21,15 @@ export class Committer {
   /** The transaction under way; the next one starts after it (and takes everything asked for meanwhile). */
   private flushing: Promise<void> = Promise.resolve();
 
+  /** The slot in which the last transaction was started (or is about to be). */
+  private lastSlot = -Infinity;
+
   constructor(
     private readonly store: Store,
     private readonly metrics: Metrics = noMetrics,
+    /** One transaction per slot of this many ms at most; 0: one per turn of the event loop. */
+    private readonly slotMs = 0,
+    private readonly clock: Clock = realClock,
   ) {}
 
   /** One transaction, measured: its duration and the room-minutes it stored. */
@@ -39,9 +48,28 @@ export class Committer {
       this.batch.push({ writes, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(() => void this.flush());
+        this.schedule();
       }
     });
+  }
+
+  /** The next flush: after this turn, or, if this slot had its transaction, at the next slot's start. */
+  private schedule(): void {
+    const later = () => setImmediate(() => void this.flush());
+    if (this.slotMs <= 0) return void later();
+    const now = this.clock.now();
+    const slot = Math.floor(now / this.slotMs);
+    if (slot > this.lastSlot) {
+      this.lastSlot = slot;
+      return void later();
+    }
+    this.clock.setTimeout(
+      () => {
+        this.lastSlot = Math.max(this.lastSlot, slot + 1);
+        later();
+      },
+      (slot + 1) * this.slotMs - now,
+    );
   }
 
   /** Resolves when everything asked for so far has been stored or refused. */
