@@ -7,7 +7,7 @@ import { PROBE_WRITE } from './health.ts';
 import { openDatabase, type Db } from './index.ts';
 import { changes, goalResults, messages, players, roleChanges, rooms, roundMembers, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
-import { WriterThread } from './writer.ts';
+import { MARK_READ, MARK_TABLE, WriterThread, type WriterMark } from './writer.ts';
 import type { IdSource, IdTable, MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
 
 type RoomRow = typeof rooms.$inferSelect;
@@ -111,7 +111,10 @@ export class SqliteStore implements Store {
    */
   static open(path: string, opts: { writerThread?: boolean } = {}): SqliteStore {
     const { db, integrity } = openDatabase(path);
-    return new SqliteStore(db, integrity, opts.writerThread && path !== ':memory:' ? new WriterThread(path) : null);
+    if (!opts.writerThread || path === ':memory:') return new SqliteStore(db, integrity);
+    db.$client.exec(MARK_TABLE);
+    const mark = db.$client.prepare(MARK_READ);
+    return new SqliteStore(db, integrity, new WriterThread(path, () => mark.get() as WriterMark | undefined));
   }
 
   /** On the writer's connection when there is one: this thread never waits for the other's write lock. */
@@ -120,8 +123,12 @@ export class SqliteStore implements Store {
     this.probeNow(at);
   }
 
-  probeNow(at: number): void {
-    this.db.$client.prepare(PROBE_WRITE).run(at);
+  /** `also`: run inside the same transaction (the writer thread's mark). */
+  probeNow(at: number, also?: () => void): void {
+    this.db.transaction(() => {
+      this.db.$client.prepare(PROBE_WRITE).run(at);
+      also?.();
+    });
   }
 
   async close(): Promise<void> {
@@ -134,10 +141,11 @@ export class SqliteStore implements Store {
     this.commitNow(lists);
   }
 
-  /** Applies every list in one transaction on this connection, now. */
-  commitNow(lists: readonly (readonly Write[])[]): void {
+  /** Applies every list in one transaction on this connection, now; `also` runs inside it too (the writer thread's mark). */
+  commitNow(lists: readonly (readonly Write[])[], also?: () => void): void {
     this.db.transaction(() => {
       for (const list of lists) for (const w of list) this.apply(w);
+      also?.();
     });
   }
 
