@@ -117,18 +117,12 @@ export class SqliteStore implements Store {
     return new SqliteStore(db, integrity, new WriterThread(path, () => mark.get() as WriterMark | undefined));
   }
 
-  /** On the writer's connection when there is one: this thread never waits for the other's write lock. */
+  /**
+   * On this thread's connection even with a writer thread: it says whether the file can be written. It may wait
+   * for the writer's transaction under way (a few ms, busy_timeout), at most once per PROBE_EVERY_MS.
+   */
   async probe(at: number): Promise<void> {
-    if (this.writer) return this.writer.probe(at);
-    this.probeNow(at);
-  }
-
-  /** `also`: run inside the same transaction (the writer thread's mark). */
-  probeNow(at: number, also?: () => void): void {
-    this.db.transaction(() => {
-      this.db.$client.prepare(PROBE_WRITE).run(at);
-      also?.();
-    });
+    this.db.$client.prepare(PROBE_WRITE).run(at);
   }
 
   async close(): Promise<void> {

@@ -17,8 +17,7 @@ port.on('message', (msg: WriterRequest | 'close') => {
   let reply: WriterReply = { id: msg.id };
   const marked = () => void mark.run(session, msg.id);
   try {
-    if ('probe' in msg) store.probeNow(msg.probe, marked);
-    else store.commitNow(msg.lists, marked);
+    store.commitNow(msg.lists, marked);
   } catch (e) {
     const err = e as Error & { code?: unknown };
     reply = { id: msg.id, error: { message: err.message, code: typeof err.code === 'string' ? err.code : undefined } };

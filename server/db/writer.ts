@@ -12,8 +12,10 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { Write } from './writes.ts';
 
-/** A transaction of write lists, or the health probe's write (health.ts). */
-export type WriterRequest = { id: number; lists: readonly (readonly Write[])[] } | { id: number; probe: number };
+export interface WriterRequest {
+  id: number;
+  lists: readonly (readonly Write[])[];
+}
 export interface WriterReply {
   id: number;
   error?: { message: string; code?: string };
@@ -56,11 +58,6 @@ export class WriterThread {
   /** Applies every list in one transaction on the writer thread; resolves once it is stored. */
   commit(lists: readonly (readonly Write[])[]): Promise<void> {
     return this.ask((id) => ({ id, lists }));
-  }
-
-  /** The health probe's write, on the writer's connection (the one that holds the write lock). */
-  probe(at: number): Promise<void> {
-    return this.ask((id) => ({ id, probe: at }));
   }
 
   private ask(request: (id: number) => WriterRequest): Promise<void> {
