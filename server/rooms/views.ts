@@ -2,8 +2,8 @@
 // the teacher's and observers' minute, the scores. Pure. The minutes also come as JSON text made from
 // each snapshot's text, serialised once: the text that is stored is the one that is broadcast.
 import { endedEarlyAt } from '../../shared/classroom/rank.ts';
-import type { RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
-import type { Snapshot } from '../../shared/sim/types.ts';
+import type { LedgerFigures, RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
+import type { GoalResult, Snapshot } from '../../shared/sim/types.ts';
 import { activePlayers, activeTeams } from './roster.ts';
 import { latest } from './round.ts';
 import type { RoomState, RoundRun, TeamRun } from './state.ts';
@@ -42,7 +42,8 @@ export function messagesFor(r: RoundRun, teamId: number | null | 'all'): Teacher
 }
 
 export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
-  return { teamId: t.teamId, snapshot: latest(t), progress: [...t.progress], score: t.score, ledger: t.ledger };
+  // The team's own list (never changed once made): the minute's text is made once for it (teamFieldsJson).
+  return { teamId: t.teamId, snapshot: latest(t), progress: t.progress as GoalResult[], score: t.score, ledger: t.ledger };
 }
 
 export function teamHistory(r: RoundRun, t: TeamRun): TeamHistory {
@@ -111,8 +112,21 @@ const roomFields: Covers<RoomMinute, 'roundId' | 'minute' | 'sentAt' | 'teams'> 
 void [teamFields, minuteFields, roomFields];
 
 const json = JSON.stringify;
-const teamFieldsJson = (t: RoomMinute['teams'][number]) =>
-  `"teamId":${json(t.teamId)},"snapshot":${snapshotJson(t.snapshot)},"progress":${json(t.progress)},"score":${json(t.score)},"ledger":${json(t.ledger)}`;
+
+/**
+ * The text of a team-minute's goals, score and ledger, made once: the team's channel and the teacher's minute
+ * both carry it. Keyed by the progress list (a new one every minute), checked against the score and ledger.
+ */
+const resultTexts = new WeakMap<readonly GoalResult[], { score: number | null; ledger: LedgerFigures; text: string }>();
+function resultsJson(t: RoomMinute['teams'][number]): string {
+  const known = resultTexts.get(t.progress);
+  if (known && known.score === t.score && known.ledger === t.ledger) return known.text;
+  const text = `"progress":${json(t.progress)},"score":${json(t.score)},"ledger":${json(t.ledger)}`;
+  resultTexts.set(t.progress, { score: t.score, ledger: t.ledger, text });
+  return text;
+}
+
+const teamFieldsJson = (t: RoomMinute['teams'][number]) => `"teamId":${json(t.teamId)},"snapshot":${snapshotJson(t.snapshot)},${resultsJson(t)}`;
 
 /** `JSON.stringify(m)`, with the snapshot's text made once. */
 export function teamMinuteJson(m: TeamMinute): string {
