@@ -9,6 +9,9 @@ import { noMetrics, type Metrics } from '../ops/metrics.ts';
 import type { Store } from './store.ts';
 import type { Write } from './writes.ts';
 
+/** Callers told per turn of the event loop once their transaction is stored (release). */
+const RELEASE_CHUNK = 8;
+
 interface Waiting {
   writes: readonly Write[];
   resolve(): void;
@@ -77,7 +80,29 @@ export class Committer {
     do {
       await new Promise((r) => setImmediate(r));
       await this.flushing;
+      await this.releasing;
     } while (this.scheduled);
+  }
+
+  /** Callers of a stored transaction still to hear it (release). */
+  private releasing: Promise<void> = Promise.resolve();
+
+  /**
+   * Tells the callers of a stored transaction, RELEASE_CHUNK at a time, one turn of the event loop each: what
+   * each does next (its room's minute broadcast to its sockets) would otherwise run all at once, and the
+   * minutes falling due meanwhile would start late. The next transaction does not wait for this.
+   */
+  private release(batch: Waiting[]): void {
+    if (batch.length <= RELEASE_CHUNK) {
+      for (const w of batch) w.resolve();
+      return;
+    }
+    this.releasing = this.releasing.then(async () => {
+      for (let i = 0; i < batch.length; i += RELEASE_CHUNK) {
+        if (i > 0) await new Promise((r) => setImmediate(r));
+        for (const w of batch.slice(i, i + RELEASE_CHUNK)) w.resolve();
+      }
+    });
   }
 
   private async flush(): Promise<void> {
@@ -92,7 +117,7 @@ export class Committer {
   private async apply(batch: Waiting[]): Promise<void> {
     try {
       await this.write(batch.map((w) => w.writes));
-      for (const w of batch) w.resolve();
+      this.release(batch);
       return;
     } catch (e) {
       if (batch.length === 1) {

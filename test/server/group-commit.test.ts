@@ -182,3 +182,33 @@ test('a round whose start took long to store still plays minute 1 one tempo afte
     [1, 1000],
   ]);
 });
+
+test('the callers of a large stored transaction hear it a few at a time, one turn each, after it is stored', async () => {
+  const env = roomEnv();
+  const committer = new Committer(env.store);
+  const start = env.store.transactions.length;
+  const heard: number[][] = [];
+  let turn = 0;
+  const asked = Array.from({ length: 20 }, (_, i) =>
+    committer.commit([{ op: 'insertTeacher', id: 100 + i, keyHash: `chunk${i}`, createdAt: 0 }]).then(async () => {
+      // Stored before heard: every caller finds its row.
+      expect(await env.store.teacherByKeyHash(`chunk${i}`)).toBe(100 + i);
+      (heard[turn] ??= []).push(i);
+    }),
+  );
+  // Count the turns of the event loop while they are told.
+  let counting = true;
+  const tick = (): void =>
+    void setImmediate(() => {
+      turn++;
+      if (counting) tick();
+    });
+  tick();
+  await Promise.all(asked);
+  await committer.idle();
+  counting = false;
+  expect(env.store.transactions.length).toBe(start + 1);
+  const told = heard.filter((h) => h?.length);
+  expect(told.map((h) => h.length)).toEqual([8, 8, 4]);
+  expect(told.flat()).toEqual(Array.from({ length: 20 }, (_, i) => i));
+});
