@@ -2,6 +2,7 @@
 // limits (socket.io traffic bypasses Fastify's hooks; the connection-level guards, the per-socket event
 // limit among them, are in guard.ts).
 import type { Server, Socket } from 'socket.io';
+import { Adapter } from 'socket.io-adapter';
 import type { z } from 'zod';
 import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode, type ProtocolError } from '../../shared/protocol/errors.ts';
@@ -12,8 +13,10 @@ import { noMetrics, type Metrics } from '../ops/metrics.ts';
 import { refusalsOf } from '../ops/refusals.ts';
 import type { RoomManager } from '../rooms/manager.ts';
 import type { Logger, Room } from '../rooms/room.ts';
-import type { Channel, RoomOutput } from '../rooms/output.ts';
+import type { Channel, EventName, EventPayload, RoomOutput } from '../rooms/output.ts';
+import { roomMinuteJson, teamMinuteJson } from '../rooms/views.ts';
 import type { Clock } from '../rooms/clock.ts';
+import { encodesRawJson, rawJson } from './encoder.ts';
 import type { FeedHub } from './feed.ts';
 import { KeyedLimiter, type BucketConfig, type CodeGuesses } from './limits.ts';
 import type { CommandOf } from '../rooms/commands.ts';
@@ -79,20 +82,38 @@ function channelName(code: string, to: Channel): string {
   }
 }
 
+/** Events whose payload is written as JSON text from texts made once (views.ts), not serialised per emit. */
+const preEncoders: { [E in EventName]?: (payload: EventPayload<E>) => string } = { minute: teamMinuteJson, 'room:minute': roomMinuteJson };
+
 /** RoomOutput over socket.io rooms, mirroring what observers get to the plain feed. */
 export function socketOutput(io: IoServer, feed: FeedHub, metrics: Metrics = noMetrics): RoomOutput {
   const localSockets = (room: string): IoSocket[] => {
     const ids = io.sockets.adapter.rooms.get(room);
     return ids ? [...ids].map((id) => io.sockets.sockets.get(id)).filter((s): s is IoSocket => !!s) : [];
   };
+  const raw = encodesRawJson(io);
+  // Only socket.io's in-memory adapter knows every receiver; with another (a cluster's), they may be elsewhere.
+  const localOnly = () => io.sockets.adapter.constructor === Adapter;
   return {
+    listens(code, to) {
+      if (!localOnly()) return true;
+      // The feed mirrors what everyone and the observers get.
+      if ((to.kind === 'all' || to.kind === 'public' || to.kind === 'observers') && feed.count(code) > 0) return true;
+      return (io.sockets.adapter.rooms.get(channelName(code, to))?.size ?? 0) > 0;
+    },
     emit(code, to, event, payload) {
       const name = channelName(code, to);
-      // Everyone but the teacher: the room without its secrets.
-      const target = to.kind === 'public' ? io.to(name).except(ch.teacher(code)) : io.to(name);
-      (target.emit as (e: string, p: unknown) => void)(event, payload);
       const size = (room: string) => io.sockets.adapter.rooms.get(room)?.size ?? 0;
-      metrics.sent(event, size(name) - (to.kind === 'public' ? size(ch.teacher(code)) : 0));
+      const receivers = size(name) - (to.kind === 'public' ? size(ch.teacher(code)) : 0);
+      // Nothing to encode for nobody (here, or anywhere with a cluster adapter).
+      if (receivers > 0 || !localOnly()) {
+        // Everyone but the teacher: the room without its secrets.
+        const target = to.kind === 'public' ? io.to(name).except(ch.teacher(code)) : io.to(name);
+        const encode = raw ? (preEncoders[event] as ((p: unknown) => string) | undefined) : undefined;
+        (target.emit as (e: string, p: unknown) => void)(event, encode ? rawJson(encode(payload)) : payload);
+      }
+      metrics.sent(event, receivers);
+      if (feed.count(code) === 0) return;
       if (to.kind === 'observers' && event === 'summary') feed.send(code, { type: 'summary', ...(payload as object) });
       if (to.kind === 'public' && event === 'room') feed.send(code, { type: 'room', room: payload });
       if (to.kind === 'all' && event === 'presence') feed.send(code, { type: 'presence', ...(payload as object) });
