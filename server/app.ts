@@ -33,6 +33,7 @@ import { opsRoutes } from './ops/routes.ts';
 import { ReplayCache } from './replay/cache.ts';
 import { Coach, DEFAULT_COACH_LIMITS, WorkerRunner, type CoachLimits, type CoachRunner } from './replay/coach.ts';
 import { DEFAULT_EXPORT_LIMITS, Exports, type ExportLimits } from './replay/exports.ts';
+import { rawJsonParser } from './realtime/encoder.ts';
 import { FeedHub, feedRoutes } from './realtime/feed.ts';
 import { AddressBook, DEFAULT_CONNECTION_LIMITS, guardSocketIo, type ConnectionLimits } from './realtime/guard.ts';
 import { CodeGuesses, DEFAULT_GUESS_LIMIT, type BucketConfig } from './realtime/limits.ts';
@@ -72,7 +73,14 @@ export interface AppOptions {
   /** Where the hindsight coach searches (its own worker thread by default) and how many teams may wait. */
   coachRunner?: CoachRunner;
   coachLimits?: Partial<CoachLimits>;
+  /** Rooms whose minutes fall due within the same slot of this many ms play them together (RoomDeps.beatSlotMs). */
+  beatSlotMs?: number;
+  /** At most one database transaction starts per slot of this many ms of real time (db/commit.ts); 0: per turn. */
+  commitSlotMs?: number;
 }
+
+/** Minutes due within 20 ms of each other share a timer, a transaction and an fsync: at most 20 ms later. */
+export const BEAT_SLOT_MS = 20;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -113,7 +121,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
   });
   const clock = opts.clock ?? realClock;
-  const store: Store = opts.cluster ? await PgStore.open(opts.cluster.databaseUrl, { maxConnections: opts.cluster.pgConnections }) : SqliteStore.open(opts.databasePath);
+  // The disk's waits off the event loop: SQLite commits on a thread of their own (db/writer.ts). In cluster mode
+  // the commits are PostgreSQL's round trips, which never held the event loop.
+  const store: Store = opts.cluster
+    ? await PgStore.open(opts.cluster.databaseUrl, { maxConnections: opts.cluster.pgConnections })
+    : SqliteStore.open(opts.databasePath, { writerThread: true });
   let cluster: Cluster | null = null;
   try {
     cluster = opts.cluster ? await Cluster.connect(opts.cluster, store, app.log) : null;
@@ -125,10 +137,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (!dbHealth.intact) app.log.error({ problems: store.integrity }, 'the database failed its quick check: rounds on damaged pages may not load');
 
   // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
+  // rawJsonParser: minutes go out as the JSON text made once per snapshot (realtime/encoder.ts); in cluster mode
+  // the adapter carries that text to the other processes, whose encoder frames it the same way.
   const io: IoServer = new Server(app.server, {
     serveClient: false,
     destroyUpgrade: false,
     maxHttpBufferSize: MAX_SOCKET_MESSAGE,
+    parser: rawJsonParser,
     ...(cluster ? { adapter: cluster.adapter.adapter } : {}),
   });
   const upgrades = new EventEmitter();
@@ -145,10 +160,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   guardSocketIo(io, { limits: connectionLimits, clock, trust, addresses, log: app.log, metrics, admit: checkOrigin });
 
   const feed = new FeedHub(connectionLimits, clock, app.log, metrics);
-  const committer = new Committer(store, metrics);
+  // Transactions in real time's slots (the disk's time, not the rooms' clock): at most one per beat slot.
+  const committer = new Committer(store, metrics, opts.commitSlotMs ?? BEAT_SLOT_MS);
   const feedOut = cluster ? cluster.feedFor(feed) : feed;
   const rooms = new RoomManager(
-    { store, committer, out: socketOutput(io, feedOut, metrics), clock, log: app.log, metrics, drawSeed: () => randomInt(0, 2 ** 32) },
+    {
+      ...{ store, committer, out: socketOutput(io, feedOut, metrics), clock, log: app.log, metrics },
+      drawSeed: () => randomInt(0, 2 ** 32),
+      beatSlotMs: opts.beatSlotMs ?? BEAT_SLOT_MS,
+    },
     { ...DEFAULT_ROOM_LIMITS, ...opts.roomLimits },
     cluster?.ownership ?? null,
   );

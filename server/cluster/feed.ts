@@ -42,6 +42,14 @@ export class ClusterFeed {
     return channel.startsWith(this.prefix) ? channel.slice(this.prefix.length + 1, -1) : null;
   }
 
+  /**
+   * Feed clients that may receive the room's messages: those of other processes are not counted here, so never
+   * 0 — the owner always publishes, and Redis delivers only to the processes that follow the room.
+   */
+  count(_code?: string): number {
+    return Number.POSITIVE_INFINITY;
+  }
+
   /** To every feed client of the room, on every process. */
   send(code: string, msg: FeedMessage): void {
     this.pub.spublish(this.channel(code), JSON.stringify(msg)).catch(() => undefined);

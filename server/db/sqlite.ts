@@ -1,5 +1,6 @@
 // The Store on SQLite (better-sqlite3, synchronous inside). This process is the database's only
-// writer, so fresh ids are counted on from each table's max(id) read at open.
+// writer, so fresh ids are counted on from each table's max(id) read at open. Its writes may run on a
+// thread of their own (writer.ts): reads stay on this connection, and see each commit once it resolves (WAL).
 import { and, asc, desc, eq, inArray, lt, lte, max, sql, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
 import { PROBE_WRITE } from './health.ts';
@@ -7,6 +8,7 @@ import { openDatabase, type Db } from './index.ts';
 import { changeRecord, changeRow, memberRecord, playerRecord, roleChangeRecord, roleChangeRow, roomRecord, roundRecord, whatIf } from './rows.ts';
 import { changes, goalResults, messages, players, roleChanges, rooms, roundMembers, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
+import { MARK_READ, MARK_TABLE, WriterThread, type WriterMark } from './writer.ts';
 import { FencedError, type IdSource, type IdTable, type MinuteRecord, type RoundMemberRecord, type TeamResultRecord, type Write } from './writes.ts';
 
 const ID_TABLES = { teachers, rooms, teams, players, rounds, changes, messages } as const;
@@ -28,37 +30,70 @@ class CountingIds implements IdSource {
   }
 }
 
+/** The writes every room makes every minute, prepared once (drizzle builds the others' SQL per call). */
+function prepareMinuteWrites(db: Db) {
+  const p = sql.placeholder;
+  return {
+    snapshot: db.insert(snapshots).values({ roundId: p('roundId'), teamId: p('teamId'), minute: p('minute'), data: p('data') }).prepare(),
+    roundMinute: db.update(rounds).set({ minute: sql`${p('minute')}` }).where(eq(rounds.id, p('id'))).prepare(),
+  };
+}
+
+const onlyMinute = (set: object) => {
+  for (const k in set) if (k !== 'minute') return false;
+  return true;
+};
+
 export class SqliteStore implements Store {
   readonly ids: IdSource;
+  private minuteWrites: ReturnType<typeof prepareMinuteWrites> | null = null;
 
   constructor(
     readonly db: Db,
     /** `PRAGMA quick_check` at opening (openDatabase). */
     readonly integrity: readonly string[] = ['ok'],
+    /** Commits on a thread of its own (writer.ts); without, on this thread's connection. */
+    private readonly writer: WriterThread | null = null,
   ) {
     this.ids = new CountingIds(db);
   }
 
   /**
    * Opens (and migrates) the file, or ':memory:', after SQLite's quick check; a path that cannot hold a
-   * database throws DatabaseOpenError.
+   * database throws DatabaseOpenError. `writerThread`: the file's writes go through a thread of their own,
+   * so that waiting for the disk never holds up this thread (the server does this).
    */
-  static open(path: string): SqliteStore {
+  static open(path: string, opts: { writerThread?: boolean } = {}): SqliteStore {
     const { db, integrity } = openDatabase(path);
-    return new SqliteStore(db, integrity);
+    if (!opts.writerThread || path === ':memory:') return new SqliteStore(db, integrity);
+    db.$client.exec(MARK_TABLE);
+    const mark = db.$client.prepare(MARK_READ);
+    return new SqliteStore(db, integrity, new WriterThread(path, () => mark.get() as WriterMark | undefined));
   }
 
+  /**
+   * On this thread's connection even with a writer thread: it says whether the file can be written. It may wait
+   * for the writer's transaction under way (a few ms, busy_timeout), at most once per PROBE_EVERY_MS.
+   */
   async probe(at: number): Promise<void> {
     this.db.$client.prepare(PROBE_WRITE).run(at);
   }
 
   async close(): Promise<void> {
+    await this.writer?.close();
     this.db.$client.close();
   }
 
   async commit(lists: readonly (readonly Write[])[]): Promise<void> {
+    if (this.writer) return this.writer.commit(lists);
+    this.commitNow(lists);
+  }
+
+  /** Applies every list in one transaction on this connection, now; `also` runs inside it too (the writer thread's mark). */
+  commitNow(lists: readonly (readonly Write[])[], also?: () => void): void {
     this.db.transaction(() => {
       for (const list of lists) for (const w of list) this.apply(w);
+      also?.();
     });
   }
 
@@ -106,7 +141,8 @@ export class SqliteStore implements Store {
         return;
       }
       case 'updateRound':
-        db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
+        if (w.set.minute !== undefined && onlyMinute(w.set)) (this.minuteWrites ??= prepareMinuteWrites(db)).roundMinute.run({ id: w.id, minute: w.set.minute });
+        else db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
         return;
       case 'insertRoundTeams':
         if (w.teams.length) db.insert(roundTeams).values(w.teams.map((t) => ({ roundId: w.roundId, ...t }))).run();
@@ -120,9 +156,11 @@ export class SqliteStore implements Store {
       case 'insertChanges':
         if (w.changes.length) db.insert(changes).values(w.changes.map(changeRow)).run();
         return;
-      case 'insertSnapshots':
-        if (w.rows.length) db.insert(snapshots).values(w.rows.map((r) => ({ roundId: w.roundId, ...r }))).run();
+      case 'insertSnapshots': {
+        const insert = (this.minuteWrites ??= prepareMinuteWrites(db)).snapshot;
+        for (const r of w.rows) insert.run({ roundId: w.roundId, teamId: r.teamId, minute: r.minute, data: r.data });
         return;
+      }
       case 'insertResults':
         for (const r of w.results) {
           db.insert(scores).values({ roundId: w.roundId, teamId: r.teamId, score: r.score }).run();

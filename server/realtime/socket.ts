@@ -3,6 +3,7 @@
 // limit among them, are in guard.ts). What a socket asks of its room goes through a RoomGate (gate.ts):
 // answered here, or in cluster mode by the room's owner.
 import type { Server, Socket } from 'socket.io';
+import { Adapter } from 'socket.io-adapter';
 import type { z } from 'zod';
 import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode, type ProtocolError } from '../../shared/protocol/errors.ts';
@@ -13,9 +14,11 @@ import { noMetrics, type Metrics } from '../ops/metrics.ts';
 import { refusalsOf } from '../ops/refusals.ts';
 import { hashSecret, newSecret } from '../rooms/manager.ts';
 import type { Logger } from '../rooms/room.ts';
-import type { RoomOutput } from '../rooms/output.ts';
+import type { EventName, EventPayload, RoomOutput } from '../rooms/output.ts';
+import { roomMinuteJson, teamMinuteJson } from '../rooms/views.ts';
 import type { Clock } from '../rooms/clock.ts';
 import { ch, channelName, seatChannels, type Role } from './channels.ts';
+import { encodesRawJson, rawJson } from './encoder.ts';
 import type { FeedHub } from './feed.ts';
 import { dispatchVia, normalizedCode, type AskOf, type AskReply, type PeopleCommand, type RoomGate, type StudentSeat } from './gate.ts';
 import { KeyedLimiter, type BucketConfig, type CodeGuesses } from './limits.ts';
@@ -44,17 +47,40 @@ export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
   seats: { capacity: 50, refillPerSecond: 0.2 },
 };
 
+/** Events whose payload is written as JSON text from texts made once (views.ts), not serialised per emit. */
+const preEncoders: { [E in EventName]?: (payload: EventPayload<E>) => string } = { minute: teamMinuteJson, 'room:minute': roomMinuteJson };
+
+/**
+ * Where the feed's messages go: this process's feed clients, or in cluster mode the room's feed channel, whose
+ * `count` is not known here (clients of other processes) and so is never 0.
+ */
+export type FeedSink = Pick<FeedHub, 'send' | 'count'>;
+
 /** RoomOutput over socket.io rooms, mirroring what observers get to the plain feed. */
-export function socketOutput(io: IoServer, feed: Pick<FeedHub, 'send'>, metrics: Metrics = noMetrics): RoomOutput {
+export function socketOutput(io: IoServer, feed: FeedSink, metrics: Metrics = noMetrics): RoomOutput {
+  const raw = encodesRawJson(io);
+  // Only socket.io's in-memory adapter knows every receiver; with another (a cluster's), they may be elsewhere.
+  const localOnly = () => io.sockets.adapter.constructor === Adapter;
   return {
+    listens(code, to) {
+      if (!localOnly()) return true;
+      // The feed mirrors what everyone and the observers get.
+      if ((to.kind === 'all' || to.kind === 'public' || to.kind === 'observers') && feed.count(code) > 0) return true;
+      return (io.sockets.adapter.rooms.get(channelName(code, to))?.size ?? 0) > 0;
+    },
     emit(code, to, event, payload) {
       const name = channelName(code, to);
-      // Everyone but the teacher: the room without its secrets.
-      const target = to.kind === 'public' ? io.to(name).except(ch.teacher(code)) : io.to(name);
-      (target.emit as (e: string, p: unknown) => void)(event, payload);
-      // This process's sockets (in cluster mode the other processes' are counted there).
       const size = (room: string) => io.sockets.adapter.rooms.get(room)?.size ?? 0;
-      metrics.sent(event, size(name) - (to.kind === 'public' ? size(ch.teacher(code)) : 0));
+      const receivers = size(name) - (to.kind === 'public' ? size(ch.teacher(code)) : 0);
+      // Nothing to encode for nobody (here, or anywhere with a cluster adapter).
+      if (receivers > 0 || !localOnly()) {
+        // Everyone but the teacher: the room without its secrets.
+        const target = to.kind === 'public' ? io.to(name).except(ch.teacher(code)) : io.to(name);
+        const encode = raw ? (preEncoders[event] as ((p: unknown) => string) | undefined) : undefined;
+        (target.emit as (e: string, p: unknown) => void)(event, encode ? rawJson(encode(payload)) : payload);
+      }
+      metrics.sent(event, receivers);
+      if (feed.count(code) === 0) return;
       if (to.kind === 'observers' && event === 'summary') feed.send(code, { type: 'summary', ...(payload as object) });
       if (to.kind === 'public' && event === 'room') feed.send(code, { type: 'room', room: payload });
       if (to.kind === 'all' && event === 'presence') feed.send(code, { type: 'presence', ...(payload as object) });

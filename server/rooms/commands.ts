@@ -7,7 +7,7 @@ import type { ControlValue } from '../../shared/sim/types.ts';
 import type { ChangeRecord, TeacherMessage } from '../../shared/protocol/types.ts';
 import type { IdSource, Write } from '../db/writes.ts';
 import type { Channel, EventName, EventPayload } from './output.ts';
-import type { PlayerState, RoomState } from './state.ts';
+import type { PlayerState, RoomState, RoundRun } from './state.ts';
 
 /** A teacher's configuration patch as it arrives (the simulator is checked by the transition). */
 export type ConfigPatch = Partial<Omit<RoundConfig, 'simulator'>> & { simulator?: string };
@@ -55,6 +55,8 @@ export type Message =
   | { [E in EventName]: Emit<E> }[EventName]
   /** The room view (with who is connected, which the shell knows) to everyone: the teacher's with the seed. */
   | { kind: 'room' }
+  /** The observers' summary of this round as of `sentAt`: built by the shell, and only if someone watches. */
+  | { kind: 'summary'; round: RoundRun; sentAt: number }
   /** A player's sockets follow them to their (new) team; null: no team. */
   | { kind: 'place'; playerId: number; teamId: number | null }
   /** A removed player's sockets are disconnected. */

@@ -18,6 +18,8 @@ export type EventPayload<E extends EventName> = Parameters<ServerToClient[E]>[0]
 
 export interface RoomOutput {
   emit<E extends EventName>(code: string, to: Channel, event: E, payload: EventPayload<E>): void;
+  /** False when nobody can receive what is sent to `to`: a payload built only for them need not be built. */
+  listens?(code: string, to: Channel): boolean;
   /**
    * A player's sockets follow them to their (new) team's channel; null: no team. `teamIds`: every team of the
    * room, whose channels the sockets leave (on every process: the sockets may be connected to another one).
@@ -35,6 +37,11 @@ export class MemoryOutput implements RoomOutput {
   readonly placed: { code: string; playerId: number; teamId: number | null }[] = [];
   readonly dropped: { code: string; playerId: number }[] = [];
   readonly viewed: { code: string; playerId: number; from: Channel | null; to: Channel | null }[] = [];
+  /** Kinds of channel nobody listens to (tests turn them off); everyone listens by default. */
+  readonly deaf = new Set<Channel['kind']>();
+  listens(_code: string, to: Channel): boolean {
+    return !this.deaf.has(to.kind);
+  }
   emit<E extends EventName>(code: string, to: Channel, event: E, payload: EventPayload<E>): void {
     this.sent.push({ code, to, event, payload });
   }

@@ -3,9 +3,9 @@
 import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { ledgerAt } from '../../shared/classroom/ledger.ts';
-import { evaluateRound } from '../../shared/sim/score.ts';
+import { evaluateTallies, tallyGoal, type GoalTally } from '../../shared/sim/score.ts';
 import type { ChangeRecord } from '../../shared/protocol/types.ts';
-import type { SimStateBase, Snapshot } from '../../shared/sim/types.ts';
+import type { ControlChange, SimStateBase, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundRecord } from '../db/store.ts';
 import type { TeamResultRecord } from '../db/writes.ts';
 import { AppendOnly } from './append-only.ts';
@@ -51,13 +51,34 @@ export function roundRun(row: RoundRecord): RoundRun {
   };
 }
 
-/** The team evaluated over its minutes so far against the round's baseline (live progress, or the verdict at the end). */
-function withSim(round: RoundRun, t: Omit<TeamRun, 'progress' | 'score' | 'ledger'>): TeamRun {
+/**
+ * Each team's goal tallies over its snapshots, kept beside the (immutable) team rather than in it: the next
+ * minute adds to them. A team made some other way (a rename, a load) is tallied from its snapshots once.
+ */
+const tallies = new WeakMap<TeamRun, readonly GoalTally[]>();
+
+/**
+ * The team evaluated over its minutes so far against the round's baseline (live progress, or the verdict at
+ * the end). `before`: the same team one minute earlier, whose tallies the new minute adds to.
+ */
+function withSim(round: RoundRun, t: Omit<TeamRun, 'progress' | 'score' | 'ledger'>, before?: TeamRun): TeamRun {
   const base = round.baseline;
   if (!base) throw new Error(`round ${round.id} has teams but no baseline`);
-  const snapshots = t.snapshots.toArray();
-  const r = evaluateRound(round.scenarioDef, snapshots, base.run);
-  return { ...t, progress: r.goals, score: r.score, ledger: ledgerAt(snapshots[snapshots.length - 1], round.model.ledger.total, base.series) };
+  const goals = round.scenarioDef.goals;
+  const last = t.snapshots.at(-1);
+  if (!last) throw new Error(`team ${t.teamId} has no minute`);
+  const prev = before && tallies.get(before);
+  const now = prev
+    ? goals.map((g, i) => tallyGoal(g, prev[i], last))
+    : goals.map((g) => {
+        let acc: GoalTally | null = null;
+        for (let i = 0; i < t.snapshots.length; i++) acc = tallyGoal(g, acc, t.snapshots.at(i)!);
+        return acc!;
+      });
+  const r = evaluateTallies(round.scenarioDef, now, last, base.run);
+  const team: TeamRun = { ...t, progress: r.goals, score: r.score, ledger: ledgerAt(last, round.model.ledger.total, base.series) };
+  tallies.set(team, now);
+  return team;
 }
 
 /** A team at minute 0 of a round. */
@@ -76,9 +97,13 @@ export function latest(t: TeamRun): Snapshot {
 /** The team one minute on, with the changes recorded for that minute. */
 export function advanceTeam(round: RoundRun, t: TeamRun, minute: number): TeamRun {
   if (!t.sim) throw new Error(`team ${t.teamId} of round ${round.id} was read from its stored minutes: it cannot step`);
-  const due = [...t.changes].filter((c) => c.minute === minute).map((c) => ({ key: c.key, value: c.value }));
+  const due: ControlChange[] = [];
+  for (let i = 0; i < t.changes.length; i++) {
+    const c = t.changes.at(i)!;
+    if (c.minute === minute) due.push({ key: c.key, value: c.value });
+  }
   const sim: SimStateBase = stepRound(round.model, t.sim, due);
-  return withSim(round, { ...t, sim, snapshots: t.snapshots.append(sim.snapshot) });
+  return withSim(round, { ...t, sim, snapshots: t.snapshots.append(sim.snapshot) }, t);
 }
 
 /**

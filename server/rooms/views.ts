@@ -1,7 +1,9 @@
 // What people are sent, computed from a room's state: the room view, a team's minute and history,
-// the teacher's and observers' minute, the scores. Pure.
+// the teacher's and observers' minute, the scores. Pure. The minutes also come as JSON text made from
+// each snapshot's text, serialised once: the text that is stored is the one that is broadcast.
 import { endedEarlyAt } from '../../shared/classroom/rank.ts';
-import type { RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
+import type { LedgerFigures, RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
+import type { GoalResult, Snapshot } from '../../shared/sim/types.ts';
 import { activePlayers, activeTeams } from './roster.ts';
 import { latest } from './round.ts';
 import type { RoomState, RoundRun, TeamRun } from './state.ts';
@@ -40,7 +42,8 @@ export function messagesFor(r: RoundRun, teamId: number | null | 'all'): Teacher
 }
 
 export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
-  return { teamId: t.teamId, snapshot: latest(t), progress: [...t.progress], score: t.score, ledger: t.ledger };
+  // The team's own list (never changed once made): the minute's text is made once for it (teamFieldsJson).
+  return { teamId: t.teamId, snapshot: latest(t), progress: t.progress as GoalResult[], score: t.score, ledger: t.ledger };
 }
 
 export function teamHistory(r: RoundRun, t: TeamRun): TeamHistory {
@@ -76,6 +79,64 @@ export function headlineTrends(round: RoundRun): Record<number, Record<string, n
     out[t.teamId] = series;
   }
   return out;
+}
+
+/**
+ * Texts of recent snapshots: a minute's text is made once for its write and read again by its broadcasts
+ * moments later. Two generations of at most TEXTS entries: older texts are let go (a history keeps its
+ * snapshots, not their texts) and made again should one be asked for.
+ */
+const TEXTS = 16_384;
+let texts = new Map<Snapshot, string>();
+let olderTexts = new Map<Snapshot, string>();
+
+/** A snapshot's JSON (snapshots are never changed once made), made once while it is recent. */
+export function snapshotJson(s: Snapshot): string {
+  let text = texts.get(s) ?? olderTexts.get(s);
+  if (text === undefined) {
+    text = JSON.stringify(s);
+    if (texts.size >= TEXTS) {
+      olderTexts = texts;
+      texts = new Map();
+    }
+    texts.set(s, text);
+  }
+  return text;
+}
+
+// The encoders below write every field of their type: adding one to the type without writing it fails here.
+type Covers<T, K extends keyof T> = [Exclude<keyof T, K>] extends [never] ? true : false;
+const teamFields: Covers<RoomMinute['teams'][number], 'teamId' | 'snapshot' | 'progress' | 'score' | 'ledger'> = true;
+const minuteFields: Covers<TeamMinute, 'roundId' | 'sentAt' | keyof RoomMinute['teams'][number]> = true;
+const roomFields: Covers<RoomMinute, 'roundId' | 'minute' | 'sentAt' | 'teams'> = true;
+void [teamFields, minuteFields, roomFields];
+
+const json = JSON.stringify;
+
+/**
+ * The text of a team-minute's goals, score and ledger, made once: the team's channel and the teacher's minute
+ * both carry it. Keyed by the progress list (a new one every minute), checked against the score and ledger.
+ */
+const resultTexts = new WeakMap<readonly GoalResult[], { score: number | null; ledger: LedgerFigures; text: string }>();
+function resultsJson(t: RoomMinute['teams'][number]): string {
+  const known = resultTexts.get(t.progress);
+  if (known && known.score === t.score && known.ledger === t.ledger) return known.text;
+  const text = `"progress":${json(t.progress)},"score":${json(t.score)},"ledger":${json(t.ledger)}`;
+  resultTexts.set(t.progress, { score: t.score, ledger: t.ledger, text });
+  return text;
+}
+
+const teamFieldsJson = (t: RoomMinute['teams'][number]) => `"teamId":${json(t.teamId)},"snapshot":${snapshotJson(t.snapshot)},${resultsJson(t)}`;
+
+/** `JSON.stringify(m)`, with the snapshot's text made once. */
+export function teamMinuteJson(m: TeamMinute): string {
+  return `{"roundId":${json(m.roundId)},"sentAt":${json(m.sentAt)},${teamFieldsJson(m)}}`;
+}
+
+/** `JSON.stringify(m)`, with every snapshot's text made once. */
+export function roomMinuteJson(m: RoomMinute): string {
+  const teams = m.teams.map((t) => `{${teamFieldsJson(t)}}`).join(',');
+  return `{"roundId":${json(m.roundId)},"minute":${json(m.minute)},"sentAt":${json(m.sentAt)},"teams":[${teams}]}`;
 }
 
 export function roomMinute(r: RoundRun, sentAt: number): RoomMinute {

@@ -1,23 +1,40 @@
 // Goal evaluation and the team score (docs/scoring.md).
 import type { GoalDef, GoalResult, RoundResult, ScenarioDef, Snapshot } from './types.ts';
 
+/**
+ * One goal's running state over snapshots taken in order: the sum and count of the minutes in its window and
+ * the last minute's value. A round in progress adds its new minute to the previous tally (O(1)) instead of
+ * going over every minute again; the sum is added up in the same order, so the value is the same number.
+ */
+export interface GoalTally {
+  readonly sum: number;
+  readonly n: number;
+  readonly last: number;
+}
+
+/** The tally with one more minute (`prev` null: the first). */
+export function tallyGoal(goal: GoalDef, prev: GoalTally | null, s: Snapshot): GoalTally {
+  const v = s.indicators[goal.indicator];
+  // A share with nothing under it (fraud rate when nothing is approved) says nothing about the goal.
+  const counted = goal.aggregate !== 'final' && s.minute >= (goal.from ?? 1) && !s.na?.includes(goal.indicator);
+  const sum = prev?.sum ?? 0;
+  const n = prev?.n ?? 0;
+  return counted ? { sum: sum + v, n: n + 1, last: v } : { sum, n, last: v };
+}
+
+/** Value of one goal from its tally. */
+export function talliedValue(goal: GoalDef, t: GoalTally): number {
+  if (goal.aggregate === 'final') return t.last;
+  // A round ended before the window opened (or a share never had anything under it): the last minute seen.
+  return t.n > 0 ? t.sum / t.n : t.last;
+}
+
 /** Value of one goal over the played minutes (snapshots of minutes 0..M, in order). */
 export function goalValue(goal: GoalDef, snapshots: readonly Snapshot[]): number {
-  const last = snapshots[snapshots.length - 1];
-  if (!last) throw new RangeError('no snapshots to evaluate');
-  if (goal.aggregate === 'final') return last.indicators[goal.indicator];
-  const from = goal.from ?? 1;
-  let sum = 0;
-  let n = 0;
-  for (const s of snapshots) {
-    if (s.minute < from) continue;
-    // A share with nothing under it (fraud rate when nothing is approved) says nothing about the goal.
-    if (s.na?.includes(goal.indicator)) continue;
-    sum += s.indicators[goal.indicator];
-    n++;
-  }
-  // A round ended before the window opened (or a share never had anything under it): the last minute seen.
-  return n > 0 ? sum / n : last.indicators[goal.indicator];
+  if (snapshots.length === 0) throw new RangeError('no snapshots to evaluate');
+  let t: GoalTally | null = null;
+  for (const s of snapshots) t = tallyGoal(goal, t, s);
+  return talliedValue(goal, t!);
 }
 
 /** Whether a value is on the right side of a goal's target (the target included). */
@@ -25,10 +42,12 @@ export function meets(goal: Pick<GoalDef, 'op' | 'target'>, value: number): bool
   return goal.op === '>=' ? value >= goal.target : value <= goal.target;
 }
 
+function goalResult(goal: GoalDef, value: number): GoalResult {
+  return { id: goal.id, indicator: goal.indicator, op: goal.op, value, target: goal.target, met: meets(goal, value) };
+}
+
 export function evaluateGoal(goal: GoalDef, snapshots: readonly Snapshot[]): GoalResult {
-  const value = goalValue(goal, snapshots);
-  const met = meets(goal, value);
-  return { id: goal.id, indicator: goal.indicator, op: goal.op, value, target: goal.target, met };
+  return goalResult(goal, goalValue(goal, snapshots));
 }
 
 /**
@@ -54,6 +73,11 @@ export const MISSION_POINTS = 1200;
 export function ledgerTotals(snapshots: readonly Snapshot[], baseline: Baseline): { ledger: number; nothing: number; calm: number } {
   const last = snapshots[snapshots.length - 1];
   if (!last) throw new RangeError('no snapshots to evaluate');
+  return ledgerTotalsAt(last, baseline);
+}
+
+/** The ledger totals at the minute of `last`. */
+function ledgerTotalsAt(last: Snapshot, baseline: Baseline): { ledger: number; nothing: number; calm: number } {
   const ref = baseline.snapshots[last.minute];
   const calm = baseline.calm[last.minute];
   if (!ref || ref.minute !== last.minute || calm === undefined) throw new RangeError(`the baseline has no minute ${last.minute}`);
@@ -110,9 +134,23 @@ export function goalsOnlyScore(goals: readonly GoalResult[]): number {
  * score above; without one, the goals-only fallback. Free play (no goals) has no score.
  */
 export function evaluateRound(scenario: ScenarioDef, snapshots: readonly Snapshot[], baseline?: Baseline): RoundResult {
-  const goals = scenario.goals.map((g) => evaluateGoal(g, snapshots));
+  const last = snapshots[snapshots.length - 1];
+  if (!last) throw new RangeError('no snapshots to evaluate');
+  return scored(scenario.goals.map((g) => evaluateGoal(g, snapshots)), last, baseline);
+}
+
+/** evaluateRound from each goal's tally (in the scenario's order of goals) and the last minute played. */
+export function evaluateTallies(scenario: ScenarioDef, tallies: readonly GoalTally[], last: Snapshot, baseline?: Baseline): RoundResult {
+  return scored(
+    scenario.goals.map((g, i) => goalResult(g, talliedValue(g, tallies[i]))),
+    last,
+    baseline,
+  );
+}
+
+function scored(goals: GoalResult[], last: Snapshot, baseline: Baseline | undefined): RoundResult {
   if (goals.length === 0) return { goals, score: null };
   if (!baseline) return { goals, score: goalsOnlyScore(goals) };
-  const t = ledgerTotals(snapshots, baseline);
+  const t = ledgerTotalsAt(last, baseline);
   return { goals, score: teamScore(goals, saving(t.ledger, t.nothing, t.calm)) };
 }

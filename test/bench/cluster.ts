@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startServices } from '../../server/cluster/services.ts';
-import { merge, runOne, procsFor, type FanoutOptions, type RunResult } from './fanout.ts';
+import { merge, runOne, procsFor, serverFlags, type FanoutOptions } from './fanout.ts';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
 import { cpuSeconds, sampleProcess } from './procstat.ts';
 import { startChild, type Child } from './spawn.ts';
@@ -54,8 +54,11 @@ function sampleTree(pid: number) {
 
 const pause = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
 
+/** A window's figures, as the load generators report them (without the single-process server's probe). */
+type Measured = ReturnType<typeof merge> & { loadAverage: number };
+
 interface ClusterRun {
-  result: RunResult;
+  result: Measured;
   processes: number;
   /** Each Opsroom process's CPU and RSS. */
   servers: { cpuPercent: number; rssMaxMB: number }[];
@@ -73,7 +76,7 @@ async function runCluster(services: Services, processes: number, opts: FanoutOpt
   const gens: Child[] = [];
   try {
     // One after the other: the first migrates the database.
-    for (let i = 0; i < processes; i++) servers.push(startChild('./fanout/cluster-server.ts', [], env));
+    for (let i = 0; i < processes; i++) servers.push(startChild('./fanout/cluster-server.ts', [], env, serverFlags()));
     const urls: string[] = [];
     for (const s of servers) urls.push(`http://127.0.0.1:${(await s.next((m) => 'port' in m)).port}`);
     const roomUrls = layout === 'spread' ? urls : [urls[0]];
@@ -126,7 +129,7 @@ async function runCluster(services: Services, processes: number, opts: FanoutOpt
 
 export interface ClusterBench {
   students: number;
-  sqlite: RunResult;
+  sqlite: Measured;
   one: ClusterRun;
   two: ClusterRun;
 }
@@ -161,7 +164,7 @@ export async function benchFailover(students = 400, opts: { seconds?: number; ki
   }
 }
 
-const latency = (r: RunResult) =>
+const latency = (r: Measured) =>
   `${fmt(r.deliveredPerSecond, 0)} snapshots/s (${fmt(100 * r.deliveredShare, 0)} % of due), p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms ` +
   `(since the tick started: p50 ${r.sinceTickMs.p50} ms, p99 ${r.sinceTickMs.p99} ms), ` +
   `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}`;

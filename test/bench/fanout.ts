@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
+import type { ProbeReport } from './fanout/probe.ts';
 import { sampleProcess } from './procstat.ts';
 import { startChild, type Child } from './spawn.ts';
 import { fmt, Histogram } from './stats.ts';
@@ -38,19 +39,28 @@ export interface RunHooks {
   serverNodeArgs?: string[];
   /** Called when the measured window starts (the soak reads the server's memory lines meanwhile). */
   onMeasuring?: (server: Child) => void;
+  /** A folder for a CPU profile of the server over the measured window (fanout/profile.ts). */
+  cpuProfileDir?: string;
 }
+
+/**
+ * Node's flags for both servers: those `npm start` and `npm run serve` give Opsroom (package.json), so that the
+ * bare server runs on the same Node. SERVER_NODE_FLAGS (space-separated) replaces them, to measure another setting.
+ */
+export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=128'];
 
 export async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, bytes?: { team: number; teacher: number }, hooks: RunHooks = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-bench-'));
+  const profile: Record<string, string> = hooks.cpuProfileDir ? { CPU_PROFILE_DIR: hooks.cpuProfileDir } : {};
   const server =
     mode === 'opsroom'
-      ? startChild('./fanout/opsroom-server.ts', [], { DATABASE_PATH: join(dir, 'bench.db'), ...hooks.serverEnv }, hooks.serverNodeArgs)
-      : startChild('./fanout/baseline-server.ts', [], {
-          ROOMS: String(opts.rooms),
-          TEAMS: String(opts.teams),
-          TEAM_BYTES: String(Math.round(bytes!.team)),
-          TEACHER_BYTES: String(Math.round(bytes!.teacher)),
-        });
+      ? startChild('./fanout/opsroom-server.ts', [], { DATABASE_PATH: join(dir, 'bench.db'), ...profile, ...hooks.serverEnv }, [...serverFlags(), ...(hooks.serverNodeArgs ?? [])])
+      : startChild(
+          './fanout/baseline-server.ts',
+          [],
+          { ...profile, ROOMS: String(opts.rooms), TEAMS: String(opts.teams), TEAM_BYTES: String(Math.round(bytes!.team)), TEACHER_BYTES: String(Math.round(bytes!.teacher)) },
+          serverFlags(),
+        );
   const gens: Child[] = [];
   try {
     const { port } = await server.next((m) => 'port' in m);
@@ -77,16 +87,25 @@ export async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, 
     const genCpu = gens.map((g) => sampleProcess(g.proc.pid!));
     for (const g of gens) g.send({ do: 'measure' });
     await Promise.all(gens.map((g) => g.next((m) => m.event === 'measuring')));
+    server.send({ do: 'measure' });
     serverCpu.mark();
     for (const s of genCpu) s.mark();
+    if (hooks.cpuProfileDir) server.proc.kill('SIGUSR2');
     hooks.onMeasuring?.(server);
     await new Promise((r) => setTimeout(r, opts.seconds * 1000));
     const proc = serverCpu.stop();
     const genProcs = genCpu.map((s) => s.stop());
+    server.send({ do: 'report' });
+    const { probe } = (await server.next((m) => 'probe' in m)) as { probe: ProbeReport };
+    let profiled: string | null = null;
+    if (hooks.cpuProfileDir) {
+      server.proc.kill('SIGUSR2');
+      profiled = (await server.next((m) => 'profiled' in m)).profiled;
+    }
     for (const g of gens) g.send({ do: 'report' });
     const reports = await Promise.all(gens.map((g) => g.next((m) => m.event === 'report')));
     // The machine's load says how noisy the figures are (other work on the same cores).
-    return { ...merge(mode, opts, reports, proc, genProcs), loadAverage: loadavg()[0] };
+    return { ...merge(mode, opts, reports, proc, genProcs), loadAverage: loadavg()[0], probe, profiled };
   } finally {
     await Promise.all(gens.map((g) => g.stop()));
     await server.stop();
@@ -145,9 +164,9 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
 export type RunResult = Awaited<ReturnType<typeof runOne>>;
 
 /** Opsroom, then the bare socket.io baseline with Opsroom's mean payload sizes, under the same generators. */
-export async function withBaseline(opts: FanoutOptions) {
-  const opsroom = await runOne('opsroom', opts);
-  const baseline = await runOne('baseline', opts, { team: opsroom.meanPayloadBytes, teacher: opsroom.meanTeacherPayloadBytes });
+export async function withBaseline(opts: FanoutOptions, hooks: RunHooks = {}) {
+  const opsroom = await runOne('opsroom', opts, undefined, hooks);
+  const baseline = await runOne('baseline', opts, { team: opsroom.meanPayloadBytes, teacher: opsroom.meanTeacherPayloadBytes }, hooks);
   return {
     opts,
     opsroom,
@@ -162,6 +181,15 @@ export async function withBaseline(opts: FanoutOptions) {
   };
 }
 
+/** The server's event-loop delay and its garbage collections in the window: what late minutes waited for. */
+const serverLoop = (x: RunResult) => {
+  const gc = Object.entries(x.probe.gc)
+    .map(([kind, g]) => `${g.count} ${kind} ${fmt(g.totalMs, 0)} ms (max ${fmt(g.maxMs, 0)})`)
+    .join(', ');
+  const m = x.probe.memoryMB;
+  return `server loop delay p99 ${fmt(x.probe.loopDelayMs.p99, 0)} ms (max ${fmt(x.probe.loopDelayMs.max, 0)}), GC ${gc || 'none'}, heap ${m.heapUsed}/${m.heapTotal} MB (external ${m.external})`;
+};
+
 const generator = (x: RunResult) =>
   `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms)`;
 
@@ -170,7 +198,7 @@ export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): strin
     `${name.padEnd(9)} ${x.students} students (${x.sockets} sockets), ${fmt(x.seconds, 0)} s measured: ${fmt(x.deliveredPerSecond, 0)} snapshots/s delivered (${fmt(100 * x.deliveredShare, 0)} % of due), ` +
     `latency p50 ${x.latencyMs.p50} ms / p99 ${x.latencyMs.p99} ms / max ${x.latencyMs.max} ms (since the tick started p99 ${x.sinceTickMs.p99} ms; teachers p99 ${x.teacherLatencyMs.p99} ms), ` +
     `missed ${x.missed}, out-of-order ${x.outOfOrder}${x.stalled ? `, STALLED ${x.stalled} students` : ''}, payload ${fmt(x.meanPayloadBytes, 0)} B (teacher ${fmt(x.meanTeacherPayloadBytes, 0)} B), ` +
-    `server CPU ${fmt(x.server.cpuPercent, 0)} % (${fmt(x.server.usPerMessage, 1)} µs/message), RSS max ${fmt(x.server.rssMaxMB, 0)} MB, ${generator(x)}` +
+    `server CPU ${fmt(x.server.cpuPercent, 0)} % (${fmt(x.server.usPerMessage, 1)} µs/message), RSS max ${fmt(x.server.rssMaxMB, 0)} MB, ${serverLoop(x)}, ${generator(x)}` +
     (x.changesSent ? `, ${x.changesSent} control changes (${x.changeErrors} refused)` : '');
   return [
     line('opsroom', r.opsroom),
@@ -184,11 +212,12 @@ export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): strin
  * Where one process stops keeping up: at each number of students (rooms of 10 teams × 4, one minute per second),
  * Opsroom and then the bare socket.io baseline with the same payloads, 20 s measured after 10 s of warm-up.
  */
-export async function probeLimit(students: number[], opts: { seconds?: number; procs?: number } = {}) {
+export async function probeLimit(students: number[], opts: { seconds?: number; procs?: number; cpuProfileDir?: string } = {}) {
   const out = [];
   for (const n of students) {
     const rooms = Math.max(1, Math.round(n / 40));
-    out.push(await withBaseline({ rooms, teams: 10, perTeam: 4, seconds: opts.seconds ?? 20, warmupSeconds: 10, procs: opts.procs ?? procsFor(n) }));
+    const run = { rooms, teams: 10, perTeam: 4, seconds: opts.seconds ?? 20, warmupSeconds: 10, procs: opts.procs ?? procsFor(n) };
+    out.push(await withBaseline(run, { cpuProfileDir: opts.cpuProfileDir }));
   }
   return out;
 }
@@ -202,9 +231,11 @@ export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): strin
         `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (since the tick started: p99 ${r.sinceTickMs.p99} ms)`,
         `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}, server CPU ${fmt(r.server.cpuPercent, 0)} %, RSS ${fmt(r.server.rssMaxMB, 0)} MB`,
         `CPU/snapshot ${fmt(r.server.usPerMessage, 1)} µs vs bare socket.io ${fmt(b.server.usPerMessage, 1)} µs = ${fmt(ratios.cpuPerMessage, 2)}×`,
-        `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''})`,
+        serverLoop(r),
+        `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''}, RSS ${fmt(b.server.rssMaxMB, 0)} MB, ${serverLoop(b)})`,
         generator(r),
         `machine load ${fmt(r.loadAverage, 1)}`,
+        ...(r.profiled ? [`profiles ${r.profiled} and ${b.profiled}`] : []),
       ].join(', '),
     )
     .join('\n');

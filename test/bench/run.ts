@@ -1,7 +1,10 @@
-// `npm run bench [-- --only sim,tick,fanout,limit,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]`:
+// `npm run bench [-- --only sim,tick,fanout,limit,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
+// [--seconds S] [--cpu-prof DIR]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
-// of load-generator processes (default one per 5,000 students). `npm run soak` is separate (30 minutes).
+// of load-generator processes (default one per 5,000 students), `--seconds` the limit probe's measured window (20),
+// `--cpu-prof` writes a CPU profile of each server over the measured window into DIR. `npm run soak` is separate.
+import { mkdirSync } from 'node:fs';
 import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
 import { benchBaseline, benchCoach, reportBaseline, reportCoach } from './coach.ts';
 import { benchCluster, benchFailover, reportCluster, reportFailover } from './cluster.ts';
@@ -32,6 +35,10 @@ const studentsArg = option('students');
 const limitSizes = studentsArg ? positiveInts('students', studentsArg) : [2000, 4000, 6000, 8000];
 const procsArg = option('procs');
 const procs = procsArg ? positiveInts('procs', procsArg)[0] : undefined;
+const secondsArg = option('seconds');
+const limitSeconds = secondsArg ? positiveInts('seconds', secondsArg)[0] : undefined;
+const cpuProfileDir = option('cpu-prof');
+if (cpuProfileDir) mkdirSync(cpuProfileDir, { recursive: true });
 const quick = args.includes('--quick');
 const want = (name: string) => !only || only.has(name);
 /** Not in the default run: the limit probe takes a few minutes more. */
@@ -50,12 +57,12 @@ if (want('fanout')) {
   const base = { ...FANOUT_DEFAULTS, procs: procs ?? procsFor(FANOUT_DEFAULTS.rooms * FANOUT_DEFAULTS.teams * FANOUT_DEFAULTS.perTeam) };
   const opts = quick ? { ...base, seconds: 30, warmupSeconds: 10 } : base;
   console.log(`\n[3] fan-out: ${opts.rooms * opts.teams * opts.perTeam} students in ${opts.rooms} rooms of ${opts.teams} teams, 1 simulated minute per second, ${opts.seconds} s (load generator: ${opts.procs} process(es) of their own)`);
-  console.log(reportFanout(await withBaseline(opts)));
+  console.log(reportFanout(await withBaseline(opts, { cpuProfileDir })));
 }
 if (asked('limit')) {
-  console.log('\n[3b] where the limit is: at each size Opsroom, then bare socket.io with the same payloads, 20 s each, load generators on the same machine');
+  console.log(`\n[3b] where the limit is: at each size Opsroom, then bare socket.io with the same payloads, ${limitSeconds ?? 20} s each, load generators on the same machine`);
   // One line per size as soon as it is measured.
-  for (const n of limitSizes) console.log(reportLimit(await probeLimit([n], { procs })));
+  for (const n of limitSizes) console.log(reportLimit(await probeLimit([n], { procs, seconds: limitSeconds, cpuProfileDir })));
 }
 if (asked('cluster')) {
   const sizes = studentsArg ? limitSizes : [2000, 4000];

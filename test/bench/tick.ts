@@ -14,10 +14,12 @@ const ask = (s: Socket, event: string, payload: unknown): Promise<any> => new Pr
 export async function benchTick(teams = 30, perTeam = 4, minutes = 60) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-tick-'));
   const clock = new ManualClock();
+  // One step at a time, each stored at once: no commit slot to wait for (a slot gathers many rooms' minutes).
   const app = await buildApp({
     databasePath: join(dir, 'tick.db'),
     clock,
     webRoot: null,
+    commitSlotMs: 0,
     realtimeLimits: { join: { capacity: 1e6, refillPerSecond: 1e6 }, seats: { capacity: 1e6, refillPerSecond: 1e6 } },
     // The load generator is one loopback address.
     connectionLimits: { connectionsPerAddress: 1e6, addressPackets: { capacity: 1e9, refillPerSecond: 1e9 }, heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 } },

@@ -48,7 +48,9 @@ export interface WebServer {
 
 /** `publicUrl`: the server's PUBLIC_URL (where students join), as an operator sets it. */
 export async function startWebServer(opts: { publicUrl?: string } = {}): Promise<WebServer> {
-  const clock = new ManualClock(Date.now());
+  // On a whole second: the server plays minutes at the end of its 20 ms beat slots, and a clock that starts
+  // on one and moves by whole tempos never falls between a minute and its slot's end.
+  const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
   // @fastify/static wants an absolute root.
   const app = await buildApp({ databasePath: ':memory:', webRoot: resolve(BUILD_DIR), clock, publicUrl: opts.publicUrl ?? null });
   await app.listen({ port: 0, host: '127.0.0.1' });

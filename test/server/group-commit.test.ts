@@ -2,8 +2,9 @@
 // is seen before that transaction is stored; a failing write list fails its own room only.
 import { expect, test } from 'vitest';
 import { Committer } from '../../server/db/commit.ts';
-import { RoomManager } from '../../server/rooms/manager.ts';
 import type { Write } from '../../server/db/writes.ts';
+import { RoomManager } from '../../server/rooms/manager.ts';
+import type { Room } from '../../server/rooms/room.ts';
 import { roomEnv } from './rooms.ts';
 
 const turn = () => new Promise((r) => setImmediate(r));
@@ -89,4 +90,125 @@ test('after a restart, the pauses of every interrupted room share one transactio
   expect(back.every((r) => r.round.state === 'paused')).toBe(true);
   expect(env.store.transactions.length).toBe(transactions + 1);
   expect(env.store.transactions[transactions]).toHaveLength(3);
+});
+
+test('minutes due within one beat slot are played together at its end, in one transaction, without drifting', async () => {
+  const env = roomEnv();
+  const manager = new RoomManager({ ...env.manager.deps, beatSlotMs: 20 });
+  const t0 = env.clock.now(); // a multiple of 20 ms
+  const started: Room[] = [];
+  // Two rooms started 8 ms apart share a slot; a third, 25 ms after the first, falls in the next one.
+  for (const offset of [3, 11, 25]) {
+    env.clock.advance(t0 + offset - env.clock.now());
+    const { room } = await manager.create({ teamCount: 1, tempo: 1, seed: offset });
+    await room.dispatch({ type: 'clock', action: 'start' });
+    started.push(room);
+  }
+  const minutesSent = () => started.map((r) => env.out.of('minute').filter((m) => m.roundId === r.round.id).length);
+  const transactions = env.store.transactions.length;
+  expect(minutesSent()).toEqual([1, 1, 1]);
+
+  env.clock.advance(t0 + 1019 - env.clock.now());
+  await manager.settled();
+  expect(minutesSent()).toEqual([1, 1, 1]); // due at +1003 and +1011, not played before the slot ends
+  env.clock.advance(1);
+  await manager.settled();
+  expect(minutesSent()).toEqual([2, 2, 1]);
+  expect(env.store.transactions.length).toBe(transactions + 1);
+  expect(env.store.transactions.at(-1)!.flat().filter((w) => w.op === 'insertSnapshots')).toHaveLength(2);
+  env.clock.advance(20);
+  await manager.settled();
+  expect(minutesSent()).toEqual([2, 2, 2]);
+
+  // Ten minutes on, each room has played one minute a second: the slots delay, they do not add up.
+  env.clock.advance(t0 + 11_040 - env.clock.now());
+  await manager.settled();
+  expect(minutesSent()).toEqual([12, 12, 12]);
+  expect(started.map((r) => r.round.minute)).toEqual([11, 11, 11]);
+  expect(env.out.of('minute').filter((m) => m.roundId === started[0].round.id).map((m) => m.sentAt - t0)).toEqual([
+    3, 1020, 2020, 3020, 4020, 5020, 6020, 7020, 8020, 9020, 10020, 11020,
+  ]);
+  await manager.close();
+});
+
+test('with commit slots, what is asked after a slot’s transaction waits for the next slot and goes in one', async () => {
+  const env = roomEnv();
+  const committer = new Committer(env.store, undefined, 20, env.clock);
+  const teacher = (id: number): Write[] => [{ op: 'insertTeacher', id, keyHash: `k${id}`, createdAt: 0 }];
+  const start = env.store.transactions.length;
+  const done: number[] = [];
+  const ask = (id: number) => committer.commit(teacher(id)).then(() => void done.push(id));
+  await ask(1); // the slot's first: stored at once
+  expect(env.store.transactions.length).toBe(start + 1);
+
+  env.clock.advance(7);
+  const later = [ask(2), ask(3)];
+  for (let i = 0; i < 5; i++) await turn();
+  env.clock.advance(5);
+  later.push(ask(4));
+  for (let i = 0; i < 5; i++) await turn();
+  expect(done).toEqual([1]); // still in the first slot: held
+  expect(env.store.transactions.length).toBe(start + 1);
+
+  env.clock.advance(8); // the next slot starts
+  await Promise.all(later);
+  expect(done).toEqual([1, 2, 3, 4]);
+  expect(env.store.transactions.length).toBe(start + 2);
+  expect(env.store.transactions.at(-1)!.map((l) => (l[0] as { id: number }).id)).toEqual([2, 3, 4]);
+  // A slot with no transaction yet stores at once.
+  env.clock.advance(40);
+  await ask(5);
+  expect(env.store.transactions.length).toBe(start + 3);
+});
+
+test('a round whose start took long to store still plays minute 1 one tempo after minute 0 was sent', async () => {
+  const env = roomEnv();
+  const { room } = await env.manager.create({ teamCount: 1, tempo: 1, seed: 1 });
+  const t0 = env.clock.now();
+  let release = () => {};
+  env.store.hold = new Promise((r) => (release = r));
+  const started = room.dispatch({ type: 'clock', action: 'start' });
+  for (let i = 0; i < 5; i++) await turn();
+  env.clock.advance(400); // the disk is slow: the start is stored 400 ms later
+  env.store.hold = null;
+  release();
+  await started;
+  const minutes = () => env.out.of('minute').map((m) => [m.snapshot.minute, m.sentAt - t0]);
+  expect(minutes()).toEqual([[0, 0]]);
+  env.clock.advance(600);
+  await env.manager.settled();
+  expect(minutes()).toEqual([
+    [0, 0],
+    [1, 1000],
+  ]);
+});
+
+test('the callers of a large stored transaction hear it a few at a time, one turn each, after it is stored', async () => {
+  const env = roomEnv();
+  const committer = new Committer(env.store);
+  const start = env.store.transactions.length;
+  const heard: number[][] = [];
+  let turn = 0;
+  const asked = Array.from({ length: 20 }, (_, i) =>
+    committer.commit([{ op: 'insertTeacher', id: 100 + i, keyHash: `chunk${i}`, createdAt: 0 }]).then(async () => {
+      // Stored before heard: every caller finds its row.
+      expect(await env.store.teacherByKeyHash(`chunk${i}`)).toBe(100 + i);
+      (heard[turn] ??= []).push(i);
+    }),
+  );
+  // Count the turns of the event loop while they are told.
+  let counting = true;
+  const tick = (): void =>
+    void setImmediate(() => {
+      turn++;
+      if (counting) tick();
+    });
+  tick();
+  await Promise.all(asked);
+  await committer.idle();
+  counting = false;
+  expect(env.store.transactions.length).toBe(start + 1);
+  const told = heard.filter((h) => h?.length);
+  expect(told.map((h) => h.length)).toEqual([8, 8, 4]);
+  expect(told.flat()).toEqual(Array.from({ length: 20 }, (_, i) => i));
 });

@@ -9,6 +9,10 @@ import type { RoomState } from '../../server/rooms/state.ts';
 import { transition } from '../../server/rooms/transitions/index.ts';
 import { openRoom } from '../../server/rooms/transitions/open.ts';
 import { roomView, teamHistory } from '../../server/rooms/views.ts';
+import { getModel } from '../../shared/sim/registry.ts';
+import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
+import { evaluateRound, goalValue } from '../../shared/sim/score.ts';
+import type { GoalDef, Snapshot } from '../../shared/sim/types.ts';
 
 /** Ids counted from `from`, the same sequence every time. */
 function ids(from: number): IdSource {
@@ -98,5 +102,54 @@ describe('the append-only list under a round', () => {
     for (let m = 0; m < 240; m++) versions.push((list = list.append(m)));
     expect(versions.map((v) => v.length)).toEqual(Array.from({ length: 241 }, (_, i) => i));
     expect(versions[100].toArray()).toEqual(Array.from({ length: 100 }, (_, i) => i));
+  });
+});
+
+describe('goals during a round', () => {
+  test('tallied minute by minute, every team’s progress and score are those of its whole history', () => {
+    for (const simulator of ['payment-switch', 'web-service'] as const) {
+      const scenario = simulator === 'payment-switch' ? 'sale-surge' : 'traffic-surge';
+      const config = { ...DEFAULT_CONFIG, simulator, scenario, teamCount: 2, minutes: 40, seed: 7 };
+      let state = openRoom({ code: 'ABCDEF', teacherId: 1, config }, ctx(0)).state;
+      ['Ana', 'Budi', 'Cato', 'Dewi'].forEach((name, i) => (state = transition(state, { type: 'join', name, tokenHash: name }, ctx(100 * (i + 1))).next));
+      state = transition(state, { type: 'clock', action: 'start' }, ctx(500)).next;
+      expect(state.players.size).toBe(4);
+      const model = getModel(simulator);
+      let checked = 0;
+      for (let m = 1; m <= 40; m++) {
+        // Now and then a change, so that the minutes differ from the defaults' play.
+        if (m % 7 === 0) {
+          const p = [...state.players.values()][m % 4];
+          const def = model.controls.find((c) => p.roles.includes(c.role) && c.kind === 'number');
+          if (def && def.kind === 'number') state = transition(state, { type: 'control', playerId: p.id, key: def.key, value: def.max }, ctx(1000 + m * 10)).next;
+        }
+        // A team made another way (a rename) is tallied from its snapshots.
+        if (m === 20) state = transition(state, { type: 'rename', teamId: state.teams[0].id, name: 'Renamed' }, ctx(1000 + m * 10 + 1)).next;
+        state = transition(state, { type: 'tick', firedAt: m * 1000 }, ctx(1000 + m * 10 + 2)).next;
+        for (const t of state.round.teams.values()) {
+          const whole = evaluateRound(state.round.scenarioDef, t.snapshots.toArray(), state.round.baseline!.run);
+          expect([t.progress, t.score], `${simulator} minute ${m} team ${t.teamId}`).toEqual([whole.goals, whole.score]);
+          checked++;
+        }
+      }
+      expect(checked).toBe(80);
+      expect([...state.round.teams.values()].reduce((n, t) => n + t.changes.length, 0), 'changes played').toBeGreaterThan(0);
+      expect(state.round.state).toBe('finished');
+    }
+  });
+
+  test('a goal’s value is the mean of its window, or the last minute (final, or a window not yet open)', () => {
+    const snap = (minute: number, x: number) => ({ minute, indicators: { x } }) as unknown as Snapshot;
+    const rng = rngFromSeed(3);
+    const snaps = Array.from({ length: 30 }, (_, m) => snap(m, uniform(rng) * 1e3 - 200));
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const goal = (g: Partial<GoalDef>) => ({ id: 'g', indicator: 'x', op: '>=', target: 0, aggregate: 'mean', ...g }) as GoalDef;
+    for (let n = 1; n <= 30; n++) {
+      const seen = snaps.slice(0, n);
+      expect(goalValue(goal({ from: 5 }), seen)).toBe(n > 5 ? mean(seen.slice(5).map((s) => s.indicators.x)) : seen[n - 1].indicators.x);
+      expect(goalValue(goal({}), seen)).toBe(n > 1 ? mean(seen.slice(1).map((s) => s.indicators.x)) : seen[0].indicators.x);
+      expect(goalValue(goal({ aggregate: 'final' }), seen)).toBe(seen[n - 1].indicators.x);
+    }
+    expect(() => goalValue(goal({}), [])).toThrow(RangeError);
   });
 });

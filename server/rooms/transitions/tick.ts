@@ -5,13 +5,13 @@ import { emit, unchanged, type Transition } from '../commands.ts';
 import { advanceTeam, latest, results } from '../round.ts';
 import type { RoundRun } from '../state.ts';
 import { teamMinutes } from '../split-view.ts';
-import { roomMinute, roomSummary, roundScores } from '../views.ts';
+import { roomMinute, roundScores, snapshotJson } from '../views.ts';
 import { Draft } from './draft.ts';
 
 /** Every team's minute to its members (split-view.ts), the teacher's view of all of them, the observers' summary. */
 export function sendMinute(d: Draft, r: RoundRun, sentAt: number): void {
   d.send(...teamMinutes(d.state, r, sentAt));
-  d.send(emit({ kind: 'teacher' }, 'room:minute', roomMinute(r, sentAt)), emit({ kind: 'observers' }, 'summary', roomSummary(r, sentAt)));
+  d.send(emit({ kind: 'teacher' }, 'room:minute', roomMinute(r, sentAt)), { kind: 'summary', round: r, sentAt });
 }
 
 /** The round's end: its state and every team's result stored, the scores sent to everyone. */
@@ -27,7 +27,7 @@ export function playMinute(d: Draft, sentAt: number): void {
   const minute = r.minute + 1;
   const teams = new Map([...r.teams].map(([id, t]) => [id, advanceTeam(r, t, minute)]));
   d.patchRound({ minute, teams });
-  d.write({ op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute, data: JSON.stringify(latest(t)) })) });
+  d.write({ op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute, data: snapshotJson(latest(t)) })) });
   sendMinute(d, d.state.round, sentAt);
   if (minute >= r.minutes) finish(d, sentAt, { minute });
   else d.write({ op: 'updateRound', id: r.id, set: { minute } });

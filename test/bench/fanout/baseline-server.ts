@@ -2,6 +2,9 @@
 // at the same rate (one per channel per second), with nothing else to do. Prints {"port":N}.
 import { createServer } from 'node:http';
 import { Server } from 'socket.io';
+import { probeServer } from './probe.ts';
+
+probeServer('baseline');
 
 const rooms = Number(process.env.ROOMS);
 const teams = Number(process.env.TEAMS);

@@ -192,8 +192,15 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
     });
   });
   if (joinErrors) throw new Error(`${joinErrors} students could not join`);
+  // Rooms start spread over one period, as the bare server staggers its rooms and as classes do (a teacher
+  // presses start when the class is ready): the same arrival of minutes for both servers.
   return async () => {
-    const acks = await Promise.all(teachers.map((t) => t.request<Ack>('teacher:clock', { action: 'start' })));
+    const acks = await Promise.all(
+      teachers.map(async (t, i) => {
+        await new Promise((r) => setTimeout(r, (myRooms[i] * PERIOD_MS) / cfg.rooms));
+        return t.request<Ack>('teacher:clock', { action: 'start' });
+      }),
+    );
     const refused = acks.filter((a) => !a.ok);
     if (refused.length) throw new Error(`${refused.length} rooms did not start: ${JSON.stringify(refused[0])}`);
   };

@@ -1,6 +1,9 @@
 // The server under load: the real app on the real clock and a SQLite file, with the per-address limits
 // opened up (the load generator is one loopback address). Prints {"port":N} when listening.
 import { buildApp } from '../../../server/app.ts';
+import { probeServer } from './probe.ts';
+
+probeServer('opsroom');
 
 const app = await buildApp({
   databasePath: process.env.DATABASE_PATH!,
@@ -9,6 +12,8 @@ const app = await buildApp({
   roomLimits: { creations: { capacity: 100_000, refillPerSecond: 100_000 } },
   realtimeLimits: { join: { capacity: 100_000, refillPerSecond: 100_000 }, seats: { capacity: 100_000, refillPerSecond: 100_000 } },
   connectionLimits: { connectionsPerAddress: 100_000, addressPackets: { capacity: 1e9, refillPerSecond: 1e9 }, heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 } },
+  // SLOT_MS: to measure the server with other beat and commit slots than its default (0: none).
+  ...(process.env.SLOT_MS ? { beatSlotMs: Number(process.env.SLOT_MS), commitSlotMs: Number(process.env.SLOT_MS) } : {}),
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const addr = app.server.address();

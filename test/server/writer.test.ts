@@ -1,0 +1,124 @@
+// SQLite's writes on their own thread (server/db/writer.ts): a commit is readable on the main connection once
+// it resolves, a refused list stores nothing and fails alone, what was asked before close is stored, and a
+// writer thread that dies fails only what it held.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { Committer } from '../../server/db/commit.ts';
+import { SqliteStore } from '../../server/db/sqlite.ts';
+import type { Write } from '../../server/db/writes.ts';
+import type { WriterThread } from '../../server/db/writer.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'opsroom-writer-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const fresh = () => join(dir, `w${++files}.db`);
+
+const teacher = (id: number, keyHash: string): Write[] => [{ op: 'insertTeacher', id, keyHash, createdAt: id }];
+const teachers = (store: SqliteStore) => store.db.$client.prepare('select id, key_hash from teachers order by id').all();
+
+test('a commit made on the writer thread is read on the main connection as soon as it resolves', async () => {
+  const store = SqliteStore.open(fresh(), { writerThread: true });
+  try {
+    for (let i = 1; i <= 20; i++) {
+      await store.commit([teacher(i, `k${i}`)]);
+      expect(await store.teacherByKeyHash(`k${i}`)).toBe(i);
+    }
+    // Several lists in one transaction.
+    await store.commit([teacher(21, 'k21'), teacher(22, 'k22')]);
+    expect(teachers(store)).toHaveLength(22);
+  } finally {
+    await store.close();
+  }
+});
+
+test('a refused transaction stores nothing, says why, and the group committer fails only the bad list', async () => {
+  const store = SqliteStore.open(fresh(), { writerThread: true });
+  try {
+    await expect(store.commit([teacher(1, 'a'), teacher(2, 'a')])).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
+    expect(teachers(store)).toEqual([]);
+    const committer = new Committer(store);
+    const results = await Promise.allSettled([committer.commit(teacher(1, 'k1')), committer.commit(teacher(2, 'k1')), committer.commit(teacher(3, 'k3'))]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(teachers(store)).toEqual([
+      { id: 1, key_hash: 'k1' },
+      { id: 3, key_hash: 'k3' },
+    ]);
+  } finally {
+    await store.close();
+  }
+});
+
+test('close stores everything asked before it, and the file holds it when opened again', async () => {
+  const path = fresh();
+  const store = SqliteStore.open(path, { writerThread: true });
+  const asked = Array.from({ length: 50 }, (_, i) => store.commit([teacher(i + 1, `k${i + 1}`)]));
+  await store.close();
+  await Promise.all(asked);
+  await expect(store.commit([teacher(99, 'late')])).rejects.toThrow('closed');
+  const again = SqliteStore.open(path);
+  try {
+    expect(teachers(again)).toHaveLength(50);
+  } finally {
+    await again.close();
+  }
+});
+
+test('a writer thread that dies: what it held is stored or failed as the file says, what waited fails and is not stored', async () => {
+  for (let run = 0; run < 4; run++) {
+    const store = SqliteStore.open(fresh(), { writerThread: true });
+    try {
+      await store.commit([teacher(1, 'k1')]);
+      const writer = (store as unknown as { writer: WriterThread }).writer;
+      const worker = (writer as unknown as { worker: { terminate(): Promise<number> } }).worker;
+      const held = store.commit([teacher(2, 'k2')]);
+      const waiting = store.commit([teacher(3, 'k3')]);
+      // Now or a moment later: the thread dies before, during or after the transaction it holds.
+      if (run % 2) await new Promise((r) => setImmediate(r));
+      await worker.terminate();
+      const outcome = (p: Promise<void>) =>
+        p.then(
+          () => 'stored',
+          (e: Error) => e.message,
+        );
+      // Either way, never acknowledged and lost, nor refused and stored.
+      const [first, second] = [await outcome(held), await outcome(waiting)];
+      if (first === 'stored') expect(await store.teacherByKeyHash('k2')).toBe(2);
+      else {
+        expect(first).toMatch(/writer thread stopped/);
+        expect(await store.teacherByKeyHash('k2')).toBeUndefined();
+      }
+      if (second === 'stored') expect(await store.teacherByKeyHash('k3')).toBe(3);
+      else {
+        expect(second).toMatch(/writer thread stopped/);
+        expect(await store.teacherByKeyHash('k3')).toBeUndefined();
+      }
+      await store.commit([teacher(4, 'k4')]);
+      expect(await store.teacherByKeyHash('k4')).toBe(4);
+    } finally {
+      await store.close();
+    }
+  }
+});
+
+test('a transaction stored whose answer never came is acknowledged when the thread dies; the one after it is not', async () => {
+  const store = SqliteStore.open(fresh(), { writerThread: true });
+  try {
+    await store.commit([teacher(1, 'k1')]);
+    const writer = (store as unknown as { writer: WriterThread }).writer;
+    const worker = (writer as unknown as { worker: { terminate(): Promise<number>; removeAllListeners(e: string): void } }).worker;
+    // The answers are lost on the way (as when the thread dies between its commit and its answer).
+    worker.removeAllListeners('message');
+    const held = store.commit([teacher(2, 'k2')]);
+    const waiting = store.commit([teacher(3, 'k3')]);
+    for (let i = 0; i < 500 && (await store.teacherByKeyHash('k2')) === undefined; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(await store.teacherByKeyHash('k2')).toBe(2);
+    await worker.terminate();
+    await expect(held).resolves.toBeUndefined();
+    await expect(waiting).rejects.toThrow(/writer thread stopped/);
+    expect(await store.teacherByKeyHash('k3')).toBeUndefined();
+  } finally {
+    await store.close();
+  }
+});
