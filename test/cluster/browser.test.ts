@@ -15,7 +15,9 @@ let browser: Browser;
 beforeAll(async () => {
   assertBuilt();
   await cluster.services();
-  const env = { WEB_ROOT: resolve(BUILD_DIR), CLOCK_START: String(Date.now()) };
+  // On a whole second, as the browser tests' server: minutes are played at the end of their 20 ms beat slot, and a
+  // clock that starts between two slots would need more than a tempo's advance to reach the first one.
+  const env = { WEB_ROOT: resolve(BUILD_DIR), CLOCK_START: String(Math.floor(Date.now() / 1000) * 1000) };
   [a, b] = await Promise.all([cluster.start('a', env), cluster.start('b', env)]);
   browser = await launchBrowser();
 });
