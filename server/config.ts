@@ -89,7 +89,12 @@ const schema = z.object({
   LOG_FORMAT: optional(z.enum(LOG_FORMATS, `must be one of ${LOG_FORMATS.join(', ')}`)),
   PUBLIC_URL: optional(publicUrl),
   METRICS_TOKEN: optional(token),
-  TRUST_PROXY: optional(parsedBy((s) => (parseTrustProxy(s), s))),
+  TRUST_PROXY: optional(
+    parsedBy((s) => {
+      parseTrustProxy(s);
+      return s;
+    }),
+  ),
   ALLOWED_ORIGINS: optional(parsedBy(parseAllowedOrigins)),
   // Cluster mode: both or neither (checked below).
   DATABASE_URL: optional(serviceUrl(['postgres:', 'postgresql:'], 'postgres://opsroom:secret@db.example.org:5432/opsroom')),

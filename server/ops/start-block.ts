@@ -68,5 +68,5 @@ export function startBlock(f: StartFacts): string {
   lines.push(`${label('Database')}${s.database}`);
   lines.push(`${label('Metrics')}${s.metrics}`);
   lines.push(`${label('To stop')}Ctrl+C (or SIGTERM): ${f.cluster ? 'running rounds go on in the other processes' : 'running rounds are paused and kept'}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

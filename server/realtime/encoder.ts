@@ -33,4 +33,4 @@ export class RawJsonEncoder extends parser.Encoder {
 export const rawJsonParser = { Encoder: RawJsonEncoder, Decoder: parser.Decoder };
 
 /** Whether this server was built with `rawJsonParser` (a server without it gets ordinary payloads). */
-export const encodesRawJson = (io: Server<any, any, any, any>): boolean => io.encoder instanceof RawJsonEncoder;
+export const encodesRawJson = (io: Pick<Server, 'encoder'>): boolean => io.encoder instanceof RawJsonEncoder;

@@ -18,24 +18,24 @@ export interface Commands {
   join: { input: { name: string; tokenHash: string }; reply: PlayerState };
   /** A student's change of one of their controls. */
   control: { input: { playerId: number; key: string; value: ControlValue }; reply: ChangeRecord };
-  configure: { input: { patch: ConfigPatch }; reply: void };
-  tempo: { input: { tempo: Tempo }; reply: void };
-  clock: { input: { action: ClockAction }; reply: void };
-  move: { input: { playerId: number; teamId: number }; reply: void };
-  rename: { input: { teamId: number; name: string }; reply: void };
-  remove: { input: { playerId: number }; reply: void };
+  configure: { input: { patch: ConfigPatch }; reply: undefined };
+  tempo: { input: { tempo: Tempo }; reply: undefined };
+  clock: { input: { action: ClockAction }; reply: undefined };
+  move: { input: { playerId: number; teamId: number }; reply: undefined };
+  rename: { input: { teamId: number; name: string }; reply: undefined };
+  remove: { input: { playerId: number }; reply: undefined };
   /** The teacher gives a role to a student; its owner in the team loses it. */
-  assign: { input: { playerId: number; role: string }; reply: void };
+  assign: { input: { playerId: number; role: string }; reply: undefined };
   /** No new students while locked. */
-  lock: { input: { locked: boolean }; reply: void };
+  lock: { input: { locked: boolean }; reply: undefined };
   /** Students may open every team's replay of the room, not only their own. */
-  share: { input: { shared: boolean }; reply: void };
+  share: { input: { shared: boolean }; reply: undefined };
   /** A short message to one team, or to all (null). */
   message: { input: { teamId: number | null; text: string }; reply: TeacherMessage };
   /** The room's timer: one minute of a running round (nothing otherwise). `firedAt`: when it fell due. */
-  tick: { input: { firedAt: number }; reply: void };
+  tick: { input: { firedAt: number }; reply: undefined };
   /** After a load: a round that was running when its process stopped resumes paused. */
-  recover: { input: Record<never, never>; reply: void };
+  recover: { input: Record<never, never>; reply: undefined };
 }
 
 export type CommandType = keyof Commands;
@@ -86,6 +86,6 @@ export interface TransitionCtx {
 export type Transition<K extends CommandType> = (state: RoomState, cmd: CommandOf<K>, ctx: TransitionCtx) => Outcome<Commands[K]['reply']>;
 
 /** A transition that changes nothing. */
-export function unchanged(state: RoomState): Outcome<void> {
+export function unchanged(state: RoomState): Outcome<undefined> {
   return { next: state, writes: [], messages: [], reply: undefined };
 }

@@ -387,7 +387,8 @@ export class RoomManager {
     const reads = await Promise.allSettled(
       rounds.map(async (r, i) => {
         if ((await store.latestRound(r.roomId))?.id !== r.id) return null;
-        const row = (rows[i] = await store.roomById(r.roomId));
+        const row = await store.roomById(r.roomId);
+        rows[i] = row;
         return row && !this.rooms.has(row.code) ? loadRoom(store, row) : null;
       }),
     );

@@ -6,7 +6,7 @@ import * as parser from 'socket.io-parser';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { RoomMinute, TeamMinute } from '../../shared/protocol/types.ts';
-import { encodesRawJson, RawJsonEncoder, rawJson, rawJsonParser } from '../../server/realtime/encoder.ts';
+import { encodesRawJson, RawJsonEncoder, rawJson } from '../../server/realtime/encoder.ts';
 import { FeedHub } from '../../server/realtime/feed.ts';
 import { DEFAULT_CONNECTION_LIMITS } from '../../server/realtime/guard.ts';
 import { socketOutput, type IoServer } from '../../server/realtime/socket.ts';

@@ -193,7 +193,8 @@ test('the callers of a large stored transaction hear it a few at a time, one tur
     committer.commit([{ op: 'insertTeacher', id: 100 + i, keyHash: `chunk${i}`, createdAt: 0 }]).then(async () => {
       // Stored before heard: every caller finds its row.
       expect(await env.store.teacherByKeyHash(`chunk${i}`)).toBe(100 + i);
-      (heard[turn] ??= []).push(i);
+      heard[turn] ??= [];
+      heard[turn].push(i);
     }),
   );
   // Count the turns of the event loop while they are told.

@@ -120,7 +120,7 @@ describe('metrics', () => {
       // The disk fills up for one minute.
       const store = server.app.store;
       const commit = store.commit.bind(store);
-      store.commit = (lists) => {
+      store.commit = () => {
         store.commit = commit;
         return Promise.reject(new Error('SQLITE_FULL: database or disk is full'));
       };

@@ -99,7 +99,10 @@ describe('the append-only list under a round', () => {
     // A round's worth of minutes appended one by one: each version still sees its own length.
     let list = AppendOnly.of<number>();
     const versions = [list];
-    for (let m = 0; m < 240; m++) versions.push((list = list.append(m)));
+    for (let m = 0; m < 240; m++) {
+      list = list.append(m);
+      versions.push(list);
+    }
     expect(versions.map((v) => v.length)).toEqual(Array.from({ length: 241 }, (_, i) => i));
     expect(versions[100].toArray()).toEqual(Array.from({ length: 100 }, (_, i) => i));
   });
@@ -111,7 +114,7 @@ describe('goals during a round', () => {
       const scenario = simulator === 'payment-switch' ? 'sale-surge' : 'traffic-surge';
       const config = { ...DEFAULT_CONFIG, simulator, scenario, teamCount: 2, minutes: 40, seed: 7 };
       let state = openRoom({ code: 'ABCDEF', teacherId: 1, config }, ctx(0)).state;
-      ['Ana', 'Budi', 'Cato', 'Dewi'].forEach((name, i) => (state = transition(state, { type: 'join', name, tokenHash: name }, ctx(100 * (i + 1))).next));
+      for (const [i, name] of ['Ana', 'Budi', 'Cato', 'Dewi'].entries()) state = transition(state, { type: 'join', name, tokenHash: name }, ctx(100 * (i + 1))).next;
       state = transition(state, { type: 'clock', action: 'start' }, ctx(500)).next;
       expect(state.players.size).toBe(4);
       const model = getModel(simulator);
