@@ -58,11 +58,13 @@ function teamSummary(round: RoundRun, t: TeamRun): TeamSummary {
   const s = latest(t);
   const headline: Record<string, number> = {};
   for (const i of round.model.indicators) if (i.headline) headline[i.key] = s.indicators[i.key];
+  const na = s.na?.filter((key) => key in headline);
   return {
     teamId: t.teamId,
     name: t.name,
     minute: s.minute,
     headline,
+    ...(na?.length ? { na } : {}),
     status: s.status,
     progress: t.progress.map((g) => ({ id: g.id, value: g.value, met: g.met })),
     score: t.score,

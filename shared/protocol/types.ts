@@ -199,6 +199,8 @@ export interface TeamSummary {
   name: string;
   minute: number;
   headline: Record<string, number>;
+  /** Headline shares with nothing under them this minute (shown as "—"; see Snapshot.na). */
+  na?: string[];
   status: Record<string, Status>;
   progress: { id: string; value: number; met: boolean }[];
   score: number | null;

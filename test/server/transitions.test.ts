@@ -8,7 +8,7 @@ import { DEFAULT_CONFIG } from '../../server/rooms/config.ts';
 import type { RoomState } from '../../server/rooms/state.ts';
 import { transition } from '../../server/rooms/transitions/index.ts';
 import { openRoom } from '../../server/rooms/transitions/open.ts';
-import { roomView, teamHistory } from '../../server/rooms/views.ts';
+import { roomSummary, roomView, teamHistory } from '../../server/rooms/views.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
 import { evaluateRound, goalValue } from '../../shared/sim/score.ts';
@@ -154,5 +154,28 @@ describe('goals during a round', () => {
       expect(goalValue(goal({ aggregate: 'final' }), seen)).toBe(seen[n - 1].indicators.x);
     }
     expect(() => goalValue(goal({}), [])).toThrow(RangeError);
+  });
+});
+
+describe("the projector's summary", () => {
+  test('a headline share with nothing under it is named in the team summary (shown "—"), and only then', () => {
+    const config = { ...DEFAULT_CONFIG, simulator: 'payment-switch' as const, scenario: 'fraud-wave', teamCount: 1, minutes: 30, seed: 1, noise: false };
+    let state = openRoom({ code: 'ABCDEF', teacherId: 1, config }, ctx(0)).state;
+    state = transition(state, { type: 'join', name: 'Ana', tokenHash: 'Ana' }, ctx(100)).next;
+    state = transition(state, { type: 'clock', action: 'start' }, ctx(500)).next;
+    const ana = [...state.players.values()][0];
+    let withNa = 0;
+    for (let m = 1; m <= 30; m++) {
+      // Two servers from minute 10: the switch collapses and, some minutes, approves nothing.
+      if (m === 10) state = transition(state, { type: 'control', playerId: ana.id, key: 'servers', value: 2 }, ctx(1000 + m * 10)).next;
+      state = transition(state, { type: 'tick', firedAt: m * 1000 }, ctx(1000 + m * 10 + 1)).next;
+      const team = [...state.round.teams.values()][0];
+      const last = team.snapshots.toArray().at(-1);
+      const summary = roomSummary(state.round, m * 1000).teams[0];
+      const headline = new Set(getModel('payment-switch').indicators.filter((i) => i.headline).map((i) => i.key));
+      expect(summary.na ?? [], `minute ${m}`).toEqual((last?.na ?? []).filter((k) => headline.has(k)));
+      if (summary.na?.includes('fraudRateBp')) withNa++;
+    }
+    expect(withNa).toBeGreaterThan(0);
   });
 });
