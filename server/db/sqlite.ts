@@ -9,6 +9,7 @@ import { changeRecord, changeRow, memberRecord, playerRecord, roleChangeRecord, 
 import { changes, goalResults, messages, players, roleChanges, rooms, roundMembers, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
 import { MARK_READ, MARK_TABLE, WriterThread, type WriterMark } from './writer.ts';
+import { SnapshotBatch } from './writer.batch.ts';
 import { FencedError, type IdSource, type IdTable, type MinuteRecord, type RoundMemberRecord, type TeamResultRecord, type Write } from './writes.ts';
 
 const ID_TABLES = { teachers, rooms, teams, players, rounds, changes, messages } as const;
@@ -30,11 +31,10 @@ class CountingIds implements IdSource {
   }
 }
 
-/** The writes every room makes every minute, prepared once (drizzle builds the others' SQL per call). */
+/** The round's minute, written by every room every minute, prepared once (drizzle builds the others' SQL per call). */
 function prepareMinuteWrites(db: Db) {
   const p = sql.placeholder;
   return {
-    snapshot: db.insert(snapshots).values({ roundId: p('roundId'), teamId: p('teamId'), minute: p('minute'), data: p('data') }).prepare(),
     roundMinute: db.update(rounds).set({ minute: sql`${p('minute')}` }).where(eq(rounds.id, p('id'))).prepare(),
   };
 }
@@ -47,6 +47,7 @@ const onlyMinute = (set: object) => {
 export class SqliteStore implements Store {
   readonly ids: IdSource;
   private minuteWrites: ReturnType<typeof prepareMinuteWrites> | null = null;
+  private snapshotRows: SnapshotBatch | null = null;
 
   constructor(
     readonly db: Db,
@@ -91,14 +92,33 @@ export class SqliteStore implements Store {
 
   /** Applies every list in one transaction on this connection, now; `also` runs inside it too (the writer thread's mark). */
   commitNow(lists: readonly (readonly Write[])[], also?: () => void): void {
-    this.db.transaction(() => {
-      for (const list of lists) for (const w of list) this.apply(w);
-      also?.();
-    });
+    const batch = (this.snapshotRows ??= new SnapshotBatch(this.db.$client));
+    try {
+      this.db.transaction(() => {
+        for (const list of lists) for (const w of list) this.apply(w, batch);
+        batch.flush();
+        also?.();
+      });
+    } finally {
+      batch.clear();
+    }
   }
 
-  private apply(w: Write): void {
+  /**
+   * One write; snapshots are gathered in `batch`. Only the round's minute may pass gathered snapshots (another
+   * table, no reader in between); every other write inserts them first, so each sees what precedes it.
+   */
+  private apply(w: Write, batch: SnapshotBatch): void {
     const { db } = this;
+    if (w.op === 'insertSnapshots') {
+      for (const r of w.rows) batch.add(w.roundId, r.teamId, r.minute, r.data);
+      return;
+    }
+    if (w.op === 'updateRound' && w.set.minute !== undefined && onlyMinute(w.set)) {
+      (this.minuteWrites ??= prepareMinuteWrites(db)).roundMinute.run({ id: w.id, minute: w.set.minute });
+      return;
+    }
+    batch.flush();
     switch (w.op) {
       case 'insertTeacher':
         db.insert(teachers).values({ id: w.id, keyHash: w.keyHash, createdAt: w.createdAt }).run();
@@ -141,8 +161,7 @@ export class SqliteStore implements Store {
         return;
       }
       case 'updateRound':
-        if (w.set.minute !== undefined && onlyMinute(w.set)) (this.minuteWrites ??= prepareMinuteWrites(db)).roundMinute.run({ id: w.id, minute: w.set.minute });
-        else db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
+        db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
         return;
       case 'insertRoundTeams':
         if (w.teams.length) db.insert(roundTeams).values(w.teams.map((t) => ({ roundId: w.roundId, ...t }))).run();
@@ -156,11 +175,6 @@ export class SqliteStore implements Store {
       case 'insertChanges':
         if (w.changes.length) db.insert(changes).values(w.changes.map(changeRow)).run();
         return;
-      case 'insertSnapshots': {
-        const insert = (this.minuteWrites ??= prepareMinuteWrites(db)).snapshot;
-        for (const r of w.rows) insert.run({ roundId: w.roundId, teamId: r.teamId, minute: r.minute, data: r.data });
-        return;
-      }
       case 'insertResults':
         for (const r of w.results) {
           db.insert(scores).values({ roundId: w.roundId, teamId: r.teamId, score: r.score }).run();

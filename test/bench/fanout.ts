@@ -210,33 +210,63 @@ export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): strin
 
 /**
  * Where one process stops keeping up: at each number of students (rooms of 10 teams × 4, one minute per second),
- * Opsroom and then the bare socket.io baseline with the same payloads, 20 s measured after 10 s of warm-up.
+ * Opsroom and then the bare socket.io baseline with the same payloads, 20 s measured after 10 s of warm-up;
+ * `repeat` pairs at each size, alternated (O, B, O, B…), since the bare server's own cost per message moves by a
+ * third between runs on a virtual machine and one pair says little about the ratio.
  */
-export async function probeLimit(students: number[], opts: { seconds?: number; procs?: number; cpuProfileDir?: string } = {}) {
+export async function probeLimit(students: number[], opts: { seconds?: number; procs?: number; cpuProfileDir?: string; repeat?: number } = {}) {
   const out = [];
   for (const n of students) {
     const rooms = Math.max(1, Math.round(n / 40));
     const run = { rooms, teams: 10, perTeam: 4, seconds: opts.seconds ?? 20, warmupSeconds: 10, procs: opts.procs ?? procsFor(n) };
-    out.push(await withBaseline(run, { cpuProfileDir: opts.cpuProfileDir }));
+    const pairs = [];
+    for (let i = 0; i < (opts.repeat ?? 1); i++) pairs.push(await withBaseline(run, { cpuProfileDir: opts.cpuProfileDir }));
+    out.push(pairs);
   }
   return out;
 }
 
-/** One line per size: `N students: … p99 X ms … max … missed M … out-of-order K … server CPU … RSS …`. */
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** One line per pair: `N students: … p99 X ms … max … missed M … out-of-order K … server CPU … RSS …`. */
+function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<typeof withBaseline>>): string {
+  return [
+    `${String(r.students).padStart(6)} students: ${fmt(r.deliveredPerSecond, 0)} snapshots/s (${fmt(100 * r.deliveredShare, 0)} % of due)`,
+    `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (since the tick started: p99 ${r.sinceTickMs.p99} ms)`,
+    `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}, server CPU ${fmt(r.server.cpuPercent, 0)} %, RSS ${fmt(r.server.rssMaxMB, 0)} MB`,
+    `CPU/snapshot ${fmt(r.server.usPerMessage, 1)} µs vs bare socket.io ${fmt(b.server.usPerMessage, 1)} µs = ${fmt(ratios.cpuPerMessage, 2)}×`,
+    serverLoop(r),
+    `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''}, RSS ${fmt(b.server.rssMaxMB, 0)} MB, ${serverLoop(b)})`,
+    generator(r),
+    `machine load ${fmt(r.loadAverage, 1)}`,
+    ...(r.profiled ? [`profiles ${r.profiled} and ${b.profiled}`] : []),
+  ].join(', ');
+}
+
+/**
+ * Every pair's line; with more than one pair at a size, then a summary line: the medians of Opsroom's and the
+ * bare server's CPU per snapshot and the ratio of those medians, Opsroom's median and worst p99 from due, and
+ * the missed and out-of-order minutes over all of its runs.
+ */
 export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): string {
-  return rows
-    .map(({ opsroom: r, baseline: b, ratios }) =>
-      [
-        `${String(r.students).padStart(6)} students: ${fmt(r.deliveredPerSecond, 0)} snapshots/s (${fmt(100 * r.deliveredShare, 0)} % of due)`,
-        `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (since the tick started: p99 ${r.sinceTickMs.p99} ms)`,
-        `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}, server CPU ${fmt(r.server.cpuPercent, 0)} %, RSS ${fmt(r.server.rssMaxMB, 0)} MB`,
-        `CPU/snapshot ${fmt(r.server.usPerMessage, 1)} µs vs bare socket.io ${fmt(b.server.usPerMessage, 1)} µs = ${fmt(ratios.cpuPerMessage, 2)}×`,
-        serverLoop(r),
-        `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''}, RSS ${fmt(b.server.rssMaxMB, 0)} MB, ${serverLoop(b)})`,
-        generator(r),
-        `machine load ${fmt(r.loadAverage, 1)}`,
-        ...(r.profiled ? [`profiles ${r.profiled} and ${b.profiled}`] : []),
-      ].join(', '),
-    )
-    .join('\n');
+  const lines: string[] = [];
+  for (const pairs of rows) {
+    lines.push(...pairs.map(reportPair));
+    if (pairs.length < 2) continue;
+    const o = median(pairs.map((p) => p.opsroom.server.usPerMessage));
+    const b = median(pairs.map((p) => p.baseline.server.usPerMessage));
+    const p99s = pairs.map((p) => p.opsroom.latencyMs.p99);
+    const sum = (f: (p: (typeof pairs)[number]) => number) => pairs.reduce((a, p) => a + f(p), 0);
+    lines.push(
+      `${String(pairs[0].opsroom.students).padStart(6)} students, median of ${pairs.length} alternated pairs: CPU/snapshot ${fmt(o, 1)} µs vs bare socket.io ${fmt(b, 1)} µs = ${fmt(o / b, 2)}× ` +
+        `(each pair: ${pairs.map((p) => fmt(p.ratios.cpuPerMessage, 2)).join(', ')}), p99 from due median ${median(p99s)} ms (worst ${Math.max(...p99s)}), ` +
+        `missed ${sum((p) => p.opsroom.missed)}, out-of-order ${sum((p) => p.opsroom.outOfOrder)}, stalled ${sum((p) => p.opsroom.stalled)}, ` +
+        `RSS median ${fmt(median(pairs.map((p) => p.opsroom.server.rssMaxMB)), 0)} MB (bare ${fmt(median(pairs.map((p) => p.baseline.server.rssMaxMB)), 0)})`,
+    );
+  }
+  return lines.join('\n');
 }

@@ -1,8 +1,9 @@
 // `npm run bench [-- --only sim,tick,fanout,limit,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
-// [--seconds S] [--cpu-prof DIR]`:
+// [--seconds S] [--repeat N] [--cpu-prof DIR]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students), `--seconds` the limit probe's measured window (20),
+// `--repeat` its number of alternated Opsroom / bare pairs at each size (1; with more, a line of medians follows),
 // `--cpu-prof` writes a CPU profile of each server over the measured window into DIR. `npm run soak` is separate.
 import { mkdirSync } from 'node:fs';
 import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
@@ -37,6 +38,8 @@ const procsArg = option('procs');
 const procs = procsArg ? positiveInts('procs', procsArg)[0] : undefined;
 const secondsArg = option('seconds');
 const limitSeconds = secondsArg ? positiveInts('seconds', secondsArg)[0] : undefined;
+const repeatArg = option('repeat');
+const limitRepeat = repeatArg ? positiveInts('repeat', repeatArg)[0] : 1;
 const cpuProfileDir = option('cpu-prof');
 if (cpuProfileDir) mkdirSync(cpuProfileDir, { recursive: true });
 const quick = args.includes('--quick');
@@ -60,9 +63,10 @@ if (want('fanout')) {
   console.log(reportFanout(await withBaseline(opts, { cpuProfileDir })));
 }
 if (asked('limit')) {
-  console.log(`\n[3b] where the limit is: at each size Opsroom, then bare socket.io with the same payloads, ${limitSeconds ?? 20} s each, load generators on the same machine`);
+  const pairs = limitRepeat > 1 ? `${limitRepeat} alternated pairs of Opsroom then bare socket.io` : 'Opsroom, then bare socket.io';
+  console.log(`\n[3b] where the limit is: at each size ${pairs} with the same payloads, ${limitSeconds ?? 20} s each, load generators on the same machine`);
   // One line per size as soon as it is measured.
-  for (const n of limitSizes) console.log(reportLimit(await probeLimit([n], { procs, seconds: limitSeconds, cpuProfileDir })));
+  for (const n of limitSizes) console.log(reportLimit(await probeLimit([n], { procs, seconds: limitSeconds, cpuProfileDir, repeat: limitRepeat })));
 }
 if (asked('cluster')) {
   const sizes = studentsArg ? limitSizes : [2000, 4000];

@@ -3,7 +3,8 @@
 // then sent. The room's timer asks for it; the teacher's `step` plays it while paused.
 import { emit, unchanged, type Transition } from '../commands.ts';
 import { advanceTeam, latest, results } from '../round.ts';
-import type { RoundRun } from '../state.ts';
+import type { MinuteRecord } from '../../db/writes.ts';
+import type { RoundRun, TeamRun } from '../state.ts';
 import { teamMinutes } from '../split-view.ts';
 import { roomMinute, roundScores, snapshotJson } from '../views.ts';
 import { Draft } from './draft.ts';
@@ -25,9 +26,16 @@ export function finish(d: Draft, at: number, also: { minute?: number } = {}): vo
 export function playMinute(d: Draft, sentAt: number): void {
   const r = d.state.round;
   const minute = r.minute + 1;
-  const teams = new Map([...r.teams].map(([id, t]) => [id, advanceTeam(r, t, minute)]));
+  // One pass, no intermediate arrays: this runs for every team of every room every minute.
+  const teams = new Map<number, TeamRun>();
+  const rows: MinuteRecord[] = [];
+  for (const [id, before] of r.teams) {
+    const t = advanceTeam(r, before, minute);
+    teams.set(id, t);
+    rows.push({ teamId: t.teamId, minute, data: snapshotJson(latest(t)) });
+  }
   d.patchRound({ minute, teams });
-  d.write({ op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute, data: snapshotJson(latest(t)) })) });
+  d.write({ op: 'insertSnapshots', roundId: r.id, rows });
   sendMinute(d, d.state.round, sentAt);
   if (minute >= r.minutes) finish(d, sentAt, { minute });
   else d.write({ op: 'updateRound', id: r.id, set: { minute } });
