@@ -92,7 +92,8 @@ export class SqliteStore implements Store {
 
   /** Applies every list in one transaction on this connection, now; `also` runs inside it too (the writer thread's mark). */
   commitNow(lists: readonly (readonly Write[])[], also?: () => void): void {
-    const batch = (this.snapshotRows ??= new SnapshotBatch(this.db.$client));
+    this.snapshotRows ??= new SnapshotBatch(this.db.$client);
+    const batch = this.snapshotRows;
     try {
       this.db.transaction(() => {
         for (const list of lists) for (const w of list) this.apply(w, batch);
@@ -115,7 +116,8 @@ export class SqliteStore implements Store {
       return;
     }
     if (w.op === 'updateRound' && w.set.minute !== undefined && onlyMinute(w.set)) {
-      (this.minuteWrites ??= prepareMinuteWrites(db)).roundMinute.run({ id: w.id, minute: w.set.minute });
+      this.minuteWrites ??= prepareMinuteWrites(db);
+      this.minuteWrites.roundMinute.run({ id: w.id, minute: w.set.minute });
       return;
     }
     batch.flush();

@@ -90,8 +90,9 @@ function evaluated(
     if (prev) now[i] = tallyGoal(goals[i], prev[i], last);
     else {
       let acc: GoalTally | null = null;
-      for (let j = 0; j < snapshots.length; j++) acc = tallyGoal(goals[i], acc, snapshots.at(j)!);
-      now[i] = acc!;
+      for (const s of snapshots) acc = tallyGoal(goals[i], acc, s);
+      if (!acc) throw new RangeError(`team ${teamId} of round ${round.id} has no minute to tally`);
+      now[i] = acc;
     }
   }
   const r = evaluateTallies(round.scenarioDef, now, last, base.run);
@@ -117,10 +118,7 @@ export function latest(t: TeamRun): Snapshot {
 export function advanceTeam(round: RoundRun, t: TeamRun, minute: number): TeamRun {
   if (!t.sim) throw new Error(`team ${t.teamId} of round ${round.id} was read from its stored minutes: it cannot step`);
   const due: ControlChange[] = [];
-  for (let i = 0; i < t.changes.length; i++) {
-    const c = t.changes.at(i)!;
-    if (c.minute === minute) due.push({ key: c.key, value: c.value });
-  }
+  for (const c of t.changes) if (c.minute === minute) due.push({ key: c.key, value: c.value });
   const sim: SimStateBase = stepRound(round.model, t.sim, due);
   return evaluated(round, t.teamId, t.idx, t.name, sim, t.snapshots.append(sim.snapshot), t.changes, t);
 }

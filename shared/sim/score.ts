@@ -34,7 +34,8 @@ export function goalValue(goal: GoalDef, snapshots: readonly Snapshot[]): number
   if (snapshots.length === 0) throw new RangeError('no snapshots to evaluate');
   let t: GoalTally | null = null;
   for (const s of snapshots) t = tallyGoal(goal, t, s);
-  return talliedValue(goal, t!);
+  if (!t) throw new RangeError('no snapshots to evaluate');
+  return talliedValue(goal, t);
 }
 
 /** Whether a value is on the right side of a goal's target (the target included). */

@@ -54,6 +54,6 @@ io.on('connection', (socket) =>
 
 http.listen(0, '127.0.0.1', () => {
   const addr = http.address();
-  process.stdout.write(JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 }) + '\n');
+  process.stdout.write(`${JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 })}\n`);
 });
 process.on('SIGTERM', () => process.exit(0));

@@ -226,7 +226,7 @@ async function setupBaseline(): Promise<() => Promise<void>> {
   };
 }
 
-const send = (msg: object) => process.stdout.write(JSON.stringify(msg) + '\n');
+const send = (msg: object) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 
 const start = cfg.mode === 'opsroom' ? await setupOpsroom() : await setupBaseline();
 process.stderr.write(`loadgen ${cfg.mode} ${cfg.part + 1}/${cfg.procs}: ${sockets.length} sockets connected\n`);

@@ -17,14 +17,14 @@ const app = await buildApp({
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const addr = app.server.address();
-process.stdout.write(JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 }) + '\n');
+process.stdout.write(`${JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 })}\n`);
 // For the soak: the live heap (after a full collection when --expose-gc is on) and RSS, every so often.
 const every = Number(process.env.MEM_EVERY_MS ?? 0);
 if (every > 0) {
   setInterval(() => {
     (globalThis as { gc?: () => void }).gc?.();
     const m = process.memoryUsage();
-    process.stdout.write(JSON.stringify({ mem: { t: Date.now(), heapUsedMB: m.heapUsed / 2 ** 20, rssMB: m.rss / 2 ** 20, rooms: app.rooms.all().length } }) + '\n');
+    process.stdout.write(`${JSON.stringify({ mem: { t: Date.now(), heapUsedMB: m.heapUsed / 2 ** 20, rssMB: m.rss / 2 ** 20, rooms: app.rooms.all().length } })}\n`);
   }, every).unref();
 }
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -26,7 +26,7 @@ export interface ProbeReport {
   memoryMB: { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
 }
 
-const print = (msg: object) => process.stdout.write(JSON.stringify(msg) + '\n');
+const print = (msg: object) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 
 export function probeServer(name: string): void {
   const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
@@ -34,7 +34,8 @@ export function probeServer(name: string): void {
   const gcs = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       const kind = GC_KINDS[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other';
-      const k = (gc[kind] ??= { count: 0, totalMs: 0, maxMs: 0 });
+      gc[kind] ??= { count: 0, totalMs: 0, maxMs: 0 };
+      const k = gc[kind];
       k.count++;
       k.totalMs += e.duration;
       k.maxMs = Math.max(k.maxMs, e.duration);
