@@ -19,9 +19,18 @@ export default defineConfig({
       runtime: './web/lib/i18n/language.ts',
       locales: LOCALES,
       // The student's pages: they load the desk's words only (web/lib/i18n/packs.ts).
-      deskRoutes: ['./web/routes/+layout.svelte', './web/routes/play/[code]/+page.svelte', './web/routes/join/[code]/+page.svelte'],
+      deskRoutes: [
+        './web/routes/+layout.svelte',
+        './web/routes/play/[code]/+page.svelte',
+        './web/routes/join/[code]/+page.svelte',
+      ],
     }),
     sveltekit(),
   ],
-  server: { proxy: { '/api': { target: 'http://localhost:3000', ws: true }, '/socket.io': { target: 'http://localhost:3000', ws: true } } },
+  server: {
+    proxy: {
+      '/api': { target: 'http://localhost:3000', ws: true },
+      '/socket.io': { target: 'http://localhost:3000', ws: true },
+    },
+  },
 });

@@ -38,7 +38,13 @@ import { FeedHub, feedRoutes } from './realtime/feed.ts';
 import { AddressBook, DEFAULT_CONNECTION_LIMITS, guardSocketIo, type ConnectionLimits } from './realtime/guard.ts';
 import { CodeGuesses, DEFAULT_GUESS_LIMIT, type BucketConfig } from './realtime/limits.ts';
 import { LocalGate, type RoomGate } from './realtime/gate.ts';
-import { attachProtocol, DEFAULT_REALTIME_LIMITS, socketOutput, type IoServer, type RealtimeLimits } from './realtime/socket.ts';
+import {
+  attachProtocol,
+  DEFAULT_REALTIME_LIMITS,
+  socketOutput,
+  type IoServer,
+  type RealtimeLimits,
+} from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
 import { DEFAULT_ROOM_LIMITS, RoomManager, type RoomLimits } from './rooms/manager.ts';
 
@@ -134,7 +140,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     throw e;
   }
   const dbHealth = new DatabaseHealth(store, clock);
-  if (!dbHealth.intact) app.log.error({ problems: store.integrity }, 'the database failed its quick check: rounds on damaged pages may not load');
+  if (!dbHealth.intact)
+    app.log.error(
+      { problems: store.integrity },
+      'the database failed its quick check: rounds on damaged pages may not load',
+    );
 
   // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
   // rawJsonParser: minutes go out as the JSON text made once per snapshot (realtime/encoder.ts); in cluster mode
@@ -188,7 +198,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const gate: RoomGate = cluster ? cluster.gateFor(rooms, joinSocket) : new LocalGate(rooms, joinSocket);
   app.decorate('gate', gate);
   app.decorate('cluster', cluster);
-  attachProtocol(io, gate, clock, app.log, { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits }, { guesses, trust }, metrics);
+  attachProtocol(
+    io,
+    gate,
+    clock,
+    app.log,
+    { ...DEFAULT_REALTIME_LIMITS, ...opts.realtimeLimits },
+    { guesses, trust },
+    metrics,
+  );
 
   app.setErrorHandler(handleError);
   // Route schemas are zod schemas (shared/protocol/schemas.ts and the routes' own).
@@ -207,7 +225,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('exports', new Exports(store, { ...DEFAULT_EXPORT_LIMITS, ...opts.exportLimits }));
   const coach = new Coach(opts.coachRunner ?? new WorkerRunner(), { ...DEFAULT_COACH_LIMITS, ...opts.coachLimits });
   await app.register(teacherRoutes, { cache: replayCache, limits: httpLimits, coach });
-  await app.register(opsRoutes, { metrics, metricsToken: opts.metricsToken ?? null, publicUrl: opts.publicUrl ?? null, interfaces: opts.interfaces ?? networkInterfaces });
+  await app.register(opsRoutes, {
+    metrics,
+    metricsToken: opts.metricsToken ?? null,
+    publicUrl: opts.publicUrl ?? null,
+    interfaces: opts.interfaces ?? networkInterfaces,
+  });
   await app.register(feedRoutes);
 
   if (hasWeb) {

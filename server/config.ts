@@ -47,7 +47,12 @@ const port = z
   .regex(/^\d{1,5}$/, 'must be a whole number from 0 to 65535')
   .transform(Number)
   .refine((n) => n <= 65535, 'must be a whole number from 0 to 65535');
-const host = z.string().regex(/^[\w.:%-]+$/, 'must be an IP address or a host name, e.g. 0.0.0.0 (every IPv4 interface) or :: (IPv4 and IPv6)');
+const host = z
+  .string()
+  .regex(
+    /^[\w.:%-]+$/,
+    'must be an IP address or a host name, e.g. 0.0.0.0 (every IPv4 interface) or :: (IPv4 and IPv6)',
+  );
 const publicUrl = z.string().transform((s, ctx) => {
   let u: URL | null = null;
   try {
@@ -56,7 +61,10 @@ const publicUrl = z.string().transform((s, ctx) => {
     // reported below
   }
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username) {
-    ctx.addIssue({ code: 'custom', message: 'must be an http:// or https:// address without query or fragment, e.g. https://opsroom.example.org' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be an http:// or https:// address without query or fragment, e.g. https://opsroom.example.org',
+    });
     return z.NEVER;
   }
   return u.href.replace(/\/+$/, '');
@@ -73,13 +81,16 @@ const parsedBy = <T>(parse: (s: string) => T) =>
     }
   });
 const serviceUrl = (protocols: string[], example: string) =>
-  z.string().refine((s) => {
-    try {
-      return protocols.includes(new URL(s).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a ${protocols.map((p) => `${p}//`).join(' or ')} address, e.g. ${example}`);
+  z.string().refine(
+    (s) => {
+      try {
+        return protocols.includes(new URL(s).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a ${protocols.map((p) => `${p}//`).join(' or ')} address, e.g. ${example}`,
+  );
 
 const schema = z.object({
   PORT: optional(port),
@@ -97,7 +108,9 @@ const schema = z.object({
   ),
   ALLOWED_ORIGINS: optional(parsedBy(parseAllowedOrigins)),
   // Cluster mode: both or neither (checked below).
-  DATABASE_URL: optional(serviceUrl(['postgres:', 'postgresql:'], 'postgres://opsroom:secret@db.example.org:5432/opsroom')),
+  DATABASE_URL: optional(
+    serviceUrl(['postgres:', 'postgresql:'], 'postgres://opsroom:secret@db.example.org:5432/opsroom'),
+  ),
   REDIS_URL: optional(serviceUrl(['redis:', 'rediss:'], 'redis://redis.example.org:6379')),
 });
 
@@ -120,16 +133,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!r.success) {
     const issue = r.error.issues[0];
     const name = String(issue.path[0] ?? 'environment');
-    const shown = SECRET.has(name) ? '(hidden)' : JSON.stringify(env[name] ?? '').slice(1, -1).slice(0, 80);
+    const shown = SECRET.has(name)
+      ? '(hidden)'
+      : JSON.stringify(env[name] ?? '')
+          .slice(1, -1)
+          .slice(0, 80);
     throw new ConfigError(name, `${name}=${shown}: ${issue.message}`);
   }
   const e = r.data;
   if ((e.DATABASE_URL === undefined) !== (e.REDIS_URL === undefined)) {
     const [set, unset] = e.DATABASE_URL === undefined ? ['REDIS_URL', 'DATABASE_URL'] : ['DATABASE_URL', 'REDIS_URL'];
-    throw new ConfigError(unset, `${set} is set but ${unset} is not: cluster mode needs both (PostgreSQL and Redis); one process on SQLite needs neither`);
+    throw new ConfigError(
+      unset,
+      `${set} is set but ${unset} is not: cluster mode needs both (PostgreSQL and Redis); one process on SQLite needs neither`,
+    );
   }
   if (e.DATABASE_URL !== undefined && e.DATABASE_PATH !== undefined) {
-    throw new ConfigError('DATABASE_PATH', `DATABASE_PATH=${JSON.stringify(e.DATABASE_PATH).slice(1, -1).slice(0, 80)}: not used in cluster mode (DATABASE_URL): unset one of them`);
+    throw new ConfigError(
+      'DATABASE_PATH',
+      `DATABASE_PATH=${JSON.stringify(e.DATABASE_PATH).slice(1, -1).slice(0, 80)}: not used in cluster mode (DATABASE_URL): unset one of them`,
+    );
   }
   return {
     port: e.PORT ?? 3000,
@@ -141,6 +164,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN ?? null,
     trustProxy: e.TRUST_PROXY ?? null,
     allowedOrigins: e.ALLOWED_ORIGINS ?? [],
-    cluster: e.DATABASE_URL !== undefined && e.REDIS_URL !== undefined ? { databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL } : null,
+    cluster:
+      e.DATABASE_URL !== undefined && e.REDIS_URL !== undefined
+        ? { databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL }
+        : null,
   };
 }

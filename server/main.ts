@@ -50,8 +50,10 @@ try {
 } catch (e) {
   // The two usual causes in one plain line; anything else with its stack.
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') app.log.fatal({ code }, `cannot listen: port ${config.port} is already in use (set PORT to another)`);
-  else if (code === 'EADDRNOTAVAIL') app.log.fatal({ code }, `cannot listen: HOST=${config.host} is not an address of this machine`);
+  if (code === 'EADDRINUSE')
+    app.log.fatal({ code }, `cannot listen: port ${config.port} is already in use (set PORT to another)`);
+  else if (code === 'EADDRNOTAVAIL')
+    app.log.fatal({ code }, `cannot listen: HOST=${config.host} is not an address of this machine`);
   else app.log.fatal({ err: e }, 'cannot listen');
   await app.close();
   process.exit(EXIT_CODES.cannotListen);

@@ -18,7 +18,10 @@ export function numberFormat(locale: string, digits: number | null): Intl.Number
   const id = `${locale}|${digits}`;
   let f = numberFormats.get(id);
   if (!f) {
-    f = new Intl.NumberFormat(intlLocale(locale), digits === null ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    f = new Intl.NumberFormat(
+      intlLocale(locale),
+      digits === null ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits },
+    );
     numberFormats.set(id, f);
   }
   return f;

@@ -10,7 +10,9 @@ import { startServices } from '../cluster/services.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const base = Number(process.env.PORT || 3000);
 if (!Number.isInteger(base) || base < 1 || base > 65534) {
-  process.stderr.write(`cluster: PORT=${process.env.PORT}: must be a whole number from 1 to 65534 (the processes use PORT and PORT+1)\n`);
+  process.stderr.write(
+    `cluster: PORT=${process.env.PORT}: must be a whole number from 1 to 65534 (the processes use PORT and PORT+1)\n`,
+  );
   process.exit(2);
 }
 const STOP_TIMEOUT_MS = 15_000;
@@ -33,7 +35,13 @@ interface Member {
 function startMember(i: number): Member {
   const name = `opsroom-${i + 1}`;
   const port = base + i;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, REDIS_URL: services.redis.url, LOG_FORMAT: 'pretty' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: services.redis.url,
+    LOG_FORMAT: 'pretty',
+  };
   delete env.DATABASE_PATH;
   // setpriv's parent-death signal: the process stops with this launcher, however the launcher ends.
   // Its own process group: a Ctrl-C reaches this launcher only, which then stops each process once, gracefully.
@@ -52,7 +60,8 @@ function startMember(i: number): Member {
     }
     proc.once('exit', (code, signal) => {
       reject(new Error(`${name} exited (${code ?? signal}) before it was ready`));
-      if (!stopping) say(`${name} (pid ${proc.pid}) stopped (${code ?? signal}); the other one goes on with its rooms.`);
+      if (!stopping)
+        say(`${name} (pid ${proc.pid}) stopped (${code ?? signal}); the other one goes on with its rooms.`);
       if (!stopping && members.every((m) => m.proc.exitCode !== null || m.proc.signalCode !== null)) void stop(1);
     });
   });
@@ -98,5 +107,7 @@ for (let i = 0; i < 2; i++) {
 say('');
 say('Opsroom cluster is ready: two processes, one set of rooms.');
 for (const m of members) say(`  ${m.name}  http://localhost:${m.port}  (pid ${m.proc.pid})`);
-say(`Open the teacher page on http://localhost:${members[0].port} and let students join on http://localhost:${members[1].port}.`);
+say(
+  `Open the teacher page on http://localhost:${members[0].port} and let students join on http://localhost:${members[1].port}.`,
+);
 say('Ctrl-C stops everything.');

@@ -6,7 +6,12 @@ import { availableParallelism, cpus } from 'node:os';
 import { parseArgs as parseArgv } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { playArgs, shellLine, type Play } from '../../shared/design/play.ts';
-import { scenarioReport, type PlayFigures, type ReportOptions, type ScenarioReport } from '../../shared/design/report.ts';
+import {
+  scenarioReport,
+  type PlayFigures,
+  type ReportOptions,
+  type ScenarioReport,
+} from '../../shared/design/report.ts';
 import { createRound, stepRound } from '../../shared/sim/engine.ts';
 import { PLAYS as PS_PLAYS } from '../../shared/sim/payment-switch/plays.ts';
 import { getModel, models } from '../../shared/sim/registry.ts';
@@ -70,7 +75,8 @@ const pts = (x: number) => x.toFixed(1).padStart(7);
 
 export function formatReport(r: ScenarioReport, seconds: number): string {
   const goals = (f: PlayFigures) => r.goals.map((g, i) => `${g} ${pct(f.goalRates[i]).trim()}`).join(', ');
-  const line = (label: string, f: PlayFigures, extra = '') => `  ${label.padEnd(22)} wins ${pct(f.winRate)}  score ${pts(f.meanScore)}  [${goals(f)}]${extra}`;
+  const line = (label: string, f: PlayFigures, extra = '') =>
+    `  ${label.padEnd(22)} wins ${pct(f.winRate)}  score ${pts(f.meanScore)}  [${goals(f)}]${extra}`;
   const out = [
     `${r.model} / ${r.scenario} (${r.kind}${r.targeted ? ', targets apply' : ', no targets'}): ${r.plays} plays in ${seconds.toFixed(0)} s`,
     line('doing nothing', r.nothing),
@@ -81,19 +87,31 @@ export function formatReport(r: ScenarioReport, seconds: number): string {
   ];
   if (r.documented) out.push(line('documented', r.documented), line('documented, 3 min late', r.documented.late));
   out.push(line('oracle (per seed)', r.oracle));
-  out.push(`  roles: ${r.roles.map((x) => `${x.role} ${pct(x.worth).trim()}`).join(', ')}; decision times ${r.decisionTimes}; seed share (top quarter) ${pct(r.seedShare).trim()}`);
-  if (r.targeted) for (const c of r.checks) out.push(`  ${c.ok ? 'ok  ' : 'MISS'} ${c.id.padEnd(16)} ${c.value}  (target ${c.target})`);
+  out.push(
+    `  roles: ${r.roles.map((x) => `${x.role} ${pct(x.worth).trim()}`).join(', ')}; decision times ${r.decisionTimes}; seed share (top quarter) ${pct(r.seedShare).trim()}`,
+  );
+  if (r.targeted)
+    for (const c of r.checks)
+      out.push(`  ${c.ok ? 'ok  ' : 'MISS'} ${c.id.padEnd(16)} ${c.value}  (target ${c.target})`);
   return out.join('\n');
 }
 
 /** The summary table of docs/exercise-design.md. */
 export function summaryTable(reports: readonly ScenarioReport[]): string {
-  const head = '| scenario | targets | nothing wins | fixed wins | fixed / adaptive score | adaptive wins | documented wins | documented +3 min | two-time wins | weakest role | decision times | seed share | oracle score |';
+  const head =
+    '| scenario | targets | nothing wins | fixed wins | fixed / adaptive score | adaptive wins | documented wins | documented +3 min | two-time wins | weakest role | decision times | seed share | oracle score |';
   const rows = reports.map((r) => {
     const weakest = [...r.roles].sort((a, b) => a.worth - b.worth)[0];
     const ratio = r.adaptive.meanScore > 0 ? pct(r.fixed.meanScore / r.adaptive.meanScore).trim() : '—';
     const doc = r.documented ? [pct(r.documented.winRate).trim(), pct(r.documented.late.winRate).trim()] : ['—', '—'];
-    const ok = r.targeted ? (r.checks.every((c) => c.ok) ? 'all met' : `missed: ${r.checks.filter((c) => !c.ok).map((c) => c.id).join(', ')}`) : 'none';
+    const ok = r.targeted
+      ? r.checks.every((c) => c.ok)
+        ? 'all met'
+        : `missed: ${r.checks
+            .filter((c) => !c.ok)
+            .map((c) => c.id)
+            .join(', ')}`
+      : 'none';
     return `| ${r.model} / ${r.scenario} | ${ok} | ${pct(r.nothing.winRate).trim()} | ${pct(r.fixed.winRate).trim()} | ${ratio} | ${pct(r.adaptive.winRate).trim()} | ${doc[0]} | ${doc[1]} | ${pct(r.twoTimes.winRate).trim()} | ${weakest.role} ${pct(weakest.worth).trim()} | ${r.decisionTimes} | ${pct(r.seedShare).trim()} | ${r.oracle.meanScore.toFixed(0)} |`;
   });
   return [head, `|${'---|'.repeat(13)}`, ...rows].join('\n');
@@ -134,7 +152,8 @@ async function main(): Promise<void> {
   const int = (name: string, text: string | undefined, dflt: number, min: number, max: number): number => {
     if (text === undefined) return dflt;
     const n = /^\d+$/.test(text) ? Number(text) : NaN;
-    if (!(n >= min && n <= max)) throw new Error(`--${name}: expected an integer in ${min}–${max}, got ${JSON.stringify(text)}`);
+    if (!(n >= min && n <= max))
+      throw new Error(`--${name}: expected an integer in ${min}–${max}, got ${JSON.stringify(text)}`);
     return n;
   };
   let budget: number, nSeeds: number, workers: number;
@@ -155,15 +174,30 @@ async function main(): Promise<void> {
       if (s.goals.length === 0 || (values.scenario && !values.scenario.includes(s.id))) continue;
       // Scenarios reported without targets (the seed's payment levels) get half the search.
       const b = s.kind === 'classic' && model.id === 'payment-switch' ? Math.round(budget / 2) : budget;
-      tasks.push({ model: model.id, scenario: s.id, options: { seeds, budget: b, oracleBudget: Math.max(20, Math.round(b / 8)), documented: documentedPlay(model.id, s.id) } });
+      tasks.push({
+        model: model.id,
+        scenario: s.id,
+        options: {
+          seeds,
+          budget: b,
+          oracleBudget: Math.max(20, Math.round(b / 8)),
+          documented: documentedPlay(model.id, s.id),
+        },
+      });
     }
   }
   if (tasks.length === 0) {
-    console.error(`error: no scenario matches; scenarios are: ${Object.values(models).flatMap((m) => m.scenarios.filter((s) => s.goals.length > 0).map((s) => s.id)).join(', ')}`);
+    console.error(
+      `error: no scenario matches; scenarios are: ${Object.values(models)
+        .flatMap((m) => m.scenarios.filter((s) => s.goals.length > 0).map((s) => s.id))
+        .join(', ')}`,
+    );
     process.exitCode = 2;
     return;
   }
-  console.log(`design report: ${tasks.length} scenarios, seeds 1–${nSeeds}, budget ${budget}, ${Math.min(workers, tasks.length)} worker threads`);
+  console.log(
+    `design report: ${tasks.length} scenarios, seeds 1–${nSeeds}, budget ${budget}, ${Math.min(workers, tasks.length)} worker threads`,
+  );
   const started = Date.now();
   const results = new Array<{ report: ScenarioReport; seconds: number }>(tasks.length);
   let next = 0;
@@ -190,11 +224,25 @@ async function main(): Promise<void> {
   const reports = results.map((r) => r.report);
   console.log(`\n${summaryTable(reports)}`);
   const stepUs = Object.fromEntries(Object.values(models).map((m) => [m.id, stepMedianUs(m, 120)]));
-  console.log(`\none step, median: ${Object.entries(stepUs).map(([k, v]) => `${k} ${v.toFixed(2)} µs`).join(', ')} (must stay ≤ 20 µs; benchmark of record: npm run bench -- --only sim)`);
+  console.log(
+    `\none step, median: ${Object.entries(stepUs)
+      .map(([k, v]) => `${k} ${v.toFixed(2)} µs`)
+      .join(', ')} (must stay ≤ 20 µs; benchmark of record: npm run bench -- --only sim)`,
+  );
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
-  console.log(`${((Date.now() - started) / 1000).toFixed(0)} s on ${availableParallelism()} × ${cpu}, Node ${process.version}`);
+  console.log(
+    `${((Date.now() - started) / 1000).toFixed(0)} s on ${availableParallelism()} × ${cpu}, Node ${process.version}`,
+  );
   if (values.json) {
-    const json = { date: new Date().toISOString(), machine: `${availableParallelism()} × ${cpu}`, node: process.version, seeds: nSeeds, budget, stepMedianUs: stepUs, reports };
+    const json = {
+      date: new Date().toISOString(),
+      machine: `${availableParallelism()} × ${cpu}`,
+      node: process.version,
+      seeds: nSeeds,
+      budget,
+      stepMedianUs: stepUs,
+      reports,
+    };
     writeFileSync(values.json, `${JSON.stringify(json, null, 1)}\n`);
     console.log(`written ${values.json}`);
   }
@@ -208,4 +256,3 @@ if (isMainThread && /design-report\.ts$/.test(process.argv[1] ?? '')) {
   const port = parentPort;
   port.on('message', (t: Task) => port.postMessage(runTask(t)));
 }
-

@@ -6,7 +6,15 @@ import { baselineRun, indicatorDef, ScenarioError, scenarioDef } from '../../sha
 import { getModel, isSimulatorId, simulatorIds } from '../../shared/sim/registry.ts';
 import { evaluateRound, ledgerTotals, saving, type Baseline } from '../../shared/sim/score.ts';
 import type { RoundResult, ScenarioDef, ScheduledChange, SimModel, Snapshot } from '../../shared/sim/types.ts';
-import { formatTrigger, parseChange, parseTrigger, PlayError, runPlay, type Play, type Rule } from '../../shared/design/play.ts';
+import {
+  formatTrigger,
+  parseChange,
+  parseTrigger,
+  PlayError,
+  runPlay,
+  type Play,
+  type Rule,
+} from '../../shared/design/play.ts';
 import { formatClock, formatDisplay } from '../../shared/format.ts';
 
 export const USAGE = `usage: npm run sim -- --model payment-switch|web-service --scenario ID [--seed N] [--minutes M]
@@ -40,7 +48,8 @@ export interface CliOptions {
 
 function intFlag(name: string, text: string | undefined, min: number, max: number): number {
   const n = text !== undefined && /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new UsageError(`--${name}: expected an integer in ${min}–${max}, got ${JSON.stringify(text ?? '')}`);
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name}: expected an integer in ${min}–${max}, got ${JSON.stringify(text ?? '')}`);
   return n;
 }
 
@@ -78,10 +87,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     seen.add(t.name);
   }
   const modelId = values.model;
-  if (!isSimulatorId(modelId)) throw new UsageError(`--model: expected one of ${simulatorIds.join(', ')}, got ${JSON.stringify(modelId ?? '')}`);
+  if (!isSimulatorId(modelId))
+    throw new UsageError(`--model: expected one of ${simulatorIds.join(', ')}, got ${JSON.stringify(modelId ?? '')}`);
   const model = getModel(modelId);
   const scenario = values.scenario;
-  if (scenario === undefined) throw new UsageError(`--scenario is required: one of ${model.scenarios.map((s) => s.id).join(', ')}`);
+  if (scenario === undefined)
+    throw new UsageError(`--scenario is required: one of ${model.scenarios.map((s) => s.id).join(', ')}`);
   let def: ScenarioDef;
   try {
     def = scenarioDef(model, scenario);
@@ -90,15 +101,19 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     throw e;
   }
   const seed = values.seed !== undefined ? intFlag('seed', values.seed, 0, 0xffffffff) : 1;
-  const minutes = values.minutes !== undefined ? intFlag('minutes', values.minutes, 0, 1440) : (def.minutes ?? model.defaultMinutes);
+  const minutes =
+    values.minutes !== undefined ? intFlag('minutes', values.minutes, 0, 1440) : (def.minutes ?? model.defaultMinutes);
   const noiseText = values.noise ?? 'on';
-  if (noiseText !== 'on' && noiseText !== 'off') throw new UsageError(`--noise: expected on or off, got ${JSON.stringify(noiseText)}`);
+  if (noiseText !== 'on' && noiseText !== 'off')
+    throw new UsageError(`--noise: expected on or off, got ${JSON.stringify(noiseText)}`);
   const format = values.format ?? 'jsonl';
-  if (format !== 'jsonl' && format !== 'table') throw new UsageError(`--format: expected jsonl or table, got ${JSON.stringify(format)}`);
+  if (format !== 'jsonl' && format !== 'table')
+    throw new UsageError(`--format: expected jsonl or table, got ${JSON.stringify(format)}`);
 
   const changes: ScheduledChange[] = [];
   for (const text of values.set ?? []) {
-    if (!/^[A-Za-z][A-Za-z0-9]*=/.test(text)) throw new UsageError(`--set ${JSON.stringify(text)}: expected key=value or key=value@minute`);
+    if (!/^[A-Za-z][A-Za-z0-9]*=/.test(text))
+      throw new UsageError(`--set ${JSON.stringify(text)}: expected key=value or key=value@minute`);
     // key=value@minute: the minute follows the first @.
     const at = text.indexOf('@');
     const body = at < 0 ? text : text.slice(0, at);
@@ -120,13 +135,18 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     } else if (t.kind === 'positional') {
       const rule = rules[rules.length - 1];
       const last = tokens[tokens.indexOf(t) - 1];
-      if (!rule || !last || (last.kind === 'option' && last.name !== 'on')) throw new UsageError(`unexpected argument ${JSON.stringify(t.value)}`);
-      rule.changes.push(asUsage(`--on ${formatTrigger(rule.on, rule.delay)} ${t.value}`, () => parseChange(model, t.value)));
+      if (!rule || !last || (last.kind === 'option' && last.name !== 'on'))
+        throw new UsageError(`unexpected argument ${JSON.stringify(t.value)}`);
+      rule.changes.push(
+        asUsage(`--on ${formatTrigger(rule.on, rule.delay)} ${t.value}`, () => parseChange(model, t.value)),
+      );
     } else if (t.kind === 'option-terminator') {
       throw new UsageError('unexpected argument "--"');
     }
   }
-  for (const r of rules) if (r.changes.length === 0) throw new UsageError(`--on ${formatTrigger(r.on, r.delay)}: give at least one key=value after it`);
+  for (const r of rules)
+    if (r.changes.length === 0)
+      throw new UsageError(`--on ${formatTrigger(r.on, r.delay)}: give at least one key=value after it`);
   return { model, scenario, seed, minutes, noise: noiseText === 'on', changes, rules, format };
 }
 
@@ -165,7 +185,13 @@ export function resultLine(r: RoundResult, ledger: LedgerSummary): string {
 
 const STATUS_MARK = { normal: 'ok', warning: 'WARN', critical: 'CRIT' } as const;
 
-export function table(model: SimModel, scenario: string, snapshots: readonly Snapshot[], result: RoundResult, ledger: LedgerSummary): string {
+export function table(
+  model: SimModel,
+  scenario: string,
+  snapshots: readonly Snapshot[],
+  result: RoundResult,
+  ledger: LedgerSummary,
+): string {
   const headline = model.indicators.filter((i) => i.headline);
   const extra = model.tableColumns.map((k) => indicatorDef(model, k));
   const cols = [...headline, ...extra];
@@ -183,14 +209,20 @@ export function table(model: SimModel, scenario: string, snapshots: readonly Sna
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const fmt = (r: string[]) => r.map((cell, i) => cell.padStart(widths[i])).join('  ');
   const lines = [fmt(header), ...rows.map(fmt)];
-  const changes = snapshots.flatMap((s) => s.events.filter((e) => e.kind === 'control').map((e) => `  minute ${s.minute}: ${e.key} = ${formatControlValue(e.value)}`));
+  const changes = snapshots.flatMap((s) =>
+    s.events
+      .filter((e) => e.kind === 'control')
+      .map((e) => `  minute ${s.minute}: ${e.key} = ${formatControlValue(e.value)}`),
+  );
   if (changes.length) lines.push('', 'control changes:', ...changes);
   const last = snapshots[snapshots.length - 1];
   const money = (key: string) => formatDisplay(indicatorDef(model, key).display, last.indicators[key]);
   lines.push('', `ledger (${model.ledger.currency}): ${model.ledger.items.map((k) => `${k} ${money(k)}`).join(', ')}`);
   const totalDisplay = indicatorDef(model, model.ledger.total).display;
   const other = (x: number) => formatDisplay(totalDisplay, x);
-  lines.push(`  ${model.ledger.total} ${money(model.ledger.total)}; doing nothing ${other(ledger.nothing)}; a calm hour ${other(ledger.calm)}; saving s = ${ledger.saving.toFixed(3)}`);
+  lines.push(
+    `  ${model.ledger.total} ${money(model.ledger.total)}; doing nothing ${other(ledger.nothing)}; a calm hour ${other(ledger.calm)}; saving s = ${ledger.saving.toFixed(3)}`,
+  );
   const def = scenarioDef(model, scenario);
   if (def.goals.length === 0) {
     lines.push('', 'free play: no goals');
@@ -201,7 +233,9 @@ export function table(model: SimModel, scenario: string, snapshots: readonly Sna
       const goal = def.goals.find((x) => x.id === g.id);
       if (!goal) throw new Error(`${scenario} has no goal ${g.id}, though the round's result has one`);
       const how = goal.aggregate === 'final' ? 'at the end' : `mean from minute ${goal.from ?? 1}`;
-      lines.push(`  ${g.met ? 'MET   ' : 'FAILED'} ${g.id}: ${g.indicator} ${how} = ${formatDisplay(ind.display, g.value)} (target ${g.op} ${formatDisplay(ind.display, g.target)})`);
+      lines.push(
+        `  ${g.met ? 'MET   ' : 'FAILED'} ${g.id}: ${g.indicator} ${how} = ${formatDisplay(ind.display, g.value)} (target ${g.op} ${formatDisplay(ind.display, g.target)})`,
+      );
     }
     lines.push(`  score ${result.score}`);
   }
@@ -223,8 +257,13 @@ export function runCli(argv: readonly string[]): { stdout: string; stderr: strin
   const baseline: Baseline = baselineRun(opts.model, opts.scenario, opts.seed, opts.minutes, opts.noise);
   const result = evaluateRound(scenarioDef(opts.model, opts.scenario), snapshots, baseline);
   const totals = ledgerTotals(snapshots, baseline);
-  const ledger = { total: totals.ledger, nothing: totals.nothing, calm: totals.calm, saving: saving(totals.ledger, totals.nothing, totals.calm) };
-  if (opts.format === 'table') return { stdout: `${table(opts.model, opts.scenario, snapshots, result, ledger)}\n`, stderr: '', code: 0 };
+  const ledger = {
+    total: totals.ledger,
+    nothing: totals.nothing,
+    calm: totals.calm,
+    saving: saving(totals.ledger, totals.nothing, totals.calm),
+  };
+  if (opts.format === 'table')
+    return { stdout: `${table(opts.model, opts.scenario, snapshots, result, ledger)}\n`, stderr: '', code: 0 };
   return { stdout: `${[...snapshots.map(jsonLine), resultLine(result, ledger)].join('\n')}\n`, stderr: '', code: 0 };
 }
-

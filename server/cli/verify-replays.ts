@@ -12,7 +12,9 @@ const at = args.indexOf('--db');
 const url = at < 0 ? process.env.DATABASE_URL?.trim() : undefined;
 const path = at >= 0 ? args[at + 1] : (process.env.DATABASE_PATH ?? './data/opsroom.db');
 if (!url && (!path || !existsSync(path))) {
-  console.error(`error: no database at ${path ?? '(missing --db value)'}; use --db FILE, DATABASE_PATH or DATABASE_URL`);
+  console.error(
+    `error: no database at ${path ?? '(missing --db value)'}; use --db FILE, DATABASE_PATH or DATABASE_URL`,
+  );
   process.exit(2);
 }
 let store: Store;
@@ -28,7 +30,9 @@ for (const r of reports) {
   const ok = r.mismatches.length === 0;
   if (!ok) bad++;
   const what = ok ? 'exact' : r.mismatches.map((m) => `team ${m.teamId}: minutes ${m.minutes.join(', ')}`).join('; ');
-  console.log(`${ok ? 'ok  ' : 'DIFF'} round ${r.roundId} (room ${r.roomCode}, ${r.simulator}/${r.scenario}, ${r.teams} teams × ${r.minutes + 1} minutes): ${what}`);
+  console.log(
+    `${ok ? 'ok  ' : 'DIFF'} round ${r.roundId} (room ${r.roomCode}, ${r.simulator}/${r.scenario}, ${r.teams} teams × ${r.minutes + 1} minutes): ${what}`,
+  );
 }
 console.log(`${reports.length} finished rounds re-simulated, ${bad} with differences`);
 await store.close();

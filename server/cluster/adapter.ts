@@ -42,7 +42,8 @@ export async function openRedis(url: string, log?: Warner, name = 'redis'): Prom
   let down: Error | null = null;
   let ready = false;
   r.on('error', (err: Error) => {
-    if (ready && !down) log?.warn({ connection: name, reason: err.message }, 'lost the connection to Redis: reconnecting');
+    if (ready && !down)
+      log?.warn({ connection: name, reason: err.message }, 'lost the connection to Redis: reconnecting');
     down = err;
   });
   r.on('ready', () => {
@@ -59,13 +60,23 @@ export async function openRedis(url: string, log?: Warner, name = 'redis'): Prom
   return r;
 }
 
-export async function createRedisAdapter(url: string, opts: { channelPrefix?: string; log?: Warner } = {}): Promise<RedisAdapter> {
-  const [pub, sub] = await Promise.all([openRedis(url, opts.log, 'adapter-pub'), openRedis(url, opts.log, 'adapter-sub')].map((p) => p.catch((e: Error) => e)));
+export async function createRedisAdapter(
+  url: string,
+  opts: { channelPrefix?: string; log?: Warner } = {},
+): Promise<RedisAdapter> {
+  const [pub, sub] = await Promise.all(
+    [openRedis(url, opts.log, 'adapter-pub'), openRedis(url, opts.log, 'adapter-sub')].map((p) =>
+      p.catch((e: Error) => e),
+    ),
+  );
   if (pub instanceof Error || sub instanceof Error) {
     for (const c of [pub, sub]) if (!(c instanceof Error)) c.disconnect();
     throw pub instanceof Error ? pub : sub;
   }
-  const sharded = createShardedAdapter(pub, sub, { channelPrefix: opts.channelPrefix ?? 'opsroom', subscriptionMode: 'dynamic' });
+  const sharded = createShardedAdapter(pub, sub, {
+    channelPrefix: opts.channelPrefix ?? 'opsroom',
+    subscriptionMode: 'dynamic',
+  });
   // socket.io calls the option with `new`: a plain function that returns the adapter, as createShardedAdapter's.
   // biome-ignore lint/complexity/useArrowFunction: an arrow function cannot be called with `new`.
   const adapter = function (nsp: unknown) {
@@ -108,7 +119,10 @@ function classChannels<A>(adapter: A): A {
   a.shouldUseASeparateNamespace = (room) => classOf(room) === room;
   a.computeChannel = (message) => {
     const rooms = message.data.opts?.rooms;
-    const cls = message.type === BROADCAST && message.data.requestId === undefined && rooms?.length === 1 ? classOf(rooms[0]) : null;
+    const cls =
+      message.type === BROADCAST && message.data.requestId === undefined && rooms?.length === 1
+        ? classOf(rooms[0])
+        : null;
     return cls ? a.dynamicChannel(cls) : a.channel;
   };
   return adapter;

@@ -12,7 +12,19 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { FencedError } from '../db/writes.ts';
-import { answer, changesNothing, normalizedCode, roomFor, tokenSeat, type AnswerDeps, type Ask, type AskOf, type AskReply, type AskType, type RoomGate } from '../realtime/gate.ts';
+import {
+  answer,
+  changesNothing,
+  normalizedCode,
+  roomFor,
+  tokenSeat,
+  type AnswerDeps,
+  type Ask,
+  type AskOf,
+  type AskReply,
+  type AskType,
+  type RoomGate,
+} from '../realtime/gate.ts';
 import type { RoomManager } from '../rooms/manager.ts';
 import { NotOwnerError } from '../rooms/ownership.ts';
 import type { RoomLeases } from './lease.ts';
@@ -72,7 +84,8 @@ export class ClusterGate implements RoomGate {
     const known = this.holders.get(code);
     if (known && known.until > Date.now()) return known;
     const h = await this.o.leases.holder(code);
-    if (h) this.holders.set(code, { node: h.node, token: h.token, until: Date.now() + Math.min(HOLDER_MEMORY_MS, h.ttlMs) });
+    if (h)
+      this.holders.set(code, { node: h.node, token: h.token, until: Date.now() + Math.min(HOLDER_MEMORY_MS, h.ttlMs) });
     else this.holders.delete(code);
     if (this.holders.size > 10_000) this.holders.clear();
     return h;
@@ -121,7 +134,11 @@ export class ClusterGate implements RoomGate {
       } catch (e) {
         this.holders.delete(code);
         // A leave is not worth waiting for: whoever takes the room next counts who is connected anyway.
-        if (ask.type === 'leave' && (e instanceof NotReceivedError || e instanceof RpcTimeoutError || e instanceof NotOwnerError)) return undefined;
+        if (
+          ask.type === 'leave' &&
+          (e instanceof NotReceivedError || e instanceof RpcTimeoutError || e instanceof NotOwnerError)
+        )
+          return undefined;
         if (e instanceof RpcTimeoutError) unanswered = holder.token;
         else if (e instanceof NotReceivedError || e instanceof NotOwnerError) await pause(attempt);
         else throw e;
@@ -131,9 +148,15 @@ export class ClusterGate implements RoomGate {
 }
 
 function unreachable(): ClassroomError {
-  return new ClassroomError(ErrorCode.STORAGE_FAILED, 'the server that runs this room could not be reached: nothing changed, try again');
+  return new ClassroomError(
+    ErrorCode.STORAGE_FAILED,
+    'the server that runs this room could not be reached: nothing changed, try again',
+  );
 }
 
 function uncertain(): ClassroomError {
-  return new ClassroomError(ErrorCode.INTERNAL, 'the server that ran this room stopped while handling this: it may or may not have been done; look, and try again if needed');
+  return new ClassroomError(
+    ErrorCode.INTERNAL,
+    'the server that ran this room stopped while handling this: it may or may not have been done; look, and try again if needed',
+  );
 }

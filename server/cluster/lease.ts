@@ -66,10 +66,12 @@ export class RoomLeases {
   private readonly redis: Redis & LeaseCommands;
 
   constructor(redis: Redis, opts: LeaseOptions) {
-    if (!opts.node || opts.node.includes('#')) throw new Error(`lease node name ${JSON.stringify(opts.node)}: non-empty, without '#'`);
+    if (!opts.node || opts.node.includes('#'))
+      throw new Error(`lease node name ${JSON.stringify(opts.node)}: non-empty, without '#'`);
     this.node = opts.node;
     this.ttlMs = opts.ttlMs ?? DEFAULT_LEASE_TTL_MS;
-    if (!Number.isInteger(this.ttlMs) || this.ttlMs < 10) throw new Error(`lease ttl ${this.ttlMs} ms: an integer of at least 10`);
+    if (!Number.isInteger(this.ttlMs) || this.ttlMs < 10)
+      throw new Error(`lease ttl ${this.ttlMs} ms: an integer of at least 10`);
     this.prefix = opts.prefix ?? 'opsroom';
     this.clock = opts.clock ?? realClock;
     // defineCommand sends each script by its hash (EVALSHA), loading it on the first NOSCRIPT.
@@ -93,7 +95,13 @@ export class RoomLeases {
     const atLeast = opts.atLeast ?? 0;
     if (!Number.isSafeInteger(atLeast) || atLeast < 0) throw new Error(`atLeast ${atLeast}: a non-negative integer`);
     const sent = this.clock.now();
-    const token = await this.redis.opsroomLeaseAcquire(this.leaseKey(room), this.fenceKey(room), this.node, this.ttlMs, atLeast);
+    const token = await this.redis.opsroomLeaseAcquire(
+      this.leaseKey(room),
+      this.fenceKey(room),
+      this.node,
+      this.ttlMs,
+      atLeast,
+    );
     if (token === null) return null;
     return { room, node: this.node, token: Number(token), validUntil: sent + this.ttlMs };
   }
@@ -113,7 +121,10 @@ export class RoomLeases {
   /** Who holds the room's lease now, and for how much longer; null when nobody does. */
   async holder(room: string): Promise<{ node: string; token: number; ttlMs: number } | null> {
     const key = this.leaseKey(room);
-    const [[, value], [, ttl]] = (await this.redis.multi().get(key).pttl(key).exec()) as [[null, string | null], [null, number]];
+    const [[, value], [, ttl]] = (await this.redis.multi().get(key).pttl(key).exec()) as [
+      [null, string | null],
+      [null, number],
+    ];
     if (value === null || ttl < 0) return null;
     const at = value.lastIndexOf('#');
     return { node: value.slice(0, at), token: Number(value.slice(at + 1)), ttlMs: ttl };
@@ -203,15 +214,21 @@ export class LeaseKeeper {
 
   private armExpiry(): void {
     this.clock.clearTimeout(this.expiryTimer);
-    this.expiryTimer = this.clock.setTimeout(() => this.lose('expired before it could be renewed'), this.lease.validUntil - this.clock.now());
+    this.expiryTimer = this.clock.setTimeout(
+      () => this.lose('expired before it could be renewed'),
+      this.lease.validUntil - this.clock.now(),
+    );
   }
 
   private scheduleRenewal(): void {
-    this.renewTimer = this.clock.setTimeout(() => {
-      this.inFlight = this.renewOnce().finally(() => {
-        this.inFlight = null;
-      });
-    }, Math.floor(this.leases.ttlMs / 3));
+    this.renewTimer = this.clock.setTimeout(
+      () => {
+        this.inFlight = this.renewOnce().finally(() => {
+          this.inFlight = null;
+        });
+      },
+      Math.floor(this.leases.ttlMs / 3),
+    );
   }
 
   private async renewOnce(): Promise<void> {

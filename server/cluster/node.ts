@@ -101,13 +101,25 @@ export class Cluster {
       throw e;
     }
     redis.defineCommand('opsroomHeartbeat', { numberOfKeys: 1, lua: HEARTBEAT });
-    const leases = new RoomLeases(redis, { node, ttlMs: opts.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS, clock, prefix: PREFIX });
+    const leases = new RoomLeases(redis, {
+      node,
+      ttlMs: opts.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
+      clock,
+      prefix: PREFIX,
+    });
     return new Cluster(node, opts, adapter, redis, sub, leases, store, clock, log);
   }
 
   /** The gate of the transports: asks answered here or forwarded to the room's owner. */
   gateFor(manager: RoomManager, join: AnswerDeps['join']): ClusterGate {
-    const gate = new ClusterGate({ manager, leases: this.leases, join, adapterSub: this.adapter.sub, node: this.node, rpcTimeoutMs: this.opts.rpcTimeoutMs });
+    const gate = new ClusterGate({
+      manager,
+      leases: this.leases,
+      join,
+      adapterSub: this.adapter.sub,
+      node: this.node,
+      rpcTimeoutMs: this.opts.rpcTimeoutMs,
+    });
     (this as { gate: ClusterGate | null }).gate = gate;
     return gate;
   }
@@ -130,7 +142,10 @@ export class Cluster {
     if (!gate) throw new Error('the cluster gate is made before start()');
     this.manager = manager;
     this.io = io;
-    this.rpc = new RpcBus(this.redis, this.sub, this.node, (body) => gate.serve(body), { prefix: PREFIX, log: this.log });
+    this.rpc = new RpcBus(this.redis, this.sub, this.node, (body) => gate.serve(body), {
+      prefix: PREFIX,
+      log: this.log,
+    });
     gate.connect(this.rpc);
     await this.rpc.start();
     await this.watch();
@@ -159,7 +174,11 @@ export class Cluster {
   }
 
   private async heartbeat(): Promise<void> {
-    const live = new Set((await (this.redis as Redis & { opsroomHeartbeat(key: string, node: string, windowMs: number): Promise<string[]> }).opsroomHeartbeat(`${PREFIX}:nodes`, this.node, this.leases.ttlMs)) ?? []);
+    const live = new Set(
+      (await (
+        this.redis as Redis & { opsroomHeartbeat(key: string, node: string, windowMs: number): Promise<string[]> }
+      ).opsroomHeartbeat(`${PREFIX}:nodes`, this.node, this.leases.ttlMs)) ?? [],
+    );
     const departed = [...this.live].filter((n) => !live.has(n) && n !== this.node);
     this.live = live;
     if (departed.length === 0 || !this.manager) return;
@@ -188,7 +207,8 @@ export class Cluster {
             taken.push(row.code);
           } catch (err) {
             // Another process was quicker: fine. Anything else is tried again at the next scan.
-            if (!(err instanceof NotOwnerError)) this.log.error({ err, room: row.code }, 'could not take a room nobody holds');
+            if (!(err instanceof NotOwnerError))
+              this.log.error({ err, room: row.code }, 'could not take a room nobody holds');
           }
         }),
       );

@@ -50,7 +50,8 @@ export class LeaseOwnership implements Ownership {
       await leases.release(lease).catch(() => false);
       throw new NotOwnerError(row.code, 'a newer owner has stored its fence');
     }
-    const recent = fresh.fencedAt !== null && clock.now() - fresh.fencedAt <= (this.o.failoverWindowMs ?? FAILOVER_WINDOW_MS);
+    const recent =
+      fresh.fencedAt !== null && clock.now() - fresh.fencedAt <= (this.o.failoverWindowMs ?? FAILOVER_WINDOW_MS);
     return { guard: this.guard(lease, onLost), row: fresh, recent };
   }
 

@@ -59,7 +59,10 @@ function toWire(e: unknown): WireError {
 function fromWire(w: WireError): Error {
   switch (w.kind) {
     case 'classroom':
-      return new ClassroomError(w.code, w.message, { ...(w.key !== undefined ? { key: w.key } : {}), ...(w.allowed !== undefined ? { allowed: w.allowed } : {}) });
+      return new ClassroomError(w.code, w.message, {
+        ...(w.key !== undefined ? { key: w.key } : {}),
+        ...(w.allowed !== undefined ? { allowed: w.allowed } : {}),
+      });
     case 'notOwner':
       return new NotOwnerError(w.room, w.reason);
     case 'internal':
@@ -68,7 +71,10 @@ function fromWire(w: WireError): Error {
 }
 
 export class RpcBus {
-  private readonly pending = new Map<string, { resolve(v: unknown): void; reject(e: unknown): void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    string,
+    { resolve(v: unknown): void; reject(e: unknown): void; timer: NodeJS.Timeout }
+  >();
   /** Outcomes of requests handled here, by caller and id, oldest first. */
   private readonly handled = new Map<string, { at: number; outcome: Promise<unknown> }>();
   private readonly prefix: string;
@@ -120,7 +126,12 @@ export class RpcBus {
     answer.catch(() => undefined);
     let listeners: number;
     try {
-      listeners = Number(await this.pub.spublish(this.inbox(node), JSON.stringify({ t: 'req', id, from: this.node, body } satisfies Request)));
+      listeners = Number(
+        await this.pub.spublish(
+          this.inbox(node),
+          JSON.stringify({ t: 'req', id, from: this.node, body } satisfies Request),
+        ),
+      );
     } catch (e) {
       this.settle(id);
       throw e;

@@ -2,7 +2,16 @@
 // them): data in a temporary folder, a free port, stopped on exit. For the cluster tests and `npm run cluster`;
 // a real deployment points DATABASE_URL and REDIS_URL at its own servers.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,7 +104,10 @@ function serviceUser(): { uid: number; gid: number; name: string } | null {
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((l) => l.startsWith('postgres:'));
-  if (!line) throw new Error('running as root, but there is no `postgres` user to run PostgreSQL as (install the postgresql package)');
+  if (!line)
+    throw new Error(
+      'running as root, but there is no `postgres` user to run PostgreSQL as (install the postgresql package)',
+    );
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid), name: 'postgres' };
 }
@@ -145,7 +157,13 @@ function makeDir(prefix: string, user: { uid: number; gid: number } | null): str
 /** A started service: it has a process id (spawn leaves it undefined only when the start failed). */
 type Launched = ChildProcess & { pid: number };
 
-function launch(bin: string, args: string[], user: { name: string } | null, dir: string, ready: RegExp): Promise<Launched> {
+function launch(
+  bin: string,
+  args: string[],
+  user: { name: string } | null,
+  dir: string,
+  ready: RegExp,
+): Promise<Launched> {
   const [cmd, argv] = command(bin, args, user);
   // Its own process group: a Ctrl-C in the terminal reaches whoever started it, which stops it in its turn
   // (`npm run cluster` stops the Opsroom processes before their database and Redis).
@@ -159,7 +177,10 @@ function launch(bin: string, args: string[], user: { name: string } | null, dir:
   }
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => fail(new Error(`${bin} did not start within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => fail(new Error(`${bin} did not start within ${STARTUP_TIMEOUT_MS / 1000} s`)),
+      STARTUP_TIMEOUT_MS,
+    );
     const onData = (chunk: Buffer) => {
       out = (out + chunk.toString()).slice(-8000);
       if (ready.test(out)) {
@@ -175,7 +196,8 @@ function launch(bin: string, args: string[], user: { name: string } | null, dir:
         resolve(Object.assign(proc, { pid }));
       }
     };
-    const onEarlyExit = (code: number | null, signal: string | null) => fail(new Error(`${bin} exited (${code ?? signal}) before it was ready:\n${out.trim()}`));
+    const onEarlyExit = (code: number | null, signal: string | null) =>
+      fail(new Error(`${bin} exited (${code ?? signal}) before it was ready:\n${out.trim()}`));
     const fail = (err: Error) => {
       clearTimeout(timer);
       proc.kill('SIGKILL');
@@ -220,7 +242,11 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
   const user = serviceUser();
   const dir = makeDir('opsroom-pg-', user);
   const data = join(dir, 'data');
-  const [cmd, argv] = command(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'], user);
+  const [cmd, argv] = command(
+    join(bin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'],
+    user,
+  );
   const init = spawnSync(cmd, argv, { cwd: dir, encoding: 'utf8' });
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
@@ -229,8 +255,26 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
   const fast = opts.durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
   try {
     return await onFreePort(async (port) => {
-      const args = ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', `max_connections=${opts.maxConnections ?? 100}`, ...fast];
-      const proc = await launch(join(bin, 'postgres'), args, user, dir, /database system is ready to accept connections/);
+      const args = [
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        `max_connections=${opts.maxConnections ?? 100}`,
+        ...fast,
+      ];
+      const proc = await launch(
+        join(bin, 'postgres'),
+        args,
+        user,
+        dir,
+        /database system is ready to accept connections/,
+      );
       const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
       let n = 0;
       return {
@@ -239,7 +283,8 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
         pid: proc.pid,
         dir,
         async createDatabase(name = `opsroom_${process.pid}_${++n}`) {
-          if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`database name ${JSON.stringify(name)}: lower-case letters, digits and _ only`);
+          if (!/^[a-z_][a-z0-9_]*$/.test(name))
+            throw new Error(`database name ${JSON.stringify(name)}: lower-case letters, digits and _ only`);
           const client = new pg.Client({ connectionString: url });
           await client.connect();
           try {
@@ -266,7 +311,20 @@ export async function startRedis(): Promise<RedisService> {
   try {
     return await onFreePort(async (port) => {
       // No persistence: leases live for seconds, and fencing tokens are floored by what PostgreSQL stored.
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', join(dir, 'data'), '--save', '', '--appendonly', 'no', '--daemonize', 'no'];
+      const args = [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        join(dir, 'data'),
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'no',
+      ];
       const proc = await launch(bin, args, null, dir, /Ready to accept connections/);
       return { url: `redis://127.0.0.1:${port}`, port, pid: proc.pid, dir, stop: () => halt(proc, 'SIGTERM', dir) };
     });
@@ -277,7 +335,9 @@ export async function startRedis(): Promise<RedisService> {
 }
 
 /** Both services, started side by side; `stop()` stops both. */
-export async function startServices(opts: PostgresOptions = {}): Promise<{ postgres: PostgresService; redis: RedisService; stop(): Promise<void> }> {
+export async function startServices(
+  opts: PostgresOptions = {},
+): Promise<{ postgres: PostgresService; redis: RedisService; stop(): Promise<void> }> {
   const [pgResult, redisResult] = await Promise.allSettled([startPostgres(opts), startRedis()]);
   if (pgResult.status === 'rejected' || redisResult.status === 'rejected') {
     if (pgResult.status === 'fulfilled') await pgResult.value.stop();

@@ -21,11 +21,15 @@ export const PROBE_EVERY_MS = 5000;
  * The probe's table, created at opening outside the migrations: its one row holds no classroom data,
  * only the time of the last probe.
  */
-export const PROBE_TABLE = 'CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)';
-export const PROBE_WRITE = 'INSERT INTO health_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at';
+export const PROBE_TABLE =
+  'CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)';
+export const PROBE_WRITE =
+  'INSERT INTO health_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at';
 /** The same on PostgreSQL (cluster mode): epoch milliseconds need a bigint there. */
-export const PG_PROBE_TABLE = 'CREATE TABLE IF NOT EXISTS health_probe (id integer PRIMARY KEY CHECK (id = 1), at bigint NOT NULL)';
-export const PG_PROBE_WRITE = 'INSERT INTO health_probe (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at';
+export const PG_PROBE_TABLE =
+  'CREATE TABLE IF NOT EXISTS health_probe (id integer PRIMARY KEY CHECK (id = 1), at bigint NOT NULL)';
+export const PG_PROBE_WRITE =
+  'INSERT INTO health_probe (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at';
 
 export function isIntact(integrity: readonly string[]): boolean {
   return integrity.length === 1 && integrity[0] === 'ok';

@@ -34,7 +34,8 @@ function makeFolders(dir: string, path: string): void {
     try {
       st = statSync(d);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new DatabaseOpenError(`database path ${path}: cannot reach ${d} (${reason(e)})`);
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new DatabaseOpenError(`database path ${path}: cannot reach ${d} (${reason(e)})`);
       missing.unshift(d);
       if (dirname(d) === d) break;
       continue;

@@ -6,10 +6,42 @@ import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../..
 import { withoutCredentials } from '../net/service-url.ts';
 import { PG_PROBE_WRITE } from './health.ts';
 import { openPostgres, type PgDb, type PgOptions } from './pg.ts';
-import { changeRecord, changeRow, memberRecord, playerRecord, roleChangeRecord, roleChangeRow, roomRecord, roundRecord, whatIf } from './rows.ts';
-import { changes, goalResults, messages, players, roleChanges, rooms, roundMembers, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.pg.ts';
+import {
+  changeRecord,
+  changeRow,
+  memberRecord,
+  playerRecord,
+  roleChangeRecord,
+  roleChangeRow,
+  roomRecord,
+  roundRecord,
+  whatIf,
+} from './rows.ts';
+import {
+  changes,
+  goalResults,
+  messages,
+  players,
+  roleChanges,
+  rooms,
+  roundMembers,
+  roundTeams,
+  rounds,
+  scores,
+  snapshots,
+  teachers,
+  teams,
+} from './schema.pg.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
-import { FencedError, type IdSource, type IdTable, type MinuteRecord, type RoundMemberRecord, type TeamResultRecord, type Write } from './writes.ts';
+import {
+  FencedError,
+  type IdSource,
+  type IdTable,
+  type MinuteRecord,
+  type RoundMemberRecord,
+  type TeamResultRecord,
+  type Write,
+} from './writes.ts';
 
 type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
 
@@ -45,7 +77,10 @@ const POOL: Record<IdTable, { low: number; batch: number }> = {
 
 /** Ids drawn from PostgreSQL sequences. Each process draws its own; gaps in ids are of no consequence. */
 export class SequenceIds implements IdSource {
-  private readonly pools = Object.fromEntries(ID_TABLES.map((t) => [t, { ids: [] as number[], at: 0 }])) as Record<IdTable, { ids: number[]; at: number }>;
+  private readonly pools = Object.fromEntries(ID_TABLES.map((t) => [t, { ids: [] as number[], at: 0 }])) as Record<
+    IdTable,
+    { ids: number[]; at: number }
+  >;
   private refilling: Promise<void> | null = null;
 
   constructor(private readonly db: PgDb) {}
@@ -71,10 +106,10 @@ export class SequenceIds implements IdSource {
     const low = ID_TABLES.filter((t) => this.left(t) < POOL[t].low);
     await Promise.all(
       low.map(async (table) => {
-        const { rows } = await this.db.$client.query<{ id: number }>(`SELECT nextval(pg_get_serial_sequence($1, 'id'))::int AS id FROM generate_series(1, $2)`, [
-          table,
-          POOL[table].batch,
-        ]);
+        const { rows } = await this.db.$client.query<{ id: number }>(
+          `SELECT nextval(pg_get_serial_sequence($1, 'id'))::int AS id FROM generate_series(1, $2)`,
+          [table, POOL[table].batch],
+        );
         const p = this.pools[table];
         p.ids = [...p.ids.slice(p.at), ...rows.map((r) => r.id)];
         p.at = 0;
@@ -130,7 +165,8 @@ export class PgStore implements Store {
       for (const w of list) {
         if (w.op === 'fence') fences.push(w);
         else if (w.op === 'insertSnapshots') for (const r of w.rows) snapshotRows.push({ roundId: w.roundId, ...r });
-        else if (w.op === 'updateRound' && Object.keys(w.set).length === 1 && w.set.minute !== undefined) minutes.push({ id: w.id, minute: w.set.minute });
+        else if (w.op === 'updateRound' && Object.keys(w.set).length === 1 && w.set.minute !== undefined)
+          minutes.push({ id: w.id, minute: w.set.minute });
         else {
           if (w.op === 'insertRoom') created.add(w.id);
           rest.push(w);
@@ -138,21 +174,34 @@ export class PgStore implements Store {
       }
     }
     fences.sort((x, y) => x.roomId - y.roomId);
-    if (rest.length === 0 && fences.length > 0 && 3 * fences.length + 4 * snapshotRows.length + 2 * minutes.length <= MAX_PARAMETERS) {
+    if (
+      rest.length === 0 &&
+      fences.length > 0 &&
+      3 * fences.length + 4 * snapshotRows.length + 2 * minutes.length <= MAX_PARAMETERS
+    ) {
       return this.minutes(fences, snapshotRows, minutes);
     }
     await this.db.transaction(async (tx) => {
-      await this.fence(tx, fences.filter((f) => !created.has(f.roomId)));
+      await this.fence(
+        tx,
+        fences.filter((f) => !created.has(f.roomId)),
+      );
       for (const w of rest) await this.apply(tx, w);
       // A room created in this transaction is fenced once its row exists.
-      await this.fence(tx, fences.filter((f) => created.has(f.roomId)));
-      for (let i = 0; i < snapshotRows.length; i += SNAPSHOTS_PER_INSERT) await tx.insert(snapshots).values(snapshotRows.slice(i, i + SNAPSHOTS_PER_INSERT));
+      await this.fence(
+        tx,
+        fences.filter((f) => created.has(f.roomId)),
+      );
+      for (let i = 0; i < snapshotRows.length; i += SNAPSHOTS_PER_INSERT)
+        await tx.insert(snapshots).values(snapshotRows.slice(i, i + SNAPSHOTS_PER_INSERT));
       if (minutes.length) {
         const values = sql.join(
           minutes.map((m) => sql`(${m.id}::int, ${m.minute}::int)`),
           sql`, `,
         );
-        await tx.execute(sql`UPDATE rounds SET minute = v.minute FROM (VALUES ${values}) AS v(id, minute) WHERE rounds.id = v.id`);
+        await tx.execute(
+          sql`UPDATE rounds SET minute = v.minute FROM (VALUES ${values}) AS v(id, minute) WHERE rounds.id = v.id`,
+        );
       }
     });
   }
@@ -175,11 +224,15 @@ export class PgStore implements Store {
     ];
     if (rows.length) {
       const values = list(rows, (r) => sql`(${r.roundId}::int, ${r.teamId}::int, ${r.minute}::int, ${r.data}::text)`);
-      parts.push(sql`s AS (INSERT INTO snapshots (round_id, team_id, minute, data) SELECT v.* FROM (VALUES ${values}) AS v(round_id, team_id, minute, data), n WHERE n.n = ${all})`);
+      parts.push(
+        sql`s AS (INSERT INTO snapshots (round_id, team_id, minute, data) SELECT v.* FROM (VALUES ${values}) AS v(round_id, team_id, minute, data), n WHERE n.n = ${all})`,
+      );
     }
     if (minutes.length) {
       const values = list(minutes, (m) => sql`(${m.id}::int, ${m.minute}::int)`);
-      parts.push(sql`m AS (UPDATE rounds SET minute = v.minute FROM (VALUES ${values}) AS v(id, minute), n WHERE rounds.id = v.id AND n.n = ${all})`);
+      parts.push(
+        sql`m AS (UPDATE rounds SET minute = v.minute FROM (VALUES ${values}) AS v(id, minute), n WHERE rounds.id = v.id AND n.n = ${all})`,
+      );
     }
     const done = await this.db.execute<{ id: number }>(sql`WITH ${sql.join(parts, sql`, `)} SELECT id FROM f`);
     refuseStale(fences, done.rows);
@@ -205,7 +258,13 @@ export class PgStore implements Store {
         await tx.insert(teachers).values({ id: w.id, keyHash: w.keyHash, createdAt: w.createdAt });
         return;
       case 'insertRoom':
-        await tx.insert(rooms).values({ id: w.id, code: w.code, teacherId: w.teacherId, config: JSON.stringify(w.config), createdAt: w.createdAt });
+        await tx.insert(rooms).values({
+          id: w.id,
+          code: w.code,
+          teacherId: w.teacherId,
+          config: JSON.stringify(w.config),
+          createdAt: w.createdAt,
+        });
         return;
       case 'setRoomConfig':
         await tx
@@ -217,15 +276,28 @@ export class PgStore implements Store {
         await tx.update(rooms).set(w.set).where(eq(rooms.id, w.roomId));
         return;
       case 'insertTeam':
-        await tx.insert(teams).values({ id: w.id, roomId: w.roomId, idx: w.idx, name: w.name, whatIf: w.whatIf ? JSON.stringify(w.whatIf) : null });
+        await tx.insert(teams).values({
+          id: w.id,
+          roomId: w.roomId,
+          idx: w.idx,
+          name: w.name,
+          whatIf: w.whatIf ? JSON.stringify(w.whatIf) : null,
+        });
         return;
       case 'renameTeam':
         await tx.update(teams).set({ name: w.name }).where(eq(teams.id, w.teamId));
         return;
       case 'insertPlayer':
-        await tx
-          .insert(players)
-          .values({ id: w.id, roomId: w.roomId, teamId: w.teamId, name: w.name, tokenHash: w.tokenHash, seq: w.seq, roles: JSON.stringify(w.roles), joinedAt: w.joinedAt });
+        await tx.insert(players).values({
+          id: w.id,
+          roomId: w.roomId,
+          teamId: w.teamId,
+          name: w.name,
+          tokenHash: w.tokenHash,
+          seq: w.seq,
+          roles: JSON.stringify(w.roles),
+          joinedAt: w.joinedAt,
+        });
         return;
       case 'updatePlayer': {
         const { roles, ...rest } = w.set;
@@ -237,7 +309,12 @@ export class PgStore implements Store {
       }
       case 'insertRound': {
         const { forkOf, ...r } = w.round;
-        await tx.insert(rounds).values({ ...r, forkOfRoundId: forkOf?.roundId ?? null, forkOfTeamId: forkOf?.teamId ?? null, forkMinute: forkOf?.minute ?? null });
+        await tx.insert(rounds).values({
+          ...r,
+          forkOfRoundId: forkOf?.roundId ?? null,
+          forkOfTeamId: forkOf?.teamId ?? null,
+          forkMinute: forkOf?.minute ?? null,
+        });
         return;
       }
       case 'updateRound':
@@ -259,10 +336,22 @@ export class PgStore implements Store {
         if (w.rows.length) await tx.insert(snapshots).values(w.rows.map((r) => ({ roundId: w.roundId, ...r })));
         return;
       case 'insertResults':
-        if (w.results.length) await tx.insert(scores).values(w.results.map((r) => ({ roundId: w.roundId, teamId: r.teamId, score: r.score })));
+        if (w.results.length)
+          await tx
+            .insert(scores)
+            .values(w.results.map((r) => ({ roundId: w.roundId, teamId: r.teamId, score: r.score })));
         {
           const goals = w.results.flatMap((r) =>
-            r.goals.map((g) => ({ roundId: w.roundId, teamId: r.teamId, goalId: g.id, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })),
+            r.goals.map((g) => ({
+              roundId: w.roundId,
+              teamId: r.teamId,
+              goalId: g.id,
+              indicator: g.indicator,
+              op: g.op,
+              value: g.value,
+              target: g.target,
+              met: g.met,
+            })),
           );
           if (goals.length) await tx.insert(goalResults).values(goals);
         }
@@ -272,13 +361,23 @@ export class PgStore implements Store {
         return;
       case 'upsertRoundMembers':
         if (w.members.length) {
-          const rows = w.members.map((m) => ({ roundId: w.roundId, teamId: m.teamId, playerId: m.playerId, seq: m.seq, name: m.name, roles: JSON.stringify(m.roles) }));
+          const rows = w.members.map((m) => ({
+            roundId: w.roundId,
+            teamId: m.teamId,
+            playerId: m.playerId,
+            seq: m.seq,
+            name: m.name,
+            roles: JSON.stringify(m.roles),
+          }));
           // One statement: a member listed twice keeps the last name and roles, as one upsert after another would.
           const last = [...new Map(rows.map((r) => [`${r.teamId}:${r.playerId}`, r])).values()];
           await tx
             .insert(roundMembers)
             .values(last)
-            .onConflictDoUpdate({ target: [roundMembers.roundId, roundMembers.teamId, roundMembers.playerId], set: { name: sql`excluded.name`, roles: sql`excluded.roles` } });
+            .onConflictDoUpdate({
+              target: [roundMembers.roundId, roundMembers.teamId, roundMembers.playerId],
+              set: { name: sql`excluded.name`, roles: sql`excluded.roles` },
+            });
         }
         return;
       case 'insertMessage': {
@@ -303,7 +402,12 @@ export class PgStore implements Store {
 
   async roomsInPlay(): Promise<RoomRecord[]> {
     // A running round is its room's latest: the next round is only opened once this one is finished.
-    const rows = await this.db.select({ room: rooms }).from(rooms).innerJoin(rounds, eq(rounds.roomId, rooms.id)).where(eq(rounds.state, 'running')).orderBy(asc(rooms.id));
+    const rows = await this.db
+      .select({ room: rooms })
+      .from(rooms)
+      .innerJoin(rounds, eq(rounds.roomId, rooms.id))
+      .where(eq(rounds.state, 'running'))
+      .orderBy(asc(rooms.id));
     return rows.map((r) => roomRecord(r.room));
   }
 
@@ -325,14 +429,25 @@ export class PgStore implements Store {
     return r && roomRecord(r);
   }
   async roomsOfTeacher(teacherId: number): Promise<RoomRecord[]> {
-    return (await this.db.select().from(rooms).where(eq(rooms.teacherId, teacherId)).orderBy(desc(rooms.createdAt), desc(rooms.id))).map(roomRecord);
+    return (
+      await this.db
+        .select()
+        .from(rooms)
+        .where(eq(rooms.teacherId, teacherId))
+        .orderBy(desc(rooms.createdAt), desc(rooms.id))
+    ).map(roomRecord);
   }
 
   async teamsOfRoom(roomId: number): Promise<TeamRecord[]> {
-    return (await this.db.select().from(teams).where(eq(teams.roomId, roomId)).orderBy(asc(teams.idx))).map((t) => ({ ...t, whatIf: whatIf(t.whatIf) }));
+    return (await this.db.select().from(teams).where(eq(teams.roomId, roomId)).orderBy(asc(teams.idx))).map((t) => ({
+      ...t,
+      whatIf: whatIf(t.whatIf),
+    }));
   }
   async playersOfRoom(roomId: number): Promise<PlayerRecord[]> {
-    return (await this.db.select().from(players).where(eq(players.roomId, roomId)).orderBy(asc(players.id))).map(playerRecord);
+    return (await this.db.select().from(players).where(eq(players.roomId, roomId)).orderBy(asc(players.id))).map(
+      playerRecord,
+    );
   }
   async playerByTokenHash(tokenHash: string): Promise<PlayerRecord | undefined> {
     const [p] = await this.db.select().from(players).where(eq(players.tokenHash, tokenHash));
@@ -344,21 +459,41 @@ export class PgStore implements Store {
     return r && roundRecord(r);
   }
   async latestRound(roomId: number): Promise<RoundRecord | undefined> {
-    const [r] = await this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number)).limit(1);
+    const [r] = await this.db
+      .select()
+      .from(rounds)
+      .where(eq(rounds.roomId, roomId))
+      .orderBy(desc(rounds.number))
+      .limit(1);
     return r && roundRecord(r);
   }
   async roundsOfRoom(roomId: number): Promise<RoundRecord[]> {
-    return (await this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number))).map(roundRecord);
+    return (await this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number))).map(
+      roundRecord,
+    );
   }
   async roundsInState(states: readonly RoundState[]): Promise<RoundRecord[]> {
-    return (await this.db.select().from(rounds).where(inArray(rounds.state, [...states]))).map(roundRecord);
+    return (
+      await this.db
+        .select()
+        .from(rounds)
+        .where(inArray(rounds.state, [...states]))
+    ).map(roundRecord);
   }
   async forksOf(roundId: number): Promise<RoundRecord[]> {
-    return (await this.db.select().from(rounds).where(eq(rounds.forkOfRoundId, roundId)).orderBy(asc(rounds.id))).map(roundRecord);
+    return (await this.db.select().from(rounds).where(eq(rounds.forkOfRoundId, roundId)).orderBy(asc(rounds.id))).map(
+      roundRecord,
+    );
   }
   async roundTeams(roundId: number): Promise<RoundTeamRecord[]> {
     const rows = await this.db
-      .select({ roundId: roundTeams.roundId, teamId: roundTeams.teamId, idx: roundTeams.idx, name: roundTeams.name, whatIf: teams.whatIf })
+      .select({
+        roundId: roundTeams.roundId,
+        teamId: roundTeams.teamId,
+        idx: roundTeams.idx,
+        name: roundTeams.name,
+        whatIf: teams.whatIf,
+      })
       .from(roundTeams)
       .innerJoin(teams, eq(teams.id, roundTeams.teamId))
       .where(eq(roundTeams.roundId, roundId))
@@ -390,15 +525,23 @@ export class PgStore implements Store {
     return rows.map((s) => ({
       teamId: s.teamId,
       score: s.score,
-      goals: goals.filter((g) => g.teamId === s.teamId).map((g) => ({ id: g.goalId, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })),
+      goals: goals
+        .filter((g) => g.teamId === s.teamId)
+        .map((g) => ({ id: g.goalId, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })),
     }));
   }
 
   async roleChangesOfRound(roundId: number): Promise<RoleChange[]> {
-    return (await this.db.select().from(roleChanges).where(eq(roleChanges.roundId, roundId)).orderBy(asc(roleChanges.id))).map(roleChangeRecord);
+    return (
+      await this.db.select().from(roleChanges).where(eq(roleChanges.roundId, roundId)).orderBy(asc(roleChanges.id))
+    ).map(roleChangeRecord);
   }
   async roundMembers(roundId: number): Promise<RoundMemberRecord[]> {
-    const rows = await this.db.select().from(roundMembers).where(eq(roundMembers.roundId, roundId)).orderBy(asc(roundMembers.teamId), asc(roundMembers.seq));
+    const rows = await this.db
+      .select()
+      .from(roundMembers)
+      .where(eq(roundMembers.roundId, roundId))
+      .orderBy(asc(roundMembers.teamId), asc(roundMembers.seq));
     return rows.map(memberRecord);
   }
   async roundsOfPlayer(playerId: number): Promise<{ roundId: number; teamId: number }[]> {

@@ -28,10 +28,21 @@ export const roleChangeRecord = (r: RoleChangeRow): RoleChange => ({
 /** A role change as a row: who gave and who took the role flattened. */
 export const roleChangeRow = (c: RoleChange) => ({
   ...{ roundId: c.roundId, teamId: c.teamId, minute: c.minute, role: c.role, reason: c.reason, at: c.at },
-  ...{ fromPlayerId: c.from?.playerId ?? null, fromName: c.from?.name ?? null, toPlayerId: c.to?.playerId ?? null, toName: c.to?.name ?? null },
+  ...{
+    fromPlayerId: c.from?.playerId ?? null,
+    fromName: c.from?.name ?? null,
+    toPlayerId: c.to?.playerId ?? null,
+    toName: c.to?.name ?? null,
+  },
 });
 
-export const memberRecord = (m: MemberRow): RoundMemberRecord => ({ teamId: m.teamId, playerId: m.playerId, seq: m.seq, name: m.name, roles: JSON.parse(m.roles) });
+export const memberRecord = (m: MemberRow): RoundMemberRecord => ({
+  teamId: m.teamId,
+  playerId: m.playerId,
+  seq: m.seq,
+  name: m.name,
+  roles: JSON.parse(m.roles),
+});
 
 export const playerRecord = (p: PlayerRow): PlayerRecord => ({
   id: p.id,

@@ -5,7 +5,17 @@
 // Types where the engines differ: SQLite's INTEGER is 64-bit, so the millisecond times (and seeds up to
 // 2³²−1) are bigint here, read as JavaScript numbers; SQLite's REAL is a double, so is double precision;
 // boolean columns are real booleans; ids are identity columns.
-import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { ROLE_CHANGE_REASONS, ROUND_STATES, type Tempo } from '../../shared/protocol/types.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
 
@@ -25,7 +35,9 @@ export const rooms = pgTable(
   {
     id: id(),
     code: text('code').notNull().unique(),
-    teacherId: integer('teacher_id').notNull().references(() => teachers.id),
+    teacherId: integer('teacher_id')
+      .notNull()
+      .references(() => teachers.id),
     /** RoundConfig (JSON) for the next round. */
     config: text('config').notNull(),
     createdAt: millis('created_at').notNull(),
@@ -45,7 +57,9 @@ export const teams = pgTable(
   'teams',
   {
     id: id(),
-    roomId: integer('room_id').notNull().references(() => rooms.id),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => rooms.id),
     idx: integer('idx').notNull(),
     name: text('name').notNull(),
     /** In a what-if room: WhatIfOrigin (JSON), the original team and minute. */
@@ -58,7 +72,9 @@ export const players = pgTable(
   'players',
   {
     id: id(),
-    roomId: integer('room_id').notNull().references(() => rooms.id),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => rooms.id),
     teamId: integer('team_id').references(() => teams.id),
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
@@ -76,7 +92,9 @@ export const rounds = pgTable(
   'rounds',
   {
     id: id(),
-    roomId: integer('room_id').notNull().references(() => rooms.id),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => rooms.id),
     number: integer('number').notNull(),
     simulator: text('simulator').$type<SimulatorId>().notNull(),
     scenario: text('scenario').notNull(),
@@ -96,15 +114,23 @@ export const rounds = pgTable(
     forkOfTeamId: integer('fork_of_team_id'),
     forkMinute: integer('fork_minute'),
   },
-  (t) => [uniqueIndex('rounds_room_number').on(t.roomId, t.number), index('rounds_state').on(t.state), index('rounds_fork_of').on(t.forkOfRoundId)],
+  (t) => [
+    uniqueIndex('rounds_room_number').on(t.roomId, t.number),
+    index('rounds_state').on(t.state),
+    index('rounds_fork_of').on(t.forkOfRoundId),
+  ],
 );
 
 /** The teams that play a round, with their names at the time. */
 export const roundTeams = pgTable(
   'round_teams',
   {
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     idx: integer('idx').notNull(),
     name: text('name').notNull(),
   },
@@ -116,8 +142,12 @@ export const changes = pgTable(
   'changes',
   {
     id: id(),
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     minute: integer('minute').notNull(),
     key: text('key').notNull(),
     /** JSON value in base units. */
@@ -133,8 +163,12 @@ export const changes = pgTable(
 export const snapshots = pgTable(
   'snapshots',
   {
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     minute: integer('minute').notNull(),
     data: text('data').notNull(),
   },
@@ -144,8 +178,12 @@ export const snapshots = pgTable(
 export const scores = pgTable(
   'scores',
   {
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     score: doublePrecision('score'),
   },
   (t) => [primaryKey({ columns: [t.roundId, t.teamId] })],
@@ -154,8 +192,12 @@ export const scores = pgTable(
 export const goalResults = pgTable(
   'goal_results',
   {
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     goalId: text('goal_id').notNull(),
     indicator: text('indicator').notNull(),
     op: text('op', { enum: ['>=', '<='] }).notNull(),
@@ -171,8 +213,12 @@ export const roleChanges = pgTable(
   'role_changes',
   {
     id: id(),
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     minute: integer('minute').notNull(),
     role: text('role').notNull(),
     fromPlayerId: integer('from_player_id').references(() => players.id),
@@ -189,9 +235,15 @@ export const roleChanges = pgTable(
 export const roundMembers = pgTable(
   'round_members',
   {
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
-    playerId: integer('player_id').notNull().references(() => players.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
+    playerId: integer('player_id')
+      .notNull()
+      .references(() => players.id),
     /** Order of arrival in the team during the round. */
     seq: integer('seq').notNull(),
     name: text('name').notNull(),
@@ -206,7 +258,9 @@ export const messages = pgTable(
   'messages',
   {
     id: id(),
-    roundId: integer('round_id').notNull().references(() => rounds.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
     teamId: integer('team_id').references(() => teams.id),
     text: text('text').notNull(),
     at: millis('at').notNull(),

@@ -16,7 +16,9 @@ export const rooms = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     code: text('code').notNull().unique(),
-    teacherId: integer('teacher_id').notNull().references(() => teachers.id),
+    teacherId: integer('teacher_id')
+      .notNull()
+      .references(() => teachers.id),
     /** RoundConfig (JSON) for the next round. */
     config: text('config').notNull(),
     createdAt: integer('created_at').notNull(),
@@ -39,7 +41,9 @@ export const teams = sqliteTable(
   'teams',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    roomId: integer('room_id').notNull().references(() => rooms.id),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => rooms.id),
     idx: integer('idx').notNull(),
     name: text('name').notNull(),
     /** In a what-if room: WhatIfOrigin (JSON), the original team and minute. */
@@ -52,7 +56,9 @@ export const players = sqliteTable(
   'players',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    roomId: integer('room_id').notNull().references(() => rooms.id),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => rooms.id),
     teamId: integer('team_id').references(() => teams.id),
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
@@ -70,7 +76,9 @@ export const rounds = sqliteTable(
   'rounds',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    roomId: integer('room_id').notNull().references(() => rooms.id),
+    roomId: integer('room_id')
+      .notNull()
+      .references(() => rooms.id),
     number: integer('number').notNull(),
     simulator: text('simulator').$type<SimulatorId>().notNull(),
     scenario: text('scenario').notNull(),
@@ -90,15 +98,23 @@ export const rounds = sqliteTable(
     forkOfTeamId: integer('fork_of_team_id'),
     forkMinute: integer('fork_minute'),
   },
-  (t) => [uniqueIndex('rounds_room_number').on(t.roomId, t.number), index('rounds_state').on(t.state), index('rounds_fork_of').on(t.forkOfRoundId)],
+  (t) => [
+    uniqueIndex('rounds_room_number').on(t.roomId, t.number),
+    index('rounds_state').on(t.state),
+    index('rounds_fork_of').on(t.forkOfRoundId),
+  ],
 );
 
 /** The teams that play a round, with their names at the time. */
 export const roundTeams = sqliteTable(
   'round_teams',
   {
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     idx: integer('idx').notNull(),
     name: text('name').notNull(),
   },
@@ -110,8 +126,12 @@ export const changes = sqliteTable(
   'changes',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     minute: integer('minute').notNull(),
     key: text('key').notNull(),
     /** JSON value in base units. */
@@ -127,8 +147,12 @@ export const changes = sqliteTable(
 export const snapshots = sqliteTable(
   'snapshots',
   {
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     minute: integer('minute').notNull(),
     data: text('data').notNull(),
   },
@@ -138,8 +162,12 @@ export const snapshots = sqliteTable(
 export const scores = sqliteTable(
   'scores',
   {
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     score: real('score'),
   },
   (t) => [primaryKey({ columns: [t.roundId, t.teamId] })],
@@ -148,8 +176,12 @@ export const scores = sqliteTable(
 export const goalResults = sqliteTable(
   'goal_results',
   {
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     goalId: text('goal_id').notNull(),
     indicator: text('indicator').notNull(),
     op: text('op', { enum: ['>=', '<='] }).notNull(),
@@ -160,14 +192,17 @@ export const goalResults = sqliteTable(
   (t) => [primaryKey({ columns: [t.roundId, t.teamId, t.goalId] })],
 );
 
-
 /** Every time a role changed hands in a round (its lobby included), and who held each at the start. */
 export const roleChanges = sqliteTable(
   'role_changes',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
     minute: integer('minute').notNull(),
     role: text('role').notNull(),
     fromPlayerId: integer('from_player_id').references(() => players.id),
@@ -184,9 +219,15 @@ export const roleChanges = sqliteTable(
 export const roundMembers = sqliteTable(
   'round_members',
   {
-    roundId: integer('round_id').notNull().references(() => rounds.id),
-    teamId: integer('team_id').notNull().references(() => teams.id),
-    playerId: integer('player_id').notNull().references(() => players.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
+    teamId: integer('team_id')
+      .notNull()
+      .references(() => teams.id),
+    playerId: integer('player_id')
+      .notNull()
+      .references(() => players.id),
     /** Order of arrival in the team during the round. */
     seq: integer('seq').notNull(),
     name: text('name').notNull(),
@@ -201,7 +242,9 @@ export const messages = sqliteTable(
   'messages',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    roundId: integer('round_id').notNull().references(() => rounds.id),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => rounds.id),
     teamId: integer('team_id').references(() => teams.id),
     text: text('text').notNull(),
     at: integer('at').notNull(),

@@ -5,19 +5,55 @@ import { and, asc, desc, eq, inArray, lt, lte, max, sql, type SQL } from 'drizzl
 import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
 import { PROBE_WRITE } from './health.ts';
 import { openDatabase, type Db } from './index.ts';
-import { changeRecord, changeRow, memberRecord, playerRecord, roleChangeRecord, roleChangeRow, roomRecord, roundRecord, whatIf } from './rows.ts';
-import { changes, goalResults, messages, players, roleChanges, rooms, roundMembers, roundTeams, rounds, scores, snapshots, teachers, teams } from './schema.ts';
+import {
+  changeRecord,
+  changeRow,
+  memberRecord,
+  playerRecord,
+  roleChangeRecord,
+  roleChangeRow,
+  roomRecord,
+  roundRecord,
+  whatIf,
+} from './rows.ts';
+import {
+  changes,
+  goalResults,
+  messages,
+  players,
+  roleChanges,
+  rooms,
+  roundMembers,
+  roundTeams,
+  rounds,
+  scores,
+  snapshots,
+  teachers,
+  teams,
+} from './schema.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
 import { MARK_READ, MARK_TABLE, WriterThread, type WriterMark } from './writer.ts';
 import { SnapshotBatch } from './writer.batch.ts';
-import { FencedError, type IdSource, type IdTable, type MinuteRecord, type RoundMemberRecord, type TeamResultRecord, type Write } from './writes.ts';
+import {
+  FencedError,
+  type IdSource,
+  type IdTable,
+  type MinuteRecord,
+  type RoundMemberRecord,
+  type TeamResultRecord,
+  type Write,
+} from './writes.ts';
 
 const ID_TABLES = { teachers, rooms, teams, players, rounds, changes, messages } as const;
 
 class CountingIds implements IdSource {
   private readonly last: Record<IdTable, number>;
   constructor(db: Db) {
-    const top = (table: (typeof ID_TABLES)[IdTable]) => db.select({ n: max(table.id) }).from(table).get()?.n ?? 0;
+    const top = (table: (typeof ID_TABLES)[IdTable]) =>
+      db
+        .select({ n: max(table.id) })
+        .from(table)
+        .get()?.n ?? 0;
     this.last = {
       ...{ teachers: top(teachers), rooms: top(rooms), teams: top(teams), players: top(players) },
       ...{ rounds: top(rounds), changes: top(changes), messages: top(messages) },
@@ -35,7 +71,11 @@ class CountingIds implements IdSource {
 function prepareMinuteWrites(db: Db) {
   const p = sql.placeholder;
   return {
-    roundMinute: db.update(rounds).set({ minute: sql`${p('minute')}` }).where(eq(rounds.id, p('id'))).prepare(),
+    roundMinute: db
+      .update(rounds)
+      .set({ minute: sql`${p('minute')}` })
+      .where(eq(rounds.id, p('id')))
+      .prepare(),
   };
 }
 
@@ -126,17 +166,34 @@ export class SqliteStore implements Store {
         db.insert(teachers).values({ id: w.id, keyHash: w.keyHash, createdAt: w.createdAt }).run();
         return;
       case 'insertRoom':
-        db.insert(rooms).values({ id: w.id, code: w.code, teacherId: w.teacherId, config: JSON.stringify(w.config), createdAt: w.createdAt }).run();
+        db.insert(rooms)
+          .values({
+            id: w.id,
+            code: w.code,
+            teacherId: w.teacherId,
+            config: JSON.stringify(w.config),
+            createdAt: w.createdAt,
+          })
+          .run();
         return;
       case 'setRoomConfig':
-        db.update(rooms).set({ config: JSON.stringify(w.config) }).where(eq(rooms.id, w.roomId)).run();
+        db.update(rooms)
+          .set({ config: JSON.stringify(w.config) })
+          .where(eq(rooms.id, w.roomId))
+          .run();
         return;
       case 'setRoomFlags':
         db.update(rooms).set(w.set).where(eq(rooms.id, w.roomId)).run();
         return;
       case 'insertTeam':
         db.insert(teams)
-          .values({ id: w.id, roomId: w.roomId, idx: w.idx, name: w.name, whatIf: w.whatIf ? JSON.stringify(w.whatIf) : null })
+          .values({
+            id: w.id,
+            roomId: w.roomId,
+            idx: w.idx,
+            name: w.name,
+            whatIf: w.whatIf ? JSON.stringify(w.whatIf) : null,
+          })
           .run();
         return;
       case 'renameTeam':
@@ -144,7 +201,16 @@ export class SqliteStore implements Store {
         return;
       case 'insertPlayer':
         db.insert(players)
-          .values({ id: w.id, roomId: w.roomId, teamId: w.teamId, name: w.name, tokenHash: w.tokenHash, seq: w.seq, roles: JSON.stringify(w.roles), joinedAt: w.joinedAt })
+          .values({
+            id: w.id,
+            roomId: w.roomId,
+            teamId: w.teamId,
+            name: w.name,
+            tokenHash: w.tokenHash,
+            seq: w.seq,
+            roles: JSON.stringify(w.roles),
+            joinedAt: w.joinedAt,
+          })
           .run();
         return;
       case 'updatePlayer': {
@@ -158,7 +224,12 @@ export class SqliteStore implements Store {
       case 'insertRound': {
         const { forkOf, ...r } = w.round;
         db.insert(rounds)
-          .values({ ...r, forkOfRoundId: forkOf?.roundId ?? null, forkOfTeamId: forkOf?.teamId ?? null, forkMinute: forkOf?.minute ?? null })
+          .values({
+            ...r,
+            forkOfRoundId: forkOf?.roundId ?? null,
+            forkOfTeamId: forkOf?.teamId ?? null,
+            forkMinute: forkOf?.minute ?? null,
+          })
           .run();
         return;
       }
@@ -166,7 +237,10 @@ export class SqliteStore implements Store {
         db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
         return;
       case 'insertRoundTeams':
-        if (w.teams.length) db.insert(roundTeams).values(w.teams.map((t) => ({ roundId: w.roundId, ...t }))).run();
+        if (w.teams.length)
+          db.insert(roundTeams)
+            .values(w.teams.map((t) => ({ roundId: w.roundId, ...t })))
+            .run();
         return;
       case 'renameRoundTeam':
         db.update(roundTeams)
@@ -181,7 +255,16 @@ export class SqliteStore implements Store {
         for (const r of w.results) {
           db.insert(scores).values({ roundId: w.roundId, teamId: r.teamId, score: r.score }).run();
           if (r.goals.length) {
-            const rows = r.goals.map((g) => ({ roundId: w.roundId, teamId: r.teamId, goalId: g.id, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met }));
+            const rows = r.goals.map((g) => ({
+              roundId: w.roundId,
+              teamId: r.teamId,
+              goalId: g.id,
+              indicator: g.indicator,
+              op: g.op,
+              value: g.value,
+              target: g.target,
+              met: g.met,
+            }));
             db.insert(goalResults).values(rows).run();
           }
         }
@@ -194,7 +277,10 @@ export class SqliteStore implements Store {
           const roles = JSON.stringify(m.roles);
           db.insert(roundMembers)
             .values({ roundId: w.roundId, teamId: m.teamId, playerId: m.playerId, seq: m.seq, name: m.name, roles })
-            .onConflictDoUpdate({ target: [roundMembers.roundId, roundMembers.teamId, roundMembers.playerId], set: { name: m.name, roles } })
+            .onConflictDoUpdate({
+              target: [roundMembers.roundId, roundMembers.teamId, roundMembers.playerId],
+              set: { name: m.name, roles },
+            })
             .run();
         }
         return;
@@ -227,7 +313,13 @@ export class SqliteStore implements Store {
 
   async roomsInPlay(): Promise<RoomRecord[]> {
     // A running round is its room's latest: the next round is only opened once this one is finished.
-    const rows = this.db.select({ room: rooms }).from(rooms).innerJoin(rounds, eq(rounds.roomId, rooms.id)).where(eq(rounds.state, 'running')).orderBy(asc(rooms.id)).all();
+    const rows = this.db
+      .select({ room: rooms })
+      .from(rooms)
+      .innerJoin(rounds, eq(rounds.roomId, rooms.id))
+      .where(eq(rounds.state, 'running'))
+      .orderBy(asc(rooms.id))
+      .all();
     return rows.map((r) => roomRecord(r.room));
   }
 
@@ -247,7 +339,13 @@ export class SqliteStore implements Store {
     return r && roomRecord(r);
   }
   async roomsOfTeacher(teacherId: number): Promise<RoomRecord[]> {
-    return this.db.select().from(rooms).where(eq(rooms.teacherId, teacherId)).orderBy(desc(rooms.createdAt), desc(rooms.id)).all().map(roomRecord);
+    return this.db
+      .select()
+      .from(rooms)
+      .where(eq(rooms.teacherId, teacherId))
+      .orderBy(desc(rooms.createdAt), desc(rooms.id))
+      .all()
+      .map(roomRecord);
   }
 
   async teamsOfRoom(roomId: number): Promise<TeamRecord[]> {
@@ -260,7 +358,13 @@ export class SqliteStore implements Store {
       .map((t) => ({ ...t, whatIf: whatIf(t.whatIf) }));
   }
   async playersOfRoom(roomId: number): Promise<PlayerRecord[]> {
-    return this.db.select().from(players).where(eq(players.roomId, roomId)).orderBy(asc(players.id)).all().map(playerRecord);
+    return this.db
+      .select()
+      .from(players)
+      .where(eq(players.roomId, roomId))
+      .orderBy(asc(players.id))
+      .all()
+      .map(playerRecord);
   }
   async playerByTokenHash(tokenHash: string): Promise<PlayerRecord | undefined> {
     const p = this.db.select().from(players).where(eq(players.tokenHash, tokenHash)).get();
@@ -272,21 +376,50 @@ export class SqliteStore implements Store {
     return r && roundRecord(r);
   }
   async latestRound(roomId: number): Promise<RoundRecord | undefined> {
-    const r = this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number)).limit(1).get();
+    const r = this.db
+      .select()
+      .from(rounds)
+      .where(eq(rounds.roomId, roomId))
+      .orderBy(desc(rounds.number))
+      .limit(1)
+      .get();
     return r && roundRecord(r);
   }
   async roundsOfRoom(roomId: number): Promise<RoundRecord[]> {
-    return this.db.select().from(rounds).where(eq(rounds.roomId, roomId)).orderBy(desc(rounds.number)).all().map(roundRecord);
+    return this.db
+      .select()
+      .from(rounds)
+      .where(eq(rounds.roomId, roomId))
+      .orderBy(desc(rounds.number))
+      .all()
+      .map(roundRecord);
   }
   async roundsInState(states: readonly RoundState[]): Promise<RoundRecord[]> {
-    return this.db.select().from(rounds).where(inArray(rounds.state, [...states])).all().map(roundRecord);
+    return this.db
+      .select()
+      .from(rounds)
+      .where(inArray(rounds.state, [...states]))
+      .all()
+      .map(roundRecord);
   }
   async forksOf(roundId: number): Promise<RoundRecord[]> {
-    return this.db.select().from(rounds).where(eq(rounds.forkOfRoundId, roundId)).orderBy(asc(rounds.id)).all().map(roundRecord);
+    return this.db
+      .select()
+      .from(rounds)
+      .where(eq(rounds.forkOfRoundId, roundId))
+      .orderBy(asc(rounds.id))
+      .all()
+      .map(roundRecord);
   }
   async roundTeams(roundId: number): Promise<RoundTeamRecord[]> {
     return this.db
-      .select({ roundId: roundTeams.roundId, teamId: roundTeams.teamId, idx: roundTeams.idx, name: roundTeams.name, whatIf: teams.whatIf })
+      .select({
+        roundId: roundTeams.roundId,
+        teamId: roundTeams.teamId,
+        idx: roundTeams.idx,
+        name: roundTeams.name,
+        whatIf: teams.whatIf,
+      })
       .from(roundTeams)
       .innerJoin(teams, eq(teams.id, roundTeams.teamId))
       .where(eq(roundTeams.roundId, roundId))
@@ -324,12 +457,25 @@ export class SqliteStore implements Store {
         score: s.score,
         goals: goals
           .filter((g) => g.teamId === s.teamId)
-          .map((g) => ({ id: g.goalId, indicator: g.indicator, op: g.op, value: g.value, target: g.target, met: g.met })),
+          .map((g) => ({
+            id: g.goalId,
+            indicator: g.indicator,
+            op: g.op,
+            value: g.value,
+            target: g.target,
+            met: g.met,
+          })),
       }));
   }
 
   async roleChangesOfRound(roundId: number): Promise<RoleChange[]> {
-    return this.db.select().from(roleChanges).where(eq(roleChanges.roundId, roundId)).orderBy(asc(roleChanges.id)).all().map(roleChangeRecord);
+    return this.db
+      .select()
+      .from(roleChanges)
+      .where(eq(roleChanges.roundId, roundId))
+      .orderBy(asc(roleChanges.id))
+      .all()
+      .map(roleChangeRecord);
   }
   async roundMembers(roundId: number): Promise<RoundMemberRecord[]> {
     return this.db

@@ -1,7 +1,16 @@
 // Every read and write the classroom makes, as an interface whose methods return Promises, so a room
 // runs the same on SQLite (server/db/sqlite.ts) or on a networked database. Writes are data
 // (writes.ts), applied by `commit` in one transaction.
-import type { ChangeRecord, RoleChange, RoundConfig, RoundState, RoundView, TeacherMessage, Tempo, WhatIfOrigin } from '../../shared/protocol/types.ts';
+import type {
+  ChangeRecord,
+  RoleChange,
+  RoundConfig,
+  RoundState,
+  RoundView,
+  TeacherMessage,
+  Tempo,
+  WhatIfOrigin,
+} from '../../shared/protocol/types.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
 import type { IdSource, MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
 

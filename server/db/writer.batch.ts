@@ -25,7 +25,9 @@ export class SnapshotBatch {
     if (!rows) return;
     let insert = this.statements.get(rows);
     if (!insert) {
-      insert = this.client.prepare(`INSERT INTO snapshots (round_id, team_id, minute, data) VALUES ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}`);
+      insert = this.client.prepare(
+        `INSERT INTO snapshots (round_id, team_id, minute, data) VALUES ${Array(rows).fill('(?, ?, ?, ?)').join(', ')}`,
+      );
       this.statements.set(rows, insert);
     }
     try {

@@ -4,7 +4,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteStore } from './sqlite.ts';
 import { MARK_WRITE, type WriterReply, type WriterRequest } from './writer.ts';
 
-if (!parentPort) throw new Error('writer.thread.ts runs inside the writer thread (writer.boot.mjs), not on the main thread');
+if (!parentPort)
+  throw new Error('writer.thread.ts runs inside the writer thread (writer.boot.mjs), not on the main thread');
 const port = parentPort;
 const { path, session } = workerData as { path: string; session: string };
 const store = SqliteStore.open(path);

@@ -22,8 +22,10 @@ export interface WriterReply {
 }
 
 /** The last request a writer thread stored, written in the same transaction (one row; created by the thread). */
-export const MARK_TABLE = 'CREATE TABLE IF NOT EXISTS writer_mark (id INTEGER PRIMARY KEY CHECK (id = 1), session TEXT NOT NULL, seq INTEGER NOT NULL)';
-export const MARK_WRITE = 'INSERT INTO writer_mark (id, session, seq) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET session = excluded.session, seq = excluded.seq';
+export const MARK_TABLE =
+  'CREATE TABLE IF NOT EXISTS writer_mark (id INTEGER PRIMARY KEY CHECK (id = 1), session TEXT NOT NULL, seq INTEGER NOT NULL)';
+export const MARK_WRITE =
+  'INSERT INTO writer_mark (id, session, seq) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET session = excluded.session, seq = excluded.seq';
 export const MARK_READ = 'SELECT session, seq FROM writer_mark WHERE id = 1';
 export interface WriterMark {
   session: string;
@@ -99,7 +101,10 @@ export class WriterThread {
   private started(): Worker {
     if (this.worker) return this.worker;
     // execArgv [] and a plain-JavaScript entry that loads tsx itself: the same in the server, a bench or a test run.
-    const worker = new Worker(new URL('./writer.boot.mjs', import.meta.url), { workerData: { path: this.path, session: this.session }, execArgv: [] });
+    const worker = new Worker(new URL('./writer.boot.mjs', import.meta.url), {
+      workerData: { path: this.path, session: this.session },
+      execArgv: [],
+    });
     worker.on('message', (reply: WriterReply) => {
       const asked = this.current;
       if (!asked || asked.request.id !== reply.id) return;

@@ -2,7 +2,16 @@
 // applies the list in one transaction. Rows that others refer to carry the id the transition drew
 // from the Store's id source, so the next state can name them before they are written.
 import type { GoalResult } from '../../shared/sim/types.ts';
-import type { ChangeRecord, RoleChange, RoundConfig, RoundState, RoundView, TeacherMessage, Tempo, WhatIfOrigin } from '../../shared/protocol/types.ts';
+import type {
+  ChangeRecord,
+  RoleChange,
+  RoundConfig,
+  RoundState,
+  RoundView,
+  TeacherMessage,
+  Tempo,
+  WhatIfOrigin,
+} from '../../shared/protocol/types.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
 
 /** Tables whose rows get their id from the id source. */

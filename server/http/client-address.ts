@@ -26,7 +26,9 @@ export function parseTrustProxy(text: string | null | undefined): TrustFn {
   try {
     return proxyAddr.compile(t.split(',').map((s) => s.trim()));
   } catch (e) {
-    throw new Error(`${(e as Error).message}; expected false, true, a hop count, or addresses/CIDR ranges separated by commas`);
+    throw new Error(
+      `${(e as Error).message}; expected false, true, a hop count, or addresses/CIDR ranges separated by commas`,
+    );
   }
 }
 
@@ -47,7 +49,9 @@ export function addressKey(ip: string): string {
   const [head, tail = ''] = ip.toLowerCase().split('::');
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  const groups = ip.includes('::')
+    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
   return `${groups
     .slice(0, 4)
     .map((g) => g.replace(/^0+(?=.)/, ''))

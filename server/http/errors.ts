@@ -35,7 +35,9 @@ export function errorHandler(metrics: Metrics = noMetrics) {
     if (hasZodFastifySchemaValidationErrors(err)) {
       // A route schema refused the request: "teamCount: Too small…", as every other check words it.
       const where = err.validationContext ?? 'request';
-      const message = err.validation.map((v) => `${v.instancePath.slice(1).replace(/\//g, '.') || where}: ${v.message}`).join('; ');
+      const message = err.validation
+        .map((v) => `${v.instancePath.slice(1).replace(/\//g, '.') || where}: ${v.message}`)
+        .join('; ');
       return reply.code(400).send({ error: { code: ErrorCode.BAD_REQUEST, message } });
     }
     const status = err.statusCode;
@@ -67,7 +69,12 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
         : [400, ErrorCode.BAD_REQUEST, 'malformed HTTP request'];
   const body = JSON.stringify({ error: { code, message } });
   if (socket.writable) {
-    const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+    const head = [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+    ];
     socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);
   }
   socket.destroy();

@@ -7,7 +7,10 @@ import type { TrustFn } from './client-address.ts';
 /** ALLOWED_ORIGINS (checked in config.ts): comma-separated origins (`https://school.example`); throws a one-line error for anything else. */
 export function parseAllowedOrigins(text: string | undefined): string[] {
   const out: string[] = [];
-  for (const item of (text ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     let url: URL | undefined;
     try {
       url = new URL(item);
@@ -15,7 +18,9 @@ export function parseAllowedOrigins(text: string | undefined): string[] {
       // reported below
     }
     if (!url || url.origin === 'null' || url.origin !== item.replace(/\/$/, '')) {
-      throw new Error(`${JSON.stringify(item)} is not an origin; expected scheme://host[:port], e.g. https://school.example`);
+      throw new Error(
+        `${JSON.stringify(item)} is not an origin; expected scheme://host[:port], e.g. https://school.example`,
+      );
     }
     out.push(url.origin);
   }

@@ -30,18 +30,34 @@ export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpL
   // No body at all is an empty configuration: every field has its default.
   const body = createRoomBody.nullish().transform((b) => b ?? {});
   app.post('/api/rooms', { schema: { body } }, async (req, reply) => {
-    const { room, teacherKey } = await app.rooms.create(req.body, bearer(req.headers.authorization), { address: req.ip });
-    return reply.code(201).send({ code: room.code, teacherKey, joinPath: `/join/${room.code}`, room: room.view('teacher') });
+    const { room, teacherKey } = await app.rooms.create(req.body, bearer(req.headers.authorization), {
+      address: req.ip,
+    });
+    return reply
+      .code(201)
+      .send({ code: room.code, teacherKey, joinPath: `/join/${room.code}`, room: room.view('teacher') });
   });
 
-  app.get('/api/rooms/:code', { config: { rateLimit: opts.limits.lookups }, schema: { params: codeParams } }, async (req) => {
-    // Anonymous: a room whose last round ended over an hour ago is not shown (ROOM_CLOSED).
-    const { room: v } = await app.guesses.attempt(req.ip, 'http', () => app.gate.ask(req.params.code, { type: 'look' }));
-    return {
-      ...{ code: v.code, simulator: v.round.simulator, scenario: v.round.scenario, state: v.round.state, seed: v.round.seed },
-      ...{ teams: v.teams.length, players: v.players.length, locked: v.locked },
-    };
-  });
+  app.get(
+    '/api/rooms/:code',
+    { config: { rateLimit: opts.limits.lookups }, schema: { params: codeParams } },
+    async (req) => {
+      // Anonymous: a room whose last round ended over an hour ago is not shown (ROOM_CLOSED).
+      const { room: v } = await app.guesses.attempt(req.ip, 'http', () =>
+        app.gate.ask(req.params.code, { type: 'look' }),
+      );
+      return {
+        ...{
+          code: v.code,
+          simulator: v.round.simulator,
+          scenario: v.round.scenario,
+          state: v.round.state,
+          seed: v.round.seed,
+        },
+        ...{ teams: v.teams.length, players: v.players.length, locked: v.locked },
+      };
+    },
+  );
 
   // 503 when the database is damaged or cannot be written, so a supervisor or a load balancer notices.
   app.get('/api/health', async (_req, reply) => {

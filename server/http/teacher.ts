@@ -18,24 +18,47 @@ import { buildReplay, historyRound, ownedRound, studentReplay, teacherHistory } 
 import { bearer } from './errors.ts';
 import type { HttpLimits } from './rooms.ts';
 
-const roundParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31) });
+const roundParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31),
+});
 /** The export's files by their URL name: minutes.csv (or minutes), …, all.zip. */
-const EXPORT_PATHS: Record<string, ExportFile> = { ...Object.fromEntries(CSV_PARTS.flatMap((p) => [[p, p], [`${p}.csv`, p]])), 'all.zip': 'all' };
+const EXPORT_PATHS: Record<string, ExportFile> = {
+  ...Object.fromEntries(
+    CSV_PARTS.flatMap((p) => [
+      [p, p],
+      [`${p}.csv`, p],
+    ]),
+  ),
+  'all.zip': 'all',
+};
 const exportParams = roundParams.extend({
-  file: z.string().refine((f) => Object.hasOwn(EXPORT_PATHS, f), { message: `export files are ${CSV_PARTS.map((p) => `${p}.csv`).join(', ')} and all.zip` }),
+  file: z.string().refine((f) => Object.hasOwn(EXPORT_PATHS, f), {
+    message: `export files are ${CSV_PARTS.map((p) => `${p}.csv`).join(', ')} and all.zip`,
+  }),
 });
 const exportQuery = z.object({ lang: z.string().max(35).optional() });
 
 function sendJson(req: FastifyRequest, reply: FastifyReply, body: CachedBody): FastifyReply {
-  reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding').header('cache-control', 'private, no-store');
-  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(body.gzip);
+  reply
+    .type('application/json; charset=utf-8')
+    .header('vary', 'accept-encoding')
+    .header('cache-control', 'private, no-store');
+  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')))
+    return reply.header('content-encoding', 'gzip').send(body.gzip);
   return reply.send(body.json);
 }
 
 type Student = { player: PlayerRecord; room: RoomRecord };
 type Reader = { kind: 'teacher'; teacherId: number } | ({ kind: 'student' } & Student);
 
-export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: ReplayCache; limits: HttpLimits; coach: Coach }): Promise<void> {
+export async function teacherRoutes(
+  fastify: FastifyInstance,
+  opts: { cache: ReplayCache; limits: HttpLimits; coach: Coach },
+): Promise<void> {
   const { cache, limits, coach } = opts;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const lookup = { rateLimit: limits.lookups };
@@ -72,9 +95,13 @@ export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: Rep
   /** A finished round the student played: their team's replay (every team's when the room's are shared). */
   const studentBody = async ({ player, room }: Student, id: number): Promise<CachedBody> => {
     const round = await app.store.roundById(id);
-    const teams = round?.roomId === room.id ? (await app.store.roundsOfPlayer(player.id)).filter((r) => r.roundId === id).map((r) => r.teamId) : [];
+    const teams =
+      round?.roomId === room.id
+        ? (await app.store.roundsOfPlayer(player.id)).filter((r) => r.roundId === id).map((r) => r.teamId)
+        : [];
     if (!round || !teams.length) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `you did not play round ${id}`);
-    if (round.state !== 'finished') throw new ClassroomError(ErrorCode.BAD_STATE, 'the replay opens when the round is over');
+    if (round.state !== 'finished')
+      throw new ClassroomError(ErrorCode.BAD_STATE, 'the replay opens when the round is over');
     const key = `student:${id}:${room.replayShared ? 'all' : teams.sort((a, b) => a - b).join(',')}`;
     const cached = cache.get(key);
     if (cached) return cached;
@@ -88,7 +115,11 @@ export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: Rep
   app.get('/api/rounds/:id/replay', { config: lookup, schema: { params: roundParams } }, async (req, reply) => {
     const reader = await readerOf(req);
     const id = req.params.id;
-    return sendJson(req, reply, reader.kind === 'teacher' ? await replayBody(reader.teacherId, id) : await studentBody(reader, id));
+    return sendJson(
+      req,
+      reply,
+      reader.kind === 'teacher' ? await replayBody(reader.teacherId, id) : await studentBody(reader, id),
+    );
   });
 
   app.get('/api/student/rounds', { config: lookup }, async (req): Promise<StudentRounds> => {
@@ -108,37 +139,68 @@ export async function teacherRoutes(fastify: FastifyInstance, opts: { cache: Rep
   });
 
   // The hindsight coach: the teacher gets every team, a student their own team(s); finished rounds only.
-  app.get('/api/rounds/:id/coach', { config: { rateLimit: limits.coach }, schema: { params: roundParams } }, async (req): Promise<CoachReport> => {
-    const reader = await readerOf(req);
-    const id = req.params.id;
-    let round: RoundRecord;
-    let teamIds: number[];
-    if (reader.kind === 'teacher') {
-      round = (await ownedRound(app.store, reader.teacherId, id)).round;
-      teamIds = (await app.store.roundTeams(id)).map((t) => t.teamId);
-    } else {
-      const found = await app.store.roundById(id);
-      teamIds = found?.roomId === reader.room.id ? [...new Set((await app.store.roundsOfPlayer(reader.player.id)).filter((r) => r.roundId === id).map((r) => r.teamId))] : [];
-      if (!found || !teamIds.length) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `you did not play round ${id}`);
-      round = found;
-    }
-    const seed = round.seed;
-    if (round.state !== 'finished' || seed === null) throw new ClassroomError(ErrorCode.BAD_STATE, 'the coach opens when the round is over');
-    const changes = await app.store.changesOfRound(id);
-    const teams = await Promise.all(
-      teamIds.map((teamId) =>
-        coach.team(id, teamId, {
-          ...{ simulator: round.simulator, scenario: round.scenario, seed, noise: round.noise, minutes: round.minutes, minute: round.minute },
-          changes: changes.filter((c) => c.teamId === teamId).map((c) => ({ minute: c.minute, key: c.key, value: c.value })),
-        }),
-      ),
-    );
-    return { roundId: id, teams };
-  });
+  app.get(
+    '/api/rounds/:id/coach',
+    { config: { rateLimit: limits.coach }, schema: { params: roundParams } },
+    async (req): Promise<CoachReport> => {
+      const reader = await readerOf(req);
+      const id = req.params.id;
+      let round: RoundRecord;
+      let teamIds: number[];
+      if (reader.kind === 'teacher') {
+        round = (await ownedRound(app.store, reader.teacherId, id)).round;
+        teamIds = (await app.store.roundTeams(id)).map((t) => t.teamId);
+      } else {
+        const found = await app.store.roundById(id);
+        teamIds =
+          found?.roomId === reader.room.id
+            ? [
+                ...new Set(
+                  (await app.store.roundsOfPlayer(reader.player.id))
+                    .filter((r) => r.roundId === id)
+                    .map((r) => r.teamId),
+                ),
+              ]
+            : [];
+        if (!found || !teamIds.length)
+          throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `you did not play round ${id}`);
+        round = found;
+      }
+      const seed = round.seed;
+      if (round.state !== 'finished' || seed === null)
+        throw new ClassroomError(ErrorCode.BAD_STATE, 'the coach opens when the round is over');
+      const changes = await app.store.changesOfRound(id);
+      const teams = await Promise.all(
+        teamIds.map((teamId) =>
+          coach.team(id, teamId, {
+            ...{
+              simulator: round.simulator,
+              scenario: round.scenario,
+              seed,
+              noise: round.noise,
+              minutes: round.minutes,
+              minute: round.minute,
+            },
+            changes: changes
+              .filter((c) => c.teamId === teamId)
+              .map((c) => ({ minute: c.minute, key: c.key, value: c.value })),
+          }),
+        ),
+      );
+      return { roundId: id, teams };
+    },
+  );
 
   app.post('/api/rounds/:id/fork', { schema: { params: roundParams, body: forkBody } }, async (req, reply) => {
     const { teamId, minute, changes } = req.body;
-    const fork = await app.rooms.fork(await teacherOf(req), req.params.id, teamId, minute, { address: req.ip }, changes ?? []);
+    const fork = await app.rooms.fork(
+      await teacherOf(req),
+      req.params.id,
+      teamId,
+      minute,
+      { address: req.ip },
+      changes ?? [],
+    );
     // The origin's replay now lists one more fork.
     cache.clear();
     return reply.code(201).send(fork);

@@ -15,7 +15,6 @@ export interface LanAddress {
   iface: string;
 }
 
-
 const ANY = new Set(['0.0.0.0', '::']);
 
 export function isLoopback(address: string): boolean {
@@ -55,12 +54,17 @@ export function lanAddresses(bound: string, port: number, interfaces: Interfaces
       if (family === 'IPv6' && /^fe[89ab][0-9a-f]:/i.test(info.address)) continue;
       if (b === '0.0.0.0' && family !== 'IPv4') continue;
       if (!ANY.has(b) && info.address !== b) continue;
-      const rank = (VIRTUAL.test(iface) ? 8 : 0) + (linkLocal(info.address) ? 4 : 0) + (family === 'IPv6' ? 2 : 0) + (privateV4(info.address) ? 0 : 1);
+      const rank =
+        (VIRTUAL.test(iface) ? 8 : 0) +
+        (linkLocal(info.address) ? 4 : 0) +
+        (family === 'IPv6' ? 2 : 0) +
+        (privateV4(info.address) ? 0 : 1);
       out.push({ url: urlOf(info.address, port), address: info.address, family, iface, rank });
     }
   }
   // A specific address that no interface lists (yet) is still where the server listens.
-  if (!ANY.has(b) && out.length === 0) out.push({ url: urlOf(b, port), address: b, family: isIPv6(b) ? 'IPv6' : 'IPv4', iface: '', rank: 0 });
+  if (!ANY.has(b) && out.length === 0)
+    out.push({ url: urlOf(b, port), address: b, family: isIPv6(b) ? 'IPv6' : 'IPv4', iface: '', rank: 0 });
   return out.sort((x, y) => x.rank - y.rank).map(({ rank: _, ...a }) => a);
 }
 
@@ -75,7 +79,13 @@ export function localUrl(bound: string, port: number): string {
  * when it is one of the LAN addresses, the teacher's own device already reached the server there,
  * so it comes first.
  */
-export function joinInfo(opts: { publicUrl: string | null; bound: string; port: number; interfaces: Interfaces; via?: string }): JoinInfo {
+export function joinInfo(opts: {
+  publicUrl: string | null;
+  bound: string;
+  port: number;
+  interfaces: Interfaces;
+  via?: string;
+}): JoinInfo {
   const lan = lanAddresses(opts.bound, opts.port, opts.interfaces).map((a) => a.url);
   const via = opts.via ? urlOf(unmapped(opts.via), opts.port) : null;
   if (via && lan.includes(via)) lan.sort((a, b) => (a === via ? -1 : b === via ? 1 : 0));

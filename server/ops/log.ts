@@ -10,7 +10,11 @@ export function prettyLogs(format: LogFormat, isTTY = !!process.stdout.isTTY): b
 }
 
 /** Fastify's logger options for a level and format. */
-export function loggerOptions(level: LogLevel, format: LogFormat, isTTY = !!process.stdout.isTTY): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  level: LogLevel,
+  format: LogFormat,
+  isTTY = !!process.stdout.isTTY,
+): FastifyServerOptions['logger'] {
   if (!prettyLogs(format, isTTY)) return { level };
   // Synchronous, so the start block and the last line before exit come out in order.
   // The room code leads the line; a request's fields are already its message.
@@ -45,7 +49,13 @@ export class RequestLog extends LogController {
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
     const level = error ? 'error' : requestLevel(reply.statusCode);
     const path = req.url.split('?')[0];
-    const line = { method: req.method, url: path, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ...(error ? { err: error } : {}) };
+    const line = {
+      method: req.method,
+      url: path,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      ...(error ? { err: error } : {}),
+    };
     req.log[level](line, `${req.method} ${path} ${reply.statusCode} (${line.ms} ms)`);
   }
 }

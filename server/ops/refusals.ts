@@ -16,7 +16,12 @@ export function refusalsOf(metrics: Metrics, log: Logger, msg: string, who: () =
 }
 
 /** The same per address, remembering at most `maxKeys` addresses (then it starts over: a line too many, not a leak). */
-export function refusalsByKey(metrics: Metrics, log: Logger, msg: string, maxKeys = 10_000): (key: string, limit: string, fields?: object) => void {
+export function refusalsByKey(
+  metrics: Metrics,
+  log: Logger,
+  msg: string,
+  maxKeys = 10_000,
+): (key: string, limit: string, fields?: object) => void {
   const counts = new Map<string, number>();
   return (key, limit, fields) => {
     metrics.rateLimited(limit);

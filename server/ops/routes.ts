@@ -30,9 +30,13 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRouteOptions): Pr
     if (expected) {
       const given = bearer(req.headers.authorization);
       // Compared as digests: equal length, constant time.
-      if (!given || !timingSafeEqual(digest(given), expected)) throw new ClassroomError(ErrorCode.BAD_KEY, 'metrics need Authorization: Bearer <METRICS_TOKEN>');
+      if (!given || !timingSafeEqual(digest(given), expected))
+        throw new ClassroomError(ErrorCode.BAD_KEY, 'metrics need Authorization: Bearer <METRICS_TOKEN>');
     } else if (!fromThisMachine(req)) {
-      throw new ClassroomError(ErrorCode.NOT_FOUND, 'metrics are served to this machine only (set METRICS_TOKEN to read them from elsewhere)');
+      throw new ClassroomError(
+        ErrorCode.NOT_FOUND,
+        'metrics are served to this machine only (set METRICS_TOKEN to read them from elsewhere)',
+      );
     }
     const { contentType, body } = await opts.metrics.scrape();
     return reply.type(contentType).header('cache-control', 'no-store').send(body);
@@ -41,6 +45,12 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRouteOptions): Pr
   app.get('/api/info', async (req) => {
     const addr = app.server.address();
     const bound = typeof addr === 'object' && addr ? addr : { address: '127.0.0.1', port: 0 };
-    return joinInfo({ publicUrl: opts.publicUrl, bound: bound.address, port: bound.port, interfaces: opts.interfaces(), via: req.socket.localAddress });
+    return joinInfo({
+      publicUrl: opts.publicUrl,
+      bound: bound.address,
+      port: bound.port,
+      interfaces: opts.interfaces(),
+      via: req.socket.localAddress,
+    });
   });
 }

@@ -37,7 +37,13 @@ export async function stopGracefully(app: FastifyInstance): Promise<StopReport> 
   const feedsClosed = app.feed.count();
   // preClose disconnects the sockets (after their queued notice) and closes the feeds; onClose the database.
   await app.close();
-  return { roundsPaused, pauseFailed, socketsTold, feedsClosed, ...(app.cluster ? { roundsHandedOver: handedOver } : {}) };
+  return {
+    roundsPaused,
+    pauseFailed,
+    socketsTold,
+    feedsClosed,
+    ...(app.cluster ? { roundsHandedOver: handedOver } : {}),
+  };
 }
 
 /**
@@ -60,6 +66,8 @@ export function describeStop(r: StopReport, database: string): string {
   const n = (k: number, one: string, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;
   const failed = r.pauseFailed ? ` (${n(r.pauseFailed, 'round')} could not be marked paused)` : '';
   const rounds =
-    r.roundsHandedOver !== undefined ? `${n(r.roundsHandedOver, 'running round')} handed over to the other processes` : `${n(r.roundsPaused, 'running round')} paused and stored${failed}`;
+    r.roundsHandedOver !== undefined
+      ? `${n(r.roundsHandedOver, 'running round')} handed over to the other processes`
+      : `${n(r.roundsPaused, 'running round')} paused and stored${failed}`;
   return `stopped: ${rounds}, ${n(r.socketsTold, 'socket')} told, ${n(r.feedsClosed, 'feed')} closed, database ${database} closed`;
 }

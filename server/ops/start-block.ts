@@ -17,7 +17,6 @@ export interface StartFacts {
   cluster?: { databaseUrl: string; redisUrl: string; node: string } | null;
 }
 
-
 export interface StartSummary {
   /** Base URLs students can use, best first (empty: only this computer). */
   join: string[];
@@ -67,6 +66,8 @@ export function startBlock(f: StartFacts): string {
   lines.push(`${label('On this computer')}${s.local}`);
   lines.push(`${label('Database')}${s.database}`);
   lines.push(`${label('Metrics')}${s.metrics}`);
-  lines.push(`${label('To stop')}Ctrl+C (or SIGTERM): ${f.cluster ? 'running rounds go on in the other processes' : 'running rounds are paused and kept'}`);
+  lines.push(
+    `${label('To stop')}Ctrl+C (or SIGTERM): ${f.cluster ? 'running rounds go on in the other processes' : 'running rounds are paused and kept'}`,
+  );
   return `${lines.join('\n')}\n`;
 }

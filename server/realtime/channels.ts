@@ -35,7 +35,10 @@ export function channelName(code: string, to: Channel): string {
 export type Role = 'student' | 'teacher' | 'observer';
 
 /** The channels a seat's socket is in besides the room's `all` channel. */
-export function seatChannels(code: string, seat: { role: Role; playerId?: number; teamId?: number | null; view?: string | null }): string[] {
+export function seatChannels(
+  code: string,
+  seat: { role: Role; playerId?: number; teamId?: number | null; view?: string | null },
+): string[] {
   switch (seat.role) {
     case 'student': {
       const out = seat.playerId === undefined ? [] : [ch.player(code, seat.playerId)];

@@ -15,12 +15,19 @@ export interface RawJson {
 
 export const rawJson = (text: string): RawJson => ({ $json: text });
 
-const isRaw = (x: unknown): x is RawJson => typeof x === 'object' && x !== null && typeof (x as RawJson).$json === 'string';
+const isRaw = (x: unknown): x is RawJson =>
+  typeof x === 'object' && x !== null && typeof (x as RawJson).$json === 'string';
 
 export class RawJsonEncoder extends parser.Encoder {
   override encode(packet: parser.Packet): ReturnType<parser.Encoder['encode']> {
     const d: unknown = packet.data;
-    if (packet.type === parser.PacketType.EVENT && Array.isArray(d) && d.length === 2 && typeof d[0] === 'string' && isRaw(d[1])) {
+    if (
+      packet.type === parser.PacketType.EVENT &&
+      Array.isArray(d) &&
+      d.length === 2 &&
+      typeof d[0] === 'string' &&
+      isRaw(d[1])
+    ) {
       // As socket.io-parser writes it: type, namespace other than "/" and a comma, ack id, then the JSON.
       const nsp = packet.nsp && packet.nsp !== '/' ? `${packet.nsp},` : '';
       return [`${packet.type}${nsp}${packet.id ?? ''}[${JSON.stringify(d[0])},${d[1].$json}]`];

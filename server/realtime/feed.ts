@@ -36,7 +36,10 @@ export class FeedHub {
   readonly refused: (limit: string, address: string) => void;
 
   constructor(
-    private readonly limits: Pick<ConnectionLimits, 'maxQueuedBytes' | 'slowQueuedBytes' | 'slowReaderMs' | 'feedMessages'>,
+    private readonly limits: Pick<
+      ConnectionLimits,
+      'maxQueuedBytes' | 'slowQueuedBytes' | 'slowReaderMs' | 'feedMessages'
+    >,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly metrics: Metrics = noMetrics,
@@ -120,42 +123,55 @@ export async function feedRoutes(app: FastifyInstance): Promise<void> {
     }
   };
 
-  app.withTypeProvider<ZodTypeProvider>().get('/api/rooms/:code/feed', { websocket: true, preValidation: admit, schema: { params: codeParams } }, async (ws, req) => {
-    const key = addressKey(req.ip);
-    ws.once('close', app.addressBook.opened(key));
-    const { feed } = app;
-    feed.watch(ws);
-    const inbound = feed.inbound();
-    ws.on('message', () => {
-      if (ws.readyState !== 1) return;
-      if (inbound.take() && app.addressBook.packet(key)) return void feed.sendTo(ws, errorText(ErrorCode.BAD_REQUEST, 'the feed is read-only'));
-      feed.refused('feed:messages', key);
-      // Past the budget: the close frame goes out, nothing more is read (a flood costs no more CPU),
-      // and the socket is dropped a moment later rather than after ws's 30-second close handshake.
-      ws.close(FEED_CLOSE.policy, 'the feed is read-only');
-      ws.pause();
-      setTimeout(() => ws.terminate(), FEED_CLOSE_GRACE_MS).unref();
-    });
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/api/rooms/:code/feed',
+      { websocket: true, preValidation: admit, schema: { params: codeParams } },
+      async (ws, req) => {
+        const key = addressKey(req.ip);
+        ws.once('close', app.addressBook.opened(key));
+        const { feed } = app;
+        feed.watch(ws);
+        const inbound = feed.inbound();
+        ws.on('message', () => {
+          if (ws.readyState !== 1) return;
+          if (inbound.take() && app.addressBook.packet(key))
+            return void feed.sendTo(ws, errorText(ErrorCode.BAD_REQUEST, 'the feed is read-only'));
+          feed.refused('feed:messages', key);
+          // Past the budget: the close frame goes out, nothing more is read (a flood costs no more CPU),
+          // and the socket is dropped a moment later rather than after ws's 30-second close handshake.
+          ws.close(FEED_CLOSE.policy, 'the feed is read-only');
+          ws.pause();
+          setTimeout(() => ws.terminate(), FEED_CLOSE_GRACE_MS).unref();
+        });
 
-    let look: RoomLook;
-    try {
-      look = await app.guesses.attempt(req.ip, 'feed', async () => {
-        // Cluster mode: this process receives the room's feed messages before the room is read.
-        if (app.cluster) await app.cluster.followFeed(normalizedCode(req.params.code), ws);
-        return app.gate.ask(req.params.code, { type: 'look' });
-      });
-    } catch (e) {
-      const err = e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
-      if (!(e instanceof ClassroomError)) req.log.error({ err: e }, 'feed look-up failed');
-      if (ws.readyState !== 1) return;
-      ws.send(errorText(err.code, err.message));
-      const closeCode = err.code === ErrorCode.RATE_LIMITED ? FEED_CLOSE.rateLimited : err.code === ErrorCode.INTERNAL ? FEED_CLOSE.internal : FEED_CLOSE.notFound;
-      ws.close(closeCode, err.code);
-      return;
-    }
-    // Gone (or cut) while the room was being read: nothing to add.
-    if (ws.readyState !== 1) return;
-    feed.add(look.code, ws);
-    feed.sendTo(ws, JSON.stringify({ type: 'hello', room: look.room, summary: look.summary, scores: look.scores }));
-  });
+        let look: RoomLook;
+        try {
+          look = await app.guesses.attempt(req.ip, 'feed', async () => {
+            // Cluster mode: this process receives the room's feed messages before the room is read.
+            if (app.cluster) await app.cluster.followFeed(normalizedCode(req.params.code), ws);
+            return app.gate.ask(req.params.code, { type: 'look' });
+          });
+        } catch (e) {
+          const err =
+            e instanceof ClassroomError ? e.toJSON() : { code: ErrorCode.INTERNAL, message: 'internal error' };
+          if (!(e instanceof ClassroomError)) req.log.error({ err: e }, 'feed look-up failed');
+          if (ws.readyState !== 1) return;
+          ws.send(errorText(err.code, err.message));
+          const closeCode =
+            err.code === ErrorCode.RATE_LIMITED
+              ? FEED_CLOSE.rateLimited
+              : err.code === ErrorCode.INTERNAL
+                ? FEED_CLOSE.internal
+                : FEED_CLOSE.notFound;
+          ws.close(closeCode, err.code);
+          return;
+        }
+        // Gone (or cut) while the room was being read: nothing to add.
+        if (ws.readyState !== 1) return;
+        feed.add(look.code, ws);
+        feed.sendTo(ws, JSON.stringify({ type: 'hello', room: look.room, summary: look.summary, scores: look.scores }));
+      },
+    );
 }

@@ -4,7 +4,15 @@
 // through the socket.io adapter, so that it is in them before that process sends the room's next message.
 import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory } from '../../shared/protocol/types.ts';
+import type {
+  RoleChange,
+  RoomMinute,
+  RoomSummary,
+  RoomView,
+  RoundScores,
+  TeacherMessage,
+  TeamHistory,
+} from '../../shared/protocol/types.ts';
 import type { Store } from '../db/store.ts';
 import type { Command, CommandType, Commands } from '../rooms/commands.ts';
 import type { RoomManager } from '../rooms/manager.ts';
@@ -114,11 +122,23 @@ function seatStudent(room: Room, player: PlayerState, socketId: string | undefin
   const { code } = room;
   const v = room.viewOf(player.id);
   const view = v && channelName(code, v);
-  if (socketId) deps.join(socketId, seatChannels(code, { role: 'student', playerId: player.id, teamId: player.teamId, view }));
+  if (socketId)
+    deps.join(socketId, seatChannels(code, { role: 'student', playerId: player.id, teamId: player.teamId, view }));
   room.connect(player.id);
   return {
-    ...{ code, playerId: player.id, teamId: player.teamId, view, room: room.view('public'), history: room.historyFor(player.id), scores: room.scores() },
-    ...{ roleChanges: player.teamId !== null ? room.roleChanges(player.teamId) : [], messages: room.messages(player.teamId) },
+    ...{
+      code,
+      playerId: player.id,
+      teamId: player.teamId,
+      view,
+      room: room.view('public'),
+      history: room.historyFor(player.id),
+      scores: room.scores(),
+    },
+    ...{
+      roleChanges: player.teamId !== null ? room.roleChanges(player.teamId) : [],
+      messages: room.messages(player.teamId),
+    },
   };
 }
 
@@ -138,11 +158,18 @@ export async function answer(room: Room, ask: Ask, deps: AnswerDeps): Promise<un
     }
     case 'teacher': {
       // Keys are 256-bit secrets looked up by hash: comparing ids leaks nothing useful.
-      if ((await deps.manager.deps.store.teacherByKeyHash(ask.keyHash)) !== room.teacherId) throw new ClassroomError(ErrorCode.BAD_KEY, 'this teacher key does not open this room');
+      if ((await deps.manager.deps.store.teacherByKeyHash(ask.keyHash)) !== room.teacherId)
+        throw new ClassroomError(ErrorCode.BAD_KEY, 'this teacher key does not open this room');
       if (ask.socketId) deps.join(ask.socketId, seatChannels(code, { role: 'teacher' }));
       room.watch();
       return {
-        ...{ code, room: room.view('teacher'), latest: room.latestMinute(), trends: room.trends(), scores: room.scores() },
+        ...{
+          code,
+          room: room.view('teacher'),
+          latest: room.latestMinute(),
+          trends: room.trends(),
+          scores: room.scores(),
+        },
         ...{ roleChanges: room.roleChanges(null), messages: room.messages('all') },
       } satisfies TeacherSeat;
     }
@@ -178,13 +205,18 @@ export function roomFor(manager: RoomManager, code: string, ask: Ask): Promise<R
 }
 
 /** The room and player of a student token, read from the database. */
-export async function tokenSeat(store: Store, tokenHash: string, code?: string): Promise<{ code: string; playerId: number }> {
+export async function tokenSeat(
+  store: Store,
+  tokenHash: string,
+  code?: string,
+): Promise<{ code: string; playerId: number }> {
   const invalid = () => new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token is not valid');
   const row = await store.playerByTokenHash(tokenHash);
   if (!row || row.removed) throw invalid();
   const roomRow = await store.roomById(row.roomId);
   if (!roomRow) throw invalid();
-  if (code !== undefined && normalizeCode(code) !== roomRow.code) throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token belongs to another room');
+  if (code !== undefined && normalizeCode(code) !== roomRow.code)
+    throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token belongs to another room');
   return { code: roomRow.code, playerId: row.id };
 }
 

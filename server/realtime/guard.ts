@@ -182,7 +182,11 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
     metrics.rateLimited(`socket:${limit}`);
     log.warn({ address: w.key, limit: `socket:${limit}`, why, ...extra }, 'socket.io connection cut');
     // Close the network sockets first: their buffers go with them, instead of waiting to drain.
-    const t = w.conn.transport as unknown as { name: string; socket?: { terminate?: () => void }; req?: IncomingMessage };
+    const t = w.conn.transport as unknown as {
+      name: string;
+      socket?: { terminate?: () => void };
+      req?: IncomingMessage;
+    };
     if (t.name === 'websocket') t.socket?.terminate?.();
     t.req?.socket.destroy();
     for (const s of w.polls) s.destroy();
@@ -210,7 +214,12 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
       pending: 0,
       polls: new Set(),
       packets: new TokenBucket(limits.packets, clock),
-      out: new QueueWatch(limits, clock, () => w.pending + transportBytes(w), (why, queued, limit) => cut(w, limit, why, { queued })),
+      out: new QueueWatch(
+        limits,
+        clock,
+        () => w.pending + transportBytes(w),
+        (why, queued, limit) => cut(w, limit, why, { queued }),
+      ),
     };
     // The session id, as long-polling requests carry it (?sid=).
     const sid = (conn as unknown as { id: string }).id;
@@ -222,7 +231,8 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
       // The common case, every socket at every minute: a websocket with nothing waiting takes the packet at once
       // (writable: its previous frames were handed to the network), so nothing queues and there is nothing to count.
       const t = engine.transport;
-      if (t.writable && t.name === 'websocket' && engine.writeBuffer.length === 0 && bytes < limits.slowQueuedBytes) return;
+      if (t.writable && t.name === 'websocket' && engine.writeBuffer.length === 0 && bytes < limits.slowQueuedBytes)
+        return;
       w.pending += bytes;
       w.out.check();
     });
@@ -259,14 +269,20 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
   const heavy = new KeyedLimiter(limits.heavyRequests, clock);
   io.use((socket, next) => {
     const events = new TokenBucket(limits.events, clock);
-    const key = sessions.get((socket.conn as unknown as { id: string }).id)?.key ?? addressKey(clientAddress(socket.request, o.trust));
-    const refused = refusalsOf(metrics, log, 'rate limit refused a socket', () => ({ ip: key, room: socket.data.code }));
+    const key =
+      sessions.get((socket.conn as unknown as { id: string }).id)?.key ??
+      addressKey(clientAddress(socket.request, o.trust));
+    const refused = refusalsOf(metrics, log, 'rate limit refused a socket', () => ({
+      ip: key,
+      room: socket.data.code,
+    }));
     socket.use((packet, nextEvent) => {
       if (!events.take()) refused('socket:events');
       else if (HEAVY.has(packet[0]) && !heavy.take(key)) refused('socket:heavy');
       else return nextEvent();
       const ack = packet[packet.length - 1];
-      if (typeof ack === 'function') ack({ ok: false, error: { code: ErrorCode.RATE_LIMITED, message: 'too many messages: slow down' } });
+      if (typeof ack === 'function')
+        ack({ ok: false, error: { code: ErrorCode.RATE_LIMITED, message: 'too many messages: slow down' } });
       // Without an acknowledgement the event is dropped unanswered: answering would cost the server more.
     });
     next();

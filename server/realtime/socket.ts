@@ -20,10 +20,21 @@ import type { Clock } from '../rooms/clock.ts';
 import { ch, channelName, seatChannels, type Role } from './channels.ts';
 import { encodesRawJson, rawJson } from './encoder.ts';
 import type { FeedHub } from './feed.ts';
-import { dispatchVia, normalizedCode, type AskOf, type AskReply, type PeopleCommand, type RoomGate, type StudentSeat } from './gate.ts';
+import {
+  dispatchVia,
+  normalizedCode,
+  type AskOf,
+  type AskReply,
+  type PeopleCommand,
+  type RoomGate,
+  type StudentSeat,
+} from './gate.ts';
 import { KeyedLimiter, type BucketConfig, type CodeGuesses } from './limits.ts';
 
-type TeacherCommand = Extract<PeopleCommand, { type: 'configure' | 'clock' | 'tempo' | 'move' | 'rename' | 'remove' | 'assign' | 'lock' | 'share' }>;
+type TeacherCommand = Extract<
+  PeopleCommand,
+  { type: 'configure' | 'clock' | 'tempo' | 'move' | 'rename' | 'remove' | 'assign' | 'lock' | 'share' }
+>;
 
 export interface SocketData {
   ip: string;
@@ -48,7 +59,10 @@ export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
 };
 
 /** Events whose payload is written as JSON text from texts made once (views.ts), not serialised per emit. */
-const preEncoders: { [E in EventName]?: (payload: EventPayload<E>) => string } = { minute: teamMinuteJson, 'room:minute': roomMinuteJson };
+const preEncoders: { [E in EventName]?: (payload: EventPayload<E>) => string } = {
+  minute: teamMinuteJson,
+  'room:minute': roomMinuteJson,
+};
 
 /**
  * Where the feed's messages go: this process's feed clients, or in cluster mode the room's feed channel, whose
@@ -138,26 +152,39 @@ export function attachProtocol(
       if (typeof ack === 'function') ack(result);
     };
     const error = (ack: unknown, e: ProtocolError) => reply(ack, { ok: false, error: e });
-    const refused = refusalsOf(metrics, log, 'rate limit refused a socket', () => ({ ip: socket.data.ip, room: socket.data.code }));
+    const refused = refusalsOf(metrics, log, 'rate limit refused a socket', () => ({
+      ip: socket.data.ip,
+      room: socket.data.code,
+    }));
 
     /** Registers a handler: schema check, then the handler's result or its typed error (guard.ts has counted the event). */
     const on = <E extends ClientEvent>(event: E, handler: (data: z.output<(typeof schemas)[E]>) => Promise<object>) => {
-      (socket.on as (e: string, fn: (...args: unknown[]) => void) => void)(event, async (payload: unknown, ack: unknown) => {
-        if (typeof ack !== 'function') {
-          socket.emit('notice', { code: ErrorCode.BAD_REQUEST, message: `${event} needs an acknowledgement callback` });
-          return;
-        }
-        const parsed = schemas[event].safeParse(payload);
-        if (!parsed.success) return error(ack, { code: ErrorCode.BAD_REQUEST, message: `${event}: ${describeIssues(parsed.error)}` });
-        try {
-          const run = () => handler(parsed.data as z.output<(typeof schemas)[E]>);
-          reply(ack, { ok: true, ...(await (LOOKUPS.has(event) ? guards.guesses.attempt(socket.data.ip, 'socket', run) : run())) });
-        } catch (e) {
-          if (e instanceof ClassroomError) return error(ack, e.toJSON());
-          log.error({ err: e, event, room: socket.data.code }, 'socket handler failed');
-          error(ack, { code: ErrorCode.INTERNAL, message: 'internal error' });
-        }
-      });
+      (socket.on as (e: string, fn: (...args: unknown[]) => void) => void)(
+        event,
+        async (payload: unknown, ack: unknown) => {
+          if (typeof ack !== 'function') {
+            socket.emit('notice', {
+              code: ErrorCode.BAD_REQUEST,
+              message: `${event} needs an acknowledgement callback`,
+            });
+            return;
+          }
+          const parsed = schemas[event].safeParse(payload);
+          if (!parsed.success)
+            return error(ack, { code: ErrorCode.BAD_REQUEST, message: `${event}: ${describeIssues(parsed.error)}` });
+          try {
+            const run = () => handler(parsed.data as z.output<(typeof schemas)[E]>);
+            reply(ack, {
+              ok: true,
+              ...(await (LOOKUPS.has(event) ? guards.guesses.attempt(socket.data.ip, 'socket', run) : run())),
+            });
+          } catch (e) {
+            if (e instanceof ClassroomError) return error(ack, e.toJSON());
+            log.error({ err: e, event, room: socket.data.code }, 'socket handler failed');
+            error(ack, { code: ErrorCode.INTERNAL, message: 'internal error' });
+          }
+        },
+      );
     };
 
     // A middleware, not onAny: onAny listeners run before middlewares, so the event limit (guard.ts) would not see them.
@@ -180,12 +207,15 @@ export function attachProtocol(
       return socket.data.code;
     };
     const teacherCode = (): string => {
-      if (socket.data.role !== 'teacher') throw new ClassroomError(ErrorCode.NOT_TEACHER, 'only the teacher can do this');
+      if (socket.data.role !== 'teacher')
+        throw new ClassroomError(ErrorCode.NOT_TEACHER, 'only the teacher can do this');
       return joinedCode();
     };
     /** Tells the room a seat is gone (its answer is not waited for). */
     const forget = (code: string, role: Role, playerId: number | undefined) => {
-      gate.ask(code, { type: 'leave', role, playerId }).catch((err: unknown) => log.warn({ err, room: code }, 'could not tell the room a socket left'));
+      gate
+        .ask(code, { type: 'leave', role, playerId })
+        .catch((err: unknown) => log.warn({ err, room: code }, 'could not tell the room a socket left'));
     };
     /** Forgets the socket's identity, so one socket is one person in one room. */
     const leave = () => {
@@ -202,7 +232,11 @@ export function attachProtocol(
      * receives the room's broadcasts), the room's holder seats it (and puts it in the seat's channels), and only
      * then does the socket drop its previous identity. A socket that went away meanwhile takes no seat.
      */
-    const enter = async <K extends 'join' | 'rejoin' | 'teacher' | 'observe'>(code: string, role: Role, ask: AskOf<K>): Promise<AskReply<K>> => {
+    const enter = async <K extends 'join' | 'rejoin' | 'teacher' | 'observe'>(
+      code: string,
+      role: Role,
+      ask: AskOf<K>,
+    ): Promise<AskReply<K>> => {
       const all = ch.all(code);
       const hadAll = socket.rooms.has(all);
       socket.join(all);
@@ -240,10 +274,17 @@ export function attachProtocol(
         if (!req.name) throw new ClassroomError(ErrorCode.BAD_REQUEST, 'a display name is needed to join');
         if (!seats.take(`${socket.data.ip} ${normalizeCode(req.code) ?? ''}`)) {
           refused('socket:seats');
-          throw new ClassroomError(ErrorCode.RATE_LIMITED, 'too many new students from this address in this room: wait a little');
+          throw new ClassroomError(
+            ErrorCode.RATE_LIMITED,
+            'too many new students from this address in this room: wait a little',
+          );
         }
         token = newSecret();
-        seat = await enter(normalizedCode(req.code), 'student', { type: 'join', name: req.name, tokenHash: hashSecret(token) });
+        seat = await enter(normalizedCode(req.code), 'student', {
+          type: 'join',
+          name: req.name,
+          tokenHash: hashSecret(token),
+        });
       }
       return {
         ...{ token, playerId: seat.playerId, room: seat.room, history: seat.history, scores: seat.scores },
@@ -253,15 +294,28 @@ export function attachProtocol(
 
     on('student:control', async (req) => {
       const playerId = socket.data.playerId;
-      if (socket.data.role !== 'student' || playerId === undefined) throw new ClassroomError(ErrorCode.NOT_JOINED, 'join as a student first');
-      const { reply } = await dispatchVia(gate, joinedCode(), { type: 'control', playerId, key: req.key, value: req.value });
+      if (socket.data.role !== 'student' || playerId === undefined)
+        throw new ClassroomError(ErrorCode.NOT_JOINED, 'join as a student first');
+      const { reply } = await dispatchVia(gate, joinedCode(), {
+        type: 'control',
+        playerId,
+        key: req.key,
+        value: req.value,
+      });
       return { change: reply };
     });
 
     on('teacher:join', async (req) => {
       limitJoin();
       const seat = await enter(normalizedCode(req.code), 'teacher', { type: 'teacher', keyHash: hashSecret(req.key) });
-      return { room: seat.room, latest: seat.latest, trends: seat.trends, scores: seat.scores, roleChanges: seat.roleChanges, messages: seat.messages };
+      return {
+        room: seat.room,
+        latest: seat.latest,
+        trends: seat.trends,
+        scores: seat.scores,
+        roleChanges: seat.roleChanges,
+        messages: seat.messages,
+      };
     });
 
     on('observer:join', async (req) => {
@@ -271,7 +325,10 @@ export function attachProtocol(
     });
 
     /** A teacher command; the answer is the room as it stands after it. */
-    const teacher = <E extends ClientEvent>(event: E, command: (data: z.output<(typeof schemas)[E]>) => TeacherCommand) =>
+    const teacher = <E extends ClientEvent>(
+      event: E,
+      command: (data: z.output<(typeof schemas)[E]>) => TeacherCommand,
+    ) =>
       on(event, async (req) => {
         const { room } = await gate.ask(teacherCode(), { type: 'dispatch', command: command(req), view: true });
         if (!room) throw new Error('a command asked with its view came back without it');
@@ -290,7 +347,9 @@ export function attachProtocol(
       const { reply } = await dispatchVia(gate, teacherCode(), { type: 'message', teamId: req.teamId, text: req.text });
       return { message: reply };
     });
-    on('teacher:team', async (req) => ({ history: await gate.ask(teacherCode(), { type: 'team', teamId: req.teamId }) }));
+    on('teacher:team', async (req) => ({
+      history: await gate.ask(teacherCode(), { type: 'team', teamId: req.teamId }),
+    }));
 
     socket.on('disconnect', () => leave());
   });

@@ -8,8 +8,24 @@ import type { CoachDone, CoachJob, CoachRunner } from './coach.ts';
 export function runCoachJob(job: CoachJob): CoachDone {
   const t0 = performance.now();
   const model = getModel(job.simulator);
-  const baseline = roundBaseline(model, { scenario: job.scenario, seed: job.seed, minutes: job.minutes, noise: job.noise }).run;
-  const result = coachTeam({ model, scenario: job.scenario, seed: job.seed, noise: job.noise, minute: job.minute, baseline, changes: job.changes }, job.options);
+  const baseline = roundBaseline(model, {
+    scenario: job.scenario,
+    seed: job.seed,
+    minutes: job.minutes,
+    noise: job.noise,
+  }).run;
+  const result = coachTeam(
+    {
+      model,
+      scenario: job.scenario,
+      seed: job.seed,
+      noise: job.noise,
+      minute: job.minute,
+      baseline,
+      changes: job.changes,
+    },
+    job.options,
+  );
   return { result, ms: performance.now() - t0 };
 }
 

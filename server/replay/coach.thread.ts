@@ -4,7 +4,8 @@ import { runCoachJob } from './coach-job.ts';
 import type { CoachJob } from './coach.ts';
 
 // Loaded only by coach.boot.mjs inside a Worker; anywhere else there is no one to answer.
-if (!parentPort) throw new Error('coach.thread.ts runs inside the coach worker (coach.boot.mjs), not on the main thread');
+if (!parentPort)
+  throw new Error('coach.thread.ts runs inside the coach worker (coach.boot.mjs), not on the main thread');
 const port = parentPort;
 
 port.on('message', ({ id, job }: { id: number; job: CoachJob }) => {

@@ -105,11 +105,19 @@ export class Coach {
     const key = `${roundId}:${teamId}`;
     const known = this.done.get(key);
     if (known) return known;
-    if (this.queued >= this.limits.queue) throw new ClassroomError(ErrorCode.RATE_LIMITED, 'the coach is busy with other rounds: try again in a minute');
+    if (this.queued >= this.limits.queue)
+      throw new ClassroomError(ErrorCode.RATE_LIMITED, 'the coach is busy with other rounds: try again in a minute');
     this.queued++;
     const run = this.tail.then(() => this.runner.run(job)).finally(() => this.queued--);
     this.tail = run.catch(() => undefined);
-    const answer = run.then(({ result, ms }): CoachTeam => ({ teamId, searchedMs: Math.round(ms), tried: result.tried, suggestion: result.suggestion }));
+    const answer = run.then(
+      ({ result, ms }): CoachTeam => ({
+        teamId,
+        searchedMs: Math.round(ms),
+        tried: result.tried,
+        suggestion: result.suggestion,
+      }),
+    );
     this.done.set(key, answer);
     // A failed search is not kept: the next request tries again.
     answer.catch(() => this.done.delete(key));

@@ -43,9 +43,14 @@ export function csvWords(locale: string): CsvWords {
   if (hit) return hit;
   if (!CSV_LOCALES.includes(locale)) throw new Error(`no messages for locale ${locale}`);
   const own = JSON.parse(readFileSync(`${MESSAGES}${locale}.json`, 'utf8')) as Record<string, string>;
-  const base = locale === CSV_BASE_LOCALE ? own : (JSON.parse(readFileSync(`${MESSAGES}${CSV_BASE_LOCALE}.json`, 'utf8')) as Record<string, string>);
+  const base =
+    locale === CSV_BASE_LOCALE
+      ? own
+      : (JSON.parse(readFileSync(`${MESSAGES}${CSV_BASE_LOCALE}.json`, 'utf8')) as Record<string, string>);
   const text = (key: string, values: Record<string, string | number> = {}) =>
-    (own[key] ?? base[key] ?? key).replace(/\{(\w+)\}/g, (m, name: string) => (name in values ? String(values[name]) : m));
+    (own[key] ?? base[key] ?? key).replace(/\{(\w+)\}/g, (m, name: string) =>
+      name in values ? String(values[name]) : m,
+    );
   const words: CsvWords = {
     locale,
     text,
@@ -53,7 +58,8 @@ export function csvWords(locale: string): CsvWords {
     control: (sim, key) => text(`${PREFIX[sim]}_ctl_${key}`),
     role: (sim, id) => text(`${PREFIX[sim]}_role_${id}`),
     option: (sim, control, option) => text(`${PREFIX[sim]}_opt_${control}_${option}`),
-    goal: (sim, scenario, goalId, target) => text(`${PREFIX[sim]}_goal_${scenario.replace(/-/g, '_')}_${goalId}`, { target }),
+    goal: (sim, scenario, goalId, target) =>
+      text(`${PREFIX[sim]}_goal_${scenario.replace(/-/g, '_')}_${goalId}`, { target }),
   };
   cache.set(locale, words);
   return words;

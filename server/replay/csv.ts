@@ -9,7 +9,16 @@ import { formatClock } from '../../shared/format.ts';
 import { indicatorDef } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { ChangeRecord, CsvPart, WhatIfOrigin } from '../../shared/protocol/types.ts';
-import type { ControlDef, ControlValue, DisplayDef, GoalDef, IndicatorDef, SimModel, SimulatorId, Snapshot } from '../../shared/sim/types.ts';
+import type {
+  ControlDef,
+  ControlValue,
+  DisplayDef,
+  GoalDef,
+  IndicatorDef,
+  SimModel,
+  SimulatorId,
+  Snapshot,
+} from '../../shared/sim/types.ts';
 import type { RoundRecord, Store } from '../db/store.ts';
 import type { TeamResultRecord } from '../db/writes.ts';
 import type { CsvWords } from './csv-words.ts';
@@ -64,12 +73,17 @@ export interface RoundSource {
 }
 
 export async function roundSource(store: Store, round: RoundRecord): Promise<RoundSource> {
-  const [teams, changes, results] = await Promise.all([store.roundTeams(round.id), store.changesOfRound(round.id), store.resultsOfRound(round.id)]);
+  const [teams, changes, results] = await Promise.all([
+    store.roundTeams(round.id),
+    store.changesOfRound(round.id),
+    store.resultsOfRound(round.id),
+  ]);
   return {
     model: getModel(round.simulator),
     round,
     teams,
-    snapshots: async (teamId) => (await store.snapshotsOfRound(round.id, { teamId })).map((s) => JSON.parse(s.data) as Snapshot),
+    snapshots: async (teamId) =>
+      (await store.snapshotsOfRound(round.id, { teamId })).map((s) => JSON.parse(s.data) as Snapshot),
     changes: changes.filter((c) => c.minute <= round.minute),
     results: new Map(results.map((r) => [r.teamId, r])),
   };
@@ -109,7 +123,11 @@ async function* minutes(x: Writer): AsyncGenerator<string> {
   const { model } = x.src;
   const controls = model.controls.filter((c) => c.kind !== 'action');
   const w = x.w;
-  const first = [label(w.text('csv_team_id'), '', 'team_id'), label(w.text('lb_team'), '', 'team'), label(w.text('csv_minute'), '', 'minute')];
+  const first = [
+    label(w.text('csv_team_id'), '', 'team_id'),
+    label(w.text('lb_team'), '', 'team'),
+    label(w.text('csv_minute'), '', 'minute'),
+  ];
   let header: string | null = null;
   for (const t of x.src.teams) {
     const snaps = await x.src.snapshots(t.teamId);

@@ -70,7 +70,9 @@ export class Exports {
     if (file === 'all') {
       // The parts come through get(): those already in memory are not built again.
       const parts = await Promise.all(CSV_PARTS.map((p) => this.get(room, round, p, locale)));
-      const data = await zip(CSV_PARTS.map((p, i) => ({ name: exportName(room, round, p), data: Buffer.concat(parts[i].chunks) })));
+      const data = await zip(
+        CSV_PARTS.map((p, i) => ({ name: exportName(room, round, p), data: Buffer.concat(parts[i].chunks) })),
+      );
       return { chunks: [data], bytes: data.length };
     }
     await this.turn();

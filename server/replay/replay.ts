@@ -21,7 +21,15 @@ export async function historyRound(store: Store, row: RoundRecord): Promise<Hist
     teams: teams.map((t) => {
       const r = byTeam.get(t.teamId);
       const goals = r?.goals ?? [];
-      return { teamId: t.teamId, idx: t.idx, name: t.name, whatIf: t.whatIf, score: r?.score ?? null, goalsMet: goals.filter((g) => g.met).length, goals: goals.length };
+      return {
+        teamId: t.teamId,
+        idx: t.idx,
+        name: t.name,
+        whatIf: t.whatIf,
+        score: r?.score ?? null,
+        goalsMet: goals.filter((g) => g.met).length,
+        goals: goals.length,
+      };
     }),
   };
 }
@@ -39,15 +47,24 @@ export async function teacherHistory(store: Store, teacherId: number): Promise<H
 }
 
 /** The round and its room, if this teacher owns them. */
-export async function ownedRound(store: Store, teacherId: number, roundId: number): Promise<{ round: RoundRecord; room: RoomRecord }> {
+export async function ownedRound(
+  store: Store,
+  teacherId: number,
+  roundId: number,
+): Promise<{ round: RoundRecord; room: RoomRecord }> {
   const round = await store.roundById(roundId);
   const room = round && (await store.roomById(round.roomId));
-  if (!round || !room || room.teacherId !== teacherId) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `no round ${roundId} of yours`);
+  if (!round || !room || room.teacherId !== teacherId)
+    throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `no round ${roundId} of yours`);
   return { round, room };
 }
 
 /** Where a round was forked: the round, its room's code, the team and the minute. */
-async function forkInfo(store: Store, roundId: number, forkOf: { teamId: number; minute: number }): Promise<ForkInfo | null> {
+async function forkInfo(
+  store: Store,
+  roundId: number,
+  forkOf: { teamId: number; minute: number },
+): Promise<ForkInfo | null> {
   const round = await store.roundById(roundId);
   const room = round && (await store.roomById(round.roomId));
   return room ? { roundId, roomCode: room.code, teamId: forkOf.teamId, minute: forkOf.minute } : null;
@@ -66,7 +83,8 @@ async function dealtMembers(store: Store, roomId: number, roleIds: readonly stri
   for (const [teamId, list] of byTeam) {
     list.sort((a, b) => a.seq - b.seq);
     const dealt = dealRoles(roleIds, list.length);
-    for (const [i, p] of list.entries()) out.push({ teamId, playerId: p.id, seq: i + 1, name: p.name, roles: dealt[i] });
+    for (const [i, p] of list.entries())
+      out.push({ teamId, playerId: p.id, seq: i + 1, name: p.name, roles: dealt[i] });
   }
   return out;
 }
@@ -91,9 +109,20 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
   const resultOf = new Map(results.map((r) => [r.teamId, r]));
   const goalOrder = model.scenarios.find((s) => s.id === round.scenario)?.goals.map((g) => g.id) ?? [];
   // A round played before members were recorded: the team as it stands, with the roles a deal gives it.
-  const recorded = members.length ? members : round.state === 'lobby' ? [] : await dealtMembers(store, room.id, model.roles.map((r) => r.id));
+  const recorded = members.length
+    ? members
+    : round.state === 'lobby'
+      ? []
+      : await dealtMembers(
+          store,
+          room.id,
+          model.roles.map((r) => r.id),
+        );
   /** Everyone who was in the team during the round, with the roles they really held (stored as the round went). */
-  const membersOf = (teamId: number) => recorded.filter((m) => m.teamId === teamId).map((m) => ({ playerId: m.playerId, name: m.name, roles: [...m.roles] }));
+  const membersOf = (teamId: number) =>
+    recorded
+      .filter((m) => m.teamId === teamId)
+      .map((m) => ({ playerId: m.playerId, name: m.name, roles: [...m.roles] }));
   const forkList = await Promise.all(forks.map((f) => (f.forkOf ? forkInfo(store, f.id, f.forkOf) : null)));
   // The score's references on the round's seed, for the figures at any minute of the replay.
   const seed = round.seed;
@@ -116,7 +145,12 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
         columns: toColumns(snaps),
         changes: changes.filter((c) => c.teamId === t.teamId && c.minute <= round.minute),
         roleChanges: roleChanges.filter((c) => c.teamId === t.teamId),
-        result: res ? { goals: [...res.goals].sort((a, b) => goalOrder.indexOf(a.id) - goalOrder.indexOf(b.id)), score: res.score } : null,
+        result: res
+          ? {
+              goals: [...res.goals].sort((a, b) => goalOrder.indexOf(a.id) - goalOrder.indexOf(b.id)),
+              score: res.score,
+            }
+          : null,
         chapters: findChapters(model, round.scenario, snaps),
         baseline,
       };
@@ -132,5 +166,11 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
  */
 export function studentReplay(full: RoundReplay, teamIds: readonly number[], shared: boolean): RoundReplay {
   const keep = (id: number) => shared || teamIds.includes(id);
-  return { ...full, round: { ...full.round, teams: full.round.teams.filter((t) => keep(t.teamId)) }, teams: full.teams.filter((t) => keep(t.teamId)), forks: [], origin: null };
+  return {
+    ...full,
+    round: { ...full.round, teams: full.round.teams.filter((t) => keep(t.teamId)) },
+    teams: full.teams.filter((t) => keep(t.teamId)),
+    forks: [],
+    origin: null,
+  };
 }

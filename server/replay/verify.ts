@@ -13,7 +13,10 @@ export interface VerifyReport {
   mismatches: Mismatches;
 }
 
-export async function verifyRounds(store: Store, states: ('finished' | 'paused' | 'running')[] = ['finished']): Promise<VerifyReport[]> {
+export async function verifyRounds(
+  store: Store,
+  states: ('finished' | 'paused' | 'running')[] = ['finished'],
+): Promise<VerifyReport[]> {
   const out: VerifyReport[] = [];
   for (const row of await store.roundsInState(states)) {
     const { round, mismatches } = await loadRound(store, row, { resimulate: true });

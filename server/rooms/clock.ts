@@ -42,7 +42,8 @@ export class ManualClock implements Clock {
     const end = this.t + ms;
     for (;;) {
       let next: [number, { at: number; fn: () => void }] | undefined;
-      for (const e of this.timers) if (e[1].at <= end && (!next || e[1].at < next[1].at || (e[1].at === next[1].at && e[0] < next[0]))) next = e;
+      for (const e of this.timers)
+        if (e[1].at <= end && (!next || e[1].at < next[1].at || (e[1].at === next[1].at && e[0] < next[0]))) next = e;
       if (!next) break;
       this.timers.delete(next[0]);
       this.t = next[1].at;

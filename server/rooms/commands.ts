@@ -83,7 +83,11 @@ export interface TransitionCtx {
   connected(playerId: number): boolean;
 }
 
-export type Transition<K extends CommandType> = (state: RoomState, cmd: CommandOf<K>, ctx: TransitionCtx) => Outcome<Commands[K]['reply']>;
+export type Transition<K extends CommandType> = (
+  state: RoomState,
+  cmd: CommandOf<K>,
+  ctx: TransitionCtx,
+) => Outcome<Commands[K]['reply']>;
 
 /** A transition that changes nothing. */
 export function unchanged(state: RoomState): Outcome<undefined> {

@@ -6,7 +6,15 @@ import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
 import type { ConfigPatch } from './commands.ts';
 
-export const DEFAULT_CONFIG: RoundConfig = { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 60, tempo: 5, seed: null, teamCount: 2, splitView: false };
+export const DEFAULT_CONFIG: RoundConfig = {
+  simulator: 'payment-switch',
+  scenario: 'sale-surge',
+  minutes: 60,
+  tempo: 5,
+  seed: null,
+  teamCount: 2,
+  splitView: false,
+};
 
 /** What a scenario brings when the teacher picks it: its round length and its split-view default. */
 function scenarioDefaults(simulator: SimulatorId, scenario: string): Pick<RoundConfig, 'minutes' | 'splitView'> {

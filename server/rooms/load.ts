@@ -16,7 +16,11 @@ export type Mismatches = { teamId: number; minutes: number[] }[];
 
 /** What the round's record keeps besides its minutes: role changes, members, messages. */
 async function roundRecord(store: Store, row: RoundRecord): Promise<RoundRun> {
-  const [roleChanges, members, messages] = await Promise.all([store.roleChangesOfRound(row.id), store.roundMembers(row.id), store.messagesOfRound(row.id)]);
+  const [roleChanges, members, messages] = await Promise.all([
+    store.roleChangesOfRound(row.id),
+    store.roundMembers(row.id),
+    store.messagesOfRound(row.id),
+  ]);
   return {
     ...roundRun(row),
     roleChanges: AppendOnly.of(roleChanges),
@@ -30,7 +34,11 @@ export interface LoadOptions {
   resimulate?: boolean;
 }
 
-export async function loadRound(store: Store, row: RoundRecord, opts: LoadOptions = {}): Promise<{ round: RoundRun; mismatches: Mismatches }> {
+export async function loadRound(
+  store: Store,
+  row: RoundRecord,
+  opts: LoadOptions = {},
+): Promise<{ round: RoundRun; mismatches: Mismatches }> {
   const base = await roundRecord(store, row);
   if (row.state === 'lobby') return { round: base, mismatches: [] };
   const seed = row.seed;
@@ -49,7 +57,9 @@ export async function loadRound(store: Store, row: RoundRecord, opts: LoadOption
     if (teams.size > 0) await nextTurn();
     const mine = changes.filter((c) => c.teamId === rt.teamId);
     const seat = { teamId: rt.teamId, idx: rt.idx, name: rt.name };
-    const minutes = new Map((await store.snapshotsOfRound(row.id, { teamId: rt.teamId })).map((s) => [s.minute, s.data]));
+    const minutes = new Map(
+      (await store.snapshotsOfRound(row.id, { teamId: rt.teamId })).map((s) => [s.minute, s.data]),
+    );
     // A finished team with a minute missing from the store is re-simulated, so that it is whole.
     const read = fromStore ? storedTeam(base, seat, mine, minutes, row.minute) : null;
     if (read) {
@@ -65,7 +75,11 @@ export async function loadRound(store: Store, row: RoundRecord, opts: LoadOption
 
 /** The room as the database has it, with its latest round. */
 export async function loadRoom(store: Store, row: RoomRecord): Promise<{ state: RoomState; mismatches: Mismatches }> {
-  const [teams, players, latest] = await Promise.all([store.teamsOfRoom(row.id), store.playersOfRoom(row.id), store.latestRound(row.id)]);
+  const [teams, players, latest] = await Promise.all([
+    store.teamsOfRoom(row.id),
+    store.playersOfRoom(row.id),
+    store.latestRound(row.id),
+  ]);
   if (!latest) throw new Error(`room ${row.code} has no round`);
   const { round, mismatches } = await loadRound(store, latest);
   const state: RoomState = {
@@ -74,7 +88,12 @@ export async function loadRoom(store: Store, row: RoomRecord): Promise<{ state: 
     teacherId: row.teacherId,
     config: withSplitView(row.config),
     teams: teams.map((t) => ({ id: t.id, idx: t.idx, name: t.name, whatIf: t.whatIf })),
-    players: new Map(players.map((p) => [p.id, { id: p.id, name: p.name, teamId: p.teamId, seq: p.seq, roles: p.roles, removed: p.removed }])),
+    players: new Map(
+      players.map((p) => [
+        p.id,
+        { id: p.id, name: p.name, teamId: p.teamId, seq: p.seq, roles: p.roles, removed: p.removed },
+      ]),
+    ),
     round,
     locked: row.locked,
     replayShared: row.replayShared,

@@ -86,8 +86,10 @@ export class RoomManager {
       this.deps.metrics?.rateLimited(limit);
       return new ClassroomError(ErrorCode.RATE_LIMITED, `too many new rooms from ${who}: wait a little`);
     };
-    if (from.address !== undefined && !this.creations.take(`a:${from.address}`)) throw refuse('rooms:address', 'this address');
-    if (teacherId !== undefined && !this.creations.take(`t:${teacherId}`)) throw refuse('rooms:teacher', 'this teacher');
+    if (from.address !== undefined && !this.creations.take(`a:${from.address}`))
+      throw refuse('rooms:address', 'this address');
+    if (teacherId !== undefined && !this.creations.take(`t:${teacherId}`))
+      throw refuse('rooms:teacher', 'this teacher');
   }
 
   /** Runs `fn` after the teacher's previous creation, refused when they have too many rooms not finished. */
@@ -97,7 +99,10 @@ export class RoomManager {
       const { store, clock } = this.deps;
       const live = await store.liveRoomCount(teacherId, clock.now() - this.limits.liveWindowMs);
       if (live >= this.limits.liveRooms) {
-        throw new ClassroomError(ErrorCode.ROOM_QUOTA, `you have ${live} rooms whose round is not finished (at most ${this.limits.liveRooms}): end one, or use one of them`);
+        throw new ClassroomError(
+          ErrorCode.ROOM_QUOTA,
+          `you have ${live} rooms whose round is not finished (at most ${this.limits.liveRooms}): end one, or use one of them`,
+        );
       }
       return fn();
     });
@@ -128,7 +133,11 @@ export class RoomManager {
    * A new room with its teams and a first round in the lobby. A known key reuses its teacher, within
    * their creation limit and live-room quota; every creation counts against the address's limit.
    */
-  async create(patch: ConfigPatch, teacherKey?: string, from: Requester = {}): Promise<{ room: Room; teacherKey: string }> {
+  async create(
+    patch: ConfigPatch,
+    teacherKey?: string,
+    from: Requester = {},
+  ): Promise<{ room: Room; teacherKey: string }> {
     const config = resolveConfig(DEFAULT_CONFIG, patch);
     const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
     this.allowCreation(from, known);
@@ -136,7 +145,11 @@ export class RoomManager {
     return this.withinQuota(known, () => this.createFor(config, teacherKey, known));
   }
 
-  private async createFor(config: RoundConfig, teacherKey: string | undefined, known?: number): Promise<{ room: Room; teacherKey: string }> {
+  private async createFor(
+    config: RoundConfig,
+    teacherKey: string | undefined,
+    known?: number,
+  ): Promise<{ room: Room; teacherKey: string }> {
     const { store, clock } = this.deps;
     const code = await this.freeCode();
     await store.ids.ready();
@@ -153,7 +166,10 @@ export class RoomManager {
     const guard = await this.claimNew(code);
     await this.storedNew(guard, opened.state.id, [...writes, ...opened.writes]);
     const room = this.add(new Room(this.deps, opened.state, [], guard));
-    this.deps.log.info({ room: room.code, simulator: config.simulator, scenario: config.scenario, teams: config.teamCount }, 'room created');
+    this.deps.log.info(
+      { room: room.code, simulator: config.simulator, scenario: config.scenario, teams: config.teamCount },
+      'room created',
+    );
     return { room, teacherKey: key };
   }
 
@@ -195,7 +211,11 @@ export class RoomManager {
     try {
       // A read made before the claim (recover()) is not used in cluster mode: only one made under the fence is sure.
       const { state, mismatches } = read && !this.ownership ? read : await loadRoom(this.deps.store, row);
-      if (mismatches.length) this.deps.log.error({ room: row.code, round: state.round.id, mismatches }, 're-simulation differs from the stored snapshots');
+      if (mismatches.length)
+        this.deps.log.error(
+          { room: row.code, round: state.round.id, mismatches },
+          're-simulation differs from the stored snapshots',
+        );
       room = new Room(this.deps, state, mismatches, guard);
       if (failover && state.round.state === 'running') room.resumeClock();
       else await room.dispatch({ type: 'recover' });
@@ -207,7 +227,10 @@ export class RoomManager {
     this.add(room);
     if (this.ownership) {
       const { round } = room;
-      this.deps.log.info({ room: row.code, round: round.id, minute: round.minute, state: round.state, failover }, 'room taken by this process');
+      this.deps.log.info(
+        { room: row.code, round: round.id, minute: round.minute, state: round.state, failover },
+        'room taken by this process',
+      );
       await this.ownership.adopted(room);
     }
     return room;
@@ -285,7 +308,10 @@ export class RoomManager {
     if (!room) return;
     this.rooms.delete(code);
     room.dispose(new NotOwnerError(code, reason));
-    this.deps.log.warn({ room: code, round: room.round.id, minute: room.round.minute, reason }, 'room lost to another process');
+    this.deps.log.warn(
+      { room: code, round: room.round.id, minute: room.round.minute, reason },
+      'room lost to another process',
+    );
   }
 
   async joinStudent(code: string, name: string): Promise<{ room: Room; player: PlayerState; token: string }> {
@@ -302,7 +328,8 @@ export class RoomManager {
     if (!row || row.removed) throw invalid();
     const roomRow = await this.deps.store.roomById(row.roomId);
     if (!roomRow) throw invalid();
-    if (code !== undefined && normalizeCode(code) !== roomRow.code) throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token belongs to another room');
+    if (code !== undefined && normalizeCode(code) !== roomRow.code)
+      throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token belongs to another room');
     const room = await this.loadOnce(roomRow);
     const player = room.player(row.id);
     if (!player) throw invalid();
@@ -317,7 +344,8 @@ export class RoomManager {
   /** The room, if the key is its teacher's. */
   async teacherRoom(code: string, key: string): Promise<Room> {
     const room = await this.get(code);
-    if ((await this.teacherOf(key)) !== room.teacherId) throw new ClassroomError(ErrorCode.BAD_KEY, 'this teacher key does not open this room');
+    if ((await this.teacherOf(key)) !== room.teacherId)
+      throw new ClassroomError(ErrorCode.BAD_KEY, 'this teacher key does not open this room');
     return room;
   }
 
@@ -346,13 +374,21 @@ export class RoomManager {
     return this.withinQuota(teacherId, () => this.forkFor(teacherId, roundId, teamId, minute, pending));
   }
 
-  private async forkFor(teacherId: number, roundId: number, teamId: number, minute: number, pending: readonly ScheduledChange[]): Promise<{ code: string; roundId: number; room: RoomView }> {
+  private async forkFor(
+    teacherId: number,
+    roundId: number,
+    teamId: number,
+    minute: number,
+    pending: readonly ScheduledChange[],
+  ): Promise<{ code: string; roundId: number; room: RoomView }> {
     const { store, clock } = this.deps;
     const origin = await store.roundById(roundId);
     const originRoom = origin && (await store.roomById(origin.roomId));
-    if (!origin || !originRoom || originRoom.teacherId !== teacherId) throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `no round ${roundId} of yours`);
+    if (!origin || !originRoom || originRoom.teacherId !== teacherId)
+      throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `no round ${roundId} of yours`);
     const seed = origin.seed;
-    if (origin.state === 'lobby' || seed === null) throw new ClassroomError(ErrorCode.BAD_STATE, 'this round has not started');
+    if (origin.state === 'lobby' || seed === null)
+      throw new ClassroomError(ErrorCode.BAD_STATE, 'this round has not started');
     if (!Number.isInteger(minute) || minute < 0 || minute > origin.minute) {
       throw new ClassroomError(ErrorCode.BAD_REQUEST, `minute must be between 0 and ${origin.minute}`);
     }
@@ -366,9 +402,19 @@ export class RoomManager {
       this.freeCode(),
     ]);
     await store.ids.ready();
-    const from = { round: { ...origin, seed }, team, minute, changes, snapshots, pending: checkPending(getModel(simulator), pending, minute, minutes) };
+    const from = {
+      round: { ...origin, seed },
+      team,
+      minute,
+      changes,
+      snapshots,
+      pending: checkPending(getModel(simulator), pending, minute, minutes),
+    };
     const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
-    if (forked.mismatches.length) throw new Error(`fork of round ${roundId} does not re-simulate to the original (minutes ${forked.mismatches.join(', ')})`);
+    if (forked.mismatches.length)
+      throw new Error(
+        `fork of round ${roundId} does not re-simulate to the original (minutes ${forked.mismatches.join(', ')})`,
+      );
     await this.stored(forked.writes);
     this.deps.log.info({ room: code, from: { round: roundId, team: teamId, minute } }, 'what-if room created');
     return { code, roundId: forked.state.round.id, room: roomView(forked.state, () => false, 'teacher') };

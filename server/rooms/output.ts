@@ -28,7 +28,12 @@ export interface RoomOutput {
   /** Disconnects a removed player's sockets. */
   dropPlayer(code: string, playerId: number): void;
   /** A player's sockets leave one view channel and join another (split-view.ts); null: none. */
-  viewPlayer(code: string, playerId: number, from: Extract<Channel, { kind: 'view' }> | null, to: Extract<Channel, { kind: 'view' }> | null): void;
+  viewPlayer(
+    code: string,
+    playerId: number,
+    from: Extract<Channel, { kind: 'view' }> | null,
+    to: Extract<Channel, { kind: 'view' }> | null,
+  ): void;
 }
 
 /** Records everything a room sends, for tests. */
@@ -56,6 +61,8 @@ export class MemoryOutput implements RoomOutput {
   }
   /** Payloads of one event, optionally to one kind of channel. */
   of<E extends EventName>(event: E, kind?: Channel['kind']): EventPayload<E>[] {
-    return this.sent.filter((s) => s.event === event && (!kind || s.to.kind === kind)).map((s) => s.payload as EventPayload<E>);
+    return this.sent
+      .filter((s) => s.event === event && (!kind || s.to.kind === kind))
+      .map((s) => s.payload as EventPayload<E>);
   }
 }

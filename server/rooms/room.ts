@@ -3,7 +3,15 @@
 // messages — stored before seen. A failed commit changes nothing. It also owns the room's timer
 // (cleared in dispose()) and who is connected.
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory } from '../../shared/protocol/types.ts';
+import type {
+  RoleChange,
+  RoomMinute,
+  RoomSummary,
+  RoomView,
+  RoundScores,
+  TeacherMessage,
+  TeamHistory,
+} from '../../shared/protocol/types.ts';
 import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
 import { FencedError, type Write } from '../db/writes.ts';
@@ -17,7 +25,17 @@ import { Presence } from './presence.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
 import { historyFor, teamMinutes, viewMoves, viewOf, type ViewChannel } from './split-view.ts';
 import { transition } from './transitions/index.ts';
-import { headlineTrends, messagesFor, roleChangesOf, roomMinute, roomSummary, roomView, roundScores, teamHistory, type Audience } from './views.ts';
+import {
+  headlineTrends,
+  messagesFor,
+  roleChangesOf,
+  roomMinute,
+  roomSummary,
+  roomView,
+  roundScores,
+  teamHistory,
+  type Audience,
+} from './views.ts';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -137,8 +155,13 @@ export class Room {
   private logLife(prev: RoundRun, next: RoundRun): void {
     const { log } = this.deps;
     const round = { room: this.code, round: next.id, minute: next.minute };
-    if (prev.state === 'lobby' && next.state === 'running') log.info({ ...round, simulator: next.simulator, scenario: next.scenario, teams: next.teams.size }, 'round started');
-    else if (prev.state !== 'finished' && next.state === 'finished') log.info({ ...round, early: next.minute < next.minutes }, 'round finished');
+    if (prev.state === 'lobby' && next.state === 'running')
+      log.info(
+        { ...round, simulator: next.simulator, scenario: next.scenario, teams: next.teams.size },
+        'round started',
+      );
+    else if (prev.state !== 'finished' && next.state === 'finished')
+      log.info({ ...round, early: next.minute < next.minutes }, 'round finished');
   }
 
   private async store(writes: readonly Write[], command: CommandType): Promise<void> {
@@ -160,7 +183,10 @@ export class Room {
         this.guard?.lost('a commit was refused: another process stored a newer fence');
         throw e;
       }
-      this.deps.log.error({ room: this.code, command, minute: this.current.round.minute, err: e }, 'could not store a change of the room');
+      this.deps.log.error(
+        { room: this.code, command, minute: this.current.round.minute, err: e },
+        'could not store a change of the room',
+      );
       throw new ClassroomError(ErrorCode.STORAGE_FAILED, 'the server could not store this: nothing changed');
     }
   }
@@ -177,7 +203,8 @@ export class Room {
           out.emit(this.code, { kind: 'public' }, 'room', this.view('public'));
           break;
         case 'summary':
-          if (out.listens?.(this.code, { kind: 'observers' }) !== false) out.emit(this.code, { kind: 'observers' }, 'summary', roomSummary(m.round, m.sentAt));
+          if (out.listens?.(this.code, { kind: 'observers' }) !== false)
+            out.emit(this.code, { kind: 'observers' }, 'summary', roomSummary(m.round, m.sentAt));
           break;
         case 'place':
           out.placePlayer(
@@ -204,7 +231,11 @@ export class Room {
     const r = this.current.round;
     if (r.state !== 'running' || this.timer) return;
     const now = this.deps.clock.now();
-    this.send([...teamMinutes(this.current, r, now), emit({ kind: 'teacher' }, 'room:minute', roomMinute(r, now)), { kind: 'summary', round: r, sentAt: now }]);
+    this.send([
+      ...teamMinutes(this.current, r, now),
+      emit({ kind: 'teacher' }, 'room:minute', roomMinute(r, now)),
+      { kind: 'summary', round: r, sentAt: now },
+    ]);
     this.schedule(now);
   }
 
@@ -246,7 +277,8 @@ export class Room {
       this.deps.metrics?.tickFailed();
       const minute = this.current.round.minute + 1;
       // A storage failure was logged with its cause where it happened; anything else is logged here.
-      if (!(err instanceof ClassroomError)) this.deps.log.error({ room: this.code, round: this.current.round.id, minute, err }, 'tick failed');
+      if (!(err instanceof ClassroomError))
+        this.deps.log.error({ room: this.code, round: this.current.round.id, minute, err }, 'tick failed');
       this.deps.out.emit(this.code, { kind: 'teacher' }, 'notice', {
         code: ErrorCode.TICK_FAILED,
         message: `minute ${minute} could not be computed or stored; it is tried again at the next beat`,
@@ -261,10 +293,12 @@ export class Room {
 
   // ── presence ─────────────────────────────────────────────────────────
   connect(playerId: number): void {
-    if (this.presence.connect(playerId, this.deps.clock.now())) this.deps.out.emit(this.code, { kind: 'all' }, 'presence', { playerId, connected: true });
+    if (this.presence.connect(playerId, this.deps.clock.now()))
+      this.deps.out.emit(this.code, { kind: 'all' }, 'presence', { playerId, connected: true });
   }
   disconnect(playerId: number): void {
-    if (this.presence.disconnect(playerId, this.deps.clock.now())) this.deps.out.emit(this.code, { kind: 'all' }, 'presence', { playerId, connected: false });
+    if (this.presence.disconnect(playerId, this.deps.clock.now()))
+      this.deps.out.emit(this.code, { kind: 'all' }, 'presence', { playerId, connected: false });
   }
   /** A teacher or observer socket joined (students are counted by connect). */
   watch(): void {
@@ -283,7 +317,9 @@ export class Room {
   }
   /** Nothing queued, nothing running, nobody connected for at least `ms`: the room can leave memory. */
   idleFor(ms: number): boolean {
-    return this.queued === 0 && this.current.round.state !== 'running' && this.presence.quietFor(ms, this.deps.clock.now());
+    return (
+      this.queued === 0 && this.current.round.state !== 'running' && this.presence.quietFor(ms, this.deps.clock.now())
+    );
   }
 
   // ── views ────────────────────────────────────────────────────────────

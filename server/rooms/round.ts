@@ -21,7 +21,12 @@ export interface TeamSeat {
 /** The references of a round that has started (its seed and length are fixed then). */
 export function baselineOf(round: Pick<RoundRun, 'model' | 'scenario' | 'seed' | 'minutes' | 'noise'>): RoundBaseline {
   if (round.seed === null) throw new Error('a round without a seed has no baseline');
-  return roundBaseline(round.model, { scenario: round.scenario, seed: round.seed, minutes: round.minutes, noise: round.noise });
+  return roundBaseline(round.model, {
+    scenario: round.scenario,
+    seed: round.seed,
+    minutes: round.minutes,
+    noise: round.noise,
+  });
 }
 
 /** A round as stored, with no team playing yet (a lobby, or before its teams are rebuilt). */
@@ -42,7 +47,9 @@ export function roundRun(row: RoundRecord): RoundRun {
     forkOf: row.forkOf,
     model,
     scenarioDef: scenarioDef(model, row.scenario),
-    baseline: started ? baselineOf({ model, scenario: row.scenario, seed: row.seed, minutes: row.minutes, noise: row.noise }) : null,
+    baseline: started
+      ? baselineOf({ model, scenario: row.scenario, seed: row.seed, minutes: row.minutes, noise: row.noise })
+      : null,
     teams: new Map(),
     finishedAt: row.finishedAt,
     roleChanges: AppendOnly.of(),
@@ -96,13 +103,28 @@ function evaluated(
     }
   }
   const r = evaluateTallies(round.scenarioDef, now, last, base.run);
-  const team: TeamRun = { teamId, idx, name, sim, snapshots, changes, progress: r.goals, score: r.score, ledger: ledgerAt(last, round.model.ledger.total, base.series) };
+  const team: TeamRun = {
+    teamId,
+    idx,
+    name,
+    sim,
+    snapshots,
+    changes,
+    progress: r.goals,
+    score: r.score,
+    ledger: ledgerAt(last, round.model.ledger.total, base.series),
+  };
   tallies.set(team, now);
   return team;
 }
 
 /** A team at minute 0 of a round. */
-export function openTeam(round: RoundRun, seat: TeamSeat, seed: number, changes: readonly ChangeRecord[] = []): TeamRun {
+export function openTeam(
+  round: RoundRun,
+  seat: TeamSeat,
+  seed: number,
+  changes: readonly ChangeRecord[] = [],
+): TeamRun {
   const sim = createRound(round.model, { scenario: round.scenario, seed, noise: round.noise });
   return withSim(round, { ...seat, sim, snapshots: AppendOnly.of([sim.snapshot]), changes: AppendOnly.of(changes) });
 }
@@ -153,7 +175,13 @@ export function rebuildTeam(
  * the stored snapshots, goals evaluated once over them. Null when a minute is missing (the caller then
  * re-simulates).
  */
-export function storedTeam(round: RoundRun, seat: TeamSeat, changes: readonly ChangeRecord[], stored: ReadonlyMap<number, string>, minute: number): TeamRun | null {
+export function storedTeam(
+  round: RoundRun,
+  seat: TeamSeat,
+  changes: readonly ChangeRecord[],
+  stored: ReadonlyMap<number, string>,
+  minute: number,
+): TeamRun | null {
   const snapshots: Snapshot[] = [];
   for (let m = 0; m <= minute; m++) {
     const data = stored.get(m);

@@ -37,7 +37,10 @@ function keysOf(model: SimMeta, view: string): ReadonlySet<string> {
 const sameView = (a: ViewChannel | null, b: ViewChannel | null) => a?.teamId === b?.teamId && a?.view === b?.view;
 
 /** Players whose view channel changed from `prev` to `next` (a join, a move, a role handed over, a removal). */
-export function viewMoves(prev: RoomState, next: RoomState): { playerId: number; from: ViewChannel | null; to: ViewChannel | null }[] {
+export function viewMoves(
+  prev: RoomState,
+  next: RoomState,
+): { playerId: number; from: ViewChannel | null; to: ViewChannel | null }[] {
   if (prev.players === next.players && prev.round.model === next.round.model) return [];
   const out: { playerId: number; from: ViewChannel | null; to: ViewChannel | null }[] = [];
   for (const p of next.players.values()) {
@@ -72,13 +75,20 @@ export function teamMinutes(s: RoomState, r: RoundRun, sentAt: number): Emit<'mi
   const views = teamViews(s);
   return minutes.flatMap((m) =>
     [...(views.get(m.teamId) ?? [])].map((view) =>
-      emit({ kind: 'view', teamId: m.teamId, view }, 'minute', { ...m, snapshot: splitSnapshot(m.snapshot, keysOf(r.model, view)) }),
+      emit({ kind: 'view', teamId: m.teamId, view }, 'minute', {
+        ...m,
+        snapshot: splitSnapshot(m.snapshot, keysOf(r.model, view)),
+      }),
     ),
   );
 }
 
 /** A team's history as one student may see it (every minute split to their view when split view is on). */
-export function historyFor(s: RoomState, t: TeamRun, p: Pick<PlayerState, 'teamId' | 'roles' | 'removed'>): TeamHistory {
+export function historyFor(
+  s: RoomState,
+  t: TeamRun,
+  p: Pick<PlayerState, 'teamId' | 'roles' | 'removed'>,
+): TeamHistory {
   const h = teamHistory(s.round, t);
   if (!s.config.splitView) return h;
   const keys = keysOf(s.round.model, viewKey(s.round.model, p.roles));

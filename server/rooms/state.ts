@@ -1,7 +1,17 @@
 // A room's state as one immutable value: configuration, teams, players and the round with every
 // team's simulation. Transitions (transitions/*.ts) build the next value and never change this one;
 // who is connected right now is not part of it (presence.ts).
-import type { ChangeRecord, LedgerFigures, RoleChange, RoundConfig, RoundState, RoundView, TeacherMessage, Tempo, WhatIfOrigin } from '../../shared/protocol/types.ts';
+import type {
+  ChangeRecord,
+  LedgerFigures,
+  RoleChange,
+  RoundConfig,
+  RoundState,
+  RoundView,
+  TeacherMessage,
+  Tempo,
+  WhatIfOrigin,
+} from '../../shared/protocol/types.ts';
 import type { GoalResult, ScenarioDef, SimModel, SimStateBase, SimulatorId, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundMemberRecord } from '../db/writes.ts';
 import type { AppendOnly } from './append-only.ts';

@@ -2,7 +2,18 @@
 // the teacher's and observers' minute, the scores. Pure. The minutes also come as JSON text made from
 // each snapshot's text, serialised once: the text that is stored is the one that is broadcast.
 import { endedEarlyAt } from '../../shared/classroom/rank.ts';
-import type { LedgerFigures, RoleChange, RoomMinute, RoomSummary, RoomView, RoundScores, TeacherMessage, TeamHistory, TeamMinute, TeamSummary } from '../../shared/protocol/types.ts';
+import type {
+  LedgerFigures,
+  RoleChange,
+  RoomMinute,
+  RoomSummary,
+  RoomView,
+  RoundScores,
+  TeacherMessage,
+  TeamHistory,
+  TeamMinute,
+  TeamSummary,
+} from '../../shared/protocol/types.ts';
 import type { GoalResult, Snapshot } from '../../shared/sim/types.ts';
 import { activePlayers, activeTeams } from './roster.ts';
 import { latest } from './round.ts';
@@ -20,7 +31,19 @@ export function roomView(s: RoomState, connected: (playerId: number) => boolean,
   return {
     code: s.code,
     config: secret ? { ...s.config, seed: null } : s.config,
-    round: { id, number, state, simulator, scenario, seed: secret && state !== 'finished' ? null : seed, minutes, tempo, minute, forkOf, endedEarlyAt: endedEarlyAt(s.round) },
+    round: {
+      id,
+      number,
+      state,
+      simulator,
+      scenario,
+      seed: secret && state !== 'finished' ? null : seed,
+      minutes,
+      tempo,
+      minute,
+      forkOf,
+      endedEarlyAt: endedEarlyAt(s.round),
+    },
     teams: activeTeams(s, s.config.teamCount).map((t) => ({ id: t.id, idx: t.idx, name: t.name, whatIf: t.whatIf })),
     players: activePlayers(s)
       .sort((a, b) => a.id - b.id)
@@ -43,7 +66,13 @@ export function messagesFor(r: RoundRun, teamId: number | null | 'all'): Teacher
 
 export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
   // The team's own list (never changed once made): the minute's text is made once for it (teamFieldsJson).
-  return { teamId: t.teamId, snapshot: latest(t), progress: t.progress as GoalResult[], score: t.score, ledger: t.ledger };
+  return {
+    teamId: t.teamId,
+    snapshot: latest(t),
+    progress: t.progress as GoalResult[],
+    score: t.score,
+    ledger: t.ledger,
+  };
 }
 
 export function teamHistory(r: RoundRun, t: TeamRun): TeamHistory {
@@ -77,7 +106,8 @@ export function headlineTrends(round: RoundRun): Record<number, Record<string, n
   const out: Record<number, Record<string, number[]>> = {};
   for (const t of round.teams.values()) {
     const series: Record<string, number[]> = {};
-    for (const i of round.model.indicators) if (i.headline) series[i.key] = [...t.snapshots].map((s) => s.indicators[i.key]);
+    for (const i of round.model.indicators)
+      if (i.headline) series[i.key] = [...t.snapshots].map((s) => s.indicators[i.key]);
     out[t.teamId] = series;
   }
   return out;
@@ -128,7 +158,8 @@ function resultsJson(t: RoomMinute['teams'][number]): string {
   return text;
 }
 
-const teamFieldsJson = (t: RoomMinute['teams'][number]) => `"teamId":${json(t.teamId)},"snapshot":${snapshotJson(t.snapshot)},${resultsJson(t)}`;
+const teamFieldsJson = (t: RoomMinute['teams'][number]) =>
+  `"teamId":${json(t.teamId)},"snapshot":${snapshotJson(t.snapshot)},${resultsJson(t)}`;
 
 /** `JSON.stringify(m)`, with the snapshot's text made once. */
 export function teamMinuteJson(m: TeamMinute): string {
@@ -146,11 +177,22 @@ export function roomMinute(r: RoundRun, sentAt: number): RoomMinute {
 }
 
 export function roomSummary(r: RoundRun, sentAt: number): RoomSummary {
-  return { roundId: r.id, state: r.state, minute: r.minute, sentAt, teams: [...r.teams.values()].map((t) => teamSummary(r, t)) };
+  return {
+    roundId: r.id,
+    state: r.state,
+    minute: r.minute,
+    sentAt,
+    teams: [...r.teams.values()].map((t) => teamSummary(r, t)),
+  };
 }
 
 /** Every team's goals and score (the final verdict once the round is finished). */
 export function roundScores(r: RoundRun): RoundScores {
-  const teams = [...r.teams.values()].map((t) => ({ teamId: t.teamId, name: t.name, goals: [...t.progress], score: t.score }));
+  const teams = [...r.teams.values()].map((t) => ({
+    teamId: t.teamId,
+    name: t.name,
+    goals: [...t.progress],
+    score: t.score,
+  }));
   return { roundId: r.id, endedEarlyAt: endedEarlyAt(r), teams };
 }

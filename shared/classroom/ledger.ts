@@ -19,7 +19,12 @@ export function ledgerAt(s: Snapshot, totalKey: string, series: BaselineSeries):
 }
 
 /** `evaluateRound` with the baseline given as its totals by minute (the same numbers, the same score). */
-export function evaluateWithSeries(scenario: ScenarioDef, snapshots: readonly Snapshot[], series: BaselineSeries, totalKey: string): RoundResult & { ledger: LedgerFigures } {
+export function evaluateWithSeries(
+  scenario: ScenarioDef,
+  snapshots: readonly Snapshot[],
+  series: BaselineSeries,
+  totalKey: string,
+): RoundResult & { ledger: LedgerFigures } {
   const last = snapshots[snapshots.length - 1];
   if (!last) throw new RangeError('no snapshots to evaluate');
   const goals = scenario.goals.map((g) => evaluateGoal(g, snapshots));

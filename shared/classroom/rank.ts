@@ -19,7 +19,12 @@ export interface Rankable {
 
 /** Best first: complete rounds before ended-early ones, then score (none last), then goals met, then position. */
 export function compareRank(a: Rankable, b: Rankable): number {
-  return Number(b.complete) - Number(a.complete) || (b.score ?? -Infinity) - (a.score ?? -Infinity) || b.met - a.met || a.idx - b.idx;
+  return (
+    Number(b.complete) - Number(a.complete) ||
+    (b.score ?? -Infinity) - (a.score ?? -Infinity) ||
+    b.met - a.met ||
+    a.idx - b.idx
+  );
 }
 
 /** The rows sorted best first, each with its rank; rows alike in all but position share a rank. */

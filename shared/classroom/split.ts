@@ -5,7 +5,11 @@ import type { SimMeta, Snapshot } from '../sim/types.ts';
 
 /** Indicator keys every role sees: the headline figures and the ledger's lines and total. */
 export function sharedKeys(model: SimMeta): Set<string> {
-  return new Set([...model.indicators.filter((i) => i.headline).map((i) => i.key), ...model.ledger.items, model.ledger.total]);
+  return new Set([
+    ...model.indicators.filter((i) => i.headline).map((i) => i.key),
+    ...model.ledger.items,
+    model.ledger.total,
+  ]);
 }
 
 /** Indicator keys a student holding `roles` sees in split view (an analyst, no role: the shared keys). */

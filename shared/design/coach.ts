@@ -8,7 +8,15 @@ import type { Outcome, Suggestion, SuggestionKind } from '../protocol/coach.ts';
 import { controlDef } from '../sim/controls.ts';
 import { changesByMinute, createRound, scenarioDef, stepRound } from '../sim/engine.ts';
 import { evaluateRound, type Baseline } from '../sim/score.ts';
-import type { ControlDef, ControlValue, ScenarioDef, ScheduledChange, SimModel, SimStateBase, Snapshot } from '../sim/types.ts';
+import type {
+  ControlDef,
+  ControlValue,
+  ScenarioDef,
+  ScheduledChange,
+  SimModel,
+  SimStateBase,
+  Snapshot,
+} from '../sim/types.ts';
 import { gridValues } from './space.ts';
 
 export interface CoachRound {
@@ -91,7 +99,12 @@ class Runner {
   ) {
     this.def = scenarioDef(round.model, round.scenario);
     const byMinute = changesByMinute(play);
-    let s = createRound(round.model, { scenario: round.scenario, seed: round.seed, noise: round.noise, changes: byMinute.get(0) ?? [] });
+    let s = createRound(round.model, {
+      scenario: round.scenario,
+      seed: round.seed,
+      noise: round.noise,
+      changes: byMinute.get(0) ?? [],
+    });
     this.keep(s);
     for (let m = 1; m <= round.minute; m++) {
       s = stepRound(round.model, s, byMinute.get(m) ?? []);
@@ -123,7 +136,12 @@ class Runner {
     const met = r.goals.map((g) => g.met);
     const last = snapshots[snapshots.length - 1];
     return {
-      outcome: { goalsMet: met.filter(Boolean).length, goals: met.length, score: r.score, ledgerTotal: last.indicators[this.round.model.ledger.total] },
+      outcome: {
+        goalsMet: met.filter(Boolean).length,
+        goals: met.length,
+        score: r.score,
+        ledgerTotal: last.indicators[this.round.model.ledger.total],
+      },
       met,
     };
   }
@@ -159,23 +177,60 @@ function moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: 
   decisions.forEach((d, i) => {
     const others = decisions.filter((_, j) => j !== i);
     for (let s = 1; s <= shift; s++) {
-      for (const [kind, to] of [['earlier', d.minute - s], ['later', d.minute + s]] as const) {
+      for (const [kind, to] of [
+        ['earlier', d.minute - s],
+        ['later', d.minute + s],
+      ] as const) {
         if (to < 1 || to > last || taken(decisions, d.key, to)) continue;
-        out.push({ kind, key: d.key, value: d.value, fromMinute: d.minute, toMinute: to, size: s, first: Math.min(d.minute, to), play: [...others, { ...d, minute: to }] });
+        out.push({
+          kind,
+          key: d.key,
+          value: d.value,
+          fromMinute: d.minute,
+          toMinute: to,
+          size: s,
+          first: Math.min(d.minute, to),
+          play: [...others, { ...d, minute: to }],
+        });
       }
     }
     for (const o of otherValues(controlDef(round.model, d.key), d.value)) {
-      out.push({ kind: 'value', key: d.key, value: o.value, fromMinute: d.minute, toMinute: d.minute, size: o.size, first: d.minute, play: decisions.map((x, j) => (j === i ? { ...x, value: o.value } : x)) });
+      out.push({
+        kind: 'value',
+        key: d.key,
+        value: o.value,
+        fromMinute: d.minute,
+        toMinute: d.minute,
+        size: o.size,
+        first: d.minute,
+        play: decisions.map((x, j) => (j === i ? { ...x, value: o.value } : x)),
+      });
     }
-    out.push({ kind: 'drop', key: d.key, value: d.value, fromMinute: d.minute, toMinute: null, size: 1, first: d.minute, play: others });
+    out.push({
+      kind: 'drop',
+      key: d.key,
+      value: d.value,
+      fromMinute: d.minute,
+      toMinute: null,
+      size: 1,
+      first: d.minute,
+      play: others,
+    });
   });
   return out;
 }
 
-const taken = (decisions: readonly ScheduledChange[], key: string, m: number) => decisions.some((d) => d.key === key && d.minute === m);
+const taken = (decisions: readonly ScheduledChange[], key: string, m: number) =>
+  decisions.some((d) => d.key === key && d.minute === m);
 
 /** One decision more of `key` at minute `m` (none when the control already holds the value then). */
-function added(base: Runner, decisions: readonly ScheduledChange[], def: ControlDef, m: number, value: ControlValue): Candidate | null {
+function added(
+  base: Runner,
+  decisions: readonly ScheduledChange[],
+  def: ControlDef,
+  m: number,
+  value: ControlValue,
+): Candidate | null {
   if (m < 1 || m >= base.snapshots.length || taken(decisions, def.key, m)) return null;
   if (def.kind !== 'action' && base.snapshots[m - 1].controls[def.key] === value) return null;
   const play = [...decisions, { minute: m, key: def.key, value }].sort((a, b) => a.minute - b.minute);
@@ -186,17 +241,23 @@ function added(base: Runner, decisions: readonly ScheduledChange[], def: Control
  * One decision more, coarsely: every control at a few values, the minute after each event the desk showed,
  * at the team's own decision minutes, and every ten minutes.
  */
-function additions(round: CoachRound, base: Runner, decisions: readonly ScheduledChange[], values: number): Candidate[] {
+function additions(
+  round: CoachRound,
+  base: Runner,
+  decisions: readonly ScheduledChange[],
+  values: number,
+): Candidate[] {
   const minutes = new Set<number>([1]);
   for (const [m, s] of base.snapshots.entries()) if (s.events.some((e) => e.kind !== 'control')) minutes.add(m + 1);
   for (const d of decisions) minutes.add(d.minute);
   for (let m = 11; m <= round.minute; m += 10) minutes.add(m);
   const out: Candidate[] = [];
   for (const m of [...minutes].sort((a, b) => a - b)) {
-    for (const def of round.model.controls) for (const v of spread(def, values)) {
-      const c = added(base, decisions, def, m, v);
-      if (c) out.push(c);
-    }
+    for (const def of round.model.controls)
+      for (const v of spread(def, values)) {
+        const c = added(base, decisions, def, m, v);
+        if (c) out.push(c);
+      }
   }
   return out;
 }
@@ -248,11 +309,15 @@ export function coachTeam(round: CoachRound, options: CoachOptions = {}): CoachR
   tryAll(moves(round, decisions, opts.shift));
   tryAll(additions(round, base, decisions, opts.addValues));
   // Then closer around the best few additions.
-  const adds = tried.filter((t) => t.c.kind === 'add' && (t.outcome.goalsMet > before.goalsMet || worth(t.outcome) > worth(before)));
+  const adds = tried.filter(
+    (t) => t.c.kind === 'add' && (t.outcome.goalsMet > before.goalsMet || worth(t.outcome) > worth(before)),
+  );
   for (const t of adds.sort(rank).slice(0, opts.refine)) tryAll(around(round, base, decisions, t.c));
 
   const goalsGained = tried.filter((t) => t.outcome.goalsMet > before.goalsMet).sort(rank);
-  const scoreGained = tried.filter((t) => worth(t.outcome) > worth(before)).sort((a, b) => worth(b.outcome) - worth(a.outcome) || rank(a, b));
+  const scoreGained = tried
+    .filter((t) => worth(t.outcome) > worth(before))
+    .sort((a, b) => worth(b.outcome) - worth(a.outcome) || rank(a, b));
   const best = goalsGained[0] ?? scoreGained[0];
   if (!best) return { before, tried: tried.length, suggestion: null };
   const { c } = best;

@@ -18,7 +18,14 @@ export interface Bench {
 export function makeBench(model: SimModel, scenario: string, seeds: readonly number[], noise = true): Bench {
   const def = scenarioDef(model, scenario);
   const minutes = def.minutes ?? model.defaultMinutes;
-  return { model, scenario: def, seeds, minutes, noise, baselines: seeds.map((seed) => baselineRun(model, scenario, seed, minutes, noise)) };
+  return {
+    model,
+    scenario: def,
+    seeds,
+    minutes,
+    noise,
+    baselines: seeds.map((seed) => baselineRun(model, scenario, seed, minutes, noise)),
+  };
 }
 
 export interface SeedResult {
@@ -45,7 +52,12 @@ export function evaluateOn(bench: Bench, play: Play, i: number): SeedResult {
   const r = evaluateRound(bench.scenario, snapshots, bench.baselines[i]);
   const last = snapshots[snapshots.length - 1];
   const met = r.goals.map((g) => g.met);
-  return { score: r.score ?? 0, won: met.length > 0 && met.every(Boolean), met, ledger: last.indicators[bench.baselines[i].total] };
+  return {
+    score: r.score ?? 0,
+    won: met.length > 0 && met.every(Boolean),
+    met,
+    ledger: last.indicators[bench.baselines[i].total],
+  };
 }
 
 /** A play over every seed of the bench. */

@@ -58,7 +58,8 @@ export function triggered(on: Trigger, s: Snapshot, prev: Snapshot | undefined):
 export function runPlay<S extends SimStateBase>(model: SimModel<S>, spec: RoundSpec, play: Play): PlayRun {
   const byMinute = changesByMinute(play.timed);
   for (const m of byMinute.keys()) {
-    if (m > spec.minutes) throw new RangeError(`a change is scheduled at minute ${m}, after the round's last minute ${spec.minutes}`);
+    if (m > spec.minutes)
+      throw new RangeError(`a change is scheduled at minute ${m}, after the round's last minute ${spec.minutes}`);
   }
   const applied: ScheduledChange[] = [];
   const first = byMinute.get(0) ?? [];
@@ -104,11 +105,17 @@ export function parseTrigger(model: SimMeta, text: string): { on: Trigger; delay
   const e = EVENT_RE.exec(text);
   if (e) return { on: { event: e[1] }, delay: e[2] === undefined ? 0 : Number(e[2]) };
   const c = CROSS_RE.exec(text);
-  if (!c) throw new PlayError(`${JSON.stringify(text)}: expected EVENT[+d] or indicator<value[+d] / indicator>value[+d]`);
+  if (!c)
+    throw new PlayError(`${JSON.stringify(text)}: expected EVENT[+d] or indicator<value[+d] / indicator>value[+d]`);
   if (!model.indicators.some((i) => i.key === c[1])) {
-    throw new PlayError(`unknown indicator "${c[1]}" for ${model.id}; indicators are: ${model.indicators.map((i) => i.key).join(', ')}`);
+    throw new PlayError(
+      `unknown indicator "${c[1]}" for ${model.id}; indicators are: ${model.indicators.map((i) => i.key).join(', ')}`,
+    );
   }
-  return { on: { indicator: c[1], op: c[2] as '<' | '>', value: Number(c[3]) }, delay: c[4] === undefined ? 0 : Number(c[4]) };
+  return {
+    on: { indicator: c[1], op: c[2] as '<' | '>', value: Number(c[3]) },
+    delay: c[4] === undefined ? 0 : Number(c[4]),
+  };
 }
 
 export function formatTrigger(on: Trigger, delay: number): string {

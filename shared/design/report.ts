@@ -61,9 +61,20 @@ function median(xs: number[]): number {
 function oracle(bench: Bench, space: ReturnType<typeof buildSpace>, best: Play, budget: number): PlayEval {
   const perSeed = bench.seeds.map((seed, i) => {
     const one: Bench = { ...bench, seeds: [seed], baselines: [bench.baselines[i]] };
-    const { applied } = runPlay(bench.model, { scenario: bench.scenario.id, seed, noise: bench.noise, minutes: bench.minutes }, best);
+    const { applied } = runPlay(
+      bench.model,
+      { scenario: bench.scenario.id, seed, noise: bench.noise, minutes: bench.minutes },
+      best,
+    );
     const start: Play = { timed: applied, rules: [] };
-    const found = searchPlays(one, space, { limits: ORACLE, budget, randomShare: 0.1, climbs: 1, starts: [start], seed: 1000 + seed });
+    const found = searchPlays(one, space, {
+      limits: ORACLE,
+      budget,
+      randomShare: 0.1,
+      climbs: 1,
+      starts: [start],
+      seed: 1000 + seed,
+    });
     return found.eval.perSeed[0];
   });
   return summarize(perSeed);
@@ -75,13 +86,18 @@ export function scenarioReport(model: SimModel, scenarioId: string, opts: Report
   const targeted = def.kind === 'full-shift' || (model.id === 'web-service' && def.kind !== 'free');
   // The space: what the desk showed in the baselines and, for thresholds, under the documented play.
   const runs = bench.baselines.map((b) => b.snapshots);
-  if (opts.documented) for (const seed of opts.seeds.slice(0, 5)) runs.push(runPlay(model, { scenario: scenarioId, seed, noise: true, minutes: bench.minutes }, opts.documented).snapshots);
+  if (opts.documented)
+    for (const seed of opts.seeds.slice(0, 5))
+      runs.push(
+        runPlay(model, { scenario: scenarioId, seed, noise: true, minutes: bench.minutes }, opts.documented).snapshots,
+      );
   const space = buildSpace(model, runs, bench.minutes);
 
   const seen: Seen = new Map();
   const starts = opts.documented ? [opts.documented] : [];
   const sample: Found[] = [];
-  const run = (limits: Limits, budget: number, seed: number, from: readonly Play[] = []) => searchPlays(bench, space, { limits, budget, seed, starts: from, sample }, seen);
+  const run = (limits: Limits, budget: number, seed: number, from: readonly Play[] = []) =>
+    searchPlays(bench, space, { limits, budget, seed, starts: from, sample }, seen);
   const fixed = run(FIXED, Math.round(opts.budget / 2), 11);
   // The documented play seeds the adaptive search (it is one of the plays a team might find).
   const adaptive = run(ADAPTIVE, opts.budget, 12, [...starts, fixed.play]);
@@ -93,16 +109,29 @@ export function scenarioReport(model: SimModel, scenarioId: string, opts: Report
   const late = evaluatePlay(bench, delayed(adaptive.play, 3));
   const roles = model.roles.map((r) => {
     const e = evaluatePlay(bench, withoutRole(model, adaptive.play, r.id));
-    return { role: r.id, meanScore: e.meanScore, worth: adaptive.eval.meanScore > 0 ? (adaptive.eval.meanScore - e.meanScore) / adaptive.eval.meanScore : 0 };
+    return {
+      role: r.id,
+      meanScore: e.meanScore,
+      worth: adaptive.eval.meanScore > 0 ? (adaptive.eval.meanScore - e.meanScore) / adaptive.eval.meanScore : 0,
+    };
   });
   const times = bench.seeds.map((seed) => {
-    const { applied } = runPlay(model, { scenario: scenarioId, seed, noise: true, minutes: bench.minutes }, adaptive.play);
+    const { applied } = runPlay(
+      model,
+      { scenario: scenarioId, seed, noise: true, minutes: bench.minutes },
+      adaptive.play,
+    );
     return new Set(applied.map((c) => c.minute)).size;
   });
-  const top = [...sample].sort((a, b) => b.eval.meanScore - a.eval.meanScore).slice(0, Math.max(2, Math.ceil(sample.length / 4)));
+  const top = [...sample]
+    .sort((a, b) => b.eval.meanScore - a.eval.meanScore)
+    .slice(0, Math.max(2, Math.ceil(sample.length / 4)));
   const share = seedShare(top.map((f) => f.eval.perSeed.map((r) => r.score)));
   const documented = opts.documented
-    ? { ...figures(evaluatePlay(bench, opts.documented)), late: figures(evaluatePlay(bench, delayed(opts.documented, 3))) }
+    ? {
+        ...figures(evaluatePlay(bench, opts.documented)),
+        late: figures(evaluatePlay(bench, delayed(opts.documented, 3))),
+      }
     : undefined;
   const orc = oracle(bench, space, adaptive.play, opts.oracleBudget);
 
@@ -115,12 +144,27 @@ export function scenarioReport(model: SimModel, scenarioId: string, opts: Report
       value: adaptive.eval.meanScore > 0 ? pct(fixed.eval.meanScore / adaptive.eval.meanScore) : '—',
       target: '≤ 80 % of adaptive',
     },
-    { id: 'every-role', ok: roles.every((r) => r.worth >= 0.1), value: roles.map((r) => `${r.role} ${pct(r.worth)}`).join(', '), target: 'each ≥ 10 %' },
+    {
+      id: 'every-role',
+      ok: roles.every((r) => r.worth >= 0.1),
+      value: roles.map((r) => `${r.role} ${pct(r.worth)}`).join(', '),
+      target: 'each ≥ 10 %',
+    },
     { id: 'two-times', ok: twoTimes.eval.winRate <= 0.2, value: pct(twoTimes.eval.winRate), target: '≤ 20 % wins' },
-    { id: 'late-3-min', ok: (documented?.late.winRate ?? late.winRate) >= 0.9, value: pct(documented?.late.winRate ?? late.winRate), target: '≥ 90 % wins' },
+    {
+      id: 'late-3-min',
+      ok: (documented?.late.winRate ?? late.winRate) >= 0.9,
+      value: pct(documented?.late.winRate ?? late.winRate),
+      target: '≥ 90 % wins',
+    },
     { id: 'seed-share', ok: share <= 0.2, value: pct(share), target: '≤ 20 %' },
     { id: 'nothing-loses', ok: nothing.winRate <= 0.05, value: pct(1 - nothing.winRate), target: '≥ 95 % lost' },
-    { id: 'documented-wins', ok: (documented?.winRate ?? 0) >= 0.9, value: documented ? pct(documented.winRate) : '—', target: '≥ 90 %' },
+    {
+      id: 'documented-wins',
+      ok: (documented?.winRate ?? 0) >= 0.9,
+      value: documented ? pct(documented.winRate) : '—',
+      target: '≥ 90 %',
+    },
   ];
   return {
     model: model.id,
@@ -142,4 +186,3 @@ export function scenarioReport(model: SimModel, scenarioId: string, opts: Report
     checks,
   };
 }
-

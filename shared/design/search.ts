@@ -57,7 +57,9 @@ export function searchPlays(bench: Bench, space: Space, opts: SearchOptions, see
   }
 
   const climbs = opts.climbs ?? 4;
-  const starts = [...new Map(pool.map((f) => [playKey(f.play), f])).values()].sort((a, b) => b.eval.meanScore - a.eval.meanScore).slice(0, climbs);
+  const starts = [...new Map(pool.map((f) => [playKey(f.play), f])).values()]
+    .sort((a, b) => b.eval.meanScore - a.eval.meanScore)
+    .slice(0, climbs);
   let best = starts[0];
   for (let c = 0; c < starts.length; c++) {
     let cur = starts[c];

@@ -2,7 +2,15 @@
 // events the desk shows and the indicator crossings a rule can wait for — and the moves between plays.
 import { ControlError, ControlErrorCode } from '../sim/controls.ts';
 import { uniform, type Rng } from '../sim/rng.ts';
-import { PRESS, type ControlChange, type ControlDef, type ControlValue, type ScheduledChange, type SimMeta, type Snapshot } from '../sim/types.ts';
+import {
+  PRESS,
+  type ControlChange,
+  type ControlDef,
+  type ControlValue,
+  type ScheduledChange,
+  type SimMeta,
+  type Snapshot,
+} from '../sim/types.ts';
 import type { Play, Rule, Trigger } from './play.ts';
 
 export interface ControlSpace {
@@ -73,9 +81,20 @@ export function buildSpace(model: SimMeta, runs: readonly (readonly Snapshot[])[
   for (const r of runs) for (const s of r) for (const e of s.events) if (e.kind !== 'control') events.add(e.kind);
   const crossings = model.indicators
     .filter((i) => !i.trend)
-    .map((i) => ({ indicator: i.key, values: quantiles(runs.flatMap((r) => r.slice(1).map((s) => s.indicators[i.key])), QS) }))
+    .map((i) => ({
+      indicator: i.key,
+      values: quantiles(
+        runs.flatMap((r) => r.slice(1).map((s) => s.indicators[i.key])),
+        QS,
+      ),
+    }))
     .filter((c) => c.values.length > 1 && c.values[0] !== c.values[c.values.length - 1]);
-  return { controls: model.controls.map((def) => ({ def, values: gridValues(def) })), events: [...events].sort(), crossings, minutes };
+  return {
+    controls: model.controls.map((def) => ({ def, values: gridValues(def) })),
+    events: [...events].sort(),
+    crossings,
+    minutes,
+  };
 }
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(uniform(rng) * xs.length)];
@@ -86,7 +105,10 @@ function nearValue(rng: Rng, c: ControlSpace, v: ControlValue | undefined): Cont
   const i = v === undefined ? -1 : c.values.indexOf(v);
   if (i < 0 || c.values.length <= 3 || chance(rng, 0.25)) return pick(rng, c.values);
   const span = Math.max(1, Math.round(c.values.length / 12));
-  const j = Math.max(0, Math.min(c.values.length - 1, i + (chance(rng, 0.5) ? 1 : -1) * (1 + Math.floor(uniform(rng) * span))));
+  const j = Math.max(
+    0,
+    Math.min(c.values.length - 1, i + (chance(rng, 0.5) ? 1 : -1) * (1 + Math.floor(uniform(rng) * span))),
+  );
   return c.values[j];
 }
 
@@ -97,7 +119,8 @@ function randomChange(rng: Rng, space: Space, noActions: boolean): ControlChange
 }
 
 function randomTrigger(rng: Rng, space: Space): Trigger {
-  if (space.events.length > 0 && (space.crossings.length === 0 || chance(rng, 0.5))) return { event: pick(rng, space.events) };
+  if (space.events.length > 0 && (space.crossings.length === 0 || chance(rng, 0.5)))
+    return { event: pick(rng, space.events) };
   const c = pick(rng, space.crossings);
   return { indicator: c.indicator, op: chance(rng, 0.5) ? '<' : '>', value: pick(rng, c.values) };
 }
@@ -107,7 +130,10 @@ function tweakTrigger(rng: Rng, space: Space, on: Trigger): Trigger {
   const c = space.crossings.find((x) => x.indicator === on.indicator);
   if (!c || chance(rng, 0.3)) return { ...on, op: on.op === '<' ? '>' : '<' };
   const i = c.values.indexOf(on.value);
-  const j = i < 0 ? Math.floor(uniform(rng) * c.values.length) : Math.max(0, Math.min(c.values.length - 1, i + (chance(rng, 0.5) ? 1 : -1)));
+  const j =
+    i < 0
+      ? Math.floor(uniform(rng) * c.values.length)
+      : Math.max(0, Math.min(c.values.length - 1, i + (chance(rng, 0.5) ? 1 : -1)));
   return { ...on, value: c.values[j] };
 }
 
@@ -115,13 +141,21 @@ function controlOf(space: Space, key: string): ControlSpace {
   const c = space.controls.find((x) => x.def.key === key);
   if (!c) {
     const keys = space.controls.map((x) => x.def.key).join(', ');
-    throw new ControlError(ControlErrorCode.UNKNOWN_CONTROL, key, keys, `the design space has no control "${key}"; it has: ${keys}`);
+    throw new ControlError(
+      ControlErrorCode.UNKNOWN_CONTROL,
+      key,
+      keys,
+      `the design space has no control "${key}"; it has: ${keys}`,
+    );
   }
   return c;
 }
 
 function clonePlay(p: Play): Play {
-  return { timed: p.timed.map((c) => ({ ...c })), rules: p.rules.map((r) => ({ on: { ...r.on }, delay: r.delay, changes: r.changes.map((c) => ({ ...c })) })) };
+  return {
+    timed: p.timed.map((c) => ({ ...c })),
+    rules: p.rules.map((r) => ({ on: { ...r.on }, delay: r.delay, changes: r.changes.map((c) => ({ ...c })) })),
+  };
 }
 
 /** A random play within the limits. */
@@ -131,7 +165,12 @@ export function randomPlay(rng: Rng, space: Space, limits: Limits): Play {
   for (let i = 0; i < n0; i++) timed.push({ minute: 0, ...randomChange(rng, space, true) });
   const rules: Rule[] = [];
   const nr = limits.maxRules === 0 ? 0 : 1 + Math.floor(uniform(rng) * Math.min(limits.maxRules, 5));
-  for (let i = 0; i < nr; i++) rules.push({ on: randomTrigger(rng, space), delay: Math.max(limits.minDelay ?? 0, Math.floor(uniform(rng) * 4)), changes: [randomChange(rng, space, false)] });
+  for (let i = 0; i < nr; i++)
+    rules.push({
+      on: randomTrigger(rng, space),
+      delay: Math.max(limits.minDelay ?? 0, Math.floor(uniform(rng) * 4)),
+      changes: [randomChange(rng, space, false)],
+    });
   return normalize({ timed, rules });
 }
 
@@ -150,9 +189,15 @@ export function mutatePlay(rng: Rng, space: Space, play: Play, limits: Limits): 
       r.on = tweakTrigger(rng, space, r.on);
     } else if (roll < 0.6 && p.rules.length > 0) {
       const r = pick(rng, p.rules);
-      r.delay = Math.max(limits.minDelay ?? 0, Math.min(10, r.delay + (chance(rng, 0.5) ? 1 : -1) * (1 + Math.floor(uniform(rng) * 2))));
+      r.delay = Math.max(
+        limits.minDelay ?? 0,
+        Math.min(10, r.delay + (chance(rng, 0.5) ? 1 : -1) * (1 + Math.floor(uniform(rng) * 2))),
+      );
     } else if (roll < 0.68 && limits.timedAfterStart && p.timed.some((c) => c.minute > 0)) {
-      const c = pick(rng, p.timed.filter((x) => x.minute > 0));
+      const c = pick(
+        rng,
+        p.timed.filter((x) => x.minute > 0),
+      );
       c.minute = Math.max(1, Math.min(space.minutes, c.minute + Math.round((uniform(rng) - 0.5) * 10)));
     } else if (roll < 0.8) {
       // Add: a timed change, a change to a rule, or a rule.
@@ -164,7 +209,11 @@ export function mutatePlay(rng: Rng, space: Space, play: Play, limits: Limits): 
       } else if (r2 < 0.75 && p.rules.length > 0) {
         pick(rng, p.rules).changes.push(randomChange(rng, space, false));
       } else if (p.rules.length < limits.maxRules) {
-        p.rules.push({ on: randomTrigger(rng, space), delay: limits.minDelay ?? 0, changes: [randomChange(rng, space, false)] });
+        p.rules.push({
+          on: randomTrigger(rng, space),
+          delay: limits.minDelay ?? 0,
+          changes: [randomChange(rng, space, false)],
+        });
       }
     } else {
       // Remove a timed change, a rule's change, or a rule.

@@ -20,7 +20,11 @@ const lineSchema = (max: number, what: string) =>
 export const nameSchema = (max: number) => lineSchema(max, 'name');
 
 const code = z.string().min(1).max(16);
-const id = z.number().int().min(1).max(2 ** 31);
+const id = z
+  .number()
+  .int()
+  .min(1)
+  .max(2 ** 31);
 const token = z.string().min(16).max(128);
 
 export const tempoSchema = z.literal(TEMPOS);
@@ -37,7 +41,10 @@ export const roundConfigPatch = z.strictObject({
 
 export const schemas = {
   'student:join': z.strictObject({ code, name: nameSchema(LIMITS.nameLength).optional(), token: token.optional() }),
-  'student:control': z.strictObject({ key: z.string().min(1).max(40), value: z.union([z.number(), z.boolean(), z.string().max(20)]) }),
+  'student:control': z.strictObject({
+    key: z.string().min(1).max(40),
+    value: z.union([z.number(), z.boolean(), z.string().max(20)]),
+  }),
   'teacher:join': z.strictObject({ code, key: token }),
   'teacher:configure': roundConfigPatch,
   'teacher:clock': z.strictObject({ action: z.enum(['start', 'pause', 'resume', 'step', 'end', 'next']) }),
@@ -61,11 +68,20 @@ export const forkBody = z
     teamId: id,
     minute: z.number().int().min(0).max(LIMITS.maxMinutes),
     changes: z
-      .array(z.strictObject({ minute: z.number().int().min(1).max(LIMITS.maxMinutes), key: z.string().min(1).max(40), value: z.union([z.number(), z.boolean(), z.string().max(20)]) }))
+      .array(
+        z.strictObject({
+          minute: z.number().int().min(1).max(LIMITS.maxMinutes),
+          key: z.string().min(1).max(40),
+          value: z.union([z.number(), z.boolean(), z.string().max(20)]),
+        }),
+      )
       .max(500)
       .optional(),
   })
-  .refine((b) => (b.changes ?? []).every((c) => c.minute > b.minute), { message: 'every change must come after the fork minute', path: ['changes'] });
+  .refine((b) => (b.changes ?? []).every((c) => c.minute > b.minute), {
+    message: 'every change must come after the fork minute',
+    path: ['changes'],
+  });
 
 /** Body of POST /api/rooms: the first round's configuration, all optional. */
 export const createRoomBody = roundConfigPatch;

@@ -372,7 +372,14 @@ export interface StudentRounds {
 }
 
 // The hindsight coach's answer (GET /api/rounds/:id/coach) lives in coach.ts.
-export { SUGGESTION_KINDS, type CoachReport, type CoachTeam, type Outcome, type Suggestion, type SuggestionKind } from './coach.ts';
+export {
+  SUGGESTION_KINDS,
+  type CoachReport,
+  type CoachTeam,
+  type Outcome,
+  type Suggestion,
+  type SuggestionKind,
+} from './coach.ts';
 
 /** `GET /api/info`: where students can reach this server (docs/protocol.md). */
 export interface JoinInfo {

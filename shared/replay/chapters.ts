@@ -26,7 +26,12 @@ const NOT_CHAPTERS = new Set(['control']);
  * cumulative indicator are lost once the value has crossed the target the wrong way; mean goals once
  * even the best possible value in every remaining minute could not bring the average back.
  */
-export function goalLostAt(goal: GoalDef, def: IndicatorDef, snapshots: readonly Snapshot[], lastMinute: number): number | null {
+export function goalLostAt(
+  goal: GoalDef,
+  def: IndicatorDef,
+  snapshots: readonly Snapshot[],
+  lastMinute: number,
+): number | null {
   if (goal.aggregate === 'final') {
     const irreversible = (goal.op === '<=' && def.trend === 'rising') || (goal.op === '>=' && def.trend === 'falling');
     if (!irreversible) return null;

@@ -26,7 +26,8 @@ function columnsOf<T>(rows: readonly Record<string, T>[]): Record<string, T[]> {
 function clockColumn(snaps: readonly Snapshot[]): number[] | null {
   if (snaps[0]?.clock === undefined) return null;
   return snaps.map((s) => {
-    if (s.clock === undefined) throw new Error(`minute ${s.minute} has no clock, though minute ${snaps[0].minute} has one`);
+    if (s.clock === undefined)
+      throw new Error(`minute ${s.minute} has no clock, though minute ${snaps[0].minute} has one`);
     return s.clock;
   });
 }

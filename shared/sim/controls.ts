@@ -49,7 +49,12 @@ export function controlDef(model: SimMeta, key: string): ControlDef {
   const def = model.controls.find((c) => c.key === key);
   if (!def) {
     const keys = model.controls.map((c) => c.key).join(', ');
-    throw new ControlError(ControlErrorCode.UNKNOWN_CONTROL, key, keys, `unknown control "${key}" for ${model.id}; controls are: ${keys}`);
+    throw new ControlError(
+      ControlErrorCode.UNKNOWN_CONTROL,
+      key,
+      keys,
+      `unknown control "${key}" for ${model.id}; controls are: ${keys}`,
+    );
   }
   return def;
 }
@@ -70,18 +75,23 @@ export function validateChange(model: SimMeta, change: ControlChange): ControlCh
   const v = change.value;
   switch (def.kind) {
     case 'number': {
-      if (typeof v !== 'number' || !Number.isFinite(v)) return fail(ControlErrorCode.BAD_TYPE, `expected a number, got ${JSON.stringify(v)}`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        return fail(ControlErrorCode.BAD_TYPE, `expected a number, got ${JSON.stringify(v)}`);
       if (v < def.min || v > def.max) return fail(ControlErrorCode.OUT_OF_RANGE, `${v} is out of range`);
       const k = (v - def.min) / def.step;
-      if (Math.abs(k - Math.round(k)) > STEP_TOLERANCE) return fail(ControlErrorCode.OFF_STEP, `${v} is not a multiple of the step ${def.step}`);
-      const snapped = Number((def.min + Math.round(k) * def.step).toFixed(Math.max(stepDecimals(def.step), stepDecimals(def.min))));
+      if (Math.abs(k - Math.round(k)) > STEP_TOLERANCE)
+        return fail(ControlErrorCode.OFF_STEP, `${v} is not a multiple of the step ${def.step}`);
+      const snapped = Number(
+        (def.min + Math.round(k) * def.step).toFixed(Math.max(stepDecimals(def.step), stepDecimals(def.min))),
+      );
       return snapped === v ? change : { key: change.key, value: snapped };
     }
     case 'bool':
       if (typeof v !== 'boolean') fail(ControlErrorCode.BAD_TYPE, `expected on/off, got ${JSON.stringify(v)}`);
       break;
     case 'enum':
-      if (typeof v !== 'string' || !def.options.includes(v)) fail(ControlErrorCode.BAD_TYPE, `expected one of ${def.options.join('/')}, got ${JSON.stringify(v)}`);
+      if (typeof v !== 'string' || !def.options.includes(v))
+        fail(ControlErrorCode.BAD_TYPE, `expected one of ${def.options.join('/')}, got ${JSON.stringify(v)}`);
       break;
     case 'action':
       if (v !== PRESS) fail(ControlErrorCode.BAD_TYPE, `an action takes "${PRESS}", got ${JSON.stringify(v)}`);

@@ -17,21 +17,31 @@ import type {
 
 export class ScenarioError extends Error {
   override readonly name = 'ScenarioError';
-  constructor(readonly scenario: string, readonly allowed: readonly string[]) {
+  constructor(
+    readonly scenario: string,
+    readonly allowed: readonly string[],
+  ) {
     super(`unknown scenario "${scenario}"; scenarios are: ${allowed.join(', ')}`);
   }
 }
 
 export function scenarioDef(model: SimModel, id: string): ScenarioDef {
   const def = model.scenarios.find((s) => s.id === id);
-  if (!def) throw new ScenarioError(id, model.scenarios.map((s) => s.id));
+  if (!def)
+    throw new ScenarioError(
+      id,
+      model.scenarios.map((s) => s.id),
+    );
   return def;
 }
 
 /** A key that names none of a model's indicators: a caller's mistake, never a player's. */
 export class IndicatorError extends Error {
   override readonly name = 'IndicatorError';
-  constructor(readonly model: SimulatorId, readonly key: string) {
+  constructor(
+    readonly model: SimulatorId,
+    readonly key: string,
+  ) {
     super(`${model} has no indicator "${key}"`);
   }
 }
@@ -59,7 +69,11 @@ export function createRound<S extends SimStateBase>(model: SimModel<S>, opts: Cr
 }
 
 /** The next minute, with `changes` applied at its start. Throws ControlError on any bad change. */
-export function stepRound<S extends SimStateBase>(model: SimModel<S>, state: S, changes: readonly ControlChange[] = []): S {
+export function stepRound<S extends SimStateBase>(
+  model: SimModel<S>,
+  state: S,
+  changes: readonly ControlChange[] = [],
+): S {
   for (const c of changes) validateChange(model, c);
   const next = model.step(state, changes);
   withControlEvents(next.snapshot, changes);
@@ -80,7 +94,8 @@ export interface RunOptions {
 export function changesByMinute(changes: readonly ScheduledChange[]): Map<number, ControlChange[]> {
   const out = new Map<number, ControlChange[]>();
   for (const c of changes) {
-    if (!Number.isInteger(c.minute) || c.minute < 0) throw new RangeError(`change of ${c.key}: minute must be an integer ≥ 0, got ${c.minute}`);
+    if (!Number.isInteger(c.minute) || c.minute < 0)
+      throw new RangeError(`change of ${c.key}: minute must be an integer ≥ 0, got ${c.minute}`);
     const list = out.get(c.minute) ?? [];
     out.set(c.minute, list);
     list.push({ key: c.key, value: c.value });
@@ -105,12 +120,21 @@ export function advanceTo<S extends SimStateBase>(
 }
 
 /** Plays a whole round: the snapshots of minutes 0..minutes and the goal verdicts. */
-export function runRound<S extends SimStateBase>(model: SimModel<S>, opts: RunOptions): { snapshots: Snapshot[]; result: RoundResult; final: S } {
+export function runRound<S extends SimStateBase>(
+  model: SimModel<S>,
+  opts: RunOptions,
+): { snapshots: Snapshot[]; result: RoundResult; final: S } {
   const byMinute = changesByMinute(opts.changes ?? []);
   for (const m of byMinute.keys()) {
-    if (m > opts.minutes) throw new RangeError(`a change is scheduled at minute ${m}, after the round's last minute ${opts.minutes}`);
+    if (m > opts.minutes)
+      throw new RangeError(`a change is scheduled at minute ${m}, after the round's last minute ${opts.minutes}`);
   }
-  const first = createRound(model, { scenario: opts.scenario, seed: opts.seed, noise: opts.noise, changes: byMinute.get(0) ?? [] });
+  const first = createRound(model, {
+    scenario: opts.scenario,
+    seed: opts.seed,
+    noise: opts.noise,
+    changes: byMinute.get(0) ?? [],
+  });
   const snapshots: Snapshot[] = [first.snapshot];
   const final = advanceTo(model, first, opts.minutes, byMinute, (s) => snapshots.push(s.snapshot));
   return { snapshots, result: evaluateRound(scenarioDef(model, opts.scenario), snapshots, opts.baseline), final };

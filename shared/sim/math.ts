@@ -112,5 +112,5 @@ export function lognormalPartialMean(limit: number, mu: number, sigma: number): 
 }
 
 export function clamp(x: number, lo: number, hi: number): number {
-  return x < lo ? lo : Math.min(x , hi);
+  return x < lo ? lo : Math.min(x, hi);
 }

@@ -33,7 +33,8 @@ export function normal(r: Rng): number {
 
 /** Poisson by Knuth's product method; only for small means (it takes ~mean draws). */
 export function poisson(r: Rng, mean: number): number {
-  if (!(mean >= 0) || mean > 60) throw new RangeError(`poisson: mean ${mean} outside [0, 60]; use the normal approximation`);
+  if (!(mean >= 0) || mean > 60)
+    throw new RangeError(`poisson: mean ${mean} outside [0, 60]; use the normal approximation`);
   const limit = Math.exp(-mean);
   let k = 0;
   let p = 1;
@@ -52,5 +53,5 @@ export function arrivalCount(r: Rng, ratePerSecond: number, burst: number, noise
   const mean = 60 * ratePerSecond;
   if (!noise) return mean;
   const count = (mean + Math.sqrt(mean) * normal(r)) * (1 + burst * normal(r));
-  return Math.max(count , 0);
+  return Math.max(count, 0);
 }

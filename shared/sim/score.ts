@@ -71,7 +71,10 @@ export interface Baseline {
 export const MISSION_POINTS = 1200;
 
 /** The ledger totals at a round's last minute: the team's, doing nothing's and the calm hour's. */
-export function ledgerTotals(snapshots: readonly Snapshot[], baseline: Baseline): { ledger: number; nothing: number; calm: number } {
+export function ledgerTotals(
+  snapshots: readonly Snapshot[],
+  baseline: Baseline,
+): { ledger: number; nothing: number; calm: number } {
   const last = snapshots[snapshots.length - 1];
   if (!last) throw new RangeError('no snapshots to evaluate');
   return ledgerTotalsAt(last, baseline);
@@ -81,7 +84,8 @@ export function ledgerTotals(snapshots: readonly Snapshot[], baseline: Baseline)
 function ledgerTotalsAt(last: Snapshot, baseline: Baseline): { ledger: number; nothing: number; calm: number } {
   const ref = baseline.snapshots[last.minute];
   const calm = baseline.calm[last.minute];
-  if (!ref || ref.minute !== last.minute || calm === undefined) throw new RangeError(`the baseline has no minute ${last.minute}`);
+  if (!ref || ref.minute !== last.minute || calm === undefined)
+    throw new RangeError(`the baseline has no minute ${last.minute}`);
   return { ledger: last.indicators[baseline.total], nothing: ref.indicators[baseline.total], calm };
 }
 
@@ -137,11 +141,20 @@ export function goalsOnlyScore(goals: readonly GoalResult[]): number {
 export function evaluateRound(scenario: ScenarioDef, snapshots: readonly Snapshot[], baseline?: Baseline): RoundResult {
   const last = snapshots[snapshots.length - 1];
   if (!last) throw new RangeError('no snapshots to evaluate');
-  return scored(scenario.goals.map((g) => evaluateGoal(g, snapshots)), last, baseline);
+  return scored(
+    scenario.goals.map((g) => evaluateGoal(g, snapshots)),
+    last,
+    baseline,
+  );
 }
 
 /** evaluateRound from each goal's tally (in the scenario's order of goals) and the last minute played. */
-export function evaluateTallies(scenario: ScenarioDef, tallies: readonly GoalTally[], last: Snapshot, baseline?: Baseline): RoundResult {
+export function evaluateTallies(
+  scenario: ScenarioDef,
+  tallies: readonly GoalTally[],
+  last: Snapshot,
+  baseline?: Baseline,
+): RoundResult {
   return scored(
     scenario.goals.map((g, i) => goalResult(g, talliedValue(g, tallies[i]))),
     last,

@@ -97,11 +97,17 @@ export function measureRoute(route = '/play/[code]', buildDir = 'build'): Bundle
     .map((entry) => {
       const sub = sizes(root, closure(root, [entry], seen.files, app).files);
       const code = readFileSync(entry, 'utf8');
-      const kind: OnDemand['kind'] = LANGUAGE_TABLE.test(code) ? 'language' : MORE_TABLE.test(code) ? 'language-more' : 'module';
+      const kind: OnDemand['kind'] = LANGUAGE_TABLE.test(code)
+        ? 'language'
+        : MORE_TABLE.test(code)
+          ? 'language-more'
+          : 'module';
       return { entry: relative(root, entry), kind, files: sub, gzip: sub.reduce((s, f) => s + f.gzip, 0) };
     })
     .sort((a, b) => b.gzip - a.gzip);
-  const kinds = DESK_ROUTES.includes(route) ? (['language', 'module'] as const) : (['language', 'language-more', 'module'] as const);
+  const kinds = DESK_ROUTES.includes(route)
+    ? (['language', 'module'] as const)
+    : (['language', 'language-more', 'module'] as const);
   const heaviest = kinds.flatMap((kind) => onDemand.filter((d) => d.kind === kind).slice(0, 1));
   const staticGzip = files.reduce((s, f) => s + f.gzip, 0);
   return {
@@ -109,13 +115,20 @@ export function measureRoute(route = '/play/[code]', buildDir = 'build'): Bundle
     files,
     staticGzip,
     onDemand,
-    totalBytes: files.reduce((s, f) => s + f.bytes, 0) + heaviest.reduce((s, d) => s + d.files.reduce((t, f) => t + f.bytes, 0), 0),
+    totalBytes:
+      files.reduce((s, f) => s + f.bytes, 0) +
+      heaviest.reduce((s, d) => s + d.files.reduce((t, f) => t + f.bytes, 0), 0),
     totalGzip: staticGzip + heaviest.reduce((s, d) => s + d.gzip, 0),
   };
 }
 
 /** Files reachable through static imports from `roots` (minus `known`), and the dynamic imports met. */
-function closure(root: string, roots: string[], known: Set<string>, app: string): { files: Set<string>; lazy: Set<string> } {
+function closure(
+  root: string,
+  roots: string[],
+  known: Set<string>,
+  app: string,
+): { files: Set<string>; lazy: Set<string> } {
   const files = new Set<string>();
   const lazy = new Set<string>();
   const queue = [...roots];
@@ -156,11 +169,16 @@ export function formatReport(r: BundleReport, budgetKb?: number): string {
   for (const kind of ['language', 'language-more', 'module'] as const) {
     for (const [i, d] of r.onDemand.filter((x) => x.kind === kind).entries()) {
       const counted = i === 0 && !(desk && kind === 'language-more');
-      const note = counted ? ' (heaviest, counted)' : desk && kind === 'language-more' ? ' (not loaded by this route)' : ' (an alternative, not counted)';
+      const note = counted
+        ? ' (heaviest, counted)'
+        : desk && kind === 'language-more'
+          ? ' (not loaded by this route)'
+          : ' (an alternative, not counted)';
       lines.push(`on demand, ${kind}${note}: ${d.entry}, ${kb(d.gzip)} gzip`, ...d.files.map(line));
     }
   }
-  if (budgetKb !== undefined) lines.push(`budget ${budgetKb} KB gzip: ${r.totalGzip <= budgetKb * 1024 ? 'within' : 'OVER'}`);
+  if (budgetKb !== undefined)
+    lines.push(`budget ${budgetKb} KB gzip: ${r.totalGzip <= budgetKb * 1024 ? 'within' : 'OVER'}`);
   return lines.join('\n');
 }
 

@@ -69,7 +69,13 @@ interface ClusterRun {
 }
 
 /** Opsroom processes in cluster mode on a fresh database, under load generators; `kill` kills one mid-window. */
-async function runCluster(services: Services, processes: number, opts: FanoutOptions, layout: 'spread' | 'failover', killAfterSeconds?: number): Promise<ClusterRun> {
+async function runCluster(
+  services: Services,
+  processes: number,
+  opts: FanoutOptions,
+  layout: 'spread' | 'failover',
+  killAfterSeconds?: number,
+): Promise<ClusterRun> {
   const databaseUrl = await services.postgres.createDatabase();
   const env = { DATABASE_URL: databaseUrl, REDIS_URL: services.redis.url };
   const servers: Child[] = [];
@@ -83,8 +89,21 @@ async function runCluster(services: Services, processes: number, opts: FanoutOpt
     const studentUrls = layout === 'spread' ? urls : urls.slice(1);
     for (let part = 0; part < opts.procs; part++) {
       const cfg: LoadgenConfig = {
-        ...{ url: urls[0], mode: 'opsroom', rooms: opts.rooms, teams: opts.teams, perTeam: opts.perTeam, part, procs: opts.procs },
-        ...{ changeProbability: opts.changeProbability ?? 0.01, roundMinutes: opts.roundMinutes, roomUrls, studentUrls },
+        ...{
+          url: urls[0],
+          mode: 'opsroom',
+          rooms: opts.rooms,
+          teams: opts.teams,
+          perTeam: opts.perTeam,
+          part,
+          procs: opts.procs,
+        },
+        ...{
+          changeProbability: opts.changeProbability ?? 0.01,
+          roundMinutes: opts.roundMinutes,
+          roomUrls,
+          studentUrls,
+        },
       };
       gens.push(startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)]));
     }
@@ -104,14 +123,22 @@ async function runCluster(services: Services, processes: number, opts: FanoutOpt
       servers[0].proc.kill('SIGKILL');
       await pause(opts.seconds - killAfterSeconds);
     } else await pause(opts.seconds);
-    const alive = serverCpu.map((s, i) => (servers[i].proc.exitCode === null && servers[i].proc.signalCode === null ? s.stop() : null));
+    const alive = serverCpu.map((s, i) =>
+      servers[i].proc.exitCode === null && servers[i].proc.signalCode === null ? s.stop() : null,
+    );
     const genProcs = genCpu.map((s) => s.stop());
     const postgresCpuPercent = pgCpu.stopPercent();
     const redisCpuPercent = redisCpu.stopPercent();
     for (const g of gens) g.send({ do: 'report' });
     const reports = await Promise.all(gens.map((g) => g.next((m) => m.event === 'report')));
     const measured = alive.filter((s) => s !== null);
-    const total = { cpuPercent: measured.reduce((a, s) => a + s.cpuPercent, 0), cpuSeconds: measured.reduce((a, s) => a + s.cpuSeconds, 0), rssMaxMB: Math.max(...measured.map((s) => s.rssMaxMB)), rssEndMB: 0, samples: [] };
+    const total = {
+      cpuPercent: measured.reduce((a, s) => a + s.cpuPercent, 0),
+      cpuSeconds: measured.reduce((a, s) => a + s.cpuSeconds, 0),
+      rssMaxMB: Math.max(...measured.map((s) => s.rssMaxMB)),
+      rssEndMB: 0,
+      samples: [],
+    };
     return {
       result: { ...merge('opsroom', opts, reports, total, genProcs), loadAverage: loadavg()[0] },
       processes,
@@ -134,13 +161,23 @@ export interface ClusterBench {
   two: ClusterRun;
 }
 
-export async function benchCluster(sizes: number[], opts: { seconds?: number; procs?: number } = {}): Promise<ClusterBench[]> {
+export async function benchCluster(
+  sizes: number[],
+  opts: { seconds?: number; procs?: number } = {},
+): Promise<ClusterBench[]> {
   const services = await startServices({ durable: true, maxConnections: 200 });
   try {
     const out: ClusterBench[] = [];
     for (const students of sizes) {
       const rooms = Math.max(1, Math.round(students / 40));
-      const fo: FanoutOptions = { rooms, teams: 10, perTeam: 4, seconds: opts.seconds ?? 20, warmupSeconds: 10, procs: opts.procs ?? procsFor(students) };
+      const fo: FanoutOptions = {
+        rooms,
+        teams: 10,
+        perTeam: 4,
+        seconds: opts.seconds ?? 20,
+        warmupSeconds: 10,
+        procs: opts.procs ?? procsFor(students),
+      };
       const sqlite = await runOne('opsroom', fo);
       const one = await runCluster(services, 1, fo, 'spread');
       const two = await runCluster(services, 2, fo, 'spread');
@@ -153,11 +190,22 @@ export async function benchCluster(sizes: number[], opts: { seconds?: number; pr
 }
 
 /** Every room on one process, every student on the other; the owner is SIGKILLed `killAfter` s into the window. */
-export async function benchFailover(students = 400, opts: { seconds?: number; killAfter?: number } = {}): Promise<ClusterRun> {
+export async function benchFailover(
+  students = 400,
+  opts: { seconds?: number; killAfter?: number } = {},
+): Promise<ClusterRun> {
   const services = await startServices({ durable: true, maxConnections: 200 });
   try {
     const rooms = Math.max(1, Math.round(students / 40));
-    const fo: FanoutOptions = { rooms, teams: 10, perTeam: 4, seconds: opts.seconds ?? 30, warmupSeconds: 10, procs: 1, changeProbability: 0.01 };
+    const fo: FanoutOptions = {
+      rooms,
+      teams: 10,
+      perTeam: 4,
+      seconds: opts.seconds ?? 30,
+      warmupSeconds: 10,
+      procs: 1,
+      changeProbability: 0.01,
+    };
     return await runCluster(services, 2, fo, 'failover', opts.killAfter ?? 5);
   } finally {
     await services.stop();

@@ -51,10 +51,20 @@ export function benchCoach(seeds: readonly number[] = [1, 2, 3]): CoachBenchRow[
       const plays: Play[] = [{ timed: [], rules: [] }, ...(documented ? [documented, delayed(documented, 3)] : [])];
       for (const seed of seeds) {
         // What each team did, as the server records it: every change at the minute it applied.
-        const teams = plays.map((play) => runPlay(model, { scenario: def.id, seed, noise: true, minutes }, play).applied.filter((c) => c.minute > 0));
+        const teams = plays.map((play) =>
+          runPlay(model, { scenario: def.id, seed, noise: true, minutes }, play).applied.filter((c) => c.minute > 0),
+        );
         teams.push(busy(model, minutes, seed));
         for (const changes of teams) {
-          const done = runCoachJob({ simulator: model.id, scenario: def.id, seed, noise: true, minutes, minute: minutes, changes });
+          const done = runCoachJob({
+            simulator: model.id,
+            scenario: def.id,
+            seed,
+            noise: true,
+            minutes,
+            minute: minutes,
+            changes,
+          });
           if (Number.isNaN(firstMs)) {
             firstMs = done.ms;
             continue;
@@ -66,7 +76,16 @@ export function benchCoach(seeds: readonly number[] = [1, 2, 3]): CoachBenchRow[
       }
     }
     const t = summary(ms);
-    return { model: model.id, firstMs, teams: t.n, medianMs: t.median, p95Ms: t.p95, maxMs: t.max, medianTried: summary(tried).median, suggested };
+    return {
+      model: model.id,
+      firstMs,
+      teams: t.n,
+      medianMs: t.median,
+      p95Ms: t.p95,
+      maxMs: t.max,
+      medianTried: summary(tried).median,
+      suggested,
+    };
   });
 }
 
@@ -97,5 +116,10 @@ export function benchBaseline(rounds = 30): { model: string; medianMs: number; m
 }
 
 export function reportBaseline(rows: ReturnType<typeof benchBaseline>): string {
-  return rows.map((r) => `${r.model.padEnd(15)} baseline of a 60-minute round (at its start): median ${fmt(r.medianMs, 2)} ms, max ${fmt(r.maxMs, 2)} ms`).join('\n');
+  return rows
+    .map(
+      (r) =>
+        `${r.model.padEnd(15)} baseline of a 60-minute round (at its start): median ${fmt(r.medianMs, 2)} ms, max ${fmt(r.maxMs, 2)} ms`,
+    )
+    .join('\n');
 }

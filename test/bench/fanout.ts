@@ -25,7 +25,14 @@ export interface FanoutOptions {
   changeProbability?: number;
   roundMinutes?: number;
 }
-export const FANOUT_DEFAULTS: FanoutOptions = { rooms: 50, teams: 10, perTeam: 4, seconds: 300, warmupSeconds: 15, procs: 1 };
+export const FANOUT_DEFAULTS: FanoutOptions = {
+  rooms: 50,
+  teams: 10,
+  perTeam: 4,
+  seconds: 300,
+  warmupSeconds: 15,
+  procs: 1,
+};
 
 /** Generator processes for a number of students: one per 5,000 (one process then uses about a third of a core). */
 export const procsFor = (students: number) => Math.max(1, Math.ceil(students / 5000));
@@ -47,18 +54,35 @@ export interface RunHooks {
  * Node's flags for both servers: those `npm start` and `npm run serve` give Opsroom (package.json), so that the
  * bare server runs on the same Node. SERVER_NODE_FLAGS (space-separated) replaces them, to measure another setting.
  */
-export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=128'];
+export const serverFlags = () =>
+  process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=128'];
 
-export async function runOne(mode: 'opsroom' | 'baseline', opts: FanoutOptions, bytes?: { team: number; teacher: number }, hooks: RunHooks = {}) {
+export async function runOne(
+  mode: 'opsroom' | 'baseline',
+  opts: FanoutOptions,
+  bytes?: { team: number; teacher: number },
+  hooks: RunHooks = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-bench-'));
   const profile: Record<string, string> = hooks.cpuProfileDir ? { CPU_PROFILE_DIR: hooks.cpuProfileDir } : {};
   const server =
     mode === 'opsroom'
-      ? startChild('./fanout/opsroom-server.ts', [], { DATABASE_PATH: join(dir, 'bench.db'), ...profile, ...hooks.serverEnv }, [...serverFlags(), ...(hooks.serverNodeArgs ?? [])])
+      ? startChild(
+          './fanout/opsroom-server.ts',
+          [],
+          { DATABASE_PATH: join(dir, 'bench.db'), ...profile, ...hooks.serverEnv },
+          [...serverFlags(), ...(hooks.serverNodeArgs ?? [])],
+        )
       : startChild(
           './fanout/baseline-server.ts',
           [],
-          { ...profile, ROOMS: String(opts.rooms), TEAMS: String(opts.teams), TEAM_BYTES: String(Math.round(bytes!.team)), TEACHER_BYTES: String(Math.round(bytes!.teacher)) },
+          {
+            ...profile,
+            ROOMS: String(opts.rooms),
+            TEAMS: String(opts.teams),
+            TEAM_BYTES: String(Math.round(bytes!.team)),
+            TEACHER_BYTES: String(Math.round(bytes!.teacher)),
+          },
           serverFlags(),
         );
   const gens: Child[] = [];
@@ -166,7 +190,12 @@ export type RunResult = Awaited<ReturnType<typeof runOne>>;
 /** Opsroom, then the bare socket.io baseline with Opsroom's mean payload sizes, under the same generators. */
 export async function withBaseline(opts: FanoutOptions, hooks: RunHooks = {}) {
   const opsroom = await runOne('opsroom', opts, undefined, hooks);
-  const baseline = await runOne('baseline', opts, { team: opsroom.meanPayloadBytes, teacher: opsroom.meanTeacherPayloadBytes }, hooks);
+  const baseline = await runOne(
+    'baseline',
+    opts,
+    { team: opsroom.meanPayloadBytes, teacher: opsroom.meanTeacherPayloadBytes },
+    hooks,
+  );
   return {
     opts,
     opsroom,
@@ -214,13 +243,24 @@ export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): strin
  * `repeat` pairs at each size, alternated (O, B, O, B…), since the bare server's own cost per message moves by a
  * third between runs on a virtual machine and one pair says little about the ratio.
  */
-export async function probeLimit(students: number[], opts: { seconds?: number; procs?: number; cpuProfileDir?: string; repeat?: number } = {}) {
+export async function probeLimit(
+  students: number[],
+  opts: { seconds?: number; procs?: number; cpuProfileDir?: string; repeat?: number } = {},
+) {
   const out = [];
   for (const n of students) {
     const rooms = Math.max(1, Math.round(n / 40));
-    const run = { rooms, teams: 10, perTeam: 4, seconds: opts.seconds ?? 20, warmupSeconds: 10, procs: opts.procs ?? procsFor(n) };
+    const run = {
+      rooms,
+      teams: 10,
+      perTeam: 4,
+      seconds: opts.seconds ?? 20,
+      warmupSeconds: 10,
+      procs: opts.procs ?? procsFor(n),
+    };
     const pairs = [];
-    for (let i = 0; i < (opts.repeat ?? 1); i++) pairs.push(await withBaseline(run, { cpuProfileDir: opts.cpuProfileDir }));
+    for (let i = 0; i < (opts.repeat ?? 1); i++)
+      pairs.push(await withBaseline(run, { cpuProfileDir: opts.cpuProfileDir }));
     out.push(pairs);
   }
   return out;

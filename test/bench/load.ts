@@ -38,7 +38,8 @@ export async function benchLoad(teams = 30, minutes = 240, runs = 15) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-load-'));
   const store = SqliteStore.open(join(dir, 'load.db'));
   const clock = new ManualClock();
-  const managerOn = () => new RoomManager({ store, committer: new Committer(store), out: quiet, clock, log, drawSeed: () => 7 });
+  const managerOn = () =>
+    new RoomManager({ store, committer: new Committer(store), out: quiet, clock, log, drawSeed: () => 7 });
   try {
     const play = managerOn();
     const codes: Record<'finished' | 'paused', string> = { finished: '', paused: '' };
@@ -54,7 +55,10 @@ export async function benchLoad(teams = 30, minutes = 240, runs = 15) {
       codes[end] = room.code;
     }
     await play.close();
-    const out = {} as Record<'finished' | 'paused', { total: ReturnType<typeof summary>; block: ReturnType<typeof summary> }>;
+    const out = {} as Record<
+      'finished' | 'paused',
+      { total: ReturnType<typeof summary>; block: ReturnType<typeof summary> }
+    >;
     for (const end of ['finished', 'paused'] as const) {
       const totals: number[] = [];
       const blocks: number[] = [];

@@ -27,12 +27,19 @@ export async function benchMetrics(ticks = 200_000, rooms = 200, scrapes = 60) {
 
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-metrics-'));
   const clock = new ManualClock();
-  const app = await buildApp({ databasePath: join(dir, 'metrics.db'), clock, webRoot: null, roomLimits: { creations: { capacity: 1e6, refillPerSecond: 1e6 } } });
+  const app = await buildApp({
+    databasePath: join(dir, 'metrics.db'),
+    clock,
+    webRoot: null,
+    roomLimits: { creations: { capacity: 1e6, refillPerSecond: 1e6 } },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/metrics`;
   try {
     for (let i = 0; i < rooms; i++) {
-      const { code } = (await app.inject({ method: 'POST', url: '/api/rooms', payload: { teamCount: 4, tempo: 1 } })).json();
+      const { code } = (
+        await app.inject({ method: 'POST', url: '/api/rooms', payload: { teamCount: 4, tempo: 1 } })
+      ).json();
       if (i % 2 === 0) await (await app.rooms.get(code)).dispatch({ type: 'clock', action: 'start' });
     }
     // Some history in the histograms, as after a while in production.

@@ -19,7 +19,13 @@ export function rssMB(pid: number): number {
 export interface Sampler {
   /** Starts the measured window now. */
   mark(): void;
-  stop(): { cpuPercent: number; cpuSeconds: number; rssMaxMB: number; rssEndMB: number; samples: { t: number; rssMB: number }[] };
+  stop(): {
+    cpuPercent: number;
+    cpuSeconds: number;
+    rssMaxMB: number;
+    rssEndMB: number;
+    samples: { t: number; rssMB: number }[];
+  };
 }
 
 export function sampleProcess(pid: number, everyMs = 1000): Sampler {
@@ -46,7 +52,13 @@ export function sampleProcess(pid: number, everyMs = 1000): Sampler {
       const cpu = cpuSeconds(pid) - c0;
       const end = rssMB(pid);
       samples.push({ t: wall, rssMB: end });
-      return { cpuPercent: (100 * cpu) / wall, cpuSeconds: cpu, rssMaxMB: Math.max(...samples.map((s) => s.rssMB)), rssEndMB: end, samples };
+      return {
+        cpuPercent: (100 * cpu) / wall,
+        cpuSeconds: cpu,
+        rssMaxMB: Math.max(...samples.map((s) => s.rssMB)),
+        rssEndMB: end,
+        samples,
+      };
     },
   };
 }

@@ -8,14 +8,23 @@ import { buildApp } from '../../server/app.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
 import { fmt, summary } from './stats.ts';
 
-function get(port: number, path: string, key: string): Promise<{ ms: number; bytes: number; encoding: string | undefined }> {
+function get(
+  port: number,
+  path: string,
+  key: string,
+): Promise<{ ms: number; bytes: number; encoding: string | undefined }> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const req = request({ port, host: '127.0.0.1', path, headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' } }, (res) => {
-      let bytes = 0;
-      res.on('data', (c: Buffer) => (bytes += c.length));
-      res.on('end', () => resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, bytes, encoding: res.headers['content-encoding'] }));
-    });
+    const req = request(
+      { port, host: '127.0.0.1', path, headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'gzip' } },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        res.on('end', () =>
+          resolve({ ms: Number(process.hrtime.bigint() - t0) / 1e6, bytes, encoding: res.headers['content-encoding'] }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -28,13 +37,21 @@ export async function benchReplay(runs = 40) {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   try {
-    const out: Record<string, { cold: ReturnType<typeof summary>; warm: ReturnType<typeof summary>; gzipKB: number }> = {};
+    const out: Record<string, { cold: ReturnType<typeof summary>; warm: ReturnType<typeof summary>; gzipKB: number }> =
+      {};
     for (const simulator of ['payment-switch', 'web-service'] as const) {
       const scenario = simulator === 'payment-switch' ? 'sale-surge' : 'bad-deploy';
-      const { code, teacherKey } = (await app.inject({ method: 'POST', url: '/api/rooms', payload: { simulator, scenario, teamCount: 10, minutes: 60, tempo: 1, seed: 21 } })).json();
+      const { code, teacherKey } = (
+        await app.inject({
+          method: 'POST',
+          url: '/api/rooms',
+          payload: { simulator, scenario, teamCount: 10, minutes: 60, tempo: 1, seed: 21 },
+        })
+      ).json();
       const room = await app.rooms.get(code);
       const players = [];
-      for (let i = 0; i < room.view('teacher').teams.length; i++) players.push((await app.rooms.joinStudent(code, `P${i}`)).player);
+      for (let i = 0; i < room.view('teacher').teams.length; i++)
+        players.push((await app.rooms.joinStudent(code, `P${i}`)).player);
       await room.dispatch({ type: 'clock', action: 'start' });
       const model = room.round.model;
       for (let m = 1; m <= 60; m++) {
@@ -42,7 +59,13 @@ export async function benchReplay(runs = 40) {
         if (m % 7 === 0) {
           const def = model.controls.find((c) => c.kind === 'number');
           if (def?.kind === 'number') {
-            for (const [i, p] of players.entries()) await room.dispatch({ type: 'control', playerId: p.id, key: def.key, value: Math.min(def.max, def.min + ((m + i) % 5) * def.step) });
+            for (const [i, p] of players.entries())
+              await room.dispatch({
+                type: 'control',
+                playerId: p.id,
+                key: def.key,
+                value: Math.min(def.max, def.min + ((m + i) % 5) * def.step),
+              });
           }
         }
         clock.advance(1000);

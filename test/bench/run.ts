@@ -57,20 +57,33 @@ if (want('tick')) {
   console.log(reportTick(await benchTick()));
 }
 if (want('fanout')) {
-  const base = { ...FANOUT_DEFAULTS, procs: procs ?? procsFor(FANOUT_DEFAULTS.rooms * FANOUT_DEFAULTS.teams * FANOUT_DEFAULTS.perTeam) };
+  const base = {
+    ...FANOUT_DEFAULTS,
+    procs: procs ?? procsFor(FANOUT_DEFAULTS.rooms * FANOUT_DEFAULTS.teams * FANOUT_DEFAULTS.perTeam),
+  };
   const opts = quick ? { ...base, seconds: 30, warmupSeconds: 10 } : base;
-  console.log(`\n[3] fan-out: ${opts.rooms * opts.teams * opts.perTeam} students in ${opts.rooms} rooms of ${opts.teams} teams, 1 simulated minute per second, ${opts.seconds} s (load generator: ${opts.procs} process(es) of their own)`);
+  console.log(
+    `\n[3] fan-out: ${opts.rooms * opts.teams * opts.perTeam} students in ${opts.rooms} rooms of ${opts.teams} teams, 1 simulated minute per second, ${opts.seconds} s (load generator: ${opts.procs} process(es) of their own)`,
+  );
   console.log(reportFanout(await withBaseline(opts, { cpuProfileDir })));
 }
 if (asked('limit')) {
-  const pairs = limitRepeat > 1 ? `${limitRepeat} alternated pairs of Opsroom then bare socket.io` : 'Opsroom, then bare socket.io';
-  console.log(`\n[3b] where the limit is: at each size ${pairs} with the same payloads, ${limitSeconds ?? 20} s each, load generators on the same machine`);
+  const pairs =
+    limitRepeat > 1 ? `${limitRepeat} alternated pairs of Opsroom then bare socket.io` : 'Opsroom, then bare socket.io';
+  console.log(
+    `\n[3b] where the limit is: at each size ${pairs} with the same payloads, ${limitSeconds ?? 20} s each, load generators on the same machine`,
+  );
   // One line per size as soon as it is measured.
-  for (const n of limitSizes) console.log(reportLimit(await probeLimit([n], { procs, seconds: limitSeconds, cpuProfileDir, repeat: limitRepeat })));
+  for (const n of limitSizes)
+    console.log(
+      reportLimit(await probeLimit([n], { procs, seconds: limitSeconds, cpuProfileDir, repeat: limitRepeat })),
+    );
 }
 if (asked('cluster')) {
   const sizes = studentsArg ? limitSizes : [2000, 4000];
-  console.log('\n[3c] cluster mode on this machine: one process on SQLite, one and two processes on PostgreSQL + Redis, 20 s each (services, servers and load generators on the same cores)');
+  console.log(
+    '\n[3c] cluster mode on this machine: one process on SQLite, one and two processes on PostgreSQL + Redis, 20 s each (services, servers and load generators on the same cores)',
+  );
   for (const n of sizes) console.log(reportCluster(await benchCluster([n], { procs })));
 }
 if (asked('cluster') || asked('failover')) {
@@ -99,7 +112,9 @@ if (want('metrics')) {
   console.log(reportMetrics(await benchMetrics()));
 }
 if (want('coach')) {
-  console.log('\n[9] hindsight coach: one team\'s search after a round, every scenario with goals, seeds 1–3 (nothing, the documented play, 3 minutes late, a change every 4 minutes)');
+  console.log(
+    "\n[9] hindsight coach: one team's search after a round, every scenario with goals, seeds 1–3 (nothing, the documented play, 3 minutes late, a change every 4 minutes)",
+  );
   console.log(reportCoach(benchCoach()));
   console.log(reportBaseline(benchBaseline()));
 }

@@ -27,7 +27,9 @@ function connect(url: string): Promise<Socket> {
 }
 
 /** Five finished rounds of 30 teams × 240 minutes, played on a manual clock into the file. */
-async function prepare(dbPath: string): Promise<{ key: string; rounds: { roundId: number; code: string; teamId: number }[] }> {
+async function prepare(
+  dbPath: string,
+): Promise<{ key: string; rounds: { roundId: number; code: string; teamId: number }[] }> {
   const clock = new ManualClock();
   const app = await buildApp({ databasePath: dbPath, webRoot: null, clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -35,7 +37,12 @@ async function prepare(dbPath: string): Promise<{ key: string; rounds: { roundId
   const rounds: { roundId: number; code: string; teamId: number }[] = [];
   let key: string | undefined;
   for (let i = 0; i < 5; i++) {
-    const res = await app.inject({ method: 'POST', url: '/api/rooms', payload: { teamCount: 30, minutes: 240, tempo: 1 }, headers: key ? { authorization: `Bearer ${key}` } : {} });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      payload: { teamCount: 30, minutes: 240, tempo: 1 },
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+    });
     const body = res.json();
     key = body.teacherKey as string;
     const teacher = await connect(url);
@@ -54,7 +61,11 @@ async function prepare(dbPath: string): Promise<{ key: string; rounds: { roundId
 
 /** A class in its own room: the intervals between its minutes, to see how late they come. */
 async function startClass(url: string) {
-  const res = await fetch(`${url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ teamCount: 4, minutes: 240, tempo: 1 }) });
+  const res = await fetch(`${url}/api/rooms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ teamCount: 4, minutes: 240, tempo: 1 }),
+  });
   const { code, teacherKey } = await res.json();
   const teacher = await connect(url);
   await ask(teacher, 'teacher:join', { code, key: teacherKey });
@@ -71,7 +82,8 @@ async function startClass(url: string) {
     /** Worst lateness of a minute (interval beyond the tempo, plus delivery) since `from` (ms). */
     worstSince(from: number): number {
       let worst = 0;
-      for (let i = 1; i < arrivals.length; i++) if (arrivals[i] >= from) worst = Math.max(worst, arrivals[i] - arrivals[i - 1] - 1000 + delays[i]);
+      for (let i = 1; i < arrivals.length; i++)
+        if (arrivals[i] >= from) worst = Math.max(worst, arrivals[i] - arrivals[i - 1] - 1000 + delays[i]);
       return worst;
     },
     count: () => arrivals.length,
@@ -102,7 +114,12 @@ async function pour(ws: WebSocket, frame: string, bytes: number, ms: number): Pr
 
 const MB = (n: number) => (n < 2 ** 20 ? `${fmt(n / 2 ** 10)} KB` : `${fmt(n / 2 ** 20)} MB`);
 
-async function phase(name: string, url: string, cls: Awaited<ReturnType<typeof startClass>>, attack: () => Promise<string>) {
+async function phase(
+  name: string,
+  url: string,
+  cls: Awaited<ReturnType<typeof startClass>>,
+  attack: () => Promise<string>,
+) {
   const before = await memory(url);
   const t0 = Date.now();
   const what = await attack();
@@ -133,9 +150,13 @@ async function main() {
     await fetch(`${url}/api/rooms/${big.code}`);
     const loadMs = Date.now() - tLoad;
     await sleep(3000);
-    console.log(`First look-up of a finished 30-team, 240-minute room (loads it): ${loadMs} ms; the class's worst minute meanwhile ${cls.worstSince(tLoad)} ms.`);
+    console.log(
+      `First look-up of a finished 30-team, 240-minute room (loads it): ${loadMs} ms; the class's worst minute meanwhile ${cls.worstSince(tLoad)} ms.`,
+    );
 
-    console.log('\n## Slow readers and floods (memory: heap after a full GC / RSS, MB; the class: worst lateness of a minute)\n');
+    console.log(
+      '\n## Slow readers and floods (memory: heap after a full GC / RSS, MB; the class: worst lateness of a minute)\n',
+    );
     console.log('| attack | what happened | before | peak RSS | after | class minute, worst |');
     console.log('|---|---|---|---|---|---|');
     await phase('feed: 3 connections send 14 MB of 1-byte messages each, never read', url, cls, async () => {
@@ -161,7 +182,8 @@ async function main() {
       // Now read what reached each socket before the server cut it.
       for (const s of socks) s.resumeReading();
       await sleep(2000);
-      const answers = (s: (typeof socks)[number]) => s.frames.filter((f) => /^43\d+\[\{"ok":true,"history"/.test(f)).length;
+      const answers = (s: (typeof socks)[number]) =>
+        s.frames.filter((f) => /^43\d+\[\{"ok":true,"history"/.test(f)).length;
       const cut = socks.filter((s) => s.ws.readyState !== s.ws.OPEN && answers(s) < 30).length;
       const got = socks.map(answers);
       const limited = socks.reduce((n, s) => n + s.frames.filter((f) => f.includes('RATE_LIMITED')).length, 0);
@@ -183,7 +205,9 @@ async function main() {
       }
       await sleep(200);
       const cut = c.ws.readyState !== c.ws.OPEN;
-      console.log(`| ${rate}/s | ${cut ? 'yes' : 'no'} | ${cut ? `${fmt((Date.now() - start) / 1000)} s` : '—'} | ${sent} |`);
+      console.log(
+        `| ${rate}/s | ${cut ? 'yes' : 'no'} | ${cut ? `${fmt((Date.now() - start) / 1000)} s` : '—'} | ${sent} |`,
+      );
       c.ws.terminate();
     }
 
@@ -192,9 +216,12 @@ async function main() {
     console.log('|---|---|---|---|');
     const paths = ['http', 'feed', 'student:join', 'teacher:join', 'observer:join'] as const;
     const results = await Promise.all(paths.map((p, i) => guessFor(url, p, `127.0.0.${i + 2}`, 60_000)));
-    for (const [i, p] of paths.entries()) console.log(`| ${p} | ${results[i].found} | ${results[i].limited} | ${fmt(results[i].found / 60, 2)} |`);
+    for (const [i, p] of paths.entries())
+      console.log(`| ${p} | ${results[i].found} | ${results[i].limited} | ${fmt(results[i].found / 60, 2)} |`);
     const shared = await guessAll(url, '127.0.0.9', 60_000);
-    console.log(`| all five in turn, one address | ${shared.found} | ${shared.limited} | ${fmt(shared.found / 60, 2)} |`);
+    console.log(
+      `| all five in turn, one address | ${shared.found} | ${shared.limited} | ${fmt(shared.found / 60, 2)} |`,
+    );
 
     console.log('\n## Export of a finished 30-team, 240-minute round\n');
     const auth = { authorization: `Bearer ${prepared.key}` };
@@ -208,10 +235,16 @@ async function main() {
     const first = await timed(`/api/rounds/${big.roundId}/export/minutes.csv`);
     const again = await timed(`/api/rounds/${big.roundId}/export/minutes.csv`);
     const zipped = await timed(`/api/rounds/${big.roundId}/export/all.zip`);
-    console.log(`- minutes.csv first: ${first.ms} ms, ${MB(first.bytes)}; from memory: ${again.ms} ms; all.zip (two more parts + zip): ${zipped.ms} ms, ${MB(zipped.bytes)}; class worst ${cls.worstSince(t0)} ms`);
+    console.log(
+      `- minutes.csv first: ${first.ms} ms, ${MB(first.bytes)}; from memory: ${again.ms} ms; all.zip (two more parts + zip): ${zipped.ms} ms, ${MB(zipped.bytes)}; class worst ${cls.worstSince(t0)} ms`,
+    );
     const before = await memory(url);
     const t1 = Date.now();
-    const ten = await Promise.all(prepared.rounds.flatMap((r) => ['en', 'it'].map((lang) => timed(`/api/rounds/${r.roundId}/export/minutes.csv?lang=${lang}`))));
+    const ten = await Promise.all(
+      prepared.rounds.flatMap((r) =>
+        ['en', 'it'].map((lang) => timed(`/api/rounds/${r.roundId}/export/minutes.csv?lang=${lang}`)),
+      ),
+    );
     const after = await memory(url);
     console.log(
       `- ten different minutes.csv at once (5 rounds × 2 languages, none in memory): all done in ${Date.now() - t1} ms (statuses ${[...new Set(ten.map((t) => t.status))].join(', ')}); class worst ${cls.worstSince(t1)} ms; heap ${fmt(before.heapUsedMB)} → ${fmt(after.heapUsedMB)} MB, peak RSS ${fmt(after.peakRssMB)} MB`,
@@ -238,7 +271,12 @@ const nextCode = () => {
 };
 
 /** One look-up of an unknown code on a path, from `local` (a loopback address): the error code. */
-async function tryCode(url: string, path: Path, local: string, sock?: Awaited<ReturnType<typeof rawSocketIo>>): Promise<string> {
+async function tryCode(
+  url: string,
+  path: Path,
+  local: string,
+  sock?: Awaited<ReturnType<typeof rawSocketIo>>,
+): Promise<string> {
   const code = nextCode();
   if (path === 'http') {
     return new Promise((resolve) => {
@@ -264,7 +302,12 @@ async function tryCode(url: string, path: Path, local: string, sock?: Awaited<Re
       ws.once('error', () => resolve('ERROR'));
     });
   }
-  const payload = path === 'student:join' ? { code, name: 'Guess' } : path === 'teacher:join' ? { code, key: 'K'.repeat(43) } : { code };
+  const payload =
+    path === 'student:join'
+      ? { code, name: 'Guess' }
+      : path === 'teacher:join'
+        ? { code, key: 'K'.repeat(43) }
+        : { code };
   const r = await sock!.request(path, payload);
   return r.ok ? 'OK' : r.error.code;
 }
@@ -290,7 +333,11 @@ async function guessFor(url: string, path: Path, local: string, ms: number) {
 }
 
 async function guessAll(url: string, local: string, ms: number) {
-  const per = await Promise.all((['http', 'feed', 'student:join', 'teacher:join', 'observer:join'] as const).map((p) => guessFor(url, p, local, ms)));
+  const per = await Promise.all(
+    (['http', 'feed', 'student:join', 'teacher:join', 'observer:join'] as const).map((p) =>
+      guessFor(url, p, local, ms),
+    ),
+  );
   return { found: per.reduce((n, r) => n + r.found, 0), limited: per.reduce((n, r) => n + r.limited, 0) };
 }
 

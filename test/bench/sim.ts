@@ -40,6 +40,9 @@ export function benchSimulation(rounds = 300): SimBenchResult[] {
 
 export function reportSimulation(results: SimBenchResult[]): string {
   return results
-    .map((r) => `${r.model.padEnd(15)} ${r.steps} steps: median ${fmt(r.medianUs, 2)} µs, p95 ${fmt(r.p95Us, 2)} µs, p99 ${fmt(r.p99Us, 2)} µs  (target ≤ 20 µs median; ${fmt(1e6 / r.medianUs / 1000, 0)}k team-minutes/s on one core)`)
+    .map(
+      (r) =>
+        `${r.model.padEnd(15)} ${r.steps} steps: median ${fmt(r.medianUs, 2)} µs, p95 ${fmt(r.p95Us, 2)} µs, p99 ${fmt(r.p99Us, 2)} µs  (target ≤ 20 µs median; ${fmt(1e6 / r.medianUs / 1000, 0)}k team-minutes/s on one core)`,
+    )
     .join('\n');
 }

@@ -17,11 +17,22 @@ export function slope(xs: number[], ys: number[]): number {
   return den ? num / den : 0;
 }
 
-export async function runSoak(opts = { minutes: 30, rooms: 25, teams: 5, perTeam: 4, roundMinutes: 15, sampleMs: 60_000 }) {
+export async function runSoak(
+  opts = { minutes: 30, rooms: 25, teams: 5, perTeam: 4, roundMinutes: 15, sampleMs: 60_000 },
+) {
   const samples: { minute: number; heapUsedMB: number; rssMB: number }[] = [];
   const report = await runOne(
     'opsroom',
-    { rooms: opts.rooms, teams: opts.teams, perTeam: opts.perTeam, warmupSeconds: 5, seconds: opts.minutes * 60, procs: 1, changeProbability: 0.02, roundMinutes: opts.roundMinutes },
+    {
+      rooms: opts.rooms,
+      teams: opts.teams,
+      perTeam: opts.perTeam,
+      warmupSeconds: 5,
+      seconds: opts.minutes * 60,
+      procs: 1,
+      changeProbability: 0.02,
+      roundMinutes: opts.roundMinutes,
+    },
     undefined,
     {
       serverEnv: { MEM_EVERY_MS: String(opts.sampleMs) },
@@ -33,15 +44,23 @@ export async function runSoak(opts = { minutes: 30, rooms: 25, teams: 5, perTeam
             const m = await server.next((x) => 'mem' in x);
             const minute = Math.round((m.mem.t - t0) / 60_000);
             samples.push({ minute, heapUsedMB: m.mem.heapUsedMB, rssMB: m.mem.rssMB });
-            console.log(`  minute ${String(minute).padStart(2)}: heap ${fmt(m.mem.heapUsedMB)} MB, RSS ${fmt(m.mem.rssMB)} MB`);
+            console.log(
+              `  minute ${String(minute).padStart(2)}: heap ${fmt(m.mem.heapUsedMB)} MB, RSS ${fmt(m.mem.rssMB)} MB`,
+            );
           }
         })().catch(() => undefined); // ends when the server does
       },
     },
   );
   const last = samples.filter((s) => s.minute > opts.minutes - 20);
-  const heapSlope = slope(last.map((s) => s.minute), last.map((s) => s.heapUsedMB));
-  const rssSlope = slope(last.map((s) => s.minute), last.map((s) => s.rssMB));
+  const heapSlope = slope(
+    last.map((s) => s.minute),
+    last.map((s) => s.heapUsedMB),
+  );
+  const rssSlope = slope(
+    last.map((s) => s.minute),
+    last.map((s) => s.rssMB),
+  );
   return { opts, report, samples, heapSlopeMBPerMin: heapSlope, rssSlopeMBPerMin: rssSlope };
 }
 

@@ -12,7 +12,12 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-export function startChild(relativeToBench: string, args: string[] = [], env: Record<string, string> = {}, nodeArgs: string[] = []): Child {
+export function startChild(
+  relativeToBench: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Child {
   const file = fileURLToPath(new URL(relativeToBench, import.meta.url));
   const proc = spawn(process.execPath, ['--import', 'tsx', '--max-old-space-size=2048', ...nodeArgs, file, ...args], {
     env: { ...process.env, ...env },

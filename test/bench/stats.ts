@@ -7,10 +7,24 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[i];
 }
 
-export function summary(values: readonly number[]): { n: number; median: number; p95: number; p99: number; max: number; mean: number } {
+export function summary(values: readonly number[]): {
+  n: number;
+  median: number;
+  p95: number;
+  p99: number;
+  max: number;
+  mean: number;
+} {
   const s = [...values].sort((a, b) => a - b);
   const mean = s.reduce((a, b) => a + b, 0) / (s.length || 1);
-  return { n: s.length, median: quantile(s, 0.5), p95: quantile(s, 0.95), p99: quantile(s, 0.99), max: s[s.length - 1] ?? NaN, mean };
+  return {
+    n: s.length,
+    median: quantile(s, 0.5),
+    p95: quantile(s, 0.95),
+    p99: quantile(s, 0.99),
+    max: s[s.length - 1] ?? NaN,
+    mean,
+  };
 }
 
 export function machine(): string {

@@ -22,14 +22,22 @@ export async function benchTick(teams = 30, perTeam = 4, minutes = 60) {
     commitSlotMs: 0,
     realtimeLimits: { join: { capacity: 1e6, refillPerSecond: 1e6 }, seats: { capacity: 1e6, refillPerSecond: 1e6 } },
     // The load generator is one loopback address.
-    connectionLimits: { connectionsPerAddress: 1e6, addressPackets: { capacity: 1e9, refillPerSecond: 1e9 }, heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 } },
+    connectionLimits: {
+      connectionsPerAddress: 1e6,
+      addressPackets: { capacity: 1e9, refillPerSecond: 1e9 },
+      heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 },
+    },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const sockets: Socket[] = [];
   const connect = () =>
     new Promise<Socket>((resolve) => {
-      const s = ioClient(`http://127.0.0.1:${port}`, { transports: ['websocket'], forceNew: true, reconnection: false });
+      const s = ioClient(`http://127.0.0.1:${port}`, {
+        transports: ['websocket'],
+        forceNew: true,
+        reconnection: false,
+      });
       sockets.push(s);
       s.once('connect', () => resolve(s));
     });
@@ -37,7 +45,11 @@ export async function benchTick(teams = 30, perTeam = 4, minutes = 60) {
     const out: Record<string, ReturnType<typeof summary>> = {};
     for (const simulator of ['payment-switch', 'web-service'] as const) {
       const scenario = simulator === 'payment-switch' ? 'sale-surge' : 'traffic-surge';
-      const res = await app.inject({ method: 'POST', url: '/api/rooms', payload: { simulator, scenario, teamCount: teams, minutes, tempo: 1, seed: 9 } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/rooms',
+        payload: { simulator, scenario, teamCount: teams, minutes, tempo: 1, seed: 9 },
+      });
       const { code, teacherKey } = res.json();
       await ask(await connect(), 'teacher:join', { code, key: teacherKey });
       await ask(await connect(), 'observer:join', { code });

@@ -9,7 +9,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { axeViolations, describeViolations } from './axe.ts';
-import { DESKTOP, eventually, joinAsStudent, newPage, PHONE, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
+import {
+  DESKTOP,
+  eventually,
+  joinAsStudent,
+  newPage,
+  PHONE,
+  showTab,
+  useBrowserSuite,
+  type WebServer,
+} from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -48,7 +57,14 @@ describe('accessibility', () => {
     const res = await fetch(`${server.url}/api/rooms`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ simulator: 'payment-switch', scenario: 'sale-surge', minutes, tempo: 1, teamCount: 1, seed: 7 }),
+      body: JSON.stringify({
+        simulator: 'payment-switch',
+        scenario: 'sale-surge',
+        minutes,
+        tempo: 1,
+        teamCount: 1,
+        seed: 7,
+      }),
     });
     const { code, teacherKey } = (await res.json()) as { code: string; teacherKey: string };
 
@@ -94,10 +110,15 @@ describe('accessibility', () => {
     await noViolations(wall, 'projector, running');
     await teacher.getByRole('button', { name: 'Open desk' }).click();
     await teacher.getByTestId('teacher-desk').getByTestId('headline').waitFor();
-    await noViolations(teacher, 'dashboard, running, a team\'s desk open');
+    await noViolations(teacher, "dashboard, running, a team's desk open");
 
     // Status words on their tints: at least 4.5:1 (they were 4.47:1).
-    for (const selector of ['.tag.status-normal', '.tag.status-warning', '.tag.status-critical', '.tag.state-running']) {
+    for (const selector of [
+      '.tag.status-normal',
+      '.tag.status-warning',
+      '.tag.status-critical',
+      '.tag.state-running',
+    ]) {
       const ratios = [...(await contrastOf(ana, selector)), ...(await contrastOf(teacher, selector))];
       expect(ratios.length, selector).toBeGreaterThan(0);
       for (const r of ratios) expect(r, selector).toBeGreaterThanOrEqual(4.5);
@@ -113,7 +134,8 @@ describe('accessibility', () => {
     teacher.once('dialog', (d) => void d.accept());
     await teacher.getByRole('button', { name: 'End round' }).click();
     const early = `Ended early, at minute 6 of ${minutes}`;
-    for (const page of [ana, phone, teacher, wall]) await eventually(async () => expect(await page.getByTestId('ended-early').first().innerText()).toBe(early));
+    for (const page of [ana, phone, teacher, wall])
+      await eventually(async () => expect(await page.getByTestId('ended-early').first().innerText()).toBe(early));
     await ana.getByTestId('round-over').waitFor();
     await noViolations(ana, 'desk, finished');
     await noViolations(phone, 'desk on a phone, finished');

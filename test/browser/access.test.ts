@@ -8,7 +8,21 @@
 // Time is the server's manual clock.
 import type { Browser } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { createRoom, eventually, joinAsStudent, LAPTOP, minuteShown, newPage, PHONE, screenshot, showTab, startWebServer, textOf, useBrowserSuite, type WebServer } from './helpers.ts';
+import {
+  createRoom,
+  eventually,
+  joinAsStudent,
+  LAPTOP,
+  minuteShown,
+  newPage,
+  PHONE,
+  screenshot,
+  showTab,
+  startWebServer,
+  textOf,
+  useBrowserSuite,
+  type WebServer,
+} from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -20,7 +34,14 @@ useBrowserSuite((s, b) => {
 
 describe('people, roles and access on screen', () => {
   test('roles stay put; the teacher gives one and removes an owner, and the team hears it at once; names, lock, messages', async () => {
-    const { code, teacherKey } = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 1, seed: 7 });
+    const { code, teacherKey } = await createRoom(server.url, {
+      simulator: 'payment-switch',
+      scenario: 'sale-surge',
+      minutes: 12,
+      tempo: 1,
+      teamCount: 1,
+      seed: 7,
+    });
     const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
     await teacher.getByRole('button', { name: 'Start' }).waitFor();
@@ -38,12 +59,25 @@ describe('people, roles and access on screen', () => {
     // (11, 1) A late joiner also called Ana: "Ana 2", told why, and an analyst — nobody's roles move.
     const { page: cy } = await newPage(browser, PHONE);
     await joinAsStudent(cy, server.url, code, 'Ana');
-    await eventually(async () => expect(await textOf(cy, 'renamed')).toContain('Someone in your team is already called “Ana”: here you are “Ana 2”.'));
+    await eventually(async () =>
+      expect(await textOf(cy, 'renamed')).toContain(
+        'Someone in your team is already called “Ana”: here you are “Ana 2”.',
+      ),
+    );
     expect(await textOf(cy, 'my-name')).toBe('Ana 2 (you)');
-    expect(await textOf(cy, 'my-roles')).toBe('You are an analyst: you watch the desk while your teammates own the controls.');
+    expect(await textOf(cy, 'my-roles')).toBe(
+      'You are an analyst: you watch the desk while your teammates own the controls.',
+    );
     await cy.getByTestId('renamed').getByRole('button', { name: 'Got it' }).click();
     await eventually(async () => expect(await cy.getByTestId('renamed').count()).toBe(0));
-    await eventually(async () => expect(await teacher.locator('[data-player]').filter({ has: teacher.getByText('Ana 2', { exact: true }) }).count()).toBe(1));
+    await eventually(async () =>
+      expect(
+        await teacher
+          .locator('[data-player]')
+          .filter({ has: teacher.getByText('Ana 2', { exact: true }) })
+          .count(),
+      ).toBe(1),
+    );
     server.minutes(1, 1);
     await minuteShown(ana, 3);
     expect(await textOf(ana, 'my-roles')).toBe('Your role: Scaling, Fraud');
@@ -52,7 +86,8 @@ describe('people, roles and access on screen', () => {
     await showTab(ana, 'feed');
     const handovers = await ana.getByTestId('feed').locator('[data-role-change]').allInnerTexts();
     expect(handovers.length).toBeGreaterThan(0);
-    for (const line of handovers) expect(line).toMatch(/^⇄?Bo now owns (Shedding|Stand-in) \(from Ana, shared with a newcomer\)/);
+    for (const line of handovers)
+      expect(line).toMatch(/^⇄?Bo now owns (Shedding|Stand-in) \(from Ana, shared with a newcomer\)/);
 
     // (1) The teacher gives Stand-in to Ana 2 from the roster, during the round: her desk and Bo's say so at once.
     const give = teacher.getByLabel('Give Ana 2 a role');
@@ -60,9 +95,19 @@ describe('people, roles and access on screen', () => {
     await give.selectOption('standin');
     await eventually(async () => expect(await textOf(cy, 'my-roles')).toBe('Your role: Stand-in'));
     await eventually(async () => expect(await textOf(bo, 'my-roles')).toBe('Your role: Shedding'));
-    await eventually(async () => expect(await textOf(bo, 'event-banner')).toContain('Ana 2 now owns Stand-in (from Bo, given by the teacher)'));
-    await eventually(async () => expect(await textOf(cy, 'event-banner')).toContain('Ana 2 (you) now owns Stand-in (from Bo, given by the teacher)'));
-    await eventually(async () => expect(await ana.getByTestId('feed').locator('[data-role-change="standin"]').first().innerText()).toContain('Ana 2 now owns Stand-in (from Bo, given by the teacher)'));
+    await eventually(async () =>
+      expect(await textOf(bo, 'event-banner')).toContain('Ana 2 now owns Stand-in (from Bo, given by the teacher)'),
+    );
+    await eventually(async () =>
+      expect(await textOf(cy, 'event-banner')).toContain(
+        'Ana 2 (you) now owns Stand-in (from Bo, given by the teacher)',
+      ),
+    );
+    await eventually(async () =>
+      expect(await ana.getByTestId('feed').locator('[data-role-change="standin"]').first().innerText()).toContain(
+        'Ana 2 now owns Stand-in (from Bo, given by the teacher)',
+      ),
+    );
     await screenshot(bo, 'desk-role-banner');
 
     // (1) Removing Ana, for good: the teacher is told what it means; her roles go to teammates, who hear it.
@@ -73,10 +118,18 @@ describe('people, roles and access on screen', () => {
     });
     await teacher.getByRole('button', { name: 'Remove Ana from the room', exact: true }).click();
     await ana.getByText('The teacher removed you from the room.').waitFor();
-    expect(question).toBe('Remove Ana for good? Their link stops working and their roles go to a teammate. They can join again under another name unless you lock the room.');
-    await eventually(async () => expect(await bo.getByTestId('event-banner').innerText()).toMatch(/now owns (Scaling|Fraud) \(from Ana, removed\)/));
+    expect(question).toBe(
+      'Remove Ana for good? Their link stops working and their roles go to a teammate. They can join again under another name unless you lock the room.',
+    );
+    await eventually(async () =>
+      expect(await bo.getByTestId('event-banner').innerText()).toMatch(
+        /now owns (Scaling|Fraud) \(from Ana, removed\)/,
+      ),
+    );
     await showTab(bo, 'feed');
-    await eventually(async () => expect((await bo.getByTestId('feed').locator('[data-reason="remove"]').allInnerTexts()).length).toBe(2));
+    await eventually(async () =>
+      expect((await bo.getByTestId('feed').locator('[data-reason="remove"]').allInnerTexts()).length).toBe(2),
+    );
     const owners = [await textOf(bo, 'my-roles'), await textOf(cy, 'my-roles')].join(' | ');
     expect(owners).toContain('Scaling');
     expect(owners).toContain('Fraud');
@@ -88,7 +141,9 @@ describe('people, roles and access on screen', () => {
     await ana.goto(`${server.url}/join/${code}`);
     await ana.getByLabel('Your name').fill('Anna');
     await ana.getByRole('button', { name: 'Join', exact: true }).click();
-    await eventually(async () => expect(await ana.getByRole('alert').innerText()).toBe('The teacher has locked this room to new students.'));
+    await eventually(async () =>
+      expect(await ana.getByRole('alert').innerText()).toBe('The teacher has locked this room to new students.'),
+    );
     expect(new URL(ana.url()).pathname).toBe(`/join/${code}`);
     await teacher.getByRole('button', { name: 'Open the room again' }).click();
     await eventually(async () => expect(await textOf(teacher, 'lock-state')).toContain('Open to new students'));
@@ -100,9 +155,15 @@ describe('people, roles and access on screen', () => {
     await teacher.getByLabel('Message', { exact: true }).fill('Look at the queue before the sale.');
     await teacher.getByRole('button', { name: 'Send' }).click();
     for (const page of [bo, cy, dee]) {
-      await eventually(async () => expect(await textOf(page, 'message-banner')).toContain('Teacher, to your team: Look at the queue before the sale.'));
+      await eventually(async () =>
+        expect(await textOf(page, 'message-banner')).toContain(
+          'Teacher, to your team: Look at the queue before the sale.',
+        ),
+      );
     }
-    await eventually(async () => expect(await textOf(teacher, 'sent-messages')).toContain('Look at the queue before the sale.'));
+    await eventually(async () =>
+      expect(await textOf(teacher, 'sent-messages')).toContain('Look at the queue before the sale.'),
+    );
     await bo.getByTestId('message-banner').getByRole('button', { name: 'Got it' }).click();
     await eventually(async () => expect(await bo.getByTestId('message-banner').count()).toBe(0));
     await bo.reload();
@@ -116,18 +177,34 @@ describe('people, roles and access on screen', () => {
 
   test('join address: the code, link and QR use PUBLIC_URL or a LAN address; a warning when only this computer can reach the server', async () => {
     // This suite's server listens on 127.0.0.1: no phone can open its link, and the teacher is told so.
-    const local = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'free', minutes: 5, tempo: 1, teamCount: 1 });
+    const local = await createRoom(server.url, {
+      simulator: 'payment-switch',
+      scenario: 'free',
+      minutes: 5,
+      tempo: 1,
+      teamCount: 1,
+    });
     const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${server.url}/teacher/${local.code}#key=${local.teacherKey}`);
-    await eventually(async () => expect(await textOf(teacher, 'loopback-warning')).toContain('Only this computer can reach the server'));
+    await eventually(async () =>
+      expect(await textOf(teacher, 'loopback-warning')).toContain('Only this computer can reach the server'),
+    );
     const { page: wall } = await newPage(browser, { width: 1920, height: 1080 });
     await wall.goto(`${server.url}/projector/${local.code}`);
-    await eventually(async () => expect(await textOf(wall, 'loopback-warning')).toContain('Phones cannot reach this address'));
+    await eventually(async () =>
+      expect(await textOf(wall, 'loopback-warning')).toContain('Phones cannot reach this address'),
+    );
 
     // With PUBLIC_URL set, the teacher's link and QR and the projector's address are the public ones, no warning.
     const publicServer = await startWebServer({ publicUrl: 'http://opsroom.school.test' });
     try {
-      const room = await createRoom(publicServer.url, { simulator: 'payment-switch', scenario: 'free', minutes: 5, tempo: 1, teamCount: 1 });
+      const room = await createRoom(publicServer.url, {
+        simulator: 'payment-switch',
+        scenario: 'free',
+        minutes: 5,
+        tempo: 1,
+        teamCount: 1,
+      });
       await teacher.goto(`${publicServer.url}/teacher/${room.code}#key=${room.teacherKey}`);
       const url = `http://opsroom.school.test/join/${room.code}`;
       await eventually(async () => expect(await textOf(teacher, 'join-link')).toBe(url));
@@ -143,7 +220,14 @@ describe('people, roles and access on screen', () => {
 
   test('the server stopping is said in words on the desk, the dashboard and the projector', async () => {
     const stopping = await startWebServer();
-    const room = await createRoom(stopping.url, { simulator: 'web-service', scenario: 'bad-deploy', minutes: 10, tempo: 1, teamCount: 1, seed: 3 });
+    const room = await createRoom(stopping.url, {
+      simulator: 'web-service',
+      scenario: 'bad-deploy',
+      minutes: 10,
+      tempo: 1,
+      teamCount: 1,
+      seed: 3,
+    });
     const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${stopping.url}/teacher/${room.code}#key=${room.teacherKey}`);
     await teacher.getByRole('button', { name: 'Start' }).click();
@@ -155,9 +239,12 @@ describe('people, roles and access on screen', () => {
     await wall.getByTestId('proj-clock').waitFor();
     const report = await stopping.stopGracefully();
     expect(report.roundsPaused).toBe(1);
-    const words = 'The server is stopping: the round is paused and saved. This page reconnects by itself when the server is back.';
-    for (const page of [student, teacher, wall]) await eventually(async () => expect(await textOf(page, 'notice')).toBe(words));
+    const words =
+      'The server is stopping: the round is paused and saved. This page reconnects by itself when the server is back.';
+    for (const page of [student, teacher, wall])
+      await eventually(async () => expect(await textOf(page, 'notice')).toBe(words));
     // Not an "internal error" anywhere.
-    for (const page of [student, teacher, wall]) expect(await page.locator('body').innerText()).not.toContain('internal error');
+    for (const page of [student, teacher, wall])
+      expect(await page.locator('body').innerText()).not.toContain('internal error');
   });
 });

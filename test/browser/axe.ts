@@ -19,11 +19,28 @@ export async function axeViolations(page: Page): Promise<Violation[]> {
   // Content-Security-Policy (rightly) refuses inline scripts, and the tests run every page under it.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
     const res = await axe.run(document, { resultTypes: ['violations'] });
-    return res.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+    return res.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
   });
 }
 
 /** The violations in a form a failing test prints readably. */
-export const describeViolations = (vs: Violation[]): string[] => vs.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).join(' | ')}`);
+export const describeViolations = (vs: Violation[]): string[] =>
+  vs.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).join(' | ')}`);

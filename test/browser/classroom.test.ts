@@ -5,7 +5,19 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { getModel } from '../../shared/sim/registry.ts';
-import { DESKTOP, eventually, joinAsStudent, minuteShown, newPage, PHONE, screenshot, showTab, textOf, useBrowserSuite, type WebServer } from './helpers.ts';
+import {
+  DESKTOP,
+  eventually,
+  joinAsStudent,
+  minuteShown,
+  newPage,
+  PHONE,
+  screenshot,
+  showTab,
+  textOf,
+  useBrowserSuite,
+  type WebServer,
+} from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -16,7 +28,8 @@ useBrowserSuite((s, b) => {
 });
 
 /** The inputs of one control on a desk (number inputs, switches, selects, buttons). */
-const controlInputs = (page: Page, key: string) => page.locator(`[data-control="${key}"]`).locator('input:not([type=range]), select, button:not(.help-toggle)');
+const controlInputs = (page: Page, key: string) =>
+  page.locator(`[data-control="${key}"]`).locator('input:not([type=range]), select, button:not(.help-toggle)');
 
 describe('classroom in the browser', () => {
   test('payment switch: a teacher and four students play a round to its scores', async () => {
@@ -39,7 +52,9 @@ describe('classroom in the browser', () => {
     // listens on loopback only, so it is this computer's own address, with a warning.
     const info = (await (await fetch(`${server.url}/api/info`)).json()) as { baseUrl: string; loopbackOnly: boolean };
     expect(info.loopbackOnly).toBe(true);
-    await eventually(async () => expect(await teacher.getByTestId('join-link').innerText()).toBe(`${info.baseUrl}/join/${code}`));
+    await eventually(async () =>
+      expect(await teacher.getByTestId('join-link').innerText()).toBe(`${info.baseUrl}/join/${code}`),
+    );
 
     // The projector shows the code and the QR in the lobby.
     const { page: projector } = await newPage(browser, { width: 1600, height: 900 });
@@ -57,7 +72,12 @@ describe('classroom in the browser', () => {
     }
     // The roster shows everybody connected, with their roles dealt in join order.
     const model = getModel('payment-switch');
-    const roleLabel: Record<string, string> = { scaling: 'Scaling', shedding: 'Shedding', fraud: 'Fraud', standin: 'Stand-in' };
+    const roleLabel: Record<string, string> = {
+      scaling: 'Scaling',
+      shedding: 'Shedding',
+      fraud: 'Fraud',
+      standin: 'Stand-in',
+    };
     for (const [i, name] of names.entries()) {
       // The row named so (other rows name them too, as the owner of a role they could be given).
       const row = teacher.locator('[data-player]').filter({ has: teacher.getByText(name, { exact: true }) });
@@ -102,7 +122,9 @@ describe('classroom in the browser', () => {
         expect(await line.innerText()).toContain('Ana set Servers to 10');
         expect(await line.getAttribute('data-pending')).toBe('true');
       });
-      await eventually(async () => expect(await page.locator('[data-control="servers"]').getByTestId('pending').innerText()).toContain('by Ana'));
+      await eventually(async () =>
+        expect(await page.locator('[data-control="servers"]').getByTestId('pending').innerText()).toContain('by Ana'),
+      );
     }
     // …and by the next minute it is applied: in force, and four servers booting in the rack.
     server.minutes(1, tempo);
@@ -116,17 +138,27 @@ describe('classroom in the browser', () => {
       });
     }
     await showTab(students[1], 'picture');
-    await eventually(async () => expect(await students[1].getByRole('img', { name: /Server rack/ }).getAttribute('aria-label')).toContain('6 in service, 4 booting, 14 free'));
+    await eventually(async () =>
+      expect(await students[1].getByRole('img', { name: /Server rack/ }).getAttribute('aria-label')).toContain(
+        '6 in service, 4 booting, 14 free',
+      ),
+    );
 
     // The connection drops and a minute passes meanwhile: every page says it is reconnecting, comes
     // back by itself and rebuilds the desk from the join's history (the missed minute included).
     server.disconnectAll();
     server.minutes(1, tempo);
     for (const page of [...students, teacher]) {
-      await eventually(async () => expect(await page.getByTestId('connection').first().getAttribute('data-state')).not.toBe('connected'), 2000);
+      await eventually(
+        async () =>
+          expect(await page.getByTestId('connection').first().getAttribute('data-state')).not.toBe('connected'),
+        2000,
+      );
     }
     for (const page of students) {
-      await eventually(async () => expect(await page.getByTestId('connection').getAttribute('data-state')).toBe('connected'));
+      await eventually(async () =>
+        expect(await page.getByTestId('connection').getAttribute('data-state')).toBe('connected'),
+      );
       await minuteShown(page, 2, minutes);
     }
     await showTab(students[2], 'feed');
@@ -151,7 +183,8 @@ describe('classroom in the browser', () => {
     expect(scoresText).toMatch(/Team 1 — Score -?\d/);
     expect(scoresText).toContain('Average authorization time');
     expect(scoresText).toMatch(/met|missed/);
-    for (const page of students) await eventually(async () => expect(await textOf(page, 'round-over')).toContain('Team 1'));
+    for (const page of students)
+      await eventually(async () => expect(await textOf(page, 'round-over')).toContain('Team 1'));
     await eventually(async () => expect(await textOf(projector, 'verdicts')).toContain('Team 1'));
     await teacher.getByRole('button', { name: 'Open desk' }).click();
     await teacher.getByTestId('teacher-desk').getByTestId('headline').waitFor();
@@ -163,9 +196,18 @@ describe('classroom in the browser', () => {
     await eventually(async () => expect(await textOf(budi, 'my-roles')).toBe('Your role: Shedding'));
     await minuteShown(budi, minutes, minutes);
     await showTab(budi, 'feed');
-    expect(await budi.getByTestId('feed').locator('[data-change="servers"]').first().innerText()).toContain('Ana set Servers to 10');
+    expect(await budi.getByTestId('feed').locator('[data-change="servers"]').first().innerText()).toContain(
+      'Ana set Servers to 10',
+    );
     expect(await budi.locator('fieldset[data-role="shedding"]').getByTestId('owner').innerText()).toBe('Yours');
-    await eventually(async () => expect(await teacher.locator('[data-player]').filter({ has: teacher.getByText('Budi', { exact: true }) }).innerText()).not.toContain('not connected'));
+    await eventually(async () =>
+      expect(
+        await teacher
+          .locator('[data-player]')
+          .filter({ has: teacher.getByText('Budi', { exact: true }) })
+          .innerText(),
+      ).not.toContain('not connected'),
+    );
   });
 
   test('web service: one student plays every role, rolls back a bad deploy', async () => {
@@ -197,25 +239,39 @@ describe('classroom in the browser', () => {
     // The bad build goes live at 09:10 (minute 10); a little later the student rolls back.
     server.minutes(12, tempo);
     await minuteShown(student, 12, minutes);
-    await eventually(async () => expect(await student.getByTestId('picture').innerText()).toMatch(/Bad build on \d+ % of traffic/));
+    await eventually(async () =>
+      expect(await student.getByTestId('picture').innerText()).toMatch(/Bad build on \d+ % of traffic/),
+    );
     await student.getByRole('button', { name: 'Roll back', exact: true }).click();
-    await eventually(async () => expect(await student.locator('[data-control="rollback"]').getByTestId('pending').innerText()).toContain('Pressed by Eka'));
+    await eventually(async () =>
+      expect(await student.locator('[data-control="rollback"]').getByTestId('pending').innerText()).toContain(
+        'Pressed by Eka',
+      ),
+    );
     server.minutes(2, tempo);
     await minuteShown(student, 14, minutes);
-    await eventually(async () => expect(await student.getByTestId('picture').innerText()).toContain('Rollback being prepared'));
+    await eventually(async () =>
+      expect(await student.getByTestId('picture').innerText()).toContain('Rollback being prepared'),
+    );
     await screenshot(student, 'desk-web-service');
 
     server.minutes(minutes - 14, tempo);
     await minuteShown(student, minutes, minutes);
-    await eventually(async () => expect(await student.getByTestId('picture').innerText()).toContain('Last good build on all traffic'));
-    await eventually(async () => expect(await textOf(teacher, 'team-scores')).toMatch(/Error budget remaining at the end/));
+    await eventually(async () =>
+      expect(await student.getByTestId('picture').innerText()).toContain('Last good build on all traffic'),
+    );
+    await eventually(async () =>
+      expect(await textOf(teacher, 'team-scores')).toMatch(/Error budget remaining at the end/),
+    );
 
     // The language switcher: Italian numbers (99,9 %) after the page reloads and joins again.
     await student.getByLabel('Language').selectOption('it');
     await eventually(async () => expect(await student.evaluate(() => document.documentElement.lang)).toBe('it'));
     await student.getByTestId('headline').waitFor();
     await showTab(student, 'indicators');
-    await eventually(async () => expect(await student.locator('[data-key="errorBudgetRemaining"] td').innerText()).toMatch(/^\d+,\d %$/));
+    await eventually(async () =>
+      expect(await student.locator('[data-key="errorBudgetRemaining"] td').innerText()).toMatch(/^\d+,\d %$/),
+    );
     await eventually(async () => expect(await textOf(student, 'clock-minute')).toBe(`Minuto ${minutes} di ${minutes}`));
   });
 
@@ -240,14 +296,22 @@ describe('classroom in the browser', () => {
     // The set-up in the lobby: another scenario reaches the desks (it brings its own length, 60
     // minutes: the teacher keeps 5).
     await teacher.getByTestId('setup-form').getByLabel('Scenario').selectOption('fraud-wave');
-    expect(await teacher.getByTestId('setup-form').getByLabel('Round length (simulated minutes)').inputValue()).toBe('60');
+    expect(await teacher.getByTestId('setup-form').getByLabel('Round length (simulated minutes)').inputValue()).toBe(
+      '60',
+    );
     await teacher.getByTestId('setup-form').getByLabel('Round length (simulated minutes)').fill('5');
     await teacher.getByRole('button', { name: 'Save set-up' }).click();
-    await eventually(async () => expect(await ana.getByRole('heading', { name: 'Level 2 · Fraud wave' }).count()).toBe(1));
+    await eventually(async () =>
+      expect(await ana.getByRole('heading', { name: 'Level 2 · Fraud wave' }).count()).toBe(1),
+    );
 
     // Rename team 1, move Budi into it: roles are dealt again between the two.
     await teacher.getByLabel('Name of Team 1').fill('Falcons');
-    await teacher.locator('[data-team]').filter({ has: teacher.getByLabel('Name of Team 1') }).getByRole('button', { name: 'Rename' }).click();
+    await teacher
+      .locator('[data-team]')
+      .filter({ has: teacher.getByLabel('Name of Team 1') })
+      .getByRole('button', { name: 'Rename' })
+      .click();
     await eventually(async () => expect(await textOf(ana, 'team-name')).toBe('Falcons'));
     await teacher.getByLabel('Team of Budi').selectOption({ label: 'Falcons' });
     await eventually(async () => expect(await textOf(budi, 'team-name')).toBe('Falcons'));

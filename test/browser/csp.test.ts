@@ -34,7 +34,9 @@ test('every page is served with the security headers and renders under them', as
     expect(h['x-frame-options']).toBe('DENY');
     // The app booted: SvelteKit's inline bootstrap ran under the policy.
     await page.locator(ready).first().waitFor();
-    expect(await page.evaluate(() => document.querySelectorAll('[data-sveltekit-preload-data] *').length)).toBeGreaterThan(3);
+    expect(
+      await page.evaluate(() => document.querySelectorAll('[data-sveltekit-preload-data] *').length),
+    ).toBeGreaterThan(3);
   }
   await context.close();
 });

@@ -7,7 +7,18 @@
 // the compare legend. Time is the server's manual clock.
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { eventually, joinAsStudent, LAPTOP, minuteShown, newPage, screenshot, showTab, textOf, useBrowserSuite, type WebServer } from './helpers.ts';
+import {
+  eventually,
+  joinAsStudent,
+  LAPTOP,
+  minuteShown,
+  newPage,
+  screenshot,
+  showTab,
+  textOf,
+  useBrowserSuite,
+  type WebServer,
+} from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -25,7 +36,14 @@ describe('debrief and the hindsight coach', () => {
     const res = await fetch(`${server.url}/api/rooms`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ simulator: 'payment-switch', scenario: 'sale-surge', minutes, tempo: 1, teamCount: 2, seed: 7 }),
+      body: JSON.stringify({
+        simulator: 'payment-switch',
+        scenario: 'sale-surge',
+        minutes,
+        tempo: 1,
+        teamCount: 2,
+        seed: 7,
+      }),
     });
     const { code, teacherKey } = (await res.json()) as { code: string; teacherKey: string };
     const { page: teacher } = await newPage(browser, LAPTOP);
@@ -75,7 +93,9 @@ describe('debrief and the hindsight coach', () => {
     expect(await coach.locator('li').count()).toBe(1);
     // Servers from the start would have met the goals the late servers missed.
     expect(await coach.locator('li').getAttribute('data-kind')).toBe('add');
-    expect(await coach.locator('li').innerText()).toMatch(/Also setting Servers to \d+ at minute \d+ would have met “.+”: \+[\d,]+ points\./);
+    expect(await coach.locator('li').innerText()).toMatch(
+      /Also setting Servers to \d+ at minute \d+ would have met “.+”: \+[\d,]+ points\./,
+    );
     expect(await textOf(ana, 'coach-figures')).toMatch(FIGURES);
     expect(await ana.getByTestId('coach-open').count()).toBe(0);
     await screenshot(ana, 'student-debrief');
@@ -85,7 +105,10 @@ describe('debrief and the hindsight coach', () => {
     await eventually(async () => expect(await textOf(teacher, 'share-state')).toContain('Replays shared'));
     await ana.reload();
     await ana.getByTestId('replay-desk').waitFor();
-    expect(await ana.getByLabel('Team', { exact: true }).locator('option').allInnerTexts()).toEqual(['Team 1', 'Team 2']);
+    expect(await ana.getByLabel('Team', { exact: true }).locator('option').allInnerTexts()).toEqual([
+      'Team 1',
+      'Team 2',
+    ]);
 
     // The teacher's replay: a suggestion (or why none) for each team, with its figures.
     await teacher.getByTestId('open-replay').click();

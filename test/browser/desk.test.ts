@@ -8,7 +8,19 @@
 // Time is the server's manual clock.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { createRoom, eventually, HANDSET, joinAsStudent, LAPTOP, minuteShown, newPage, onFirstScreen, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
+import {
+  createRoom,
+  eventually,
+  HANDSET,
+  joinAsStudent,
+  LAPTOP,
+  minuteShown,
+  newPage,
+  onFirstScreen,
+  showTab,
+  useBrowserSuite,
+  type WebServer,
+} from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -29,7 +41,14 @@ async function teacherStarts(code: string, teacherKey: string): Promise<Page> {
 describe('the desk in class', () => {
   test('payment switch: starting values, one screen, a banner until read, readable charts, refused inputs, the end first', async () => {
     const minutes = 12;
-    const { code, teacherKey } = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes, tempo: 1, teamCount: 1, seed: 7 });
+    const { code, teacherKey } = await createRoom(server.url, {
+      simulator: 'payment-switch',
+      scenario: 'sale-surge',
+      minutes,
+      tempo: 1,
+      teamCount: 1,
+      seed: 7,
+    });
     // A team of two: Ana (scaling, fraud) at 1366×768, Budi (shedding, stand-in) on a phone.
     const { page: ana } = await newPage(browser, LAPTOP);
     await joinAsStudent(ana, server.url, code, 'Ana');
@@ -62,7 +81,9 @@ describe('the desk in class', () => {
       await threshold.fill(typed);
       await threshold.press('Enter');
       const refused = ana.locator('[data-control="fraudThreshold"]').getByTestId('invalid');
-      await eventually(async () => expect(await refused.innerText()).toBe('Not sent: choose from 0.5 σ to 5.0 σ, in steps of 0.1 σ.'));
+      await eventually(async () =>
+        expect(await refused.innerText()).toBe('Not sent: choose from 0.5 σ to 5.0 σ, in steps of 0.1 σ.'),
+      );
       expect(await threshold.getAttribute('aria-invalid')).toBe('true');
       expect(await threshold.inputValue()).toBe(typed);
     }
@@ -76,7 +97,9 @@ describe('the desk in class', () => {
     await minuteShown(budi, 6, minutes);
     // Only the valid values reached the team: the feed has 3.5 σ, never 9 or 3.05.
     await showTab(budi, 'feed');
-    await eventually(async () => expect(await budi.getByTestId('feed').innerText()).toContain('Ana set Fraud-score threshold to 3.5 σ'));
+    await eventually(async () =>
+      expect(await budi.getByTestId('feed').innerText()).toContain('Ana set Fraud-score threshold to 3.5 σ'),
+    );
     expect(await budi.getByTestId('feed').locator('[data-change="fraudThreshold"]').count()).toBe(1);
 
     // (6) The sale opened at minute 5: a banner on top of the desk, and in the feed.
@@ -100,7 +123,8 @@ describe('the desk in class', () => {
     for (const [label, what] of first) await onFirstScreen(ana, what, label);
     expect(await ana.locator('[data-key="authTimeMs"]').getByTestId('headline-goal').innerText()).toBe('Goal ≤ 500 ms');
     // The rest is one tap away.
-    for (const tab of ['Simulator', 'Trend', 'Indicators', 'Team feed', 'Scenario', 'Your team']) await onFirstScreen(ana, ana.getByRole('tab', { name: tab }), `tab ${tab}`);
+    for (const tab of ['Simulator', 'Trend', 'Indicators', 'Team feed', 'Scenario', 'Your team'])
+      await onFirstScreen(ana, ana.getByRole('tab', { name: tab }), `tab ${tab}`);
 
     // The banner stays (a minute later too) until read, and stays read after a reload.
     server.minutes(1, 1);
@@ -154,9 +178,16 @@ describe('the desk in class', () => {
     }
   });
 
-  test('web service on a phone: the incident\'s cause and Roll back on the first screen; a double tap presses once', async () => {
+  test("web service on a phone: the incident's cause and Roll back on the first screen; a double tap presses once", async () => {
     const minutes = 16;
-    const { code, teacherKey } = await createRoom(server.url, { simulator: 'web-service', scenario: 'bad-deploy', minutes, tempo: 1, teamCount: 1, seed: 7 });
+    const { code, teacherKey } = await createRoom(server.url, {
+      simulator: 'web-service',
+      scenario: 'bad-deploy',
+      minutes,
+      tempo: 1,
+      teamCount: 1,
+      seed: 7,
+    });
     const { page: eka } = await newPage(browser, LAPTOP);
     await joinAsStudent(eka, server.url, code, 'Eka');
     const { page: fitri } = await newPage(browser, HANDSET);
@@ -170,7 +201,9 @@ describe('the desk in class', () => {
     // The bad build went live at minute 10: the cause in the banner, the headline and Roll back on
     // the phone's first screen.
     const rollback = fitri.getByRole('button', { name: 'Roll back', exact: true });
-    await eventually(async () => expect(await fitri.getByTestId('event-banner').innerText()).toContain('A new build is going live'));
+    await eventually(async () =>
+      expect(await fitri.getByTestId('event-banner').innerText()).toContain('A new build is going live'),
+    );
     await onFirstScreen(fitri, fitri.getByTestId('event-banner'), 'banner');
     await onFirstScreen(fitri, fitri.getByTestId('headline'), 'headline');
     await onFirstScreen(fitri, rollback, 'Roll back');
@@ -181,7 +214,9 @@ describe('the desk in class', () => {
     expect(await rollback.isDisabled()).toBe(true);
     await rollback.click({ force: true });
     await showTab(eka, 'feed');
-    await eventually(async () => expect(await eka.getByTestId('feed').innerText()).toContain('Fitri pressed Roll back'));
+    await eventually(async () =>
+      expect(await eka.getByTestId('feed').innerText()).toContain('Fitri pressed Roll back'),
+    );
     server.minutes(1, 1);
     await minuteShown(eka, 13, minutes);
     expect(await eka.getByTestId('feed').locator('[data-change="rollback"]').count()).toBe(1);

@@ -29,7 +29,9 @@ const FLAGS = [
 /** The browser tests drive the built app: fail with the fix in the message when it is missing. */
 export function assertBuilt(): void {
   if (!existsSync(join(BUILD_DIR, 'index.html'))) {
-    throw new Error(`${BUILD_DIR}/index.html is missing: run \`npm run build\` before the browser tests (\`npm test\` builds first)`);
+    throw new Error(
+      `${BUILD_DIR}/index.html is missing: run \`npm run build\` before the browser tests (\`npm test\` builds first)`,
+    );
   }
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run test/setup/ensure-chromium.sh`);
 }
@@ -52,7 +54,12 @@ export async function startWebServer(opts: { publicUrl?: string } = {}): Promise
   // on one and moves by whole tempos never falls between a minute and its slot's end.
   const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
   // @fastify/static wants an absolute root.
-  const app = await buildApp({ databasePath: ':memory:', webRoot: resolve(BUILD_DIR), clock, publicUrl: opts.publicUrl ?? null });
+  const app = await buildApp({
+    databasePath: ':memory:',
+    webRoot: resolve(BUILD_DIR),
+    clock,
+    publicUrl: opts.publicUrl ?? null,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
@@ -135,7 +142,10 @@ export async function joinAsStudent(page: Page, url: string, code: string, name:
 }
 
 /** Opens one of the desk's tabs (picture, trends, indicators, feed, about, team) in any language. */
-export async function showTab(page: Page, id: 'picture' | 'trends' | 'indicators' | 'feed' | 'about' | 'team'): Promise<void> {
+export async function showTab(
+  page: Page,
+  id: 'picture' | 'trends' | 'indicators' | 'feed' | 'about' | 'team',
+): Promise<void> {
   const tab = page.locator(`[role="tab"][data-tab="${id}"]`).first();
   await tab.click();
   await eventually(async () => {
@@ -164,7 +174,11 @@ export const HANDSET = { width: 390, height: 844 };
 
 /** Opens a room as the teacher's page does; the body is the set-up (simulator, scenario, minutes…). */
 export async function createRoom(url: string, body: object): Promise<{ code: string; teacherKey: string }> {
-  const res = await fetch(`${url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}/api/rooms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (res.status !== 201) throw new Error(`create room: ${res.status} ${await res.text()}`);
   return (await res.json()) as { code: string; teacherKey: string };
 }

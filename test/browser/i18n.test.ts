@@ -22,11 +22,24 @@ import { DESKTOP, eventually, newPage, screenshot, showTab, useBrowserSuite, typ
 const LOCALES = ['en', 'id', 'hu', 'it', 'nl', 'ne'] as const;
 type Locale = (typeof LOCALES)[number];
 /** What each student's browser says it speaks (navigator.languages). */
-const BROWSER_LOCALE: Record<Locale, string> = { en: 'en-US', id: 'id-ID', hu: 'hu-HU', it: 'it-IT', nl: 'nl-NL', ne: 'ne-NP' };
+const BROWSER_LOCALE: Record<Locale, string> = {
+  en: 'en-US',
+  id: 'id-ID',
+  hu: 'hu-HU',
+  it: 'it-IT',
+  nl: 'nl-NL',
+  ne: 'ne-NP',
+};
 
-const msg = Object.fromEntries(LOCALES.map((l) => [l, JSON.parse(readFileSync(`web/messages/${l}.json`, 'utf8'))])) as Record<Locale, Record<string, string>>;
-const provenance = JSON.parse(readFileSync('web/messages/provenance.json', 'utf8')) as Record<string, { seed: string[] }>;
-const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, k: string) => values[k]);
+const msg = Object.fromEntries(
+  LOCALES.map((l) => [l, JSON.parse(readFileSync(`web/messages/${l}.json`, 'utf8'))]),
+) as Record<Locale, Record<string, string>>;
+const provenance = JSON.parse(readFileSync('web/messages/provenance.json', 'utf8')) as Record<
+  string,
+  { seed: string[] }
+>;
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (_, k: string) => values[k]);
 const int = (l: Locale, n: number) => numberFormat(l, null).format(n);
 
 let server: WebServer;
@@ -61,8 +74,17 @@ async function startRound(code: string, teacherKey: string): Promise<Page> {
  * A student opens the join link in a browser that speaks `browserLang`; with `switchTo` they pick
  * another language with the switcher first. Returns their desk.
  */
-async function joinIn(code: string, name: string, browserLang: Locale, switchTo?: Locale): Promise<{ page: Page; lang: Locale }> {
-  const context = await browser.newContext({ viewport: DESKTOP, locale: BROWSER_LOCALE[browserLang], reducedMotion: 'reduce' });
+async function joinIn(
+  code: string,
+  name: string,
+  browserLang: Locale,
+  switchTo?: Locale,
+): Promise<{ page: Page; lang: Locale }> {
+  const context = await browser.newContext({
+    viewport: DESKTOP,
+    locale: BROWSER_LOCALE[browserLang],
+    reducedMotion: 'reduce',
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   await page.goto(`${server.url}/join/${code}`);
@@ -80,7 +102,8 @@ async function joinIn(code: string, name: string, browserLang: Locale, switchTo?
   return { page, lang };
 }
 
-const clockText = (l: Locale, minute: number, total: number) => fill(msg[l].clock_minute, { minute: int(l, minute), total: int(l, total) });
+const clockText = (l: Locale, minute: number, total: number) =>
+  fill(msg[l].clock_minute, { minute: int(l, minute), total: int(l, total) });
 /** The desk shows `minute`, in the reader's words and digits. */
 const minuteShown = (page: Page, l: Locale, minute: number, total: number) =>
   eventually(async () => expect(await page.getByTestId('clock-minute').innerText()).toBe(clockText(l, minute, total)));
@@ -95,12 +118,18 @@ async function expectIndicators(page: Page, l: Locale, simulator: SimulatorId, s
       ? page.getByTestId('headline').locator(`[data-key="${key}"] .${part}`)
       : page.getByTestId('indicators').locator(`tr[data-key="${key}"] ${part === 'label' ? 'th' : 'td'}`);
   for (const ind of model.indicators) {
-    await eventually(async () => expect(await cell(ind.key, ind.headline, 'label').innerText(), `${l} ${ind.key}`).toBe(msg[l][`${prefix}_ind_${ind.key}`]));
+    await eventually(async () =>
+      expect(await cell(ind.key, ind.headline, 'label').innerText(), `${l} ${ind.key}`).toBe(
+        msg[l][`${prefix}_ind_${ind.key}`],
+      ),
+    );
   }
   // …in the locale's number format: exactly what formatDisplay gives for the round's own figures.
   for (const ind of model.indicators) {
     const expected = formatDisplay(ind.display, snap.indicators[ind.key], l);
-    await eventually(async () => expect(await cell(ind.key, ind.headline, 'value').innerText(), `${l} ${ind.key}`).toBe(expected));
+    await eventually(async () =>
+      expect(await cell(ind.key, ind.headline, 'value').innerText(), `${l} ${ind.key}`).toBe(expected),
+    );
   }
 }
 
@@ -154,7 +183,9 @@ describe('one room, six languages', () => {
     await budi.getByTestId('my-roles').waitFor();
     expect(await budi.evaluate(() => document.documentElement.lang)).toBe('id');
     await minuteShown(budi, 'id', 1, minutes);
-    expect(await budi.getByTestId('my-roles').innerText()).toMatch(new RegExp(`^${msg.id.desk_your_roles.replace('{roles}', '')}`));
+    expect(await budi.getByTestId('my-roles').innerText()).toMatch(
+      new RegExp(`^${msg.id.desk_your_roles.replace('{roles}', '')}`),
+    );
 
     // The Nepali student, same team, same minute: the same indicator in Nepali, the figures with
     // the seed page's Latin digits.
@@ -196,9 +227,13 @@ describe('one room, six languages', () => {
     expect(await dbLoadNe.innerText()).toBe('डाटाबेस उपयोग');
     // Italian: the same figures with a decimal comma; Nepali: a decimal point, as its seed page.
     await showTab(it.page, 'indicators');
-    expect(await it.page.getByTestId('indicators').locator('tr[data-key="fleetCostPerHour"] td').innerText()).toBe('4,00 $/h');
+    expect(await it.page.getByTestId('indicators').locator('tr[data-key="fleetCostPerHour"] td').innerText()).toBe(
+      '4,00 $/h',
+    );
     await expectIndicators(ne.page, 'ne', 'web-service', snap);
-    expect(await ne.page.getByTestId('indicators').locator('tr[data-key="fleetCostPerHour"] td').innerText()).toBe('4.00 $/h');
+    expect(await ne.page.getByTestId('indicators').locator('tr[data-key="fleetCostPerHour"] td').innerText()).toBe(
+      '4.00 $/h',
+    );
     await minuteShown(ne.page, 'ne', 1, minutes);
   });
 });

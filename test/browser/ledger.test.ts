@@ -10,7 +10,21 @@ import { io } from 'socket.io-client';
 import { describe, expect, test } from 'vitest';
 import { getMeta } from '../../shared/sim/meta.ts';
 import type { StudentJoined } from '../../shared/protocol/types.ts';
-import { createRoom, eventually, HANDSET, joinAsStudent, LAPTOP, minuteShown, newPage, onFirstScreen, showTab, textOf, useBrowserSuite, WALL, type WebServer } from './helpers.ts';
+import {
+  createRoom,
+  eventually,
+  HANDSET,
+  joinAsStudent,
+  LAPTOP,
+  minuteShown,
+  newPage,
+  onFirstScreen,
+  showTab,
+  textOf,
+  useBrowserSuite,
+  WALL,
+  type WebServer,
+} from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -26,7 +40,14 @@ const units = (s: string) => Number(s.replace(/[^\d.-]/g, ''));
 describe('the ledger and split view', () => {
   test('the ledger on the desk (first screen; one line on a phone), the dashboard, the projector and the end; the score zero said', async () => {
     const minutes = 8;
-    const { code, teacherKey } = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes, tempo: 1, teamCount: 2, seed: 7 });
+    const { code, teacherKey } = await createRoom(server.url, {
+      simulator: 'payment-switch',
+      scenario: 'sale-surge',
+      minutes,
+      tempo: 1,
+      teamCount: 2,
+      seed: 7,
+    });
     const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
     const { page: ana } = await newPage(browser, LAPTOP);
@@ -55,7 +76,9 @@ describe('the ledger and split view', () => {
     const model = getMeta('payment-switch');
     const lines = await Promise.all(model.ledger.items.map((k) => ledger.locator(`[data-key="${k}"] dd`).innerText()));
     const total = units(await textOf(ana, 'ledger-total'));
-    expect(Math.abs(lines.map(units).reduce((a, b) => a + b, 0) - total)).toBeLessThanOrEqual(model.ledger.items.length);
+    expect(Math.abs(lines.map(units).reduce((a, b) => a + b, 0) - total)).toBeLessThanOrEqual(
+      model.ledger.items.length,
+    );
     expect(await ledger.innerText()).toContain('Server cost so far');
     const against = await textOf(ana, 'ledger-against');
     expect(against).toMatch(/^Doing nothing would have lost [\d,]+ u: you (saved [\d,]+ u|lost [\d,]+ u more)\.$/);
@@ -71,9 +94,13 @@ describe('the ledger and split view', () => {
 
     // The dashboard's card and the projector's row carry the same money as the desk.
     const card = teacher.locator('[data-testid="team-card"]').first();
-    await eventually(async () => expect(await card.getByTestId('card-ledger').innerText()).toContain(`Money lost ${total.toLocaleString('en')} u`));
+    await eventually(async () =>
+      expect(await card.getByTestId('card-ledger').innerText()).toContain(`Money lost ${total.toLocaleString('en')} u`),
+    );
     expect(await textOf(teacher, 'leaderboard')).toContain('Doing nothing scores 0');
-    await eventually(async () => expect(await wall.getByTestId('proj-board').innerText()).toContain('Saved vs doing nothing'));
+    await eventually(async () =>
+      expect(await wall.getByTestId('proj-board').innerText()).toContain('Saved vs doing nothing'),
+    );
     const saved = await wall.getByTestId('proj-saved').allInnerTexts();
     expect(saved).toHaveLength(2);
     expect(saved).toContain('saved 0 u');
@@ -81,14 +108,25 @@ describe('the ledger and split view', () => {
     // The end: the money on the desk's verdict, the teacher's scores and the projector's podium.
     server.minutes(minutes - 6, 1);
     await ana.getByTestId('round-over').waitFor();
-    await eventually(async () => expect(await textOf(ana, 'over-ledger')).toMatch(/^Money lost [\d,]+ u · doing nothing [\d,]+ u · (saved [\d,]+ u|[\d,]+ u more lost)$/));
+    await eventually(async () =>
+      expect(await textOf(ana, 'over-ledger')).toMatch(
+        /^Money lost [\d,]+ u · doing nothing [\d,]+ u · (saved [\d,]+ u|[\d,]+ u more lost)$/,
+      ),
+    );
     await eventually(async () => expect((await teacher.getByTestId('team-ledger').allInnerTexts()).length).toBe(2));
     await wall.getByTestId('podium').waitFor();
     await eventually(async () => expect(await textOf(wall, 'podium')).toMatch(/saved [\d,]+ u|more lost/));
   });
 
   test('split view: the desk shows what the server sent and who sees the rest; teacher, projector and replay see everything; the set-up offers it', async () => {
-    const { code, teacherKey } = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'free', minutes: 10, tempo: 1, teamCount: 1, seed: 11 });
+    const { code, teacherKey } = await createRoom(server.url, {
+      simulator: 'payment-switch',
+      scenario: 'free',
+      minutes: 10,
+      tempo: 1,
+      teamCount: 1,
+      seed: 11,
+    });
     const { page: teacher } = await newPage(browser, LAPTOP);
     await teacher.goto(`${server.url}/teacher/${code}#key=${teacherKey}`);
     const setup = teacher.getByTestId('setup-form');
@@ -118,7 +156,9 @@ describe('the ledger and split view', () => {
     // What the server sends Ana (scaling, fraud), read with her own token.
     const token = await ana.evaluate((c) => localStorage.getItem(`opsroom.student.${c}`), code);
     const socket = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
-    const joined = await new Promise<StudentJoined & { ok: boolean }>((resolve) => socket.emit('student:join', { code, token }, resolve));
+    const joined = await new Promise<StudentJoined & { ok: boolean }>((resolve) =>
+      socket.emit('student:join', { code, token }, resolve),
+    );
     socket.close();
     expect(joined.ok).toBe(true);
     const sent = new Set(Object.keys(joined.history!.snapshots.at(-1)!.indicators));
@@ -135,12 +175,18 @@ describe('the ledger and split view', () => {
       if (sent.has(def.key)) expect(await cell.getByTestId('hidden-value').count(), def.key).toBe(0);
       else expect(await cell.innerText(), def.key).toMatch(/^⊘ Only .+ sees this: ask them$/);
     }
-    expect(await table.locator('[data-key="offeredTps"] td').innerText()).toBe('⊘ Only Shedding (Bo) sees this: ask them');
+    expect(await table.locator('[data-key="offeredTps"] td').innerText()).toBe(
+      '⊘ Only Shedding (Bo) sees this: ask them',
+    );
     // The picture: Ana sees the rack, not the issuers; Bo the other way round.
     await showTab(ana, 'picture');
-    expect(await ana.getByTestId('picture').locator('[data-hidden="groupBLatencyMs"]').innerText()).toContain('Only Stand-in (Bo) sees this');
+    expect(await ana.getByTestId('picture').locator('[data-hidden="groupBLatencyMs"]').innerText()).toContain(
+      'Only Stand-in (Bo) sees this',
+    );
     expect(await ana.getByRole('img', { name: /Server rack/ }).count()).toBe(1);
-    expect(await bo.getByTestId('picture').locator('[data-hidden="serversInService"]').innerText()).toContain('Only Scaling (Ana) sees this');
+    expect(await bo.getByTestId('picture').locator('[data-hidden="serversInService"]').innerText()).toContain(
+      'Only Scaling (Ana) sees this',
+    );
     expect(await bo.locator('[data-issuer="b"]').count()).toBe(1);
     // The ledger is everyone's.
     expect(await ana.getByTestId('ledger').getByTestId('hidden-value').count()).toBe(0);

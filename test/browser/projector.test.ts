@@ -46,7 +46,14 @@ describe('the projector', () => {
     const res = await fetch(`${server.url}/api/rooms`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ simulator: 'payment-switch', scenario: 'sale-surge', minutes: MINUTES, tempo: TEMPO, teamCount: 10, seed: 3 }),
+      body: JSON.stringify({
+        simulator: 'payment-switch',
+        scenario: 'sale-surge',
+        minutes: MINUTES,
+        tempo: TEMPO,
+        teamCount: 10,
+        seed: 3,
+      }),
     });
     const { code, teacherKey } = (await res.json()) as { code: string; teacherKey: string };
     const { page: wall } = await newPage(browser, WALL);
@@ -65,15 +72,26 @@ describe('the projector', () => {
     const teamOf = new Map<string, number>();
     for (const [i, name] of names.entries()) {
       const s = await connect();
-      const joined = await ask<{ ok: true; playerId: number; room: { players: { id: number; teamId: number }[] } }>(s, 'student:join', { code, name });
+      const joined = await ask<{ ok: true; playerId: number; room: { players: { id: number; teamId: number }[] } }>(
+        s,
+        'student:join',
+        { code, name },
+      );
       teamOf.set(name, joined.room.players.find((p) => p.id === joined.playerId)!.teamId);
       if (i === 2) {
         await eventually(async () => expect(await wall.getByTestId('proj-count').innerText()).toBe('Joined so far: 3'));
-        for (const n of names.slice(0, 3)) expect(await wall.locator(`[data-team="${teamOf.get(n)}"]`).innerText()).toContain(n);
+        for (const n of names.slice(0, 3))
+          expect(await wall.locator(`[data-team="${teamOf.get(n)}"]`).innerText()).toContain(n);
       }
     }
     await eventually(async () => expect(await wall.getByTestId('proj-count').innerText()).toBe('Joined so far: 20'));
-    for (const n of names) expect(await wall.locator(`[data-team="${teamOf.get(n)}"]`).getByTestId('proj-names').innerText()).toContain(n);
+    for (const n of names)
+      expect(
+        await wall
+          .locator(`[data-team="${teamOf.get(n)}"]`)
+          .getByTestId('proj-names')
+          .innerText(),
+      ).toContain(n);
     expect(new Set(teamOf.values()).size).toBe(10);
     expect(await wall.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(WALL.height);
 

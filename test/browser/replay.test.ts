@@ -6,7 +6,17 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { DESKTOP, eventually, joinAsStudent, newPage, PHONE, screenshot, showTab, useBrowserSuite, type WebServer } from './helpers.ts';
+import {
+  DESKTOP,
+  eventually,
+  joinAsStudent,
+  newPage,
+  PHONE,
+  screenshot,
+  showTab,
+  useBrowserSuite,
+  type WebServer,
+} from './helpers.ts';
 
 let server: WebServer;
 let browser: Browser;
@@ -21,7 +31,9 @@ const MINUTES = 12;
 
 const text = (page: Page, testId: string) => page.getByTestId(testId).first().innerText();
 const deskMinute = (page: Page, minute: number) =>
-  eventually(async () => expect(await page.getByTestId('clock-minute').first().innerText()).toBe(`Minute ${minute} of ${MINUTES}`));
+  eventually(async () =>
+    expect(await page.getByTestId('clock-minute').first().innerText()).toBe(`Minute ${minute} of ${MINUTES}`),
+  );
 
 /** RFC 4180 rows (quoted fields may hold commas), enough to read the export back. */
 function parseCsv(csv: string): string[][] {
@@ -51,7 +63,10 @@ function parseCsv(csv: string): string[][] {
 }
 
 async function downloadCsv(page: Page, button: string): Promise<{ name: string; rows: string[][] }> {
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: button }).click(),
+  ]);
   const path = await download.path();
   // Without the byte-order mark the export starts with (for spreadsheets).
   return { name: download.suggestedFilename(), rows: parseCsv(readFileSync(path, 'utf8').replace(/^\uFEFF/, '')) };
@@ -63,7 +78,14 @@ describe('replay and debrief in the browser', () => {
     const res = await fetch(`${server.url}/api/rooms`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ simulator: 'payment-switch', scenario: 'sale-surge', minutes: MINUTES, tempo: TEMPO, teamCount: 2, seed: 7 }),
+      body: JSON.stringify({
+        simulator: 'payment-switch',
+        scenario: 'sale-surge',
+        minutes: MINUTES,
+        tempo: TEMPO,
+        teamCount: 2,
+        seed: 7,
+      }),
     });
     const { code, teacherKey } = (await res.json()) as { code: string; teacherKey: string };
     const { page: teacher } = await newPage(browser, DESKTOP);
@@ -87,7 +109,9 @@ describe('replay and debrief in the browser', () => {
     const servers = ana.getByRole('spinbutton', { name: 'Servers' });
     await servers.fill('10');
     await servers.press('Enter');
-    await eventually(async () => expect(await ana.locator('[data-control="servers"]').getByTestId('pending').innerText()).toContain('by Ana'));
+    await eventually(async () =>
+      expect(await ana.locator('[data-control="servers"]').getByTestId('pending').innerText()).toContain('by Ana'),
+    );
     server.minutes(MINUTES - 3, TEMPO);
     await eventually(async () => expect(await text(teacher, 'round-state')).toBe('Finished'));
     await teacher.getByTestId('open-replay').waitFor();
@@ -152,7 +176,9 @@ describe('replay and debrief in the browser', () => {
     await replay.getByRole('button', { name: /Servers now in service: 4 more/ }).click();
     await deskMinute(replay, 9);
     expect(await replay.getByLabel('Team', { exact: true }).inputValue()).toBe(team1);
-    expect(await replay.getByRole('button', { name: /Servers now in service/ }).getAttribute('aria-current')).toBe('true');
+    expect(await replay.getByRole('button', { name: /Servers now in service/ }).getAttribute('aria-current')).toBe(
+      'true',
+    );
     expect(await replay.getByTestId('change-marker').first().innerText()).toBe('Ana');
     // Both teams on one chart, with their values at the minute shown.
     const legend = await text(replay, 'compare-legend');
@@ -185,14 +211,25 @@ describe('replay and debrief in the browser', () => {
     expect(ana9[col('Servers in service [serversInService]')]).toBe('10');
     const changesCsv = await downloadCsv(replay, 'Control changes with their authors');
     expect(changesCsv.rows[0]).toContain('Author [author]');
-    expect(changesCsv.rows.slice(1).map((r) => [r[1], r[2], r[3], r[4], r[7]])).toEqual([['Team 1', '4', 'Servers [servers]', '10', 'Ana']]);
-    const [zipped] = await Promise.all([replay.waitForEvent('download'), replay.getByRole('button', { name: 'All three files (zip)' }).click()]);
+    expect(changesCsv.rows.slice(1).map((r) => [r[1], r[2], r[3], r[4], r[7]])).toEqual([
+      ['Team 1', '4', 'Servers [servers]', '10', 'Ana'],
+    ]);
+    const [zipped] = await Promise.all([
+      replay.waitForEvent('download'),
+      replay.getByRole('button', { name: 'All three files (zip)' }).click(),
+    ]);
     expect(zipped.suggestedFilename()).toBe(`opsroom-${code}-round1.zip`);
-    expect(readFileSync(await zipped.path()).subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
+    expect(
+      readFileSync(await zipped.path())
+        .subarray(0, 4)
+        .toString('latin1'),
+    ).toBe('PK\x03\x04');
     const scoresCsv = await downloadCsv(replay, 'Scores');
     expect(scoresCsv.rows[0]).toContain('Score [score]');
     expect(scoresCsv.rows.length).toBe(3);
-    await eventually(async () => expect(await text(replay, 'export')).toContain(`Downloaded opsroom-${code}-round1-scores.csv.`));
+    await eventually(async () =>
+      expect(await text(replay, 'export')).toContain(`Downloaded opsroom-${code}-round1-scores.csv.`),
+    );
 
     // What-if from minute 5 of Team 1: a new room, paused at that minute.
     await replay.getByRole('button', { name: /The sale opens/ }).click();
@@ -204,7 +241,9 @@ describe('replay and debrief in the browser', () => {
     expect(forkCode).not.toBe(code);
     expect(await made.getByRole('link', { name: 'Play it yourself' }).getAttribute('href')).toBe(`/join/${forkCode}`);
     expect(await made.getByRole('link', { name: 'Play it yourself' }).getAttribute('target')).toBe('_blank');
-    await eventually(async () => expect(await text(replay, 'fork-list')).toContain(`Room ${forkCode}: Team 1 from minute 5`));
+    await eventually(async () =>
+      expect(await text(replay, 'fork-list')).toContain(`Room ${forkCode}: Team 1 from minute 5`),
+    );
 
     // Its dashboard: paused at minute 5, linked to the original. A student joins and decides otherwise.
     await made.getByRole('link', { name: 'Open its dashboard' }).click();
@@ -219,7 +258,11 @@ describe('replay and debrief in the browser', () => {
     await showTab(csilla, 'feed');
     expect(await text(csilla, 'feed')).toContain('Ana set Servers to 10');
     await csilla.getByRole('switch', { name: 'Load shedding' }).check();
-    await eventually(async () => expect(await csilla.locator('[data-control="shedding"]').getByTestId('pending').innerText()).toContain('by Csilla'));
+    await eventually(async () =>
+      expect(await csilla.locator('[data-control="shedding"]').getByTestId('pending').innerText()).toContain(
+        'by Csilla',
+      ),
+    );
     // Resumed, a minute passes; then the what-if plays to its end.
     await dash.getByRole('button', { name: 'Resume' }).click();
     await eventually(async () => expect(await text(dash, 'round-state')).toBe('Running'));
@@ -256,16 +299,24 @@ describe('replay and debrief in the browser', () => {
     await forkReplay.getByRole('link', { name: 'Open the original replay' }).click();
     await forkReplay.waitForURL(new RegExp(`/replay/${roundId}\\?team=\\d+&minute=5$`));
     await deskMinute(forkReplay, 5);
-    await eventually(async () => expect(await text(forkReplay, 'compare-legend')).toContain(`What-if from minute 5: Team 1, room ${forkCode}`));
+    await eventually(async () =>
+      expect(await text(forkReplay, 'compare-legend')).toContain(`What-if from minute 5: Team 1, room ${forkCode}`),
+    );
 
     // The history lists the what-if, linked to its original both ways.
     await forkReplay.goto(`${server.url}/teacher`);
     const forkRoom = forkReplay.locator(`[data-room="${forkCode}"]`);
     await forkRoom.waitFor();
-    expect(await forkRoom.getByTestId('history-fork-of').innerText()).toBe(`What-if from minute 5 of round 1, room ${code} (Team 1)`);
-    expect(await forkReplay.locator(`[data-room="${code}"]`).innerText()).toContain(`room ${forkCode}, Team 1, from minute 5`);
+    expect(await forkRoom.getByTestId('history-fork-of').innerText()).toBe(
+      `What-if from minute 5 of round 1, room ${code} (Team 1)`,
+    );
+    expect(await forkReplay.locator(`[data-room="${code}"]`).innerText()).toContain(
+      `room ${forkCode}, Team 1, from minute 5`,
+    );
     // Newest first: the what-if's room comes before the original's.
-    const order = await forkReplay.locator('[data-room]').evaluateAll((els) => els.map((e) => e.getAttribute('data-room')));
+    const order = await forkReplay
+      .locator('[data-room]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-room')));
     expect(order.indexOf(forkCode)).toBeLessThan(order.indexOf(code));
     await screenshot(forkReplay, 'teacher-history');
 

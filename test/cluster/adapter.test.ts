@@ -170,6 +170,11 @@ describe('two socket.io servers sharing the Redis adapter', () => {
     await two.redis.sub.ping();
     expect(await subscribers('r:WXYZ')).toBe(0);
     expect(await one.io.of('/').adapter.serverCount()).toBe(2);
-    expect([classOf('r:AB12:t:3'), classOf('r:AB12'), classOf('x:AB12'), classOf(7)]).toEqual(['r:AB12', 'r:AB12', null, null]);
+    expect([classOf('r:AB12:t:3'), classOf('r:AB12'), classOf('x:AB12'), classOf(7)]).toEqual([
+      'r:AB12',
+      'r:AB12',
+      null,
+      null,
+    ]);
   });
 });

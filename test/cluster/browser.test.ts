@@ -4,7 +4,17 @@
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { assertBuilt, BUILD_DIR, DESKTOP, eventually, joinAsStudent, launchBrowser, minuteShown, newPage, showTab } from '../browser/helpers.ts';
+import {
+  assertBuilt,
+  BUILD_DIR,
+  DESKTOP,
+  eventually,
+  joinAsStudent,
+  launchBrowser,
+  minuteShown,
+  newPage,
+  showTab,
+} from '../browser/helpers.ts';
 import { testCluster, type Node } from './nodes.ts';
 
 const cluster = testCluster('browser');
@@ -46,7 +56,10 @@ test('the teacher’s page on one process, the students’ pages on the other', 
   }
   for (const name of ['Ana', 'Budi']) {
     await eventually(async () => {
-      const row = await teacher.locator('[data-player]').filter({ has: teacher.getByText(name, { exact: true }) }).innerText();
+      const row = await teacher
+        .locator('[data-player]')
+        .filter({ has: teacher.getByText(name, { exact: true }) })
+        .innerText();
       expect(row).toContain('connected');
       expect(row).not.toContain('not connected');
     });
@@ -61,7 +74,11 @@ test('the teacher’s page on one process, the students’ pages on the other', 
   await servers.fill('10');
   await servers.press('Enter');
   await showTab(students[1], 'feed');
-  await eventually(async () => expect(await students[1].getByTestId('feed').locator('[data-change="servers"]').first().innerText()).toContain('Ana set Servers to 10'));
+  await eventually(async () =>
+    expect(await students[1].getByTestId('feed').locator('[data-change="servers"]').first().innerText()).toContain(
+      'Ana set Servers to 10',
+    ),
+  );
 
   // The room's clock is A's: each minute it computes reaches the pages served by B.
   for (let m = 1; m <= 2; m++) {

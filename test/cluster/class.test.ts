@@ -21,7 +21,14 @@ describe('a class of 8 in 2 teams, teacher on one process, students on the other
   let code: string;
   let teacher: Client;
   const teacherMinutes: { minute: number }[] = [];
-  const students: { name: string; client: Client; playerId: number; token: string; minutes: TeamMinute[]; pending: ChangeRecord[] }[] = [];
+  const students: {
+    name: string;
+    client: Client;
+    playerId: number;
+    token: string;
+    minutes: TeamMinute[];
+    pending: ChangeRecord[];
+  }[] = [];
   let room: RoomView;
   const feed: { type: string; minute?: number }[] = [];
 
@@ -29,12 +36,21 @@ describe('a class of 8 in 2 teams, teacher on one process, students on the other
     await cluster.services();
     [a, b] = await Promise.all([cluster.start('a'), cluster.start('b')]);
     store = await cluster.store();
-    const res = await a.post('/api/rooms', { simulator: 'payment-switch', scenario: 'sale-surge', teamCount: 2, minutes: MINUTES, tempo: 1, seed: SEED });
+    const res = await a.post('/api/rooms', {
+      simulator: 'payment-switch',
+      scenario: 'sale-surge',
+      teamCount: 2,
+      minutes: MINUTES,
+      tempo: 1,
+      seed: SEED,
+    });
     expect(res.status).toBe(201);
     const created = await res.json();
     code = created.code;
     teacher = await a.connect();
-    (teacher.on as (e: string, fn: (p: { minute: number }) => void) => void)('room:minute', (m) => teacherMinutes.push(m));
+    (teacher.on as (e: string, fn: (p: { minute: number }) => void) => void)('room:minute', (m) =>
+      teacherMinutes.push(m),
+    );
     await ok(teacher, 'teacher:join', { code, key: created.teacherKey });
     for (let i = 0; i < 8; i++) {
       const client = await b.connect();
@@ -48,8 +64,10 @@ describe('a class of 8 in 2 teams, teacher on one process, students on the other
   });
 
   const player = (s: { playerId: number }) => room.players.find((p) => p.id === s.playerId)!;
-  const owner = (teamId: number, role: string) => students.find((s) => player(s).teamId === teamId && player(s).roles.includes(role))!;
-  const allAt = (minute: number) => until(() => students.every((s) => s.minutes.length === minute + 1), `every student at minute ${minute}`);
+  const owner = (teamId: number, role: string) =>
+    students.find((s) => player(s).teamId === teamId && player(s).roles.includes(role))!;
+  const allAt = (minute: number) =>
+    until(() => students.every((s) => s.minutes.length === minute + 1), `every student at minute ${minute}`);
   const tick = async () => {
     const next = students[0].minutes.length;
     await a.advance(1000);
@@ -61,7 +79,13 @@ describe('a class of 8 in 2 teams, teacher on one process, students on the other
     expect((await b.rooms()).held).toEqual([]);
     // The joins went through B to A: every student is seated, connected, one role each.
     expect(room.players).toHaveLength(8);
-    for (const t of room.teams) expect(room.players.filter((p) => p.teamId === t.id).flatMap((p) => p.roles).sort()).toEqual(['fraud', 'scaling', 'shedding', 'standin']);
+    for (const t of room.teams)
+      expect(
+        room.players
+          .filter((p) => p.teamId === t.id)
+          .flatMap((p) => p.roles)
+          .sort(),
+      ).toEqual(['fraud', 'scaling', 'shedding', 'standin']);
     expect(room.players.every((p) => p.connected)).toBe(true);
     const look = await (await fetch(`${b.url}/api/rooms/${code}`)).json();
     expect(look).toMatchObject({ code, state: 'lobby', teams: 2, players: 8 });
@@ -85,9 +109,18 @@ describe('a class of 8 in 2 teams, teacher on one process, students on the other
     const t1 = room.teams[0].id;
     const scaler = owner(t1, 'scaling');
     const res = await ok(scaler.client, 'student:control', { key: 'servers', value: 10 });
-    expect(res.change).toMatchObject({ key: 'servers', value: 10, minute: 2, teamId: t1, author: { playerId: scaler.playerId, name: scaler.name } });
+    expect(res.change).toMatchObject({
+      key: 'servers',
+      value: 10,
+      minute: 2,
+      teamId: t1,
+      author: { playerId: scaler.playerId, name: scaler.name },
+    });
     const team = students.filter((s) => player(s).teamId === t1);
-    await until(() => team.every((s) => s.pending.some((c) => c.id === res.change.id)), 'the pending change reaches the team');
+    await until(
+      () => team.every((s) => s.pending.some((c) => c.id === res.change.id)),
+      'the pending change reaches the team',
+    );
     expect(students.filter((s) => player(s).teamId !== t1).every((s) => s.pending.length === 0)).toBe(true);
     await tick(); // minute 2
     for (const s of team) expect(s.minutes[2].snapshot.controls.servers).toBe(10);
@@ -98,7 +131,10 @@ describe('a class of 8 in 2 teams, teacher on one process, students on the other
     const r = await request(owner(t2, 'fraud').client, 'student:control', { key: 'servers', value: 12 });
     expect(r).toMatchObject({ ok: false, error: { code: 'NOT_OWNER' } });
     const bad = await request(owner(t2, 'scaling').client, 'student:control', { key: 'servers', value: 30 });
-    expect(bad).toMatchObject({ ok: false, error: { code: 'OUT_OF_RANGE', key: 'servers', allowed: expect.stringContaining('2–24') } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'OUT_OF_RANGE', key: 'servers', allowed: expect.stringContaining('2–24') },
+    });
     await tick(); // minute 3
     expect(owner(t2, 'scaling').minutes[3].snapshot.controls.servers).toBe(6);
   });
@@ -136,12 +172,15 @@ describe('a class of 8 in 2 teams, teacher on one process, students on the other
   test('the round runs to its end: every student got every minute once, in order, then the scores', async () => {
     const scores = students.map((s) => collect(s.client, 'scores'));
     for (let m = 5; m <= MINUTES; m++) await tick();
-    for (const s of students) expect(s.minutes.map((x) => x.snapshot.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
+    for (const s of students)
+      expect(s.minutes.map((x) => x.snapshot.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
     await until(() => teacherMinutes.length === MINUTES + 1, 'the last minute to the teacher');
     expect(teacherMinutes.map((m) => m.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
     await until(() => scores.every((x) => x.length === 1), 'scores to everyone');
     await until(() => feed.some((m) => m.type === 'scores'), 'the scores on the feed');
-    expect(feed.filter((m) => m.type === 'summary').map((m) => m.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
+    expect(feed.filter((m) => m.type === 'summary').map((m) => m.minute)).toEqual(
+      Array.from({ length: MINUTES + 1 }, (_, i) => i),
+    );
   });
 
   test("the stored scores equal the CLI's for the same seed and recorded changes", async () => {
@@ -151,7 +190,16 @@ describe('a class of 8 in 2 teams, teacher on one process, students on the other
     expect(results).toHaveLength(2);
     for (const res of results) {
       const changes = (await store.changesOfRound(roundId)).filter((c) => c.teamId === res.teamId);
-      const args = ['--model', 'payment-switch', '--scenario', 'sale-surge', '--seed', String(SEED), '--minutes', String(MINUTES)];
+      const args = [
+        '--model',
+        'payment-switch',
+        '--scenario',
+        'sale-surge',
+        '--seed',
+        String(SEED),
+        '--minutes',
+        String(MINUTES),
+      ];
       for (const c of changes) args.push('--set', `${c.key}=${formatControlValue(c.value)}@${c.minute}`);
       const out = runCli(args);
       expect(out.code).toBe(0);

@@ -19,7 +19,13 @@ describe('a split-view class owned by A, taught and played on B', () => {
   let code: string;
   let teacher: Client;
   let room: RoomView;
-  const students: { name: string; client: Client; playerId: number; minutes: TeamMinute[]; messages: TeacherMessage[] }[] = [];
+  const students: {
+    name: string;
+    client: Client;
+    playerId: number;
+    minutes: TeamMinute[];
+    messages: TeacherMessage[];
+  }[] = [];
   const rolesOf = (playerId: number) => room.players.find((p) => p.id === playerId)!.roles;
   const tick = async () => {
     const n = students[0].minutes.length;
@@ -45,7 +51,12 @@ describe('a split-view class owned by A, taught and played on B', () => {
       const j = await ok(client, 'student:join', { code, name });
       // The seat as main gives it: the team's role changes (the roles this join handed out among them), no message yet.
       const mine = j.room.players.find((p: { id: number }) => p.id === j.playerId).roles;
-      expect(j.roleChanges.filter((c: { to: { playerId: number } | null }) => c.to?.playerId === j.playerId).map((c: { role: string }) => c.role).sort()).toEqual([...mine].sort());
+      expect(
+        j.roleChanges
+          .filter((c: { to: { playerId: number } | null }) => c.to?.playerId === j.playerId)
+          .map((c: { role: string }) => c.role)
+          .sort(),
+      ).toEqual([...mine].sort());
       expect(j.messages).toEqual([]);
       // The public view: no seed.
       expect(j.room.round.seed).toBeNull();
@@ -95,7 +106,10 @@ describe('a split-view class owned by A, taught and played on B', () => {
     room = (await ok(teacher, 'teacher:lock', { locked: true })).room;
     expect(room.locked).toBe(true);
     const late = await b.connect();
-    expect(await request(late, 'student:join', { code, name: 'Late' })).toMatchObject({ ok: false, error: { code: 'ROOM_LOCKED' } });
+    expect(await request(late, 'student:join', { code, name: 'Late' })).toMatchObject({
+      ok: false,
+      error: { code: 'ROOM_LOCKED' },
+    });
     room = (await ok(teacher, 'teacher:lock', { locked: false })).room;
     expect((await ok(late, 'student:join', { code, name: 'Late' })).messages).toEqual([message]);
 

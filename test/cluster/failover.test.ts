@@ -37,7 +37,14 @@ beforeAll(async () => {
 
 test('SIGKILL of the room’s owner mid-round: the other process takes the room and the round goes on, nothing lost', async () => {
   // ── A owns the room; the teacher is on B, the students on both ──
-  const res = await a.post('/api/rooms', { simulator: 'payment-switch', scenario: 'issuer-outage', teamCount: 2, minutes: MINUTES, tempo: TEMPO_MS / 1000, seed: SEED });
+  const res = await a.post('/api/rooms', {
+    simulator: 'payment-switch',
+    scenario: 'issuer-outage',
+    teamCount: 2,
+    minutes: MINUTES,
+    tempo: TEMPO_MS / 1000,
+    seed: SEED,
+  });
   const { code, teacherKey } = await res.json();
   const teacher = await b.connect();
   const teacherMinutes = collect(teacher, 'room:minute');
@@ -78,7 +85,9 @@ test('SIGKILL of the room’s owner mid-round: the other process takes the room 
   acked.push((await ok(anyOwner('shedding', 0).client, 'student:control', { key: 'shedding', value: true })).change);
   expect(acked.map((c) => c.minute)).toEqual([4, 4, 8, 8]);
   expect(new Set(acked.map((c) => c.teamId)).size).toBe(2);
-  const seenBefore = students.map((s) => s.minutes.map((m) => ({ teamId: m.teamId, minute: m.snapshot.minute, data: JSON.stringify(m.snapshot) })));
+  const seenBefore = students.map((s) =>
+    s.minutes.map((m) => ({ teamId: m.teamId, minute: m.snapshot.minute, data: JSON.stringify(m.snapshot) })),
+  );
   expect(seenBefore.every((m) => m.length === 8)).toBe(true);
 
   // ── A dies ──
@@ -117,7 +126,8 @@ test('SIGKILL of the room’s owner mid-round: the other process takes the room 
   teacherMinutes.splice(8, 1);
   // The round went on by itself: the teacher did nothing. Minutes 8..16 come from B.
   await play(b, MINUTES - 7, back);
-  for (const s of back) expect(s.minutes.map((m) => m.snapshot.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
+  for (const s of back)
+    expect(s.minutes.map((m) => m.snapshot.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
   await until(() => teacherMinutes.length === MINUTES + 1, 'the teacher’s last minute');
   expect(teacherMinutes.map((m) => m.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
 
@@ -128,14 +138,25 @@ test('SIGKILL of the room’s owner mid-round: the other process takes the room 
   for (const c of acked) expect(stored).toContainEqual(c);
   for (const t of room.teams) {
     const changes = stored.filter((c) => c.teamId === t.id);
-    const clean = runRound(paymentSwitch, { scenario: 'issuer-outage', seed: SEED, noise: true, minutes: MINUTES, changes });
+    const clean = runRound(paymentSwitch, {
+      scenario: 'issuer-outage',
+      seed: SEED,
+      noise: true,
+      minutes: MINUTES,
+      changes,
+    });
     const snaps = await store.snapshotsOfRound(roundId, { teamId: t.id });
     expect(snaps.map((s) => s.data)).toEqual(clean.snapshots.map((s) => JSON.stringify(s)));
     // Scored as the CLI scores it: against doing nothing and a calm hour on the same seed and minutes.
-    const score = evaluateRound(scenarioDef(paymentSwitch, 'issuer-outage'), clean.snapshots, baselineRun(paymentSwitch, 'issuer-outage', SEED, MINUTES, true)).score;
+    const score = evaluateRound(
+      scenarioDef(paymentSwitch, 'issuer-outage'),
+      clean.snapshots,
+      baselineRun(paymentSwitch, 'issuer-outage', SEED, MINUTES, true),
+    ).score;
     expect((await store.resultsOfRound(roundId)).find((r) => r.teamId === t.id)?.score).toBe(score);
     // Every minute a student saw before the failover is the stored one.
-    for (const seen of seenBefore) for (const m of seen.filter((x) => x.teamId === t.id)) expect(m.data).toBe(snaps[m.minute].data);
+    for (const seen of seenBefore)
+      for (const m of seen.filter((x) => x.teamId === t.id)) expect(m.data).toBe(snaps[m.minute].data);
   }
   // The pending changes applied at minute 8, on B.
   const t1 = back.find((s) => s.minutes[8].teamId === room.teams[1].id)!;
@@ -145,7 +166,14 @@ test('SIGKILL of the room’s owner mid-round: the other process takes the room 
 
 test('SIGTERM of a room’s owner hands the running round over: released at once, taken by another, going on', async () => {
   const c = await cluster.start('c');
-  const res = await b.post('/api/rooms', { simulator: 'web-service', scenario: 'traffic-surge', teamCount: 1, minutes: 10, tempo: 1, seed: 5 });
+  const res = await b.post('/api/rooms', {
+    simulator: 'web-service',
+    scenario: 'traffic-surge',
+    teamCount: 1,
+    minutes: 10,
+    tempo: 1,
+    seed: 5,
+  });
   const { code, teacherKey } = await res.json();
   const teacher = await c.connect();
   await ok(teacher, 'teacher:join', { code, key: teacherKey });

@@ -21,7 +21,14 @@ beforeAll(async () => {
 });
 
 test('the old owner’s minute is refused, nothing of it is stored or sent, and the new owner goes on', async () => {
-  const res = await a.post('/api/rooms', { simulator: 'web-service', scenario: 'traffic-surge', teamCount: 2, minutes: 10, tempo: 1, seed: 99 });
+  const res = await a.post('/api/rooms', {
+    simulator: 'web-service',
+    scenario: 'traffic-surge',
+    teamCount: 2,
+    minutes: 10,
+    tempo: 1,
+    seed: 99,
+  });
   expect(res.status).toBe(201);
   const { code, teacherKey } = await res.json();
   const teacher = await a.connect();
@@ -46,7 +53,10 @@ test('the old owner’s minute is refused, nothing of it is stored or sent, and 
   await b.scan();
   expect((await b.rooms()).held).toEqual([{ code, state: 'running', minute: 2 }]);
   // Taking over, B sends the last stored minute again (a dead owner might not have sent it).
-  await until(() => students.every((s) => s.minutes.length === 4) && teacherMinutes.length === 4, 'minute 2 again from B');
+  await until(
+    () => students.every((s) => s.minutes.length === 4) && teacherMinutes.length === 4,
+    'minute 2 again from B',
+  );
   expect((await a.rooms()).held).toEqual([{ code, state: 'running', minute: 2 }]);
   expect(await store.roomByCode(code)).toMatchObject({ fence: 2 });
 
@@ -55,7 +65,11 @@ test('the old owner’s minute is refused, nothing of it is stored or sent, and 
   await a.advance(1000);
   const onA = await a.rooms();
   expect(onA.held).toEqual([]);
-  expect(onA.events).toContainEqual({ msg: 'room lost to another process', room: code, reason: 'a commit was refused: another process stored a newer fence' });
+  expect(onA.events).toContainEqual({
+    msg: 'room lost to another process',
+    room: code,
+    reason: 'a commit was refused: another process stored a newer fence',
+  });
   expect(await store.roundById(roundId)).toMatchObject({ state: 'running', minute: 2 });
   expect(Math.max(...(await store.snapshotsOfRound(roundId)).map((s) => s.minute))).toBe(2);
 

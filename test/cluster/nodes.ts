@@ -23,7 +23,10 @@ export interface Node {
   advance(ms: number): Promise<void>;
   /** Looks for rooms nobody holds now (as the process does every few seconds by itself). */
   scan(): Promise<string[]>;
-  rooms(): Promise<{ held: { code: string; state: string; minute: number }[]; events: { msg: string; room?: string; reason?: string; failover?: boolean }[] }>;
+  rooms(): Promise<{
+    held: { code: string; state: string; minute: number }[];
+    events: { msg: string; room?: string; reason?: string; failover?: boolean }[];
+  }>;
   connect(): Promise<Client>;
   post(path: string, body: object): Promise<Response>;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -59,7 +62,13 @@ export function testCluster(prefix: string) {
     },
     async start(name: string, env: Record<string, string> = {}): Promise<Node> {
       const proc = spawn(process.execPath, ['--import', 'tsx', fixture], {
-        env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: services!.redis.url, NODE_NAME: `${prefix}-${name}`, ...env },
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          REDIS_URL: services!.redis.url,
+          NODE_NAME: `${prefix}-${name}`,
+          ...env,
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const lines: string[] = [];
@@ -73,7 +82,12 @@ export function testCluster(prefix: string) {
       });
       const url = `http://127.0.0.1:${JSON.parse(first).port}`;
       const clients: Client[] = [];
-      const post = (path: string, body: object) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (path: string, body: object) =>
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       const node: Node = {
         name: JSON.parse(first).node,
         proc,

@@ -105,8 +105,16 @@ describe('a room taken from another process', () => {
     expect(state.adopted).toEqual([code]);
     // Its last stored minute once more, to every team, the teacher and the observers: the dead owner may not have sent it.
     const again = env.out.sent.slice(sent);
-    expect(again.filter((m) => m.event === 'minute').map((m) => (m.payload as { snapshot: { minute: number } }).snapshot.minute)).toEqual([1, 1]);
-    expect(again.filter((m) => m.event === 'room:minute' || m.event === 'summary').map((m) => (m.payload as { minute: number }).minute)).toEqual([1, 1]);
+    expect(
+      again
+        .filter((m) => m.event === 'minute')
+        .map((m) => (m.payload as { snapshot: { minute: number } }).snapshot.minute),
+    ).toEqual([1, 1]);
+    expect(
+      again
+        .filter((m) => m.event === 'room:minute' || m.event === 'summary')
+        .map((m) => (m.payload as { minute: number }).minute),
+    ).toEqual([1, 1]);
     env.clock.advance(2000);
     await manager.settled();
     expect(room.round.minute).toBe(2);

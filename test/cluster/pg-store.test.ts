@@ -39,7 +39,14 @@ const quiet = { info() {}, warn() {}, error() {} };
 async function playClass(store: Store) {
   const clock = new ManualClock();
   let seeds = 11;
-  const manager = new RoomManager({ store, committer: new Committer(store), out: new MemoryOutput(), clock, log: quiet, drawSeed: () => seeds++ });
+  const manager = new RoomManager({
+    store,
+    committer: new Committer(store),
+    out: new MemoryOutput(),
+    clock,
+    log: quiet,
+    drawSeed: () => seeds++,
+  });
   const { room, teacherKey } = await manager.create({ teamCount: 2, minutes: 8, tempo: 1, simulator: 'web-service' });
   const students: PlayerState[] = [];
   const tokens: string[] = [];
@@ -59,13 +66,16 @@ async function playClass(store: Store) {
       await room.dispatch({ type: 'message', teamId: null, text: 'Half way' });
       await room.dispatch({ type: 'lock', locked: true });
     }
-    if (m === 5) await room.dispatch({ type: 'control', playerId: owner('traffic').id, key: 'heavyFeature', value: false });
+    if (m === 5)
+      await room.dispatch({ type: 'control', playerId: owner('traffic').id, key: 'heavyFeature', value: false });
     clock.advance(1000);
     await manager.settled();
   }
   await room.dispatch({ type: 'share', shared: true });
   const roundId = room.round.id;
-  const fork = await manager.fork(room.teacherId, roundId, room.state.teams[0].id, 4, {}, [{ minute: 6, key: 'minInstances', value: 12 }]);
+  const fork = await manager.fork(room.teacherId, roundId, room.state.teams[0].id, 4, {}, [
+    { minute: 6, key: 'minInstances', value: 12 },
+  ]);
   await room.dispatch({ type: 'clock', action: 'next' });
   await room.dispatch({ type: 'remove', playerId: students[4].id });
   await manager.close();
@@ -90,7 +100,14 @@ async function readBack(store: Store, code: string, tokens: string[], teacherKey
     })),
   );
   const forks = await Promise.all(
-    perRound.flatMap((r) => r.forks).map(async (f) => ({ room: await store.roomById(f.roomId), teams: await store.teamsOfRoom(f.roomId), roundTeams: await store.roundTeams(f.id), changes: await store.changesOfRound(f.id) })),
+    perRound
+      .flatMap((r) => r.forks)
+      .map(async (f) => ({
+        room: await store.roomById(f.roomId),
+        teams: await store.teamsOfRoom(f.roomId),
+        roundTeams: await store.roundTeams(f.id),
+        changes: await store.changesOfRound(f.id),
+      })),
   );
   const players = await store.playersOfRoom(room.id);
   return {
@@ -119,9 +136,13 @@ describe('PgStore', () => {
     const pg = await pgStore();
     const a = await playClass(lite);
     const b = await playClass(pg);
-    const [fromLite, fromPg] = [await readBack(lite, a.code, a.tokens, a.teacherKey), await readBack(pg, b.code, b.tokens, b.teacherKey)];
+    const [fromLite, fromPg] = [
+      await readBack(lite, a.code, a.tokens, a.teacherKey),
+      await readBack(pg, b.code, b.tokens, b.teacherKey),
+    ];
     // Same ids too: one process draws its sequences in order, as SQLite counts.
-    const sameCode = (x: typeof fromLite, codes: { code: string; forkCode: string }) => JSON.parse(JSON.stringify(x).replaceAll(codes.code, 'CODE').replaceAll(codes.forkCode, 'FORK'));
+    const sameCode = (x: typeof fromLite, codes: { code: string; forkCode: string }) =>
+      JSON.parse(JSON.stringify(x).replaceAll(codes.code, 'CODE').replaceAll(codes.forkCode, 'FORK'));
     expect(sameCode(fromPg, b)).toEqual(sameCode(fromLite, a));
     expect(fromPg.byToken.map((p) => p?.name)).toEqual(['S0', 'S1', 'S2', 'S3', 'S4']);
     expect(fromPg.teacher).toBe(fromPg.room.teacherId);
@@ -129,7 +150,9 @@ describe('PgStore', () => {
     expect(fromPg.perRound[1].snapshots.length).toBe(2 * 9);
     expect(fromPg.perRound[1].changes.map((c) => c.key)).toEqual(['minInstances', 'heavyFeature']);
     // The classroom's own rows: a role handed over, messages, the lock and sharing, a fork's what-if, members.
-    expect(fromPg.perRound[1].roleChanges.some((c) => c.role === 'fleet' && c.to?.name === 'S4' && c.minute === 2)).toBe(true);
+    expect(
+      fromPg.perRound[1].roleChanges.some((c) => c.role === 'fleet' && c.to?.name === 'S4' && c.minute === 2),
+    ).toBe(true);
     expect(fromPg.perRound[1].messages.map((m) => m.text)).toEqual(['Watch the queue', 'Half way']);
     expect(fromPg.perRound[1].members.length).toBe(5);
     expect(fromPg.room).toMatchObject({ locked: true, replayShared: true });
@@ -171,13 +194,24 @@ describe('fenced commits', () => {
   /** A stored room with one running round, its id and its round's id. */
   async function roomOn(store: PgStore) {
     const clock = new ManualClock();
-    const manager = new RoomManager({ store, committer: new Committer(store), out: new MemoryOutput(), clock, log: quiet, drawSeed: () => 5 });
+    const manager = new RoomManager({
+      store,
+      committer: new Committer(store),
+      out: new MemoryOutput(),
+      clock,
+      log: quiet,
+      drawSeed: () => 5,
+    });
     const { room } = await manager.create({ teamCount: 1, minutes: 10, tempo: 1 });
     await room.dispatch({ type: 'clock', action: 'start' });
     await manager.close();
     return { roomId: room.id, roundId: room.round.id };
   }
-  const minute = (roundId: number, teamId: number, m: number): Write => ({ op: 'insertSnapshots', roundId, rows: [{ teamId, minute: m, data: `{"m":${m}}` }] });
+  const minute = (roundId: number, teamId: number, m: number): Write => ({
+    op: 'insertSnapshots',
+    roundId,
+    rows: [{ teamId, minute: m, data: `{"m":${m}}` }],
+  });
 
   it('a claim raises the fence; a commit below it is refused and stores nothing', async () => {
     const store = await pgStore();
@@ -192,7 +226,13 @@ describe('fenced commits', () => {
     expect(await store.claimRoom(roomId, 1)).toBeUndefined();
 
     // The old owner's next minute: refused as a whole.
-    const stale = store.commit([[minute(roundId, teamId, 2), { op: 'updateRound', id: roundId, set: { minute: 2 } }, { op: 'fence', roomId, token: 1, at: 2000 }]]);
+    const stale = store.commit([
+      [
+        minute(roundId, teamId, 2),
+        { op: 'updateRound', id: roundId, set: { minute: 2 } },
+        { op: 'fence', roomId, token: 1, at: 2000 },
+      ],
+    ]);
     await expect(stale).rejects.toBeInstanceOf(FencedError);
     expect((await store.snapshotsOfRound(roundId)).map((s) => s.minute)).toEqual([0, 1]);
     expect(await store.roundById(roundId)).toMatchObject({ minute: 0 });
@@ -219,10 +259,28 @@ describe('fenced commits', () => {
     await store.ids.ready();
     const [teacherId, roomId] = [store.ids.next('teachers'), store.ids.next('rooms')];
     await store.commit([
-      [minute(b.roundId, tb.teamId, 2), { op: 'updateRound', id: b.roundId, set: { minute: 2 } }, { op: 'fence', roomId: b.roomId, token: 1, at: 2 }],
+      [
+        minute(b.roundId, tb.teamId, 2),
+        { op: 'updateRound', id: b.roundId, set: { minute: 2 } },
+        { op: 'fence', roomId: b.roomId, token: 1, at: 2 },
+      ],
       [
         { op: 'insertTeacher', id: teacherId, keyHash: 'new-key', createdAt: 2 },
-        { op: 'insertRoom', id: roomId, code: 'NEW123', teacherId, config: { simulator: 'web-service', scenario: 'free', minutes: 5, tempo: 1, seed: null, teamCount: 1 } as never, createdAt: 2 },
+        {
+          op: 'insertRoom',
+          id: roomId,
+          code: 'NEW123',
+          teacherId,
+          config: {
+            simulator: 'web-service',
+            scenario: 'free',
+            minutes: 5,
+            tempo: 1,
+            seed: null,
+            teamCount: 1,
+          } as never,
+          createdAt: 2,
+        },
         { op: 'fence', roomId, token: 1, at: 2 },
       ],
     ]);
@@ -237,11 +295,20 @@ describe('fenced commits', () => {
     const store = SqliteStore.open(':memory:');
     opened.push(store);
     const clock = new ManualClock();
-    const manager = new RoomManager({ store, committer: new Committer(store), out: new MemoryOutput(), clock, log: quiet, drawSeed: () => 5 });
+    const manager = new RoomManager({
+      store,
+      committer: new Committer(store),
+      out: new MemoryOutput(),
+      clock,
+      log: quiet,
+      drawSeed: () => 5,
+    });
     const { room } = await manager.create({ teamCount: 1 });
     await manager.close();
     expect(await store.claimRoom(room.id, 4)).toMatchObject({ fence: 4, fencedAt: null });
-    await expect(store.commit([[{ op: 'fence', roomId: room.id, token: 3, at: 1 }]])).rejects.toBeInstanceOf(FencedError);
+    await expect(store.commit([[{ op: 'fence', roomId: room.id, token: 3, at: 1 }]])).rejects.toBeInstanceOf(
+      FencedError,
+    );
     await store.commit([[{ op: 'fence', roomId: room.id, token: 4, at: 7 }]]);
     expect(await store.roomById(room.id)).toMatchObject({ fence: 4, fencedAt: 7 });
   });

@@ -28,22 +28,44 @@ const PG_TYPES: Record<string, string[]> = {
 type AnyColumn = SQLiteColumn | PgColumn;
 
 function describeColumn(c: AnyColumn, autoIncrement: boolean) {
-  return { name: c.name, dataType: c.dataType, notNull: c.notNull, primary: c.primary, unique: c.isUnique, default: c.default, autoIncrement };
+  return {
+    name: c.name,
+    dataType: c.dataType,
+    notNull: c.notNull,
+    primary: c.primary,
+    unique: c.isUnique,
+    default: c.default,
+    autoIncrement,
+  };
 }
 
 /** A table as plain data, comparable across dialects. */
-function shape(cfg: ReturnType<typeof sqliteTableConfig> | ReturnType<typeof pgTableConfig>, auto: (c: AnyColumn) => boolean, tableName: (t: never) => string) {
+function shape(
+  cfg: ReturnType<typeof sqliteTableConfig> | ReturnType<typeof pgTableConfig>,
+  auto: (c: AnyColumn) => boolean,
+  tableName: (t: never) => string,
+) {
   const names = (cols: { name: string }[]) => cols.map((c) => c.name);
   return {
     name: cfg.name,
-    columns: (cfg.columns as AnyColumn[]).map((c) => describeColumn(c, auto(c))).sort((a, b) => a.name.localeCompare(b.name)),
+    columns: (cfg.columns as AnyColumn[])
+      .map((c) => describeColumn(c, auto(c)))
+      .sort((a, b) => a.name.localeCompare(b.name)),
     primaryKeys: cfg.primaryKeys.map((k) => names(k.columns)),
     indexes: cfg.indexes
-      .map((i) => ({ name: String(i.config.name), unique: i.config.unique, columns: names(i.config.columns as { name: string }[]) }))
+      .map((i) => ({
+        name: String(i.config.name),
+        unique: i.config.unique,
+        columns: names(i.config.columns as { name: string }[]),
+      }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     foreignKeys: cfg.foreignKeys
       .map((f) => f.reference())
-      .map((r) => ({ columns: names(r.columns), table: tableName(r.foreignTable as never), foreignColumns: names(r.foreignColumns) }))
+      .map((r) => ({
+        columns: names(r.columns),
+        table: tableName(r.foreignTable as never),
+        foreignColumns: names(r.foreignColumns),
+      }))
       .sort((a, b) => a.columns.join().localeCompare(b.columns.join())),
   };
 }
@@ -54,13 +76,24 @@ const pgByName = new Map(Object.entries(pgSchema) as [string, PgTable][]);
 const sqliteTables = [...sqliteByName.values()];
 const pgTables = [...pgByName.values()];
 const sqliteShape = (t: SQLiteTable) =>
-  shape(sqliteTableConfig(t), (c) => (c as SQLiteColumn & { autoIncrement?: boolean }).autoIncrement === true, (f: SQLiteTable) => sqliteTableConfig(f).name);
-const pgShape = (t: PgTable) => shape(pgTableConfig(t), (c) => (c as PgColumn).generatedIdentity !== undefined, (f: PgTable) => pgTableConfig(f).name);
+  shape(
+    sqliteTableConfig(t),
+    (c) => (c as SQLiteColumn & { autoIncrement?: boolean }).autoIncrement === true,
+    (f: SQLiteTable) => sqliteTableConfig(f).name,
+  );
+const pgShape = (t: PgTable) =>
+  shape(
+    pgTableConfig(t),
+    (c) => (c as PgColumn).generatedIdentity !== undefined,
+    (f: PgTable) => pgTableConfig(f).name,
+  );
 
 describe('the PostgreSQL schema mirrors the SQLite schema', () => {
   it('has the same tables under the same export names', () => {
     expect(Object.keys(pgSchema).sort()).toEqual(Object.keys(sqliteSchema).sort());
-    expect(pgTables.map((t) => pgTableConfig(t).name).sort()).toEqual(sqliteTables.map((t) => sqliteTableConfig(t).name).sort());
+    expect(pgTables.map((t) => pgTableConfig(t).name).sort()).toEqual(
+      sqliteTables.map((t) => sqliteTableConfig(t).name).sort(),
+    );
   });
 
   it.each(Object.keys(sqliteSchema))('%s: same columns, keys, indexes, foreign keys and defaults', (name) => {
@@ -74,10 +107,14 @@ describe('the PostgreSQL schema mirrors the SQLite schema', () => {
     const pg = pgTableConfig(pgByName.get(name)!);
     for (const c of lite.columns) {
       const twin = pg.columns.find((p) => p.name === c.name)!;
-      expect(PG_TYPES[c.columnType], `${lite.name}.${c.name}: ${c.columnType} has no PostgreSQL twin listed`).toBeDefined();
+      expect(
+        PG_TYPES[c.columnType],
+        `${lite.name}.${c.name}: ${c.columnType} has no PostgreSQL twin listed`,
+      ).toBeDefined();
       expect(PG_TYPES[c.columnType], `${lite.name}.${c.name}`).toContain(twin.columnType);
       // Millisecond times and 32-bit unsigned seeds pass PostgreSQL's 32-bit integer.
-      if (/_at$|^seed$/.test(c.name)) expect(twin.columnType, `${lite.name}.${c.name} must be 64-bit`).toBe('PgBigInt53');
+      if (/_at$|^seed$/.test(c.name))
+        expect(twin.columnType, `${lite.name}.${c.name} must be 64-bit`).toBe('PgBigInt53');
     }
   });
 
@@ -88,13 +125,21 @@ describe('the PostgreSQL schema mirrors the SQLite schema', () => {
     expectTypeOf<typeof pgSchema.teams.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.teams.$inferSelect>();
     expectTypeOf<typeof pgSchema.players.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.players.$inferSelect>();
     expectTypeOf<typeof pgSchema.rounds.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.rounds.$inferSelect>();
-    expectTypeOf<typeof pgSchema.roundTeams.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.roundTeams.$inferSelect>();
+    expectTypeOf<typeof pgSchema.roundTeams.$inferSelect>().toEqualTypeOf<
+      typeof sqliteSchema.roundTeams.$inferSelect
+    >();
     expectTypeOf<typeof pgSchema.changes.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.changes.$inferSelect>();
     expectTypeOf<typeof pgSchema.snapshots.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.snapshots.$inferSelect>();
     expectTypeOf<typeof pgSchema.scores.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.scores.$inferSelect>();
-    expectTypeOf<typeof pgSchema.goalResults.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.goalResults.$inferSelect>();
-    expectTypeOf<typeof pgSchema.roleChanges.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.roleChanges.$inferSelect>();
-    expectTypeOf<typeof pgSchema.roundMembers.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.roundMembers.$inferSelect>();
+    expectTypeOf<typeof pgSchema.goalResults.$inferSelect>().toEqualTypeOf<
+      typeof sqliteSchema.goalResults.$inferSelect
+    >();
+    expectTypeOf<typeof pgSchema.roleChanges.$inferSelect>().toEqualTypeOf<
+      typeof sqliteSchema.roleChanges.$inferSelect
+    >();
+    expectTypeOf<typeof pgSchema.roundMembers.$inferSelect>().toEqualTypeOf<
+      typeof sqliteSchema.roundMembers.$inferSelect
+    >();
     expectTypeOf<typeof pgSchema.messages.$inferSelect>().toEqualTypeOf<typeof sqliteSchema.messages.$inferSelect>();
     expectTypeOf<typeof pgSchema.rounds.$inferInsert>().toEqualTypeOf<typeof sqliteSchema.rounds.$inferInsert>();
     expectTypeOf<typeof pgSchema.players.$inferInsert>().toEqualTypeOf<typeof sqliteSchema.players.$inferInsert>();
@@ -110,12 +155,19 @@ describe('migrations of both dialects are up to date with their schema', () => {
   ])('$dialect ($folder)', ({ dialect, schema, folder, skip }) => {
     const out = mkdtempSync(join(tmpdir(), 'opsroom-migrations-'));
     try {
-      cpSync(join(root, folder), out, { recursive: true, filter: (src) => !skip.some((s) => src === join(root, folder, s)) });
-      const before = readdirSync(out).sort();
-      const run = spawnSync(join(root, 'node_modules/.bin/drizzle-kit'), ['generate', `--dialect=${dialect}`, `--schema=${schema}`, `--out=${relative(root, out)}`], {
-        cwd: root,
-        encoding: 'utf8',
+      cpSync(join(root, folder), out, {
+        recursive: true,
+        filter: (src) => !skip.some((s) => src === join(root, folder, s)),
       });
+      const before = readdirSync(out).sort();
+      const run = spawnSync(
+        join(root, 'node_modules/.bin/drizzle-kit'),
+        ['generate', `--dialect=${dialect}`, `--schema=${schema}`, `--out=${relative(root, out)}`],
+        {
+          cwd: root,
+          encoding: 'utf8',
+        },
+      );
       // drizzle-kit may print an error and still exit 0: look for its all-clear too.
       expect(run.status, run.stderr).toBe(0);
       expect(readdirSync(out).sort(), `the schema changed: run npm run db:generate\n${run.stdout}`).toEqual(before);
@@ -138,12 +190,22 @@ describe('the pg migrations on a real PostgreSQL', () => {
   it('create every table and column of schema.pg.ts with its SQL type and nullability', async () => {
     const { pool } = await openPostgres(await server.createDatabase());
     try {
-      const { rows } = await pool.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string }>(
+      const { rows } = await pool.query<{
+        table_name: string;
+        column_name: string;
+        data_type: string;
+        is_nullable: string;
+      }>(
         `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'public'`,
       );
-      const all = rows.map((r) => `${r.table_name}.${r.column_name} ${r.data_type}${r.is_nullable === 'NO' ? ' not null' : ''}`).sort();
+      const all = rows
+        .map((r) => `${r.table_name}.${r.column_name} ${r.data_type}${r.is_nullable === 'NO' ? ' not null' : ''}`)
+        .sort();
       // The health probe's table is made at opening, outside the migrations, as on SQLite (server/db/health.ts).
-      expect(all.filter((c) => c.startsWith('health_probe.'))).toEqual(['health_probe.at bigint not null', 'health_probe.id integer not null']);
+      expect(all.filter((c) => c.startsWith('health_probe.'))).toEqual([
+        'health_probe.at bigint not null',
+        'health_probe.id integer not null',
+      ]);
       const actual = all.filter((c) => !c.startsWith('health_probe.'));
       const expected = pgTables
         .flatMap((t) => {
@@ -152,7 +214,9 @@ describe('the pg migrations on a real PostgreSQL', () => {
         })
         .sort();
       expect(actual).toEqual(expected);
-      const idx = await pool.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = 'public'`);
+      const idx = await pool.query<{ indexname: string }>(
+        `SELECT indexname FROM pg_indexes WHERE schemaname = 'public'`,
+      );
       const names = idx.rows.map((r) => r.indexname);
       for (const t of pgTables) for (const i of pgTableConfig(t).indexes) expect(names).toContain(i.config.name);
     } finally {
@@ -177,12 +241,27 @@ describe('the pg migrations on a real PostgreSQL', () => {
     try {
       const now = Date.UTC(2026, 10, 30, 12, 0, 0, 123);
       const [teacher] = await db.insert(pgSchema.teachers).values({ keyHash: 'k', createdAt: now }).returning();
-      const [room] = await db.insert(pgSchema.rooms).values({ code: 'ABCD', teacherId: teacher.id, config: '{}', createdAt: now }).returning();
-      await db.insert(pgSchema.rounds).values({ roomId: room.id, number: 1, simulator: 'web-service', scenario: 's', seed: 0xffffffff, minutes: 60, tempo: 1, state: 'lobby', createdAt: now });
+      const [room] = await db
+        .insert(pgSchema.rooms)
+        .values({ code: 'ABCD', teacherId: teacher.id, config: '{}', createdAt: now })
+        .returning();
+      await db.insert(pgSchema.rounds).values({
+        roomId: room.id,
+        number: 1,
+        simulator: 'web-service',
+        scenario: 's',
+        seed: 0xffffffff,
+        minutes: 60,
+        tempo: 1,
+        state: 'lobby',
+        createdAt: now,
+      });
       const [round] = await db.select().from(pgSchema.rounds).where(eq(pgSchema.rounds.roomId, room.id));
       expect(round).toMatchObject({ seed: 0xffffffff, createdAt: now, minute: -1, noise: true, startedAt: null });
       expect(typeof round.createdAt).toBe('number');
-      await expect(db.insert(pgSchema.rooms).values({ code: 'ABCD', teacherId: teacher.id, config: '{}', createdAt: now })).rejects.toMatchObject({ cause: { code: '23505' } }); // unique_violation
+      await expect(
+        db.insert(pgSchema.rooms).values({ code: 'ABCD', teacherId: teacher.id, config: '{}', createdAt: now }),
+      ).rejects.toMatchObject({ cause: { code: '23505' } }); // unique_violation
     } finally {
       await pool.end();
     }

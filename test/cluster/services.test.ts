@@ -30,7 +30,9 @@ describe('throwaway PostgreSQL and Redis', () => {
       await client.end();
       const other = new pg.Client({ connectionString: b });
       await other.connect();
-      const { rows } = await other.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 't'`);
+      const { rows } = await other.query(
+        `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 't'`,
+      );
       await other.end();
       expect(rows[0].n).toBe(0);
       await expect(postgres.createDatabase('Robert"; DROP')).rejects.toThrow(/lower-case letters/);

@@ -41,7 +41,28 @@ const WEB = 'web';
 const GENERATED = join(WEB, 'lib', 'paraglide');
 
 /** Units and notation that are not language (see the header). Whole tokens only. */
-const UNIT_TOKENS = new Set(['ms', 's', 'min', 'h', 'u', 'bp', 'tx', 'req', 'M', 'k', 'σ', 'λ', 'μ', 'ω', 'Φ', 'd′', 'p99', 'TTL', 'CSV', 'QR']);
+const UNIT_TOKENS = new Set([
+  'ms',
+  's',
+  'min',
+  'h',
+  'u',
+  'bp',
+  'tx',
+  'req',
+  'M',
+  'k',
+  'σ',
+  'λ',
+  'μ',
+  'ω',
+  'Φ',
+  'd′',
+  'p99',
+  'TTL',
+  'CSV',
+  'QR',
+]);
 
 const VISIBLE_ATTRS = new Set([
   'aria-label',
@@ -54,9 +75,39 @@ const VISIBLE_ATTRS = new Set([
   'alt',
   'label',
 ]);
-const VISIBLE_PROPS = new Set([...VISIBLE_ATTRS, 'caption', 'hint', 'text', 'message', 'description', 'legend', 'tooltip']);
-const VISIBLE_KEYS = new Set(['label', 'title', 'text', 'placeholder', 'ariaLabel', 'aria-label', 'caption', 'hint', 'message', 'tooltip']);
-const DOM_SINKS = new Set(['textContent', 'innerText', 'innerHTML', 'outerHTML', 'title', 'placeholder', 'alt', 'ariaLabel', 'ariaDescription']);
+const VISIBLE_PROPS = new Set([
+  ...VISIBLE_ATTRS,
+  'caption',
+  'hint',
+  'text',
+  'message',
+  'description',
+  'legend',
+  'tooltip',
+]);
+const VISIBLE_KEYS = new Set([
+  'label',
+  'title',
+  'text',
+  'placeholder',
+  'ariaLabel',
+  'aria-label',
+  'caption',
+  'hint',
+  'message',
+  'tooltip',
+]);
+const DOM_SINKS = new Set([
+  'textContent',
+  'innerText',
+  'innerHTML',
+  'outerHTML',
+  'title',
+  'placeholder',
+  'alt',
+  'ariaLabel',
+  'ariaDescription',
+]);
 
 interface Finding {
   file: string;
@@ -84,7 +135,10 @@ function hasWords(text: string): boolean {
 type Node = { type: string; start?: number; end?: number; [k: string]: any };
 
 /** The strings an expression puts on the screen as they are (see the header). */
-function visibleLiterals(e: Node | null | undefined, out: { text: string; at: number }[] = []): { text: string; at: number }[] {
+function visibleLiterals(
+  e: Node | null | undefined,
+  out: { text: string; at: number }[] = [],
+): { text: string; at: number }[] {
   if (!e) return out;
   switch (e.type) {
     case 'Literal':
@@ -159,8 +213,7 @@ function returns(body: Node, out: Node[] = []): Node[] {
     if (k === 'loc' || k === 'start' || k === 'end') continue;
     if (Array.isArray(v)) {
       for (const c of v) if (c && typeof c.type === 'string') returns(c, out);
-    }
-    else if (v && typeof v === 'object' && typeof (v as Node).type === 'string') returns(v as Node, out);
+    } else if (v && typeof v === 'object' && typeof (v as Node).type === 'string') returns(v as Node, out);
   }
   return out;
 }
@@ -185,16 +238,25 @@ function scanScript(program: Node, report: (text: string, at: number, where: str
     if (n.type === 'CallExpression') {
       const c = n.callee;
       const name = c.type === 'Identifier' ? c.name : c.type === 'MemberExpression' ? propName(c.property) : undefined;
-      if (name && ['alert', 'confirm', 'prompt'].includes(name) && (c.type === 'Identifier' || propName(c.object) === 'window')) {
+      if (
+        name &&
+        ['alert', 'confirm', 'prompt'].includes(name) &&
+        (c.type === 'Identifier' || propName(c.object) === 'window')
+      ) {
         for (const l of visibleLiterals(n.arguments[0])) report(l.text, l.at, `${name}()`);
       }
       if (name === 'setAttribute' && n.arguments[0]?.type === 'Literal' && VISIBLE_ATTRS.has(n.arguments[0].value)) {
-        for (const l of visibleLiterals(n.arguments[1])) report(l.text, l.at, `setAttribute('${n.arguments[0].value}')`);
+        for (const l of visibleLiterals(n.arguments[1]))
+          report(l.text, l.at, `setAttribute('${n.arguments[0].value}')`);
       }
     }
     if (n.type === 'AssignmentExpression' && n.left.type === 'MemberExpression') {
       const name = propName(n.left.property);
-      if (name && DOM_SINKS.has(name) && !(name === 'title' && propName(n.left.object) !== 'document' && n.left.object.type !== 'Identifier')) {
+      if (
+        name &&
+        DOM_SINKS.has(name) &&
+        !(name === 'title' && propName(n.left.object) !== 'document' && n.left.object.type !== 'Identifier')
+      ) {
         for (const l of visibleLiterals(n.right)) report(l.text, l.at, `.${name} =`);
       }
     }
@@ -211,8 +273,7 @@ function scanScript(program: Node, report: (text: string, at: number, where: str
       if (k === 'loc' || k === 'start' || k === 'end' || k === 'leadingComments' || k === 'trailingComments') continue;
       if (Array.isArray(v)) {
         for (const c of v) if (c && typeof c === 'object') visit(c);
-      }
-      else if (v && typeof v === 'object' && typeof (v as Node).type === 'string') visit(v as Node);
+      } else if (v && typeof v === 'object' && typeof (v as Node).type === 'string') visit(v as Node);
     }
   };
   visit(program);
@@ -221,9 +282,14 @@ function scanScript(program: Node, report: (text: string, at: number, where: str
 function scanSvelte(file: string, source: string): Finding[] {
   const findings: Finding[] = [];
   const report = (text: string, at: number, where: string) => {
-    if (hasWords(text)) findings.push({ file, line: lineOf(source, at), text: text.trim().replace(/\s+/g, ' '), where });
+    if (hasWords(text))
+      findings.push({ file, line: lineOf(source, at), text: text.trim().replace(/\s+/g, ' '), where });
   };
-  const ast = parse(source, { modern: true }) as unknown as { fragment: Node; instance?: { content: Node }; module?: { content: Node } };
+  const ast = parse(source, { modern: true }) as unknown as {
+    fragment: Node;
+    instance?: { content: Node };
+    module?: { content: Node };
+  };
 
   const checkValue = (value: any, where: string) => {
     if (value === true || value == null) return;
@@ -247,13 +313,15 @@ function scanSvelte(file: string, source: string): Finding[] {
       case 'ExpressionTag':
       case 'HtmlTag':
         for (const l of visibleLiterals(n.expression)) report(l.text, l.at, `{…} in <${parent?.name ?? '?'}>`);
-        if (rendersMessage(n.expression)) report('{….message}', n.start ?? 0, `an untranslated message rendered in <${parent?.name ?? '?'}>`);
+        if (rendersMessage(n.expression))
+          report('{….message}', n.start ?? 0, `an untranslated message rendered in <${parent?.name ?? '?'}>`);
         return;
     }
     const isComponent = n.type === 'Component' || n.type === 'SvelteComponent';
     if (Array.isArray(n.attributes)) {
       const typeAttr = n.attributes.find((a: Node) => a.type === 'Attribute' && a.name === 'type');
-      const inputType = typeAttr && Array.isArray(typeAttr.value) && typeAttr.value[0]?.type === 'Text' ? typeAttr.value[0].data : '';
+      const inputType =
+        typeAttr && Array.isArray(typeAttr.value) && typeAttr.value[0]?.type === 'Text' ? typeAttr.value[0].data : '';
       for (const a of n.attributes) {
         if (a.type !== 'Attribute') continue;
         const visible =
@@ -263,11 +331,12 @@ function scanSvelte(file: string, source: string): Finding[] {
       }
     }
     for (const [k, v] of Object.entries(n)) {
-      if (k === 'attributes' || k === 'loc' || k === 'metadata' || k === 'expression' || k === 'start' || k === 'end') continue;
+      if (k === 'attributes' || k === 'loc' || k === 'metadata' || k === 'expression' || k === 'start' || k === 'end')
+        continue;
       if (Array.isArray(v)) {
         for (const c of v) if (c && typeof c === 'object') visit(c, n.name ? n : parent);
-      }
-      else if (v && typeof v === 'object' && typeof (v as Node).type === 'string') visit(v as Node, n.name ? n : parent);
+      } else if (v && typeof v === 'object' && typeof (v as Node).type === 'string')
+        visit(v as Node, n.name ? n : parent);
     }
   };
   visit(ast.fragment);
@@ -283,7 +352,8 @@ function scanTs(file: string, source: string): Finding[] {
   const ast = parse(wrapped, { modern: true }) as unknown as { instance?: { content: Node } };
   if (ast.instance)
     scanScript(ast.instance.content, (text, at, where) => {
-      if (hasWords(text)) findings.push({ file, line: lineOf(source, at - offset), text: text.trim().replace(/\s+/g, ' '), where });
+      if (hasWords(text))
+        findings.push({ file, line: lineOf(source, at - offset), text: text.trim().replace(/\s+/g, ' '), where });
     });
   return findings;
 }
@@ -317,7 +387,17 @@ describe('the scanner itself', () => {
       '<p class="status-warning" data-testid="x">{n}</p>',
     ].join('\n');
     const texts = scanSvelte('x.svelte', src).map((f) => `${f.line}:${f.text}`);
-    expect(texts).toEqual(['6:Loading…', '10:Close', '12:on', '13:{….message}', '14:Your name', '15:Send', '16:Trend of', '3:Approval', '4:Opsroom desk']);
+    expect(texts).toEqual([
+      '6:Loading…',
+      '10:Close',
+      '12:on',
+      '13:{….message}',
+      '14:Your name',
+      '15:Send',
+      '16:Trend of',
+      '3:Approval',
+      '4:Opsroom desk',
+    ]);
   });
 
   test('TypeScript modules: chart labels, DOM sinks and dialogs', () => {
@@ -330,7 +410,12 @@ describe('the scanner itself', () => {
       "const cls = { kind: 'warning' };",
       "resolve({ ok: false, error: { code: 'TIMEOUT', message: 'no answer from the server' } });",
     ].join('\n');
-    expect(scanTs('x.ts', src).map((f) => `${f.line}:${f.text}`)).toEqual(['1:Minute', '1:minutes', '2:Saved', '3:Sure?']);
+    expect(scanTs('x.ts', src).map((f) => `${f.line}:${f.text}`)).toEqual([
+      '1:Minute',
+      '1:minutes',
+      '2:Saved',
+      '3:Sure?',
+    ]);
   });
 });
 

@@ -67,8 +67,13 @@ describe('formatDisplay: numbers, percentages, per mille, basis points, money, d
       for (const ind of model.indicators) {
         for (const l of LOCALES) {
           const x = 0.123456 / ind.display.scale;
-          const n = new Intl.NumberFormat(intlLocale(l), { minimumFractionDigits: ind.display.digits, maximumFractionDigits: ind.display.digits }).format(0.123456);
-          expect(formatDisplay(ind.display, x, l), `${ind.key} in ${l}`).toBe(ind.display.unit ? `${n} ${ind.display.unit}` : n);
+          const n = new Intl.NumberFormat(intlLocale(l), {
+            minimumFractionDigits: ind.display.digits,
+            maximumFractionDigits: ind.display.digits,
+          }).format(0.123456);
+          expect(formatDisplay(ind.display, x, l), `${ind.key} in ${l}`).toBe(
+            ind.display.unit ? `${n} ${ind.display.unit}` : n,
+          );
         }
       }
     }
@@ -76,14 +81,32 @@ describe('formatDisplay: numbers, percentages, per mille, basis points, money, d
 
   test('unit symbols are the seed pages’ own, the same in every language', () => {
     // The seed pages print these units unchanged in Italian, Indonesian, Hungarian, Dutch and Nepali.
-    const seedUnits = new Set(['', '%', '‰', 'ms', 'bp', 'tx/s', 'u/h', 'u', 'M u', 'k tx', 'tx', '×', 'req/s', '$/h', '$', 's']);
+    const seedUnits = new Set([
+      '',
+      '%',
+      '‰',
+      'ms',
+      'bp',
+      'tx/s',
+      'u/h',
+      'u',
+      'M u',
+      'k tx',
+      'tx',
+      '×',
+      'req/s',
+      '$/h',
+      '$',
+      's',
+    ]);
     const used = Object.values(models).flatMap((mo) => mo.indicators.map((i) => i.display.unit));
     expect(used.filter((u) => !seedUnits.has(u))).toEqual([]);
   });
 });
 
 describe('controls in the reader’s number format', () => {
-  const control = (sim: keyof typeof models, key: string) => models[sim].controls.find((c) => c.key === key) as NumberControlDef;
+  const control = (sim: keyof typeof models, key: string) =>
+    models[sim].controls.find((c) => c.key === key) as NumberControlDef;
 
   test('shares as percentages, σ and seconds with the locale’s decimal separator', () => {
     const target = control('web-service', 'targetUtilization');
@@ -103,7 +126,12 @@ describe('the web service clock in the local style', () => {
   // 24-hour clock elsewhere), with Latin digits: Intl.DateTimeFormat(`${locale}-u-nu-latn`, { hour:
   // '2-digit', minute: '2-digit', hourCycle: 'h23' except in English }).
   const intl = (l: string, h: number, m: number) =>
-    new Intl.DateTimeFormat(intlLocale(l), { hour: '2-digit', minute: '2-digit', timeZone: 'UTC', hourCycle: l === 'en' ? undefined : 'h23' }).format(Date.UTC(2000, 0, 1, h, m));
+    new Intl.DateTimeFormat(intlLocale(l), {
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: 'UTC',
+      hourCycle: l === 'en' ? undefined : 'h23',
+    }).format(Date.UTC(2000, 0, 1, h, m));
 
   test('formatClock takes the locale and follows Intl', () => {
     const clock = formatClock as (minutesOfDay: number, locale?: string) => string;

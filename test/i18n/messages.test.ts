@@ -18,7 +18,10 @@ import { describe, expect, test } from 'vitest';
 import { SEED_OF, matchSeed, normalize, readSeed } from './seed-text.ts';
 
 const DIR = 'web/messages';
-const SETTINGS = JSON.parse(readFileSync('project.inlang/settings.json', 'utf8')) as { baseLocale: string; locales: string[] };
+const SETTINGS = JSON.parse(readFileSync('project.inlang/settings.json', 'utf8')) as {
+  baseLocale: string;
+  locales: string[];
+};
 /** The issue's six languages; a seventh is added to project.inlang/settings.json and to this list. */
 const LOCALES = ['en', 'id', 'hu', 'it', 'nl', 'ne'];
 const TRANSLATED = SETTINGS.locales.filter((l) => l !== SETTINGS.baseLocale);
@@ -28,7 +31,9 @@ const load = (locale: string): Messages => JSON.parse(readFileSync(`${DIR}/${loc
 const en = load('en');
 const keys = Object.keys(en).filter((k) => k !== '$schema');
 const messages: Record<string, Messages> = Object.fromEntries(TRANSLATED.map((l) => [l, load(l)]));
-const provenance: Record<string, { seed: string[]; translated: string[]; reviewed?: string[] }> = JSON.parse(readFileSync(`${DIR}/provenance.json`, 'utf8'));
+const provenance: Record<string, { seed: string[]; translated: string[]; reviewed?: string[] }> = JSON.parse(
+  readFileSync(`${DIR}/provenance.json`, 'utf8'),
+);
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -44,25 +49,68 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   // (stand-in, switch, retry storm, seed) and the web service's (cache, load balancer, database, build,
   // autoscaling, burn rate).
   it: [
-    'nav_home', 'setup_scenario', 'desk_brief_title', 'clock_state', 'teacher_round', 'history_round', 'model_formula', 'replay_tag',
-    'ps_role_standin', 'ps_pic_switch', 'ps_pic_storm', 'ws_role_cache', 'ws_ctl_autoscaling', 'ws_ind_burnRate1h',
-    'ws_pic_lb', 'ws_pic_cache', 'ws_pic_db', 'ws_pic_build', 'csv_no', 'model_seed',
+    'nav_home',
+    'setup_scenario',
+    'desk_brief_title',
+    'clock_state',
+    'teacher_round',
+    'history_round',
+    'model_formula',
+    'replay_tag',
+    'ps_role_standin',
+    'ps_pic_switch',
+    'ps_pic_storm',
+    'ws_role_cache',
+    'ws_ctl_autoscaling',
+    'ws_ind_burnRate1h',
+    'ws_pic_lb',
+    'ws_pic_cache',
+    'ws_pic_db',
+    'ws_pic_build',
+    'csv_no',
+    'model_seed',
   ],
   // Indonesian: simulator, tempo, target; the seed's loanwords (stand-in, switch, seed) and the web
   // service's (cache, load balancer, build, autoscaling).
   id: [
-    'setup_simulator', 'setup_tempo', 'scores_target', 'ps_role_standin', 'ps_pic_switch',
-    'ws_role_cache', 'ws_ctl_autoscaling', 'ws_pic_lb', 'ws_pic_cache', 'ws_pic_build', 'model_seed',
+    'setup_simulator',
+    'setup_tempo',
+    'scores_target',
+    'ps_role_standin',
+    'ps_pic_switch',
+    'ws_role_cache',
+    'ws_ctl_autoscaling',
+    'ws_pic_lb',
+    'ws_pic_cache',
+    'ws_pic_build',
+    'model_seed',
   ],
   // Hungarian: "build" (of software) is used as is.
   hu: ['ws_pic_build'],
   // Dutch: team, score, simulator, scenario, tempo, indicator, servers; the loanwords of the seed
   // (load shedding, backoff, stand-in, switch, release, autoscaling, seed).
   nl: [
-    'team_default', 'score_value', 'setup_simulator', 'setup_scenario', 'setup_tempo', 'desk_picture_title', 'desk_brief_title',
-    'desk_indicator_col', 'lb_team', 'lb_score', 'replay_team_label', 'replay_compare_indicator', 'replay_export_scores',
-    'ps_role_standin', 'ps_ctl_servers', 'ps_ctl_shedding', 'ps_opt_retryPolicy_backoff', 'ps_pic_switch',
-    'ws_role_release', 'ws_ctl_autoscaling', 'model_seed',
+    'team_default',
+    'score_value',
+    'setup_simulator',
+    'setup_scenario',
+    'setup_tempo',
+    'desk_picture_title',
+    'desk_brief_title',
+    'desk_indicator_col',
+    'lb_team',
+    'lb_score',
+    'replay_team_label',
+    'replay_compare_indicator',
+    'replay_export_scores',
+    'ps_role_standin',
+    'ps_ctl_servers',
+    'ps_ctl_shedding',
+    'ps_opt_retryPolicy_backoff',
+    'ps_pic_switch',
+    'ws_role_release',
+    'ws_ctl_autoscaling',
+    'model_seed',
   ],
   ne: [],
 };
@@ -84,13 +132,20 @@ describe('every message in all six languages', () => {
     test(`${l}: exactly the keys of en.json, non-empty, same placeholders, no stray brace`, () => {
       const t = messages[l];
       expect(t.$schema, 'the $schema line').toBe(en.$schema);
-      expect(keys.filter((k) => !(k in t)), `missing in ${l}.json`).toEqual([]);
-      expect(Object.keys(t).filter((k) => k !== '$schema' && !(k in en)), `not in en.json`).toEqual([]);
+      expect(
+        keys.filter((k) => !(k in t)),
+        `missing in ${l}.json`,
+      ).toEqual([]);
+      expect(
+        Object.keys(t).filter((k) => k !== '$schema' && !(k in en)),
+        `not in en.json`,
+      ).toEqual([]);
       const bad: string[] = [];
       for (const k of keys) {
         const v = t[k];
         if (typeof v !== 'string' || v.trim() === '') bad.push(`${k}: empty`);
-        else if (placeholders(v).join() !== placeholders(en[k]).join()) bad.push(`${k}: {${placeholders(v)}} ≠ {${placeholders(en[k])}}`);
+        else if (placeholders(v).join() !== placeholders(en[k]).join())
+          bad.push(`${k}: {${placeholders(v)}} ≠ {${placeholders(en[k])}}`);
         else if (/[{}]/.test(v.replace(/\{\w+\}/g, ''))) bad.push(`${k}: a brace that is not a placeholder`);
         else if (v !== v.trim()) bad.push(`${k}: leading or trailing space`);
       }
@@ -100,7 +155,9 @@ describe('every message in all six languages', () => {
     test(`${l}: no message left in English by mistake`, () => {
       const seed = new Set(provenance[l]?.seed ?? []);
       const allowed = new Set(SAME_AS_ENGLISH[l] ?? []);
-      const same = keys.filter((k) => messages[l][k] === en[k] && !LANGUAGE_FREE.test(k) && !seed.has(k) && !allowed.has(k));
+      const same = keys.filter(
+        (k) => messages[l][k] === en[k] && !LANGUAGE_FREE.test(k) && !seed.has(k) && !allowed.has(k),
+      );
       expect(same).toEqual([]);
     });
   }
@@ -108,7 +165,9 @@ describe('every message in all six languages', () => {
   test('Nepali messages are written in Devanagari', () => {
     // Every Nepali message with words has Devanagari letters, except the language-free ones and
     // those that are only a brand, a formula or an abbreviation.
-    const latinOnly = keys.filter((k) => !LANGUAGE_FREE.test(k) && /\p{L}/u.test(messages.ne[k]) && !/\p{Script=Devanagari}/u.test(messages.ne[k]));
+    const latinOnly = keys.filter(
+      (k) => !LANGUAGE_FREE.test(k) && /\p{L}/u.test(messages.ne[k]) && !/\p{Script=Devanagari}/u.test(messages.ne[k]),
+    );
     expect(latinOnly).toEqual([]);
   });
 });
@@ -121,8 +180,14 @@ describe('provenance: which translations come from a seed page', () => {
       const listed = [...p.seed, ...p.translated];
       const dup = listed.filter((k, i) => listed.indexOf(k) !== i);
       expect(dup, `${l}: listed twice`).toEqual([]);
-      expect(keys.filter((k) => !listed.includes(k)), `${l}: keys of en.json missing from provenance (add them to "translated")`).toEqual([]);
-      expect(listed.filter((k) => !keys.includes(k)), `${l}: keys not in en.json`).toEqual([]);
+      expect(
+        keys.filter((k) => !listed.includes(k)),
+        `${l}: keys of en.json missing from provenance (add them to "translated")`,
+      ).toEqual([]);
+      expect(
+        listed.filter((k) => !keys.includes(k)),
+        `${l}: keys not in en.json`,
+      ).toEqual([]);
       if (SEED_OF[l]) expect(p.seed.length, `${l}: the seed page supplies some wording`).toBeGreaterThan(40);
       else expect(p.seed, `${l}: no seed page, so nothing can come from one`).toEqual([]);
       const notTranslated = (p.reviewed ?? []).filter((k) => !p.translated.includes(k));
@@ -137,7 +202,9 @@ describe('provenance: which translations come from a seed page', () => {
       for (const k of provenance[l].seed) {
         const r = matchSeed(messages[l][k] ?? '', seed);
         if (!r.ok) {
-          const worst = r.detail.filter((d) => d.edits > d.allowed).map((d) => `"${d.fragment}" (${d.edits} edits, ${d.allowed} allowed)`);
+          const worst = r.detail
+            .filter((d) => d.edits > d.allowed)
+            .map((d) => `"${d.fragment}" (${d.edits} edits, ${d.allowed} allowed)`);
           lies.push(`${k}: ${worst.join('; ') || 'no words'}`);
         }
       }
@@ -155,7 +222,9 @@ describe('provenance: which translations come from a seed page', () => {
 });
 
 describe('the seed comparison itself', () => {
-  const seed = normalize('Tasso di approvazione dei clienti onesti\n99,9%\nnormale\nCosto dei server ≤ 75 u\nUn grande saldo online si apre al minuto 5 e raddoppia il traffico.');
+  const seed = normalize(
+    'Tasso di approvazione dei clienti onesti\n99,9%\nnormale\nCosto dei server ≤ 75 u\nUn grande saldo online si apre al minuto 5 e raddoppia il traffico.',
+  );
   test('verbatim, with placeholders, with different quotes and spaces', () => {
     expect(matchSeed('Tasso di approvazione dei clienti onesti', seed).ok).toBe(true);
     expect(matchSeed('Costo dei server ≤ {target}', seed).ok).toBe(true);

@@ -109,7 +109,11 @@ export function matchSeed(message: string, seedNormalized: string): SeedMatch {
   const frs = fragments(message);
   const detail = frs.map((fragment) => {
     const allowed = fragment.length >= 20 ? Math.floor(fragment.length * NEARLY) : 0;
-    const edits = includesAsWords(seedNormalized, fragment) ? 0 : allowed > 0 ? bestSubstringDistance(fragment, seedNormalized) : Infinity;
+    const edits = includesAsWords(seedNormalized, fragment)
+      ? 0
+      : allowed > 0
+        ? bestSubstringDistance(fragment, seedNormalized)
+        : Infinity;
     return { fragment, edits, allowed };
   });
   const letters = frs.some((f) => /\p{L}/u.test(f));

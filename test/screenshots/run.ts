@@ -12,8 +12,19 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
-import { assertBuilt, createRoom, eventually, HANDSET, joinAsStudent, LAPTOP, launchBrowser, newPage, startWebServer, WALL, type WebServer } from '../browser/helpers.ts';
-
+import {
+  assertBuilt,
+  createRoom,
+  eventually,
+  HANDSET,
+  joinAsStudent,
+  LAPTOP,
+  launchBrowser,
+  newPage,
+  startWebServer,
+  WALL,
+  type WebServer,
+} from '../browser/helpers.ts';
 
 const args = process.argv.slice(2);
 const out = args.includes('--out') ? args[args.indexOf('--out') + 1] : 'docs/screenshots';
@@ -70,7 +81,14 @@ async function shot(page: Page, name: string): Promise<void> {
 
 async function desks(browser: Browser, server: WebServer): Promise<void> {
   // Payment switch, sale surge: a team of two at 1366×768 and one student of another team on a phone.
-  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 2, seed: 7 });
+  const room = await createRoom(server.url, {
+    simulator: 'payment-switch',
+    scenario: 'sale-surge',
+    minutes: 30,
+    tempo: 1,
+    teamCount: 2,
+    seed: 7,
+  });
   const dash = await teacher(browser, server, room);
   const { page: ana } = await newPage(browser, LAPTOP);
   await joinAsStudent(ana, server.url, room.code, 'Ana');
@@ -103,7 +121,14 @@ async function desks(browser: Browser, server: WebServer): Promise<void> {
 
   // Web service, bad deploy, a team of two: the bad build went live at minute 10; on the phone,
   // Fitri owns the release (Roll back) and the cache.
-  const ws = await createRoom(server.url, { simulator: 'web-service', scenario: 'bad-deploy', minutes: 30, tempo: 1, teamCount: 1, seed: 7 });
+  const ws = await createRoom(server.url, {
+    simulator: 'web-service',
+    scenario: 'bad-deploy',
+    minutes: 30,
+    tempo: 1,
+    teamCount: 1,
+    seed: 7,
+  });
   const wsDash = await teacher(browser, server, ws);
   const { page: eka } = await newPage(browser, LAPTOP);
   await joinAsStudent(eka, server.url, ws.code, 'Eka');
@@ -118,14 +143,43 @@ async function desks(browser: Browser, server: WebServer): Promise<void> {
 }
 
 async function projector(browser: Browser, server: WebServer): Promise<void> {
-  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 20, tempo: 5, teamCount: 10, seed: 11 });
+  const room = await createRoom(server.url, {
+    simulator: 'payment-switch',
+    scenario: 'sale-surge',
+    minutes: 20,
+    tempo: 5,
+    teamCount: 10,
+    seed: 11,
+  });
   const { page: wall } = await newPage(browser, WALL);
   await wall.goto(`${server.url}/projector/${room.code}`);
   await wall.getByTestId('proj-lobby').waitFor();
-  const names = ['Ana', 'Budi', 'Csilla', 'Dario', 'Eka', 'Fitri', 'Gábor', 'Hanna', 'Ilaria', 'Joost', 'Kiran', 'Lea', 'Marco', 'Nisha', 'Ona', 'Priya', 'Rudi', 'Sita', 'Tamás', 'Uma'];
+  const names = [
+    'Ana',
+    'Budi',
+    'Csilla',
+    'Dario',
+    'Eka',
+    'Fitri',
+    'Gábor',
+    'Hanna',
+    'Ilaria',
+    'Joost',
+    'Kiran',
+    'Lea',
+    'Marco',
+    'Nisha',
+    'Ona',
+    'Priya',
+    'Rudi',
+    'Sita',
+    'Tamás',
+    'Uma',
+  ];
   const sockets = await quietStudents(server, room.code, names);
   await eventually(async () => {
-    if (!(await wall.getByTestId('proj-count').innerText()).includes(String(names.length))) throw new Error('not all joined yet');
+    if (!(await wall.getByTestId('proj-count').innerText()).includes(String(names.length)))
+      throw new Error('not all joined yet');
   });
   await shot(wall, 'projector-lobby');
   const dash = await teacher(browser, server, room);
@@ -146,7 +200,14 @@ async function projector(browser: Browser, server: WebServer): Promise<void> {
 }
 
 async function replay(browser: Browser, server: WebServer): Promise<void> {
-  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 2, seed: 7 });
+  const room = await createRoom(server.url, {
+    simulator: 'payment-switch',
+    scenario: 'sale-surge',
+    minutes: 12,
+    tempo: 1,
+    teamCount: 2,
+    seed: 7,
+  });
   const dash = await teacher(browser, server, room);
   const { page: ana } = await newPage(browser, LAPTOP);
   await joinAsStudent(ana, server.url, room.code, 'Ana');
@@ -182,7 +243,14 @@ async function shotOf(page: Page, testId: string, name: string): Promise<void> {
 
 async function splitView(browser: Browser, server: WebServer): Promise<void> {
   // A full shift (split view on by default), a team of two: Ana (scaling, fraud) does not see the issuers.
-  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-day', minutes: 60, tempo: 1, teamCount: 1, seed: 7 });
+  const room = await createRoom(server.url, {
+    simulator: 'payment-switch',
+    scenario: 'sale-day',
+    minutes: 60,
+    tempo: 1,
+    teamCount: 1,
+    seed: 7,
+  });
   const dash = await teacher(browser, server, room);
   const { page: ana } = await newPage(browser, LAPTOP);
   await joinAsStudent(ana, server.url, room.code, 'Ana');
@@ -195,7 +263,14 @@ async function splitView(browser: Browser, server: WebServer): Promise<void> {
 
 async function debrief(browser: Browser, server: WebServer): Promise<void> {
   // Two teams add servers for the sale, Team 1 late: the coach's suggestions, and Ana's debrief.
-  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 12, tempo: 1, teamCount: 2, seed: 7 });
+  const room = await createRoom(server.url, {
+    simulator: 'payment-switch',
+    scenario: 'sale-surge',
+    minutes: 12,
+    tempo: 1,
+    teamCount: 2,
+    seed: 7,
+  });
   const dash = await teacher(browser, server, room);
   const { page: ana } = await newPage(browser, LAPTOP);
   await joinAsStudent(ana, server.url, room.code, 'Ana');
@@ -227,10 +302,24 @@ async function studentSocket(server: WebServer, page: Page, code: string): Promi
 }
 
 async function languages(browser: Browser, server: WebServer): Promise<void> {
-  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 6, seed: 7 });
+  const room = await createRoom(server.url, {
+    simulator: 'payment-switch',
+    scenario: 'sale-surge',
+    minutes: 30,
+    tempo: 1,
+    teamCount: 6,
+    seed: 7,
+  });
   const dash = await teacher(browser, server, room);
   const pages: [string, Page][] = [];
-  for (const [locale, name] of [['en', 'Emma'], ['id', 'Budi'], ['hu', 'Csilla'], ['it', 'Ilaria'], ['nl', 'Daan'], ['ne', 'Nisha']] as const) {
+  for (const [locale, name] of [
+    ['en', 'Emma'],
+    ['id', 'Budi'],
+    ['hu', 'Csilla'],
+    ['it', 'Ilaria'],
+    ['nl', 'Daan'],
+    ['ne', 'Nisha'],
+  ] as const) {
     const { context, page } = await newPage(browser, LAPTOP);
     await context.addInitScript((l) => localStorage.setItem('PARAGLIDE_LOCALE', l), locale);
     await page.goto(`${server.url}/join/${room.code}`);

@@ -3,7 +3,18 @@
 // room keeps getting its minutes. The feed is read-only: a client that keeps sending is cut off too.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_CONNECTION_LIMITS } from '../../server/realtime/guard.ts';
-import { advance, collect, connect, createRoom, ok, refusals, startServer, until, type Client, type TestServer } from '../server/helpers.ts';
+import {
+  advance,
+  collect,
+  connect,
+  createRoom,
+  ok,
+  refusals,
+  startServer,
+  until,
+  type Client,
+  type TestServer,
+} from '../server/helpers.ts';
 import { rawFeed, rawSocketIo } from './raw-clients.ts';
 
 let server: TestServer;
@@ -37,7 +48,9 @@ function heldFor(s: TestServer, sid: string): number {
   const conn = s.app.io.sockets.sockets.get(sid)?.conn as unknown as
     | { writeBuffer: { data?: string }[]; transport: { socket?: { bufferedAmount?: number } } }
     | undefined;
-  return conn ? conn.writeBuffer.reduce((n, p) => n + (p.data?.length ?? 0), 0) + (conn.transport.socket?.bufferedAmount ?? 0) : 0;
+  return conn
+    ? conn.writeBuffer.reduce((n, p) => n + (p.data?.length ?? 0), 0) + (conn.transport.socket?.bufferedAmount ?? 0)
+    : 0;
 }
 
 /** The class in room A gets its next minute after the clock moves. */
@@ -78,13 +91,17 @@ describe('socket.io', () => {
     const open = await (await fetch(base)).text();
     const sid = JSON.parse(open.slice(1)).sid as string;
     const url = `${base}&sid=${sid}`;
-    const post = (body: string) => fetch(url, { method: 'POST', body, headers: { 'content-type': 'text/plain;charset=UTF-8' } });
+    const post = (body: string) =>
+      fetch(url, { method: 'POST', body, headers: { 'content-type': 'text/plain;charset=UTF-8' } });
     await post('40');
     expect(await (await fetch(url)).text()).toMatch(/^40/);
     await post(`421${JSON.stringify(['teacher:join', { code: big.code, key: big.teacherKey }])}`);
     expect(await (await fetch(url)).text()).toMatch(/^431\[\{"ok":true/);
     // Asks for 30 large answers and never polls: they would pile up in the session's buffer.
-    const ask = Array.from({ length: 30 }, (_, i) => `42${i + 10}${JSON.stringify(['teacher:team', { teamId: big.teamId }])}`);
+    const ask = Array.from(
+      { length: 30 },
+      (_, i) => `42${i + 10}${JSON.stringify(['teacher:team', { teamId: big.teamId }])}`,
+    );
     const res = await post(ask.join('\x1e'));
     expect(res.status).toBeLessThan(500);
     // The session is gone: polling it again is refused.
@@ -128,7 +145,9 @@ describe('a slow reader', () => {
   let room: { code: string; teacherKey: string; teamId: number };
   beforeAll(async () => {
     // A hard cap out of reach, so that only the slow-reader cap can act.
-    slow = await startServer({ connectionLimits: { maxQueuedBytes: 1 << 30, slowQueuedBytes: 256 << 10, slowReaderMs: 10_000 } });
+    slow = await startServer({
+      connectionLimits: { maxQueuedBytes: 1 << 30, slowQueuedBytes: 256 << 10, slowReaderMs: 10_000 },
+    });
     const r = await createRoom(slow, { teamCount: 1, minutes: 240, tempo: 1 });
     const teacher = await connect(slow);
     await ok(teacher, 'teacher:join', { code: r.code, key: r.teacherKey });

@@ -6,7 +6,15 @@ import WebSocket from 'ws';
 import { loadConfig } from '../../server/config.ts';
 import { addressKey, clientAddress, parseTrustProxy } from '../../server/http/client-address.ts';
 import { DEFAULT_GUESS_LIMIT } from '../../server/realtime/limits.ts';
-import { advance, createRoom, refusals, request, startServer, type Client, type TestServer } from '../server/helpers.ts';
+import {
+  advance,
+  createRoom,
+  refusals,
+  request,
+  startServer,
+  type Client,
+  type TestServer,
+} from '../server/helpers.ts';
 
 type Path = 'http' | 'feed' | 'student' | 'teacher' | 'observer';
 const PATHS: Path[] = ['http', 'feed', 'student', 'teacher', 'observer'];
@@ -27,7 +35,12 @@ async function attempt(server: TestServer, path: Path, code: string, forwarded?:
     ws.close();
     return first.type === 'hello' ? 'ok' : first.code;
   }
-  const c: Client = ioClient(server.url, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: headers });
+  const c: Client = ioClient(server.url, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    extraHeaders: headers,
+  });
   server.clients.push(c);
   await new Promise<void>((resolve, reject) => {
     c.once('connect', resolve);
@@ -45,7 +58,8 @@ async function attempt(server: TestServer, path: Path, code: string, forwarded?:
 }
 
 /** An unknown code: a valid code shape, no room. */
-const unknown = (i: number) => `ZZZZ${'23456789ABCDEFGHJKMNPQRSTUVWXYZ'[Math.floor(i / 31) % 31]}${'23456789ABCDEFGHJKMNPQRSTUVWXYZ'[i % 31]}`;
+const unknown = (i: number) =>
+  `ZZZZ${'23456789ABCDEFGHJKMNPQRSTUVWXYZ'[Math.floor(i / 31) % 31]}${'23456789ABCDEFGHJKMNPQRSTUVWXYZ'[i % 31]}`;
 
 describe('one limit on unknown codes for every path', () => {
   let server: TestServer;
@@ -60,7 +74,8 @@ describe('one limit on unknown codes for every path', () => {
     // Known codes cost nothing: a class joining from one address is not slowed by the guess limit.
     for (const path of PATHS) for (let i = 0; i < 5; i++) expect(await attempt(server, path, known), path).toBe('ok');
     const answers: string[] = [];
-    for (let i = 0; i < DEFAULT_GUESS_LIMIT.capacity; i++) answers.push(await attempt(server, PATHS[i % PATHS.length], unknown(i)));
+    for (let i = 0; i < DEFAULT_GUESS_LIMIT.capacity; i++)
+      answers.push(await attempt(server, PATHS[i % PATHS.length], unknown(i)));
     expect(answers.every((a) => a === 'ROOM_NOT_FOUND')).toBe(true);
     for (const path of PATHS) {
       expect(await attempt(server, path, unknown(100)), path).toBe('RATE_LIMITED');
@@ -81,8 +96,10 @@ describe('one limit on unknown codes for every path', () => {
 
   test('without TRUST_PROXY a forged X-Forwarded-For does not buy fresh guesses', async () => {
     await advance(server, 3_600_000);
-    for (let i = 0; i < DEFAULT_GUESS_LIMIT.capacity; i++) await attempt(server, PATHS[i % PATHS.length], unknown(i), `198.51.100.${i}`);
-    for (const path of PATHS) expect(await attempt(server, path, unknown(200), '198.51.100.250'), path).toBe('RATE_LIMITED');
+    for (let i = 0; i < DEFAULT_GUESS_LIMIT.capacity; i++)
+      await attempt(server, PATHS[i % PATHS.length], unknown(i), `198.51.100.${i}`);
+    for (const path of PATHS)
+      expect(await attempt(server, path, unknown(200), '198.51.100.250'), path).toBe('RATE_LIMITED');
   });
 });
 
@@ -94,7 +111,8 @@ describe('behind a trusted proxy, each client counts on its own', () => {
   afterAll(() => server.close());
 
   test('the forwarded address is the one limited, the same on every path', async () => {
-    for (let i = 0; i < DEFAULT_GUESS_LIMIT.capacity; i++) await attempt(server, PATHS[i % PATHS.length], unknown(i), '203.0.113.7');
+    for (let i = 0; i < DEFAULT_GUESS_LIMIT.capacity; i++)
+      await attempt(server, PATHS[i % PATHS.length], unknown(i), '203.0.113.7');
     for (const path of PATHS) {
       expect(await attempt(server, path, unknown(300), '203.0.113.7'), path).toBe('RATE_LIMITED');
       // Another client behind the same proxy is not affected.
@@ -106,7 +124,8 @@ describe('behind a trusted proxy, each client counts on its own', () => {
 });
 
 test('TRUST_PROXY values and address keys', () => {
-  const req = (remote: string, xff?: string) => ({ headers: xff ? { 'x-forwarded-for': xff } : {}, socket: { remoteAddress: remote } }) as never;
+  const req = (remote: string, xff?: string) =>
+    ({ headers: xff ? { 'x-forwarded-for': xff } : {}, socket: { remoteAddress: remote } }) as never;
   expect(parseTrustProxy(undefined)('127.0.0.1', 0)).toBe(false);
   expect(parseTrustProxy('false')('127.0.0.1', 0)).toBe(false);
   const oneHop = parseTrustProxy('1');
@@ -115,7 +134,9 @@ test('TRUST_PROXY values and address keys', () => {
   expect([list('10.1.2.3', 0), list('127.0.0.1', 0), list('192.0.2.1', 0)]).toEqual([true, true, false]);
   // A value that is none of these stops the start with one line naming the variable (config.ts).
   expect(() => parseTrustProxy('banana')).toThrow(/expected false, true, a hop count/);
-  expect(() => loadConfig({ TRUST_PROXY: 'banana' })).toThrow(/^TRUST_PROXY=banana: .*expected false, true, a hop count/);
+  expect(() => loadConfig({ TRUST_PROXY: 'banana' })).toThrow(
+    /^TRUST_PROXY=banana: .*expected false, true, a hop count/,
+  );
   expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, loopback ' }).trustProxy).toBe('10.0.0.0/8, loopback');
   expect(clientAddress(req('127.0.0.1', '192.0.2.1, 203.0.113.7'), list)).toBe('203.0.113.7');
   expect(clientAddress(req('192.0.2.9', '203.0.113.7'), list)).toBe('192.0.2.9');

@@ -5,7 +5,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../../server/cli/sim-cli.ts';
 import { ControlError, parseControlValue, validateChange } from '../../shared/sim/controls.ts';
 import { getModel } from '../../shared/sim/registry.ts';
-import { advance, collect, connect, createRoom, ok, request, startServer, until, type TestServer } from '../server/helpers.ts';
+import {
+  advance,
+  collect,
+  connect,
+  createRoom,
+  ok,
+  request,
+  startServer,
+  until,
+  type TestServer,
+} from '../server/helpers.ts';
 
 const ps = getModel('payment-switch');
 
@@ -27,7 +37,10 @@ describe('validateChange', () => {
   });
 
   test('floating-point noise is snapped exactly onto the step', () => {
-    expect(validateChange(ps, { key: 'fraudThreshold', value: 0.5 + 7 * 0.1 })).toEqual({ key: 'fraudThreshold', value: 1.2 });
+    expect(validateChange(ps, { key: 'fraudThreshold', value: 0.5 + 7 * 0.1 })).toEqual({
+      key: 'fraudThreshold',
+      value: 1.2,
+    });
     expect(validateChange(ps, { key: 'stepUpBand', value: 0.1 + 0.2 })).toEqual({ key: 'stepUpBand', value: 0.3 });
     expect(validateChange(ps, { key: 'servers', value: 9 + 4e-15 }).value).toBe(9);
     expect(parseControlValue(ps, 'stepUpBand', String(0.1 + 0.2))).toBe(0.3);
@@ -35,10 +48,30 @@ describe('validateChange', () => {
 });
 
 test('the CLI refuses servers=8.9999999 with exit code 2', () => {
-  const out = runCli(['--model', 'payment-switch', '--scenario', 'sale-surge', '--minutes', '2', '--set', 'servers=8.9999999']);
+  const out = runCli([
+    '--model',
+    'payment-switch',
+    '--scenario',
+    'sale-surge',
+    '--minutes',
+    '2',
+    '--set',
+    'servers=8.9999999',
+  ]);
   expect(out.code).toBe(2);
   expect(out.stderr).toMatch(/servers: 8\.9999999 is not a multiple of the step 1/);
-  const noisy = runCli(['--model', 'payment-switch', '--scenario', 'sale-surge', '--minutes', '0', '--noise', 'off', '--set', `stepUpBand=${0.1 + 0.2}`]);
+  const noisy = runCli([
+    '--model',
+    'payment-switch',
+    '--scenario',
+    'sale-surge',
+    '--minutes',
+    '0',
+    '--noise',
+    'off',
+    '--set',
+    `stepUpBand=${0.1 + 0.2}`,
+  ]);
   expect(noisy.code, noisy.stderr).toBe(0);
   expect(JSON.parse(noisy.stdout.split('\n')[0]).controls.stepUpBand).toBe(0.3);
 });

@@ -25,7 +25,12 @@ test('malformed URLs and over-long parameters answer in the error shape', async 
   const long = await server.app.inject({ method: 'GET', url: `/api/rooms/${'A'.repeat(200)}` });
   expect(long.statusCode).toBe(414);
   expectShape(long.body, 'TOO_LARGE');
-  const media = await server.app.inject({ method: 'POST', url: '/api/rooms', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+  const media = await server.app.inject({
+    method: 'POST',
+    url: '/api/rooms',
+    headers: { 'content-type': 'application/xml' },
+    payload: '<a/>',
+  });
   expect(media.statusCode).toBe(415);
   expectShape(media.body, 'BAD_REQUEST');
 });
@@ -63,7 +68,12 @@ test('route schemas check bodies, parameters and queries, and answer in the same
     ['GET', `/api/rounds/1/export/minutes.csv?lang=${'x'.repeat(50)}`, undefined, /^lang: Too big/],
   ];
   for (const [method, url, payload, message] of cases) {
-    const res = await server.app.inject({ method: method as 'GET', url, payload, headers: { authorization: `Bearer ${key}` } });
+    const res = await server.app.inject({
+      method: method as 'GET',
+      url,
+      payload,
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.statusCode, url).toBe(400);
     expect(res.json(), url).toEqual({ error: { code: 'BAD_REQUEST', message: expect.stringMatching(message) } });
   }

@@ -10,10 +10,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_HTTP_LIMITS } from '../../server/http/rooms.ts';
 import { advance, connect, createRoom, ok, startServer, type TestServer } from '../server/helpers.ts';
 
-const messages = (lang: string): Record<string, string> => JSON.parse(readFileSync(`web/messages/${lang}.json`, 'utf8'));
+const messages = (lang: string): Record<string, string> =>
+  JSON.parse(readFileSync(`web/messages/${lang}.json`, 'utf8'));
 
 /** A round of `teams` teams played to its end (or to `stopAt` minutes, left running). */
-async function playRound(server: TestServer, teams: number, minutes: number, stopAt = minutes): Promise<{ roundId: number; key: string; code: string }> {
+async function playRound(
+  server: TestServer,
+  teams: number,
+  minutes: number,
+  stopAt = minutes,
+): Promise<{ roundId: number; key: string; code: string }> {
   const { code, teacherKey } = await createRoom(server, { teamCount: teams, minutes, tempo: 1 });
   const teacher = await connect(server);
   await ok(teacher, 'teacher:join', { code, key: teacherKey });
@@ -27,7 +33,9 @@ describe('export files', () => {
   let done: { roundId: number; key: string; code: string };
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-export-'));
   beforeAll(async () => {
-    server = await startServer({ httpLimits: { ...DEFAULT_HTTP_LIMITS, exports: { max: 1000, timeWindow: '1 minute' } } });
+    server = await startServer({
+      httpLimits: { ...DEFAULT_HTTP_LIMITS, exports: { max: 1000, timeWindow: '1 minute' } },
+    });
     done = await playRound(server, 3, 20);
   });
   afterAll(async () => {
@@ -36,12 +44,17 @@ describe('export files', () => {
   });
 
   const get = (roundId: number, key: string, file: string, headers: Record<string, string> = {}) =>
-    server.app.inject({ method: 'GET', url: `/api/rounds/${roundId}/export/${file}`, headers: { authorization: `Bearer ${key}`, ...headers } });
+    server.app.inject({
+      method: 'GET',
+      url: `/api/rounds/${roundId}/export/${file}`,
+      headers: { authorization: `Bearer ${key}`, ...headers },
+    });
 
   test("a finished round's file is built once, then served from memory; a running round's each time", async () => {
     const before = server.app.exports.builds;
     const first = await get(done.roundId, done.key, 'minutes.csv');
-    for (let i = 0; i < 3; i++) expect((await get(done.roundId, done.key, 'minutes.csv?lang=en')).rawPayload.equals(first.rawPayload)).toBe(true);
+    for (let i = 0; i < 3; i++)
+      expect((await get(done.roundId, done.key, 'minutes.csv?lang=en')).rawPayload.equals(first.rawPayload)).toBe(true);
     expect(server.app.exports.builds - before).toBe(1);
     // The ZIP builds only the two parts not in memory yet.
     expect((await get(done.roundId, done.key, 'all.zip')).statusCode).toBe(200);
@@ -77,12 +90,15 @@ describe('export files', () => {
   });
 
   test('columns are named in the language asked for (or the browser’s), with unit and key', async () => {
-    const header = async (file: string, headers: Record<string, string> = {}) => (await get(done.roundId, done.key, file, headers)).body.slice(1).split('\r\n')[0];
+    const header = async (file: string, headers: Record<string, string> = {}) =>
+      (await get(done.roundId, done.key, file, headers)).body.slice(1).split('\r\n')[0];
     const it = messages('it');
     expect(await header('minutes.csv?lang=it')).toContain(`${it.ps_ind_goodApproval} (%) [goodApproval]`);
     expect(await header('minutes.csv?lang=it')).toContain(`${it.csv_minute} [minute]`);
     const hu = messages('hu');
-    expect(await header('minutes.csv', { 'accept-language': 'hu-HU,hu;q=0.9,en;q=0.5' })).toContain(`${hu.ps_ind_authTimeMs} (ms) [authTimeMs]`);
+    expect(await header('minutes.csv', { 'accept-language': 'hu-HU,hu;q=0.9,en;q=0.5' })).toContain(
+      `${hu.ps_ind_authTimeMs} (ms) [authTimeMs]`,
+    );
     const ne = messages('ne');
     expect(await header('changes.csv?lang=ne')).toContain(`${ne.csv_author} [author]`);
     // A language the app does not speak falls back to English.
@@ -90,7 +106,11 @@ describe('export files', () => {
   });
 
   test('values are rounded to the unit the desk shows, never in exponent notation', async () => {
-    const rows = (await get(done.roundId, done.key, 'minutes.csv')).body.slice(1).trimEnd().split('\r\n').map((l) => l.split(','));
+    const rows = (await get(done.roundId, done.key, 'minutes.csv')).body
+      .slice(1)
+      .trimEnd()
+      .split('\r\n')
+      .map((l) => l.split(','));
     const col = (name: string) => rows[0].indexOf(name);
     for (const r of rows.slice(1)) {
       expect(r[col('Good-customer approval rate (%) [goodApproval]')]).toMatch(/^\d{1,3}\.\d$/);
@@ -101,10 +121,20 @@ describe('export files', () => {
   });
 
   test('unknown files are refused by the route schema, in the error shape', async () => {
-    for (const file of ['minutes.xlsx', 'all.csv', 'passwords.zip', '..%2F..%2Fetc%2Fpasswd', 'constructor', '__proto__']) {
+    for (const file of [
+      'minutes.xlsx',
+      'all.csv',
+      'passwords.zip',
+      '..%2F..%2Fetc%2Fpasswd',
+      'constructor',
+      '__proto__',
+    ]) {
       const res = await get(done.roundId, done.key, file);
       expect(res.statusCode, file).toBe(400);
-      expect(res.json().error).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^file: export files are minutes\.csv/) });
+      expect(res.json().error).toMatchObject({
+        code: 'BAD_REQUEST',
+        message: expect.stringMatching(/^file: export files are minutes\.csv/),
+      });
     }
   });
 });
@@ -114,10 +144,16 @@ test('building a large round gives the event loop a turn between teams', async (
   try {
     const { roundId, key } = await playRound(server, 30, 60);
     let finished = false;
-    const res = server.app.inject({ method: 'GET', url: `/api/rounds/${roundId}/export/minutes.csv`, headers: { authorization: `Bearer ${key}` } }).then((r) => {
-      finished = true;
-      return r;
-    });
+    const res = server.app
+      .inject({
+        method: 'GET',
+        url: `/api/rounds/${roundId}/export/minutes.csv`,
+        headers: { authorization: `Bearer ${key}` },
+      })
+      .then((r) => {
+        finished = true;
+        return r;
+      });
     let turns = 0;
     while (!finished) {
       await new Promise((r) => setImmediate(r));
@@ -137,10 +173,22 @@ test('downloads are rate-limited per address', async () => {
     const { roundId, key } = await playRound(server, 1, 5);
     const codes: number[] = [];
     for (let i = 0; i < DEFAULT_HTTP_LIMITS.exports.max; i++) {
-      codes.push((await server.app.inject({ method: 'GET', url: `/api/rounds/${roundId}/export/scores.csv`, headers: { authorization: `Bearer ${key}` } })).statusCode);
+      codes.push(
+        (
+          await server.app.inject({
+            method: 'GET',
+            url: `/api/rounds/${roundId}/export/scores.csv`,
+            headers: { authorization: `Bearer ${key}` },
+          })
+        ).statusCode,
+      );
     }
     expect(codes.every((c) => c === 200)).toBe(true);
-    const last = await server.app.inject({ method: 'GET', url: `/api/rounds/${roundId}/export/all.zip`, headers: { authorization: `Bearer ${key}` } });
+    const last = await server.app.inject({
+      method: 'GET',
+      url: `/api/rounds/${roundId}/export/all.zip`,
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(last.statusCode).toBe(429);
     expect(last.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
   } finally {

@@ -31,10 +31,17 @@ async function playedAndSwept(env: RoomEnv, end: 'finished' | 'paused'): Promise
 /** Changes one stored minute of a team, as a damaged or edited database would hold it. */
 function tamper(env: RoomEnv, roundId: number, teamId: number, minute: number): number {
   const db = env.store.db.$client;
-  const row = db.prepare('SELECT data FROM snapshots WHERE round_id = ? AND team_id = ? AND minute = ?').get(roundId, teamId, minute) as { data: string };
+  const row = db
+    .prepare('SELECT data FROM snapshots WHERE round_id = ? AND team_id = ? AND minute = ?')
+    .get(roundId, teamId, minute) as { data: string };
   const data = JSON.parse(row.data);
   data.indicators.goodApproval += 1e-9;
-  db.prepare('UPDATE snapshots SET data = ? WHERE round_id = ? AND team_id = ? AND minute = ?').run(JSON.stringify(data), roundId, teamId, minute);
+  db.prepare('UPDATE snapshots SET data = ? WHERE round_id = ? AND team_id = ? AND minute = ?').run(
+    JSON.stringify(data),
+    roundId,
+    teamId,
+    minute,
+  );
   return data.indicators.goodApproval;
 }
 
@@ -64,7 +71,9 @@ describe('a finished room', () => {
     // verify-replays still re-simulates it, and finds the edited minute.
     const reports = await verifyRounds(env.store);
     expect(step).toHaveBeenCalled();
-    expect(reports.find((r) => r.roundId === before.round.id)!.mismatches).toEqual([{ teamId: teamIds[1], minutes: [3] }]);
+    expect(reports.find((r) => r.roundId === before.round.id)!.mismatches).toEqual([
+      { teamId: teamIds[1], minutes: [3] },
+    ]);
   });
 
   test('a next round starts from it as from any finished round', async () => {
@@ -80,7 +89,9 @@ describe('a finished room', () => {
   test('with a stored minute missing, it is rebuilt by re-simulation and the gap is reported', async () => {
     const env = roomEnv();
     const { room: before, teamIds } = await playedAndSwept(env, 'finished');
-    env.store.db.$client.prepare('DELETE FROM snapshots WHERE round_id = ? AND team_id = ? AND minute = 4').run(before.round.id, teamIds[0]);
+    env.store.db.$client
+      .prepare('DELETE FROM snapshots WHERE round_id = ? AND team_id = ? AND minute = 4')
+      .run(before.round.id, teamIds[0]);
     const step = vi.spyOn(model, 'step');
     const back = await env.manager.get(before.code);
     expect(step).toHaveBeenCalled();
@@ -100,7 +111,9 @@ test('a paused room is still rebuilt by re-simulation and checked against what w
   // The simulation is what goes on, so the re-simulated minute is the one shown; the difference is reported.
   expect(back.historyOf(teamIds[1])!.snapshots[2].indicators.goodApproval).toBe(original);
   expect(back.recoveryMismatches).toEqual([{ teamId: teamIds[1], minutes: [2] }]);
-  expect(env.errors).toEqual([expect.objectContaining({ room: before.code, mismatches: [{ teamId: teamIds[1], minutes: [2] }] })]);
+  expect(env.errors).toEqual([
+    expect.objectContaining({ room: before.code, mismatches: [{ teamId: teamIds[1], minutes: [2] }] }),
+  ]);
   await back.dispatch({ type: 'clock', action: 'resume' });
   await env.advance(1000);
   expect(back.round.minute).toBe(4);

@@ -16,7 +16,10 @@ import { rawFeed, rawSocketIo } from './raw-clients.ts';
 describe('headers', () => {
   const web = mkdtempSync(join(tmpdir(), 'opsroom-web-'));
   const boot = '\n  window.booted = 1;\n';
-  writeFileSync(join(web, 'index.html'), `<!doctype html><html><head><script src="/_app/x.js"></script></head><body><script>${boot}</script></body></html>`);
+  writeFileSync(
+    join(web, 'index.html'),
+    `<!doctype html><html><head><script src="/_app/x.js"></script></head><body><script>${boot}</script></body></html>`,
+  );
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer({ webRoot: web });
@@ -31,7 +34,12 @@ describe('headers', () => {
     expect(res.statusCode).toBe(200);
     const csp = String(res.headers['content-security-policy']);
     const hash = createHash('sha256').update(boot).digest('base64');
-    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v]),
+    );
     expect(directives['script-src']).toEqual(["'self'", `'sha256-${hash}'`]);
     expect(directives['frame-ancestors']).toEqual(["'none'"]);
     expect(directives['object-src']).toEqual(["'none'"]);
@@ -74,7 +82,8 @@ describe('WebSocket origins', () => {
     ['a garbled Origin', { origin: 'not a url' }, false],
   ];
   const cases = () => CASES;
-  const real = (h: Record<string, string>): Record<string, string> => (h.origin ? { origin: h.origin.replace('OWN', own()) } : {});
+  const real = (h: Record<string, string>): Record<string, string> =>
+    h.origin ? { origin: h.origin.replace('OWN', own()) } : {};
 
   test.each(cases())('socket.io over websocket, %s', async (_what, headers, allowed) => {
     const attempt = rawSocketIo(own(), real(headers));
@@ -101,7 +110,9 @@ describe('WebSocket origins', () => {
     try {
       const headers = { origin: 'https://opsroom.school.example', 'x-forwarded-host': 'opsroom.school.example' };
       (await rawSocketIo(proxied.url, headers)).ws.close();
-      await expect(rawSocketIo(proxied.url, { ...headers, 'x-forwarded-host': 'other.example' })).rejects.toThrow(/refused: 400/);
+      await expect(rawSocketIo(proxied.url, { ...headers, 'x-forwarded-host': 'other.example' })).rejects.toThrow(
+        /refused: 400/,
+      );
     } finally {
       await proxied.close();
     }
@@ -110,10 +121,15 @@ describe('WebSocket origins', () => {
 
 test('ALLOWED_ORIGINS takes origins only', () => {
   expect(parseAllowedOrigins(undefined)).toEqual([]);
-  expect(parseAllowedOrigins(' https://a.example , http://b.example:8080/ ')).toEqual(['https://a.example', 'http://b.example:8080']);
+  expect(parseAllowedOrigins(' https://a.example , http://b.example:8080/ ')).toEqual([
+    'https://a.example',
+    'http://b.example:8080',
+  ]);
   for (const bad of ['a.example', 'https://a.example/path', '*', 'javascript:alert(1)']) {
     expect(() => parseAllowedOrigins(bad), bad).toThrow(/is not an origin/);
-    expect(() => loadConfig({ ALLOWED_ORIGINS: `https://ok.example,${bad}` }), bad).toThrow(/^ALLOWED_ORIGINS=.*: ".*" is not an origin; expected scheme/);
+    expect(() => loadConfig({ ALLOWED_ORIGINS: `https://ok.example,${bad}` }), bad).toThrow(
+      /^ALLOWED_ORIGINS=.*: ".*" is not an origin; expected scheme/,
+    );
   }
   expect(loadConfig({ ALLOWED_ORIGINS: 'https://a.example' }).allowedOrigins).toEqual(['https://a.example']);
 });

@@ -3,7 +3,18 @@
 // in another room keeps getting its minutes. A client at a human pace is never cut.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_CONNECTION_LIMITS } from '../../server/realtime/guard.ts';
-import { advance, collect, connect, createRoom, ok, refusals, startServer, until, type Client, type TestServer } from '../server/helpers.ts';
+import {
+  advance,
+  collect,
+  connect,
+  createRoom,
+  ok,
+  refusals,
+  startServer,
+  until,
+  type Client,
+  type TestServer,
+} from '../server/helpers.ts';
 import { rawFeed, rawSocketIo, type RawSocketIo } from './raw-clients.ts';
 
 const { events } = DEFAULT_CONNECTION_LIMITS;
@@ -37,7 +48,10 @@ describe('flooding', () => {
 
   test.each([
     ['unknown events', () => ['42["admin:drop-tables",{}]']],
-    ['events without an acknowledgement', () => ['42["student:control",{"key":"servers","value":8}]', '42["observer:join",{"code":"ZZZZZZ"}]']],
+    [
+      'events without an acknowledgement',
+      () => ['42["student:control",{"key":"servers","value":8}]', '42["observer:join",{"code":"ZZZZZZ"}]'],
+    ],
     ['bare engine.io packets', () => ['6', '3']],
   ])('100,000 %s: answered at most up to the event limit, then the socket is cut', async (_what, packets) => {
     const before = server.app.io.engine.clientsCount;
@@ -77,10 +91,12 @@ describe('flooding', () => {
   });
 
   test('four flooders at once: all are cut, the class is not', async () => {
-    const cuts = async () => (await refusals(server, 'socket:packets')) + (await refusals(server, 'socket:address-packets'));
+    const cuts = async () =>
+      (await refusals(server, 'socket:packets')) + (await refusals(server, 'socket:address-packets'));
     const before = await cuts();
     const flooders = await Promise.all([0, 1, 2, 3].map(() => rawSocketIo(server.url)));
-    for (let i = 0; i < 25_000; i++) for (const c of flooders) if (c.ws.readyState === c.ws.OPEN) c.ws.send('42["nonsense"]');
+    for (let i = 0; i < 25_000; i++)
+      for (const c of flooders) if (c.ws.readyState === c.ws.OPEN) c.ws.send('42["nonsense"]');
     await until(() => flooders.every((c) => c.ws.readyState === c.ws.CLOSED), 'every flooder to be cut');
     // Each cut is counted once in /metrics.
     expect((await cuts()) - before).toBe(4);
@@ -105,7 +121,9 @@ describe('per address', () => {
   let server: TestServer;
   let code: string;
   beforeAll(async () => {
-    server = await startServer({ connectionLimits: { connectionsPerAddress: 4, addressPackets: { capacity: 300, refillPerSecond: 1 } } });
+    server = await startServer({
+      connectionLimits: { connectionsPerAddress: 4, addressPackets: { capacity: 300, refillPerSecond: 1 } },
+    });
     code = (await createRoom(server, { teamCount: 1 })).code;
   });
   afterAll(() => server.close());

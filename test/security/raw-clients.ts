@@ -20,7 +20,9 @@ function rawClient(url: string, headers: Record<string, string> = {}, localAddre
   ws.on('error', () => {});
   const sock = () => (ws as unknown as { _socket: import('node:net').Socket })._socket;
   return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve({ ws, frames, closed, stopReading: () => sock().pause(), resumeReading: () => sock().resume() }));
+    ws.once('open', () =>
+      resolve({ ws, frames, closed, stopReading: () => sock().pause(), resumeReading: () => sock().resume() }),
+    );
     ws.once('unexpected-response', (_req, res) => reject(new Error(`refused: ${res.statusCode}`)));
     ws.once('error', reject);
   });
@@ -36,8 +38,16 @@ export interface RawSocketIo extends RawClient {
 }
 
 /** A socket.io client on the websocket transport, connected to the main namespace (from `localAddress`, a loopback address, if given). */
-export async function rawSocketIo(serverUrl: string, headers: Record<string, string> = {}, localAddress?: string): Promise<RawSocketIo> {
-  const c = await rawClient(`${serverUrl.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`, headers, localAddress);
+export async function rawSocketIo(
+  serverUrl: string,
+  headers: Record<string, string> = {},
+  localAddress?: string,
+): Promise<RawSocketIo> {
+  const c = await rawClient(
+    `${serverUrl.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`,
+    headers,
+    localAddress,
+  );
   const waitFor = (pred: (f: string) => boolean) =>
     new Promise<string>((resolve, reject) => {
       const found = c.frames.find(pred);
@@ -57,7 +67,8 @@ export async function rawSocketIo(serverUrl: string, headers: Record<string, str
   c.ws.send('40');
   const connected = await waitFor((f) => f.startsWith('40'));
   let nextId = 1000;
-  const emit = (event: string, payload: unknown, ack?: number) => c.ws.send(`42${ack ?? ''}${JSON.stringify([event, payload])}`);
+  const emit = (event: string, payload: unknown, ack?: number) =>
+    c.ws.send(`42${ack ?? ''}${JSON.stringify([event, payload])}`);
   return {
     ...c,
     sid: JSON.parse(connected.slice(2)).sid,

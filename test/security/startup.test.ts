@@ -41,7 +41,10 @@ function runMain(databasePath: string, asNobody = false): Promise<{ code: number
 
 describe('a bad DATABASE_PATH fails fast with one clear line', () => {
   const notADb = join(dir, 'not-a-db.db');
-  writeFileSync(notADb, 'this is a text file, not an SQLite database, and it is long enough to have a header\n'.repeat(4));
+  writeFileSync(
+    notADb,
+    'this is a text file, not an SQLite database, and it is long enough to have a header\n'.repeat(4),
+  );
   const file = join(dir, 'plain-file');
   writeFileSync(file, '');
   const locked = join(dir, 'locked');
@@ -103,7 +106,10 @@ describe('recovery and health', () => {
     const dbPath = join(dir, 'bad-row.db');
     const { a, b } = await twoPausedRounds(dbPath);
     const raw = new Database(dbPath);
-    const roundB = raw.prepare('SELECT rounds.id FROM rounds JOIN rooms ON rooms.id = rounds.room_id WHERE rooms.code = ?').pluck().get(b);
+    const roundB = raw
+      .prepare('SELECT rounds.id FROM rounds JOIN rooms ON rooms.id = rounds.room_id WHERE rooms.code = ?')
+      .pluck()
+      .get(b);
     raw.prepare("UPDATE rounds SET scenario = 'vanished' WHERE id = ?").run(roundB);
     raw.close();
 
@@ -126,7 +132,10 @@ describe('recovery and health', () => {
     raw.pragma('wal_checkpoint(TRUNCATE)');
     const pageSize = raw.pragma('page_size', { simple: true }) as number;
     // Room b's minutes were written last: the last leaf page of the snapshots table holds only them.
-    const pages = raw.prepare("SELECT pageno FROM dbstat WHERE name = 'snapshots' AND pagetype = 'leaf' ORDER BY pageno").pluck().all() as number[];
+    const pages = raw
+      .prepare("SELECT pageno FROM dbstat WHERE name = 'snapshots' AND pagetype = 'leaf' ORDER BY pageno")
+      .pluck()
+      .all() as number[];
     raw.close();
     expect(pages.length).toBeGreaterThan(2);
     const fd = openSync(dbPath, 'r+');
@@ -140,7 +149,10 @@ describe('recovery and health', () => {
     expect(log.lines().some((l) => l.msg.startsWith('the database failed its quick check'))).toBe(true);
     const health = await server.app.inject({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(503);
-    expect(health.json()).toMatchObject({ ok: false, database: { intact: false, writable: true, problems: [expect.any(String)] } });
+    expect(health.json()).toMatchObject({
+      ok: false,
+      database: { intact: false, writable: true, problems: [expect.any(String)] },
+    });
     await server.close();
     server = undefined;
   });
@@ -154,7 +166,10 @@ describe('recovery and health', () => {
     await advance(server, PROBE_EVERY_MS);
     const down = await health();
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toMatchObject({ ok: false, database: { writable: false, writeError: expect.stringMatching(/readonly/) } });
+    expect(down.json()).toMatchObject({
+      ok: false,
+      database: { writable: false, writeError: expect.stringMatching(/readonly/) },
+    });
     sqliteOf(server!).pragma('query_only = OFF');
     expect((await health()).statusCode).toBe(200);
   });

@@ -1,6 +1,16 @@
 // Bad input and abuse: every one is answered with an error or a limit, nothing changes, the server lives.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { collect, connect, createRoom, ok, request, startServer, until, type Client, type TestServer } from './helpers.ts';
+import {
+  collect,
+  connect,
+  createRoom,
+  ok,
+  request,
+  startServer,
+  until,
+  type Client,
+  type TestServer,
+} from './helpers.ts';
 
 describe('bad messages and forged identities', () => {
   let server: TestServer;
@@ -71,14 +81,32 @@ describe('bad messages and forged identities', () => {
 
   test('unknown codes, forged tokens and forged keys are refused', async () => {
     const c = await connect(server);
-    expect(await request(c, 'student:join', { code: 'ZZZZZZ', name: 'Eve' })).toMatchObject({ ok: false, error: { code: 'ROOM_NOT_FOUND' } });
-    expect(await request(c, 'student:join', { code: 'not a code!', name: 'Eve' })).toMatchObject({ ok: false, error: { code: 'ROOM_NOT_FOUND' } });
-    expect(await request(c, 'student:join', { code, token: 'A'.repeat(43) })).toMatchObject({ ok: false, error: { code: 'BAD_TOKEN' } });
+    expect(await request(c, 'student:join', { code: 'ZZZZZZ', name: 'Eve' })).toMatchObject({
+      ok: false,
+      error: { code: 'ROOM_NOT_FOUND' },
+    });
+    expect(await request(c, 'student:join', { code: 'not a code!', name: 'Eve' })).toMatchObject({
+      ok: false,
+      error: { code: 'ROOM_NOT_FOUND' },
+    });
+    expect(await request(c, 'student:join', { code, token: 'A'.repeat(43) })).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_TOKEN' },
+    });
     // A real token used for another room.
-    expect(await request(c, 'student:join', { code: otherCode, token })).toMatchObject({ ok: false, error: { code: 'BAD_TOKEN' } });
-    expect(await request(c, 'teacher:join', { code, key: 'B'.repeat(43) })).toMatchObject({ ok: false, error: { code: 'BAD_KEY' } });
+    expect(await request(c, 'student:join', { code: otherCode, token })).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_TOKEN' },
+    });
+    expect(await request(c, 'teacher:join', { code, key: 'B'.repeat(43) })).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_KEY' },
+    });
     // The right key for the wrong room.
-    expect(await request(c, 'teacher:join', { code: otherCode, key: teacherKey })).toMatchObject({ ok: false, error: { code: 'BAD_KEY' } });
+    expect(await request(c, 'teacher:join', { code: otherCode, key: teacherKey })).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_KEY' },
+    });
     // Nothing happened to the room.
     expect((await server.app.rooms.get(code)).view('teacher').players).toHaveLength(1);
     const res = await server.app.inject({ method: 'GET', url: '/api/rooms/ZZZZZZ' });
@@ -89,16 +117,34 @@ describe('bad messages and forged identities', () => {
   test('students cannot drive the clock or act as the teacher', async () => {
     const before = await state();
     for (const action of ['pause', 'end', 'step', 'next'] as const) {
-      expect(await request(student, 'teacher:clock', { action })).toMatchObject({ ok: false, error: { code: 'NOT_TEACHER' } });
+      expect(await request(student, 'teacher:clock', { action })).toMatchObject({
+        ok: false,
+        error: { code: 'NOT_TEACHER' },
+      });
     }
-    expect(await request(student, 'teacher:configure', { tempo: 1 })).toMatchObject({ ok: false, error: { code: 'NOT_TEACHER' } });
-    expect(await request(student, 'teacher:remove', { playerId: 1 })).toMatchObject({ ok: false, error: { code: 'NOT_TEACHER' } });
-    expect(await request(student, 'teacher:team', { teamId: 1 })).toMatchObject({ ok: false, error: { code: 'NOT_TEACHER' } });
+    expect(await request(student, 'teacher:configure', { tempo: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_TEACHER' },
+    });
+    expect(await request(student, 'teacher:remove', { playerId: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_TEACHER' },
+    });
+    expect(await request(student, 'teacher:team', { teamId: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_TEACHER' },
+    });
     // An observer has no controls either.
     const obs = await connect(server);
     await ok(obs, 'observer:join', { code });
-    expect(await request(obs, 'student:control', { key: 'servers', value: 8 })).toMatchObject({ ok: false, error: { code: 'NOT_JOINED' } });
-    expect(await request(obs, 'teacher:clock', { action: 'pause' })).toMatchObject({ ok: false, error: { code: 'NOT_TEACHER' } });
+    expect(await request(obs, 'student:control', { key: 'servers', value: 8 })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_JOINED' },
+    });
+    expect(await request(obs, 'teacher:clock', { action: 'pause' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_TEACHER' },
+    });
     expect(await state()).toBe(before);
   });
 
@@ -111,13 +157,24 @@ describe('bad messages and forged identities', () => {
     server.clock.advance(5000);
     await until(() => mins.length === 1, 'the next minute');
     expect(mins[0].snapshot.minute).toBe(1);
-    const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: { teamCount: 'x'.repeat(20_000) } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      payload: { teamCount: 'x'.repeat(20_000) },
+    });
     expect(res.statusCode).toBe(413);
     expect(res.json().error.code).toBe('TOO_LARGE');
   });
 
   test('HTTP room creation validates its body', async () => {
-    for (const payload of [{ tempo: 3 }, { simulator: 'nuclear-plant' }, { scenario: 'nope' }, { teamCount: 0 }, { seed: -1 }, { evil: true }]) {
+    for (const payload of [
+      { tempo: 3 },
+      { simulator: 'nuclear-plant' },
+      { scenario: 'nope' },
+      { teamCount: 0 },
+      { seed: -1 },
+      { evil: true },
+    ]) {
       const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().error.code).toBe('BAD_REQUEST');
@@ -164,7 +221,8 @@ describe('limits', () => {
 
   test('room creation over HTTP is rate-limited per address', async () => {
     const codes: number[] = [];
-    for (let i = 0; i < 35; i++) codes.push((await server.app.inject({ method: 'POST', url: '/api/rooms', payload: {} })).statusCode);
+    for (let i = 0; i < 35; i++)
+      codes.push((await server.app.inject({ method: 'POST', url: '/api/rooms', payload: {} })).statusCode);
     expect(codes.filter((s) => s === 201).length).toBeLessThanOrEqual(30);
     const last = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: {} });
     expect(last.statusCode).toBe(429);

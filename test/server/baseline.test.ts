@@ -20,7 +20,13 @@ const MINUTES = 12;
 const def = scenarioDef(paymentSwitch, 'sale-surge');
 
 async function playedRoom(endAt = MINUTES) {
-  const { room } = await env.manager.create({ scenario: 'sale-surge', teamCount: 2, seed: SEED, minutes: MINUTES, tempo: 1 });
+  const { room } = await env.manager.create({
+    scenario: 'sale-surge',
+    teamCount: 2,
+    seed: SEED,
+    minutes: MINUTES,
+    tempo: 1,
+  });
   const ana = (await env.manager.joinStudent(room.code, 'Ana')).player;
   await env.manager.joinStudent(room.code, 'Bo');
   await room.dispatch({ type: 'clock', action: 'start' });
@@ -41,8 +47,17 @@ describe('against doing nothing', () => {
       { minute: 2, key: 'servers', value: 12 },
       { minute: 2, key: 'shedding', value: true },
     ];
-    const played = runRound(paymentSwitch, { scenario: 'sale-surge', seed: SEED, noise: true, minutes: MINUTES, changes, baseline });
-    const mine = env.out.sent.filter((s) => s.event === 'minute' && s.to.kind === 'team' && s.to.teamId === ana.teamId).map((s) => s.payload as TeamMinute);
+    const played = runRound(paymentSwitch, {
+      scenario: 'sale-surge',
+      seed: SEED,
+      noise: true,
+      minutes: MINUTES,
+      changes,
+      baseline,
+    });
+    const mine = env.out.sent
+      .filter((s) => s.event === 'minute' && s.to.kind === 'team' && s.to.teamId === ana.teamId)
+      .map((s) => s.payload as TeamMinute);
     expect(mine.map((m) => m.snapshot.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
     for (const m of mine) {
       const upTo = played.snapshots.slice(0, m.snapshot.minute + 1);
@@ -67,7 +82,14 @@ describe('against doing nothing', () => {
       { minute: 2, key: 'servers', value: 12 },
       { minute: 2, key: 'shedding', value: true },
     ];
-    const upTo6 = runRound(paymentSwitch, { scenario: 'sale-surge', seed: SEED, noise: true, minutes: 6, changes, baseline });
+    const upTo6 = runRound(paymentSwitch, {
+      scenario: 'sale-surge',
+      seed: SEED,
+      noise: true,
+      minutes: 6,
+      changes,
+      baseline,
+    });
     const scores = env.out.of('scores').at(-1)!;
     expect(scores.endedEarlyAt).toBe(6);
     expect(scores.teams.find((t) => t.teamId === ana.teamId)?.score).toBe(upTo6.result.score);
@@ -91,7 +113,9 @@ describe('against doing nothing', () => {
   test('a round stored before the baseline keeps its stored score when it is read again', async () => {
     const { room, ana } = await playedRoom();
     // As a round scored with the goals-only rule would have been stored.
-    env.store.db.$client.prepare('update scores set score = 3065.8 where round_id = ? and team_id = ?').run(room.round.id, ana.teamId);
+    env.store.db.$client
+      .prepare('update scores set score = 3065.8 where round_id = ? and team_id = ?')
+      .run(room.round.id, ana.teamId);
     const code = room.code;
     room.dispose();
     expect(env.manager.sweep(0)).toBe(1);
@@ -107,6 +131,12 @@ describe('against doing nothing', () => {
     const opened = await env.manager.get(fork.code);
     const team = [...opened.round.teams.values()][0];
     expect(opened.historyOf(team.teamId)?.baseline).toEqual(room.historyOf(ana.teamId!)?.baseline);
-    expect(team.score).toBe(evaluateRound(def, room.historyOf(ana.teamId!)!.snapshots.slice(0, 6), baselineRun(paymentSwitch, 'sale-surge', SEED, MINUTES)).score);
+    expect(team.score).toBe(
+      evaluateRound(
+        def,
+        room.historyOf(ana.teamId!)!.snapshots.slice(0, 6),
+        baselineRun(paymentSwitch, 'sale-surge', SEED, MINUTES),
+      ).score,
+    );
   });
 });

@@ -2,7 +2,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { formatControlValue } from '../../shared/sim/controls.ts';
 import { runCli } from '../../server/cli/sim-cli.ts';
-import { collect, connect, createRoom, ok, request, startServer, until, type Client, type TestServer } from './helpers.ts';
+import {
+  collect,
+  connect,
+  createRoom,
+  ok,
+  request,
+  startServer,
+  until,
+  type Client,
+  type TestServer,
+} from './helpers.ts';
 import type { ChangeRecord, RoomView, TeamMinute } from '../../shared/protocol/types.ts';
 
 const MINUTES = 20;
@@ -12,12 +22,20 @@ describe('a class of 8 in 2 teams plays sale-surge', () => {
   let server: TestServer;
   let code: string;
   let teacher: Client;
-  const students: { name: string; client: Client; playerId: number; minutes: TeamMinute[]; pending: ChangeRecord[] }[] = [];
+  const students: { name: string; client: Client; playerId: number; minutes: TeamMinute[]; pending: ChangeRecord[] }[] =
+    [];
   let room: RoomView;
 
   beforeAll(async () => {
     server = await startServer();
-    const created = await createRoom(server, { simulator: 'payment-switch', scenario: 'sale-surge', teamCount: 2, minutes: MINUTES, tempo: 1, seed: SEED });
+    const created = await createRoom(server, {
+      simulator: 'payment-switch',
+      scenario: 'sale-surge',
+      teamCount: 2,
+      minutes: MINUTES,
+      tempo: 1,
+      seed: SEED,
+    });
     code = created.code;
     teacher = await connect(server);
     await ok(teacher, 'teacher:join', { code, key: created.teacherKey });
@@ -36,8 +54,10 @@ describe('a class of 8 in 2 teams plays sale-surge', () => {
   afterAll(() => server.close());
 
   const player = (s: { playerId: number }) => room.players.find((p) => p.id === s.playerId)!;
-  const owner = (teamId: number, role: string) => students.find((s) => player(s).teamId === teamId && player(s).roles.includes(role))!;
-  const allAt = (minute: number) => until(() => students.every((s) => s.minutes.length === minute + 1), `every student at minute ${minute}`);
+  const owner = (teamId: number, role: string) =>
+    students.find((s) => player(s).teamId === teamId && player(s).roles.includes(role))!;
+  const allAt = (minute: number) =>
+    until(() => students.every((s) => s.minutes.length === minute + 1), `every student at minute ${minute}`);
   const tick = async () => {
     const next = students[0].minutes.length;
     server.clock.advance(1000);
@@ -65,9 +85,18 @@ describe('a class of 8 in 2 teams plays sale-surge', () => {
     const t1 = room.teams[0].id;
     const scaler = owner(t1, 'scaling');
     const res = await ok(scaler.client, 'student:control', { key: 'servers', value: 10 });
-    expect(res.change).toMatchObject({ key: 'servers', value: 10, minute: 2, teamId: t1, author: { playerId: scaler.playerId, name: scaler.name } });
+    expect(res.change).toMatchObject({
+      key: 'servers',
+      value: 10,
+      minute: 2,
+      teamId: t1,
+      author: { playerId: scaler.playerId, name: scaler.name },
+    });
     const team = students.filter((s) => player(s).teamId === t1);
-    await until(() => team.every((s) => s.pending.some((c) => c.id === res.change.id)), 'pending change reaches the team');
+    await until(
+      () => team.every((s) => s.pending.some((c) => c.id === res.change.id)),
+      'pending change reaches the team',
+    );
     // The other team hears nothing of it.
     expect(students.filter((s) => player(s).teamId !== t1).every((s) => s.pending.length === 0)).toBe(true);
     expect(team[0].minutes[1].snapshot.controls.servers).toBe(6);
@@ -90,7 +119,10 @@ describe('a class of 8 in 2 teams plays sale-surge', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'NOT_OWNER' } });
     if (!r.ok) expect(r.error.message).toMatch(/servers belongs to the scaling role/);
     const bad = await request(owner(t2, 'scaling').client, 'student:control', { key: 'servers', value: 30 });
-    expect(bad).toMatchObject({ ok: false, error: { code: 'OUT_OF_RANGE', key: 'servers', allowed: expect.stringContaining('2–24') } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'OUT_OF_RANGE', key: 'servers', allowed: expect.stringContaining('2–24') },
+    });
     await tick(); // minute 3
     expect(students.map((s) => s.pending.length)).toEqual(before);
     const t2Student = students.find((s) => player(s).teamId === t2)!;
@@ -128,7 +160,16 @@ describe('a class of 8 in 2 teams plays sale-surge', () => {
     expect(results).toHaveLength(2);
     for (const res of results) {
       const changes = (await store.changesOfRound(roundId)).filter((c) => c.teamId === res.teamId);
-      const args = ['--model', 'payment-switch', '--scenario', 'sale-surge', '--seed', String(SEED), '--minutes', String(MINUTES)];
+      const args = [
+        '--model',
+        'payment-switch',
+        '--scenario',
+        'sale-surge',
+        '--seed',
+        String(SEED),
+        '--minutes',
+        String(MINUTES),
+      ];
       for (const c of changes) args.push('--set', `${c.key}=${formatControlValue(c.value)}@${c.minute}`);
       const out = runCli(args);
       expect(out.code).toBe(0);
@@ -139,7 +180,12 @@ describe('a class of 8 in 2 teams plays sale-surge', () => {
       // The team's last minute carried the same ledger figures and score.
       const last = students.find((s) => player(s).teamId === res.teamId)!.minutes.at(-1)!;
       expect(last.score).toBe(cli.score);
-      expect(last.ledger).toEqual({ total: cli.ledger.total, baseline: cli.ledger.nothing, calm: cli.ledger.calm, saving: cli.ledger.saving });
+      expect(last.ledger).toEqual({
+        total: cli.ledger.total,
+        baseline: cli.ledger.nothing,
+        calm: cli.ledger.calm,
+        saving: cli.ledger.saving,
+      });
       const byId = new Map(res.goals.map((g) => [g.id, g]));
       for (const g of cli.goals) {
         expect(byId.get(g.id)).toMatchObject({ value: g.value, target: g.target, met: g.met });

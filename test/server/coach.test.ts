@@ -9,8 +9,10 @@ import { connect, createRoom, ok, startServer, type TestServer } from './helpers
 
 let server: TestServer;
 const auth = (secret: string) => ({ authorization: `Bearer ${secret}` });
-const get = (url: string, secret?: string) => server.app.inject({ method: 'GET', url, headers: secret ? auth(secret) : {} });
-const post = (url: string, secret: string, payload: object) => server.app.inject({ method: 'POST', url, headers: auth(secret), payload });
+const get = (url: string, secret?: string) =>
+  server.app.inject({ method: 'GET', url, headers: secret ? auth(secret) : {} });
+const post = (url: string, secret: string, payload: object) =>
+  server.app.inject({ method: 'POST', url, headers: auth(secret), payload });
 
 async function minutes(n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
@@ -30,7 +32,14 @@ describe('the hindsight coach', () => {
   beforeAll(async () => {
     server = await startServer();
     // Bad deploy, seed 1: Ana (team 1, every role) rolls back at minute 16, a minute too late for p99; Bo's team does nothing.
-    const created = await createRoom(server, { simulator: 'web-service', scenario: 'bad-deploy', teamCount: 2, minutes: 60, tempo: 1, seed: 1 });
+    const created = await createRoom(server, {
+      simulator: 'web-service',
+      scenario: 'bad-deploy',
+      teamCount: 2,
+      minutes: 60,
+      tempo: 1,
+      seed: 1,
+    });
     teacherKey = created.teacherKey;
     const teacher = await connect(server);
     await ok(teacher, 'teacher:join', { code: created.code, key: teacherKey });
@@ -63,10 +72,20 @@ describe('the hindsight coach', () => {
     const mine = report.teams.find((t) => t.teamId === t1)!;
     expect(mine.tried).toBeGreaterThan(100);
     expect(mine.searchedMs).toBeGreaterThan(0);
-    expect(mine.suggestion).toMatchObject({ kind: 'earlier', key: 'rollback', fromMinute: 16, toMinute: 15, goalsNowMet: ['p99'], forkMinute: 14 });
+    expect(mine.suggestion).toMatchObject({
+      kind: 'earlier',
+      key: 'rollback',
+      fromMinute: 16,
+      toMinute: 15,
+      goalsNowMet: ['p99'],
+      forkMinute: 14,
+    });
     // Its "before" is the team's stored verdict.
     const stored = (await server.app.store.resultsOfRound(roundId)).find((r) => r.teamId === t1)!;
-    expect(mine.suggestion!.before).toMatchObject({ score: stored.score, goalsMet: stored.goals.filter((g) => g.met).length });
+    expect(mine.suggestion!.before).toMatchObject({
+      score: stored.score,
+      goalsMet: stored.goals.filter((g) => g.met).length,
+    });
     // Bo's team did nothing: one decision more.
     expect(report.teams.find((t) => t.teamId === t2)!.suggestion?.kind).toBe('add');
     // Asked again: the same answer, kept.
@@ -89,7 +108,11 @@ describe('the hindsight coach', () => {
   test('the suggestion opens as a what-if with its changes pending, by the coach; played on, it ends as claimed', async () => {
     const s = report.teams.find((t) => t.teamId === t1)!.suggestion!;
     const pending = s.changes.filter((c) => c.minute > s.forkMinute);
-    const res = await post(`/api/rounds/${roundId}/fork`, teacherKey, { teamId: t1, minute: s.forkMinute, changes: pending });
+    const res = await post(`/api/rounds/${roundId}/fork`, teacherKey, {
+      teamId: t1,
+      minute: s.forkMinute,
+      changes: pending,
+    });
     expect(res.statusCode).toBe(201);
     const fork = res.json();
     const room = await server.app.rooms.get(fork.code);
@@ -97,10 +120,19 @@ describe('the hindsight coach', () => {
     const history = room.historyOf(team)!;
     expect(history.snapshots.at(-1)!.minute).toBe(s.forkMinute);
     expect(history.changes.filter((c) => c.minute > s.forkMinute)).toEqual(
-      pending.map((c) => expect.objectContaining({ minute: c.minute, key: c.key, value: c.value, author: { playerId: null, name: 'Coach' } })),
+      pending.map((c) =>
+        expect.objectContaining({
+          minute: c.minute,
+          key: c.key,
+          value: c.value,
+          author: { playerId: null, name: 'Coach' },
+        }),
+      ),
     );
     // The change is stored with the fork.
-    expect((await server.app.store.changesOfRound(fork.roundId)).filter((c) => c.author.name === 'Coach')).toHaveLength(pending.length);
+    expect((await server.app.store.changesOfRound(fork.roundId)).filter((c) => c.author.name === 'Coach')).toHaveLength(
+      pending.length,
+    );
     await room.dispatch({ type: 'clock', action: 'resume' });
     await minutes(60 - s.forkMinute);
     const scores = room.scores()!;
@@ -125,7 +157,16 @@ describe('the hindsight coach', () => {
 });
 
 describe('the coach’s queue', () => {
-  const job: CoachJob = { simulator: 'web-service', scenario: 'bad-deploy', seed: 1, noise: true, minutes: 20, minute: 20, changes: [], options: { maxPlays: 20 } };
+  const job: CoachJob = {
+    simulator: 'web-service',
+    scenario: 'bad-deploy',
+    seed: 1,
+    noise: true,
+    minutes: 20,
+    minute: 20,
+    changes: [],
+    options: { maxPlays: 20 },
+  };
 
   test('one search at a time; a team asked twice is searched once; past the queue it is busy, and nothing is lost', async () => {
     const coach = new Coach(inlineRunner, { queue: 2, cached: 10 });

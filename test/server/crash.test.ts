@@ -18,7 +18,14 @@ test('a round killed with SIGKILL resumes at its last stored minute and plays on
   const res = await fetch(`${a.url}/api/rooms`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ simulator: 'payment-switch', scenario: 'issuer-outage', teamCount: 2, minutes: MINUTES, tempo: 2, seed: SEED }),
+    body: JSON.stringify({
+      simulator: 'payment-switch',
+      scenario: 'issuer-outage',
+      teamCount: 2,
+      minutes: MINUTES,
+      tempo: 2,
+      seed: SEED,
+    }),
   });
   const { code, teacherKey } = await res.json();
   const teacher = await a.connect();
@@ -74,7 +81,9 @@ test('a round killed with SIGKILL resumes at its last stored minute and plays on
     expect(after).toMatchObject({ teamId: before.teamId, roles: before.roles });
     // The history is every minute they saw before the crash, unchanged.
     expect(joined.history.snapshots).toEqual(s.minutes.map((m) => m.snapshot));
-    expect(joined.history.changes.some((c: { key: string; minute: number }) => c.key === 'servers' && c.minute === 8)).toBe(before.teamId === room.teams[1].id);
+    expect(
+      joined.history.changes.some((c: { key: string; minute: number }) => c.key === 'servers' && c.minute === 8),
+    ).toBe(before.teamId === room.teams[1].id);
   }
   // A forged token is refused.
   const intruder = await b.connect();
@@ -96,11 +105,21 @@ test('a round killed with SIGKILL resumes at its last stored minute and plays on
   for (const t of room.teams) {
     const changes = (await store.changesOfRound(roundId)).filter((c) => c.teamId === t.id);
     const baseline = baselineRun(paymentSwitch, 'issuer-outage', SEED, MINUTES);
-    const clean = runRound(paymentSwitch, { scenario: 'issuer-outage', seed: SEED, noise: true, minutes: MINUTES, changes, baseline });
+    const clean = runRound(paymentSwitch, {
+      scenario: 'issuer-outage',
+      seed: SEED,
+      noise: true,
+      minutes: MINUTES,
+      changes,
+      baseline,
+    });
     const stored = await store.snapshotsOfRound(roundId, { teamId: t.id });
     expect(stored.map((s) => s.minute)).toEqual(Array.from({ length: MINUTES + 1 }, (_, i) => i));
     expect(stored.map((s) => s.data)).toEqual(clean.snapshots.map((s) => JSON.stringify(s)));
-    const member = back.find((s) => s.joined.room.players.find((p: { id: number; teamId: number }) => p.id === s.joined.playerId).teamId === t.id)!;
+    const member = back.find(
+      (s) =>
+        s.joined.room.players.find((p: { id: number; teamId: number }) => p.id === s.joined.playerId).teamId === t.id,
+    )!;
     expect(member.minutes.map((m) => m.snapshot)).toEqual(clean.snapshots.slice(8));
     const score = (await store.resultsOfRound(roundId)).find((r) => r.teamId === t.id);
     expect(score?.score).toBe(clean.result.score);

@@ -11,7 +11,8 @@ let server: TestServer;
 afterEach(() => server?.close());
 
 const auth = (secret: string) => ({ authorization: `Bearer ${secret}` });
-const get = (url: string, secret?: string) => server.app.inject({ method: 'GET', url, headers: secret ? auth(secret) : {} });
+const get = (url: string, secret?: string) =>
+  server.app.inject({ method: 'GET', url, headers: secret ? auth(secret) : {} });
 
 /** A room of two teams — Ana and Cy in the first, Bo in the second — started, and its teacher. */
 async function classroom(body: object = {}) {
@@ -19,7 +20,8 @@ async function classroom(body: object = {}) {
   const teacher = await connect(server);
   await ok(teacher, 'teacher:join', { code, key: teacherKey });
   const tokens: Record<string, string> = {};
-  for (const name of ['Ana', 'Bo', 'Cy']) tokens[name] = (await ok(await connect(server), 'student:join', { code, name })).token;
+  for (const name of ['Ana', 'Bo', 'Cy'])
+    tokens[name] = (await ok(await connect(server), 'student:join', { code, name })).token;
   await ok(teacher, 'teacher:clock', { action: 'start' });
   const room = await server.app.rooms.get(code);
   const [t1, t2] = room.view('teacher').teams.map((t) => t.id);
@@ -41,7 +43,16 @@ describe('a debrief for students', () => {
     expect([early.statusCode, early.json().error.code]).toEqual([409, 'BAD_STATE']);
     expect((await get('/api/student/rounds', c.tokens.Ana)).json().rounds).toEqual([]);
     // A what-if made from it is the teacher's: its room is not named to students.
-    expect((await server.app.inject({ method: 'POST', url: `/api/rounds/${c.roundId}/fork`, headers: auth(c.teacherKey), payload: { teamId: c.t1, minute: 2 } })).statusCode).toBe(201);
+    expect(
+      (
+        await server.app.inject({
+          method: 'POST',
+          url: `/api/rounds/${c.roundId}/fork`,
+          headers: auth(c.teacherKey),
+          payload: { teamId: c.t1, minute: 2 },
+        })
+      ).statusCode,
+    ).toBe(201);
     await minutes(9);
 
     const ana: RoundReplay = (await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Ana)).json();
@@ -55,21 +66,33 @@ describe('a debrief for students', () => {
     expect(full.teams).toHaveLength(2);
     expect(full.forks).toHaveLength(1);
     expect(ana.teams[0]).toEqual(full.teams[0]);
-    expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Bo)).json().teams.map((t: any) => t.teamId)).toEqual([c.t2]);
+    expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Bo)).json().teams.map((t: any) => t.teamId)).toEqual([
+      c.t2,
+    ]);
 
     const rounds: StudentRounds = (await get('/api/student/rounds', c.tokens.Cy)).json();
     expect(rounds).toMatchObject({ roomCode: c.code, name: 'Cy', replayShared: false });
-    expect(rounds.rounds.map((r) => [r.id, r.teamIds, r.teams.map((t) => t.teamId)])).toEqual([[c.roundId, [c.t1], [c.t1]]]);
+    expect(rounds.rounds.map((r) => [r.id, r.teamIds, r.teams.map((t) => t.teamId)])).toEqual([
+      [c.roundId, [c.t1], [c.t1]],
+    ]);
 
     // The teacher shares the room's replays: every team, for every student of the room.
     const rooms = collect(c.teacher, 'room');
     expect((await ok(c.teacher, 'teacher:share', { shared: true })).room.replayShared).toBe(true);
     await until(() => rooms.some((r) => r.replayShared), 'the room view');
-    expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Bo)).json().teams.map((t: any) => t.teamId)).toEqual([c.t1, c.t2]);
-    expect((await get('/api/student/rounds', c.tokens.Bo)).json()).toMatchObject({ replayShared: true, rounds: [{ teamIds: [c.t2], teams: [{ teamId: c.t1 }, { teamId: c.t2 }] }] });
+    expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Bo)).json().teams.map((t: any) => t.teamId)).toEqual([
+      c.t1,
+      c.t2,
+    ]);
+    expect((await get('/api/student/rounds', c.tokens.Bo)).json()).toMatchObject({
+      replayShared: true,
+      rounds: [{ teamIds: [c.t2], teams: [{ teamId: c.t1 }, { teamId: c.t2 }] }],
+    });
     // Taken back: their own again.
     await ok(c.teacher, 'teacher:share', { shared: false });
-    expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Bo)).json().teams.map((t: any) => t.teamId)).toEqual([c.t2]);
+    expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Bo)).json().teams.map((t: any) => t.teamId)).toEqual([
+      c.t2,
+    ]);
   });
 
   test('a student the teacher moved during the round sees both teams they played in', async () => {
@@ -84,8 +107,12 @@ describe('a debrief for students', () => {
       [c.t1, ['Ana', 'Cy']],
       [c.t2, ['Bo', 'Cy']],
     ]);
-    expect((await get('/api/student/rounds', c.tokens.Cy)).json().rounds[0].teamIds.sort()).toEqual([c.t1, c.t2].sort());
-    expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Ana)).json().teams.map((t: any) => t.teamId)).toEqual([c.t1]);
+    expect((await get('/api/student/rounds', c.tokens.Cy)).json().rounds[0].teamIds.sort()).toEqual(
+      [c.t1, c.t2].sort(),
+    );
+    expect((await get(`/api/rounds/${c.roundId}/replay`, c.tokens.Ana)).json().teams.map((t: any) => t.teamId)).toEqual(
+      [c.t1],
+    );
   });
 
   test('no key, a removed student, a student of another room, a student who came after the round: refused', async () => {
@@ -167,7 +194,10 @@ describe('a round ended early (issue 12, item 8)', () => {
       ['early too', 3],
     ]);
     // The leaderboard of the screens ranks through it: a round's teams carry whether it was complete.
-    const board = leaderboardFromScores({ roundId: 1, endedEarlyAt: 11, teams: [{ teamId: 5, name: '', goals: [], score: 10 }] }, [{ id: 5, idx: 0, name: '', whatIf: null }]);
+    const board = leaderboardFromScores(
+      { roundId: 1, endedEarlyAt: 11, teams: [{ teamId: 5, name: '', goals: [], score: 10 }] },
+      [{ id: 5, idx: 0, name: '', whatIf: null }],
+    );
     expect(board[0]).toMatchObject({ complete: false, rank: 1 });
   });
 });
@@ -179,7 +209,14 @@ describe('what-if rooms keep the original team’s name (issue 12, item 9)', () 
     await ok(c.teacher, 'teacher:rename', { teamId: c.t1, name: 'Night shift' });
     await minutes(12);
     const fork = async (teamId: number, roundId = c.roundId, minute = 10) =>
-      (await server.app.inject({ method: 'POST', url: `/api/rounds/${roundId}/fork`, headers: auth(c.teacherKey), payload: { teamId, minute } })).json();
+      (
+        await server.app.inject({
+          method: 'POST',
+          url: `/api/rounds/${roundId}/fork`,
+          headers: auth(c.teacherKey),
+          payload: { teamId, minute },
+        })
+      ).json();
 
     const two = await fork(c.t2);
     const origin = { roundId: c.roundId, teamId: c.t2, idx: 1, name: '', minute: 10 };
@@ -187,7 +224,8 @@ describe('what-if rooms keep the original team’s name (issue 12, item 9)', () 
     // Its desk: a student of the what-if room reads the same.
     const joined = await ok(await connect(server), 'student:join', { code: two.code, name: 'Di' });
     expect(joined.room.teams[0].whatIf).toEqual(origin);
-    const history = (await get('/api/teacher/rooms', c.teacherKey)).json().rooms.find((r: any) => r.code === two.code).rounds[0];
+    const history = (await get('/api/teacher/rooms', c.teacherKey)).json().rooms.find((r: any) => r.code === two.code)
+      .rounds[0];
     expect(history.teams[0].whatIf).toEqual(origin);
     expect((await get(`/api/rounds/${two.roundId}/replay`, c.teacherKey)).json().teams[0].whatIf).toEqual(origin);
     const csv = (await get(`/api/rounds/${two.roundId}/export/scores.csv`, c.teacherKey)).body.split('\r\n')[1];
@@ -200,6 +238,12 @@ describe('what-if rooms keep the original team’s name (issue 12, item 9)', () 
     await ok(t, 'teacher:clock', { action: 'resume' });
     await minutes(2);
     const again = await fork(two.room.teams[0].id, two.roundId, 11);
-    expect(again.room.teams[0].whatIf).toEqual({ roundId: two.roundId, teamId: two.room.teams[0].id, idx: 1, name: '', minute: 11 });
+    expect(again.room.teams[0].whatIf).toEqual({
+      roundId: two.roundId,
+      teamId: two.room.teams[0].id,
+      idx: 1,
+      name: '',
+      minute: 11,
+    });
   });
 });

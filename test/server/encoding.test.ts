@@ -38,7 +38,11 @@ test('a minute written from its snapshot texts is the JSON of the payload, and h
   for (const m of minutes) expect(JSON.parse(teamMinuteJson(m))).toEqual(asSent(m));
   for (const m of roomMinutes) expect(JSON.parse(roomMinuteJson(m))).toEqual(asSent(m));
   // A team with no score yet, and a snapshot holding text that needs escaping.
-  const m0: TeamMinute = { ...minutes[0], score: null, snapshot: { ...minutes[0].snapshot, events: ['a "quoted"\nline'] } as never };
+  const m0: TeamMinute = {
+    ...minutes[0],
+    score: null,
+    snapshot: { ...minutes[0].snapshot, events: ['a "quoted"\nline'] } as never,
+  };
   expect(JSON.parse(teamMinuteJson(m0))).toEqual(asSent(m0));
 
   const stored = await env.store.snapshotsOfRound(room.round.id);
@@ -50,7 +54,10 @@ test('a minute written from its snapshot texts is the JSON of the payload, and h
 });
 
 test('a snapshot’s text is made once while recent, and made again alike once let go', () => {
-  const snaps = Array.from({ length: 40_000 }, (_, i) => ({ minute: i, indicators: { x: i / 3 } }) as unknown as Snapshot);
+  const snaps = Array.from(
+    { length: 40_000 },
+    (_, i) => ({ minute: i, indicators: { x: i / 3 } }) as unknown as Snapshot,
+  );
   const first = snapshotJson(snaps[0]);
   expect(first).toBe(JSON.stringify(snaps[0]));
   // Made once: asked again, it is not serialised again.
@@ -94,8 +101,12 @@ test('the encoder frames raw JSON exactly as socket.io serialises the value, and
     expect(ours.encode({ ...packet, data: ['room:minute', rawJson(text)] })).toEqual(plain.encode(packet));
   }
   // As a cluster adapter carries a broadcast to another process (JSON here; msgpack keeps plain objects too).
-  const carried = JSON.parse(JSON.stringify({ type: parser.PacketType.EVENT, nsp: '/', data: ['minute', rawJson(text)] }));
-  expect(ours.encode(carried)).toEqual(plain.encode({ type: parser.PacketType.EVENT, nsp: '/', data: ['minute', value] }));
+  const carried = JSON.parse(
+    JSON.stringify({ type: parser.PacketType.EVENT, nsp: '/', data: ['minute', rawJson(text)] }),
+  );
+  expect(ours.encode(carried)).toEqual(
+    plain.encode({ type: parser.PacketType.EVENT, nsp: '/', data: ['minute', value] }),
+  );
 
   const others: parser.Packet[] = [
     { type: parser.PacketType.EVENT, nsp: '/', data: ['x', { $json: 5 }] },
@@ -127,7 +138,17 @@ test('clients receive pre-encoded minutes as ordinary events, from a server with
   await until(() => teamMinutes.length === 3 && roomMinutes.length === 3, 'three minutes');
   const room = server.app.rooms.peek(code)!;
   const team = room.round.teams.get(joined.room.players[0].teamId)!;
-  expect(teamMinutes[2]).toEqual(asSent({ roundId: room.round.id, sentAt: roomMinutes[2].sentAt, teamId: team.teamId, snapshot: latest(team), progress: team.progress, score: team.score, ledger: team.ledger }));
+  expect(teamMinutes[2]).toEqual(
+    asSent({
+      roundId: room.round.id,
+      sentAt: roomMinutes[2].sentAt,
+      teamId: team.teamId,
+      snapshot: latest(team),
+      progress: team.progress,
+      score: team.score,
+      ledger: team.ledger,
+    }),
+  );
   expect(roomMinutes[2].teams.map((t: RoomMinute['teams'][number]) => t.snapshot.minute)).toEqual([2, 2]);
 
   // A socket.io server built without rawJsonParser gets the payloads themselves.
@@ -138,10 +159,18 @@ test('clients receive pre-encoded minutes as ordinary events, from a server with
     expect(encodesRawJson(io)).toBe(false);
     io.on('connection', (s) => void s.join('r:X:t:1'));
     const { io: ioClient } = await import('socket.io-client');
-    const c = ioClient(`http://127.0.0.1:${(http.address() as { port: number }).port}`, { transports: ['websocket'], reconnection: false });
+    const c = ioClient(`http://127.0.0.1:${(http.address() as { port: number }).port}`, {
+      transports: ['websocket'],
+      reconnection: false,
+    });
     const got = collect(c as never, 'minute');
     await until(() => io.sockets.adapter.rooms.get('r:X:t:1')?.size === 1, 'the plain client joined');
-    socketOutput(io, new FeedHub(DEFAULT_CONNECTION_LIMITS, server.clock, silentLog)).emit('X', { kind: 'team', teamId: 1 }, 'minute', teamMinutes[2]);
+    socketOutput(io, new FeedHub(DEFAULT_CONNECTION_LIMITS, server.clock, silentLog)).emit(
+      'X',
+      { kind: 'team', teamId: 1 },
+      'minute',
+      teamMinutes[2],
+    );
     await until(() => got.length === 1, 'the plain minute');
     expect(got[0]).toEqual(teamMinutes[2]);
     c.disconnect();

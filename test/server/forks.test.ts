@@ -24,7 +24,13 @@ async function playedRound() {
 }
 
 const fork = (roundId: number, key: string, body: object, remoteAddress = '127.0.0.1') =>
-  server.app.inject({ method: 'POST', url: `/api/rounds/${roundId}/fork`, headers: auth(key), payload: body, remoteAddress });
+  server.app.inject({
+    method: 'POST',
+    url: `/api/rounds/${roundId}/fork`,
+    headers: auth(key),
+    payload: body,
+    remoteAddress,
+  });
 
 describe('forks', () => {
   test('1,000 fork requests in a burst: refused past the creation limit, and memory holds none of them', async () => {
@@ -32,11 +38,15 @@ describe('forks', () => {
     const { code, teacherKey, roundId, teamIds } = await playedRound();
     const db = sqliteOf(server);
     const roomsBefore = (db.prepare('select count(*) n from rooms').get() as { n: number }).n;
-    const answers = await Promise.all(Array.from({ length: 1000 }, (_, i) => fork(roundId, teacherKey, { teamId: teamIds[i % 2], minute: 10 })));
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => fork(roundId, teacherKey, { teamId: teamIds[i % 2], minute: 10 })),
+    );
     const made = answers.filter((a) => a.statusCode === 201);
     // The address's 30: the room forked from took one, and one came back in the 20 s it was played.
     expect(made).toHaveLength(30);
-    expect(answers.filter((a) => a.statusCode === 429).map((a) => a.json().error.code)).toEqual(Array(970).fill('RATE_LIMITED'));
+    expect(answers.filter((a) => a.statusCode === 429).map((a) => a.json().error.code)).toEqual(
+      Array(970).fill('RATE_LIMITED'),
+    );
     // Stored, not kept: the only room in memory is the one forked from.
     expect((db.prepare('select count(*) n from rooms').get() as { n: number }).n).toBe(roomsBefore + 30);
     expect(server.app.rooms.all().map((r) => r.code)).toEqual([code]);
@@ -55,17 +65,31 @@ describe('forks', () => {
     server = await startServer();
     const { teacherKey, roundId, teamIds } = await playedRound();
     // 30 for this teacher: 30 forks from as many addresses, then neither a fork nor a new room.
-    for (let i = 0; i < 30; i++) expect((await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 5 }, `10.0.0.${i + 1}`)).statusCode).toBe(201);
+    for (let i = 0; i < 30; i++)
+      expect((await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 5 }, `10.0.0.${i + 1}`)).statusCode).toBe(
+        201,
+      );
     const refused = await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 5 }, '10.0.1.1');
-    expect([refused.statusCode, refused.json().error]).toEqual([429, { code: 'RATE_LIMITED', message: 'too many new rooms from this teacher: wait a little' }]);
-    const room = await server.app.inject({ method: 'POST', url: '/api/rooms', headers: auth(teacherKey), payload: {}, remoteAddress: '10.0.1.2' });
+    expect([refused.statusCode, refused.json().error]).toEqual([
+      429,
+      { code: 'RATE_LIMITED', message: 'too many new rooms from this teacher: wait a little' },
+    ]);
+    const room = await server.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      headers: auth(teacherKey),
+      payload: {},
+      remoteAddress: '10.0.1.2',
+    });
     expect(room.statusCode).toBe(429);
     // One more every 20 s.
     server.clock.advance(20_000);
     expect((await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 5 }, '10.0.1.3')).statusCode).toBe(201);
     // A refused fork took nothing else: a bad one still answers for what is wrong with it once allowed.
     server.clock.advance(20_000);
-    expect((await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 99 }, '10.0.1.4')).json().error.code).toBe('BAD_REQUEST');
+    expect((await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 99 }, '10.0.1.4')).json().error.code).toBe(
+      'BAD_REQUEST',
+    );
   });
 
   test('a teacher has a quota of live rooms: new rooms and forks are refused ROOM_QUOTA until a round ends', async () => {
@@ -77,12 +101,16 @@ describe('forks', () => {
       const r = await res;
       return [r.statusCode, r.json().error?.code];
     };
-    expect(await quota(server.app.inject({ method: 'POST', url: '/api/rooms', headers: auth(teacherKey), payload: {} }))).toEqual([409, 'ROOM_QUOTA']);
+    expect(
+      await quota(server.app.inject({ method: 'POST', url: '/api/rooms', headers: auth(teacherKey), payload: {} })),
+    ).toEqual([409, 'ROOM_QUOTA']);
     expect(await quota(fork(roundId, teacherKey, { teamId: teamIds[1], minute: 3 }))).toEqual([409, 'ROOM_QUOTA']);
     // Another teacher is not held up.
     await createRoom(server, {});
     // One of the three played and ended: a slot for a fork (paused, so live).
-    const busy = (await server.app.inject({ method: 'GET', url: '/api/teacher/rooms', headers: auth(teacherKey) })).json().rooms.find((r: any) => r.code !== code);
+    const busy = (await server.app.inject({ method: 'GET', url: '/api/teacher/rooms', headers: auth(teacherKey) }))
+      .json()
+      .rooms.find((r: any) => r.code !== code);
     const t = await connect(server);
     await ok(t, 'teacher:join', { code: busy.code, key: teacherKey });
     await ok(t, 'teacher:clock', { action: 'start' });

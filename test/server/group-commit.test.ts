@@ -25,7 +25,8 @@ test('two rooms due in the same turn commit in one transaction, and neither is b
   // One transaction holds both rooms' minute; it is not stored yet, so nobody has seen minute 1.
   expect(env.store.transactions.length).toBe(transactions + 1);
   const batch = env.store.transactions[transactions];
-  const snapshotsOf = (roundId: number) => batch.flat().filter((w) => w.op === 'insertSnapshots' && w.roundId === roundId);
+  const snapshotsOf = (roundId: number) =>
+    batch.flat().filter((w) => w.op === 'insertSnapshots' && w.roundId === roundId);
   expect(batch).toHaveLength(2);
   expect(snapshotsOf(a.round.id)).toHaveLength(1);
   expect(snapshotsOf(b.round.id)).toHaveLength(1);
@@ -36,7 +37,11 @@ test('two rooms due in the same turn commit in one transaction, and neither is b
   release();
   await env.manager.settled();
   expect([a.round.minute, b.round.minute]).toEqual([1, 1]);
-  expect(sentMinutes().map((m) => m.roundId).sort()).toEqual([a.round.id, a.round.id, b.round.id, b.round.id, b.round.id].sort());
+  expect(
+    sentMinutes()
+      .map((m) => m.roundId)
+      .sort(),
+  ).toEqual([a.round.id, a.round.id, b.round.id, b.round.id, b.round.id].sort());
   expect(env.store.transactions.length).toBe(transactions + 1);
   expect((await env.store.roundById(a.round.id))?.minute).toBe(1);
   expect((await env.store.roundById(b.round.id))?.minute).toBe(1);
@@ -50,7 +55,9 @@ test('commands of one room in one turn are handled in order, each stored before 
   const joined = await Promise.all(names.map((n) => env.manager.joinStudent(room.code, n)));
   expect(joined.map((j) => j.player.seq)).toEqual([1, 2, 3]);
   expect(env.store.transactions.length).toBe(transactions + 3);
-  expect((await env.store.playersOfRoom(room.id)).map((p) => [p.name, p.roles])).toEqual(room.view('teacher').players.map((p) => [p.name, p.roles]));
+  expect((await env.store.playersOfRoom(room.id)).map((p) => [p.name, p.roles])).toEqual(
+    room.view('teacher').players.map((p) => [p.name, p.roles]),
+  );
 });
 
 test('when the shared transaction fails, each list is tried alone: only the bad one fails', async () => {
@@ -58,7 +65,11 @@ test('when the shared transaction fails, each list is tried alone: only the bad 
   const committer = new Committer(env.store);
   const teacher = (id: number, keyHash: string): Write[] => [{ op: 'insertTeacher', id, keyHash, createdAt: 0 }];
   // The second list repeats the first's key: the unique index refuses it.
-  const results = await Promise.allSettled([committer.commit(teacher(1, 'k1')), committer.commit(teacher(2, 'k1')), committer.commit(teacher(3, 'k3'))]);
+  const results = await Promise.allSettled([
+    committer.commit(teacher(1, 'k1')),
+    committer.commit(teacher(2, 'k1')),
+    committer.commit(teacher(3, 'k3')),
+  ]);
   expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   // One shared attempt, then one per list.
   expect(env.store.transactions.map((t) => t.length)).toEqual([3, 1, 1, 1]);
@@ -115,7 +126,12 @@ test('minutes due within one beat slot are played together at its end, in one tr
   await manager.settled();
   expect(minutesSent()).toEqual([2, 2, 1]);
   expect(env.store.transactions.length).toBe(transactions + 1);
-  expect(env.store.transactions.at(-1)!.flat().filter((w) => w.op === 'insertSnapshots')).toHaveLength(2);
+  expect(
+    env.store.transactions
+      .at(-1)!
+      .flat()
+      .filter((w) => w.op === 'insertSnapshots'),
+  ).toHaveLength(2);
   env.clock.advance(20);
   await manager.settled();
   expect(minutesSent()).toEqual([2, 2, 2]);
@@ -125,9 +141,12 @@ test('minutes due within one beat slot are played together at its end, in one tr
   await manager.settled();
   expect(minutesSent()).toEqual([12, 12, 12]);
   expect(started.map((r) => r.round.minute)).toEqual([11, 11, 11]);
-  expect(env.out.of('minute').filter((m) => m.roundId === started[0].round.id).map((m) => m.sentAt - t0)).toEqual([
-    3, 1020, 2020, 3020, 4020, 5020, 6020, 7020, 8020, 9020, 10020, 11020,
-  ]);
+  expect(
+    env.out
+      .of('minute')
+      .filter((m) => m.roundId === started[0].round.id)
+      .map((m) => m.sentAt - t0),
+  ).toEqual([3, 1020, 2020, 3020, 4020, 5020, 6020, 7020, 8020, 9020, 10020, 11020]);
   await manager.close();
 });
 

@@ -81,12 +81,20 @@ export function connect(server: TestServer, transports: ('websocket' | 'polling'
 }
 
 /** Emits an event and resolves with its acknowledgement. */
-export function request<E extends keyof ClientToServer>(c: Client, event: E, payload: Parameters<ClientToServer[E]>[0]): Promise<AckResult<any>> {
+export function request<E extends keyof ClientToServer>(
+  c: Client,
+  event: E,
+  payload: Parameters<ClientToServer[E]>[0],
+): Promise<AckResult<any>> {
   return new Promise((resolve) => (c.emit as (...a: unknown[]) => void)(event, payload, resolve));
 }
 
 /** Like request, but fails the test unless the answer is ok. */
-export async function ok<E extends keyof ClientToServer>(c: Client, event: E, payload: Parameters<ClientToServer[E]>[0]): Promise<any> {
+export async function ok<E extends keyof ClientToServer>(
+  c: Client,
+  event: E,
+  payload: Parameters<ClientToServer[E]>[0],
+): Promise<any> {
   const r = await request(c, event, payload);
   if (!r.ok) throw new Error(`${event} failed: ${JSON.stringify(r.error)}`);
   return r;
@@ -95,7 +103,9 @@ export async function ok<E extends keyof ClientToServer>(c: Client, event: E, pa
 /** Collects every payload of an event a client receives. */
 export function collect<E extends keyof ServerToClient>(c: Client, event: E): Parameters<ServerToClient[E]>[0][] {
   const out: Parameters<ServerToClient[E]>[0][] = [];
-  (c.on as (e: string, fn: (p: unknown) => void) => void)(event, (p) => out.push(p as Parameters<ServerToClient[E]>[0]));
+  (c.on as (e: string, fn: (p: unknown) => void) => void)(event, (p) =>
+    out.push(p as Parameters<ServerToClient[E]>[0]),
+  );
   return out;
 }
 
@@ -108,8 +118,17 @@ export async function until(cond: () => boolean, what = 'condition', ms = 5000):
   }
 }
 
-export async function createRoom(server: TestServer, body: object = {}, key?: string): Promise<{ code: string; teacherKey: string; room: any }> {
-  const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: body, headers: key ? { authorization: `Bearer ${key}` } : {} });
+export async function createRoom(
+  server: TestServer,
+  body: object = {},
+  key?: string,
+): Promise<{ code: string; teacherKey: string; room: any }> {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/rooms',
+    payload: body,
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+  });
   if (res.statusCode !== 201) throw new Error(`create room: ${res.statusCode} ${res.body}`);
   return res.json();
 }

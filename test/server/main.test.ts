@@ -18,7 +18,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** server/main.ts in a child process; its stdout lines (JSON: stdout is not a terminal) as they come. */
 function startMain(env: Record<string, string>) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', main], { env: { ...process.env, LOG_FORMAT: '', LOG_LEVEL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', main], {
+    env: { ...process.env, LOG_FORMAT: '', LOG_LEVEL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out: string[] = [];
   const err: string[] = [];
   const waiters: { match: (l: string) => boolean; resolve: (l: string) => void }[] = [];
@@ -57,13 +60,23 @@ test('serves, pauses the running round on SIGTERM, tells every socket, closes th
   const clients: Client[] = [];
   try {
     const ready = await server.line('Opsroom is ready');
-    expect(ready).toMatchObject({ level: 30, database: dbPath, loopbackOnly: true, join: [], local: `http://localhost:${ready.port}` });
+    expect(ready).toMatchObject({
+      level: 30,
+      database: dbPath,
+      loopbackOnly: true,
+      join: [],
+      local: `http://localhost:${ready.port}`,
+    });
     const url = `http://127.0.0.1:${ready.port}`;
     expect(existsSync(dbPath)).toBe(true);
     expect(await (await fetch(`${url}/api/health`)).json()).toMatchObject({ ok: true });
 
     // Tempo 20: no minute comes on its own during the test (the server runs on the real clock).
-    const created = await fetch(`${url}/api/rooms`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ teamCount: 1, tempo: 20, minutes: 30 }) });
+    const created = await fetch(`${url}/api/rooms`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ teamCount: 1, tempo: 20, minutes: 30 }),
+    });
     expect(created.status).toBe(201);
     const { code, teacherKey } = await created.json();
     const connect = async (transports: ('websocket' | 'polling')[]) => {
@@ -85,7 +98,9 @@ test('serves, pauses the running round on SIGTERM, tells every socket, closes th
     const heard = clients.map((c) => {
       const notices = collect(c, 'notice');
       const rooms = collect(c, 'room');
-      return new Promise<{ notices: ProtocolNotice[]; rooms: RoomView[] }>((r) => c.once('disconnect', () => r({ notices, rooms })));
+      return new Promise<{ notices: ProtocolNotice[]; rooms: RoomView[] }>((r) =>
+        c.once('disconnect', () => r({ notices, rooms })),
+      );
     });
     server.proc.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -95,7 +110,9 @@ test('serves, pauses the running round on SIGTERM, tells every socket, closes th
     }
     const stopped = await server.line('stopped');
     expect(stopped).toMatchObject({ roundsPaused: 1, pauseFailed: 0, socketsTold: 2, feedsClosed: 0 });
-    expect(stopped.msg).toBe(`stopped: 1 running round paused and stored, 2 sockets told, 0 feeds closed, database ${dbPath} closed`);
+    expect(stopped.msg).toBe(
+      `stopped: 1 running round paused and stored, 2 sockets told, 0 feeds closed, database ${dbPath} closed`,
+    );
     expect(server.err).toEqual([]);
 
     // The database, closed cleanly, says paused at minute 0.

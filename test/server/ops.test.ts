@@ -10,8 +10,8 @@ import { joinInfo, lanAddresses, type Interfaces } from '../../server/net/addres
 import { startBlock, startSummary } from '../../server/ops/start-block.ts';
 import { collect, connect, createRoom, ok, request, sample, startServer, until } from './helpers.ts';
 
-
-const iface = (address: string, family: 'IPv4' | 'IPv6', internal = false) => ({ address, family, internal, netmask: '', mac: '', cidr: null }) as never;
+const iface = (address: string, family: 'IPv4' | 'IPv6', internal = false) =>
+  ({ address, family, internal, netmask: '', mac: '', cidr: null }) as never;
 const CLASSROOM: Interfaces = {
   lo: [iface('127.0.0.1', 'IPv4', true), iface('::1', 'IPv6', true)],
   docker0: [iface('172.17.0.1', 'IPv4')],
@@ -32,7 +32,14 @@ describe('metrics', () => {
       expect(sample(before, 'opsroom_rooms', { state: 'finished' })).toBe(0);
       expect(sample(before, 'opsroom_minutes_committed_total')).toBe(0);
 
-      const { code, teacherKey } = await createRoom(server, { simulator: 'web-service', scenario: 'bad-deploy', teamCount: 1, minutes: 5, tempo: 1, seed: 3 });
+      const { code, teacherKey } = await createRoom(server, {
+        simulator: 'web-service',
+        scenario: 'bad-deploy',
+        teamCount: 1,
+        minutes: 5,
+        tempo: 1,
+        seed: 3,
+      });
       const teacher = await connect(server);
       await ok(teacher, 'teacher:join', { code, key: teacherKey });
       const students = [await connect(server), await connect(server)];
@@ -66,7 +73,10 @@ describe('metrics', () => {
       expect(sample(after, 'opsroom_tick_lag_seconds_bucket', { le: '0.001' })).toBe(5);
       expect(sample(after, 'opsroom_tick_failures_total')).toBe(0);
       // Two students got minutes 0–5; the teacher got each room minute.
-      expect(sample(after, 'opsroom_messages_sent_total', { event: 'minute' }) - sample(before, 'opsroom_messages_sent_total', { event: 'minute' })).toBe(12);
+      expect(
+        sample(after, 'opsroom_messages_sent_total', { event: 'minute' }) -
+          sample(before, 'opsroom_messages_sent_total', { event: 'minute' }),
+      ).toBe(12);
       expect(sample(after, 'opsroom_messages_sent_total', { event: 'room:minute' })).toBe(6);
       // The scores, once, to everyone in the room: the teacher and the two students.
       expect(sample(after, 'opsroom_messages_sent_total', { event: 'scores' })).toBe(3);
@@ -101,8 +111,12 @@ describe('metrics', () => {
       expect(sample(text, 'opsroom_rate_limited_total', { limit: 'http:GET /api/rooms/:code' })).toBe(1);
       const logged = lines.map((l) => JSON.parse(l));
       // One line for the first refusal of a socket (not one per refused message), and the HTTP 429.
-      expect(logged.filter((l) => l.msg === 'rate limit refused a socket')).toEqual([expect.objectContaining({ level: 40, limit: 'socket:events', room: code })]);
-      expect(logged.filter((l) => l.status === 429)).toEqual([expect.objectContaining({ level: 40, url: `/api/rooms/${code}` })]);
+      expect(logged.filter((l) => l.msg === 'rate limit refused a socket')).toEqual([
+        expect.objectContaining({ level: 40, limit: 'socket:events', room: code }),
+      ]);
+      expect(logged.filter((l) => l.status === 429)).toEqual([
+        expect.objectContaining({ level: 40, url: `/api/rooms/${code}` }),
+      ]);
     } finally {
       await server.close();
     }
@@ -110,7 +124,9 @@ describe('metrics', () => {
 
   test('a failed tick is counted, and logged at error with the room code', async () => {
     const lines: string[] = [];
-    const server = await startServer({ logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } } });
+    const server = await startServer({
+      logger: { level: 'info', stream: { write: (l: string) => void lines.push(l) } },
+    });
     try {
       const { code, teacherKey } = await createRoom(server, { teamCount: 1, minutes: 10, tempo: 1 });
       const teacher = await connect(server);
@@ -150,7 +166,9 @@ describe('metrics', () => {
     const closed = await startServer({ metricsToken: 'a-long-secret-token-0123' });
     try {
       const get = (s: typeof open, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
-        s.app.inject({ method: 'GET', url: '/metrics', headers, remoteAddress }).then((r) => ({ status: r.statusCode, code: r.statusCode === 200 ? null : r.json().error.code }));
+        s.app
+          .inject({ method: 'GET', url: '/metrics', headers, remoteAddress })
+          .then((r) => ({ status: r.statusCode, code: r.statusCode === 200 ? null : r.json().error.code }));
       expect(await get(open)).toEqual({ status: 200, code: null });
       expect(await get(open, {}, '::1')).toEqual({ status: 200, code: null });
       expect(await get(open, {}, '192.0.2.7')).toEqual({ status: 404, code: 'NOT_FOUND' });
@@ -158,8 +176,14 @@ describe('metrics', () => {
       expect(await get(open, { 'x-forwarded-for': '192.0.2.7' })).toEqual({ status: 404, code: 'NOT_FOUND' });
 
       expect(await get(closed)).toEqual({ status: 401, code: 'BAD_KEY' });
-      expect(await get(closed, { authorization: 'Bearer a-long-secret-token-0124' })).toEqual({ status: 401, code: 'BAD_KEY' });
-      expect(await get(closed, { authorization: 'Bearer a-long-secret-token-0123' }, '192.0.2.7')).toEqual({ status: 200, code: null });
+      expect(await get(closed, { authorization: 'Bearer a-long-secret-token-0124' })).toEqual({
+        status: 401,
+        code: 'BAD_KEY',
+      });
+      expect(await get(closed, { authorization: 'Bearer a-long-secret-token-0123' }, '192.0.2.7')).toEqual({
+        status: 200,
+        code: null,
+      });
     } finally {
       await open.close();
       await closed.close();
@@ -176,9 +200,13 @@ describe('logs', () => {
 
   const run = async (level: string) => {
     const lines: string[] = [];
-    const server = await startServer({ webRoot: web, logger: { level, stream: { write: (l: string) => void lines.push(l) } } });
+    const server = await startServer({
+      webRoot: web,
+      logger: { level, stream: { write: (l: string) => void lines.push(l) } },
+    });
     try {
-      for (const url of ['/', '/_app/immutable/start.js', '/join/ABCDE', '/api/health']) expect((await server.app.inject({ url })).statusCode).toBe(200);
+      for (const url of ['/', '/_app/immutable/start.js', '/join/ABCDE', '/api/health'])
+        expect((await server.app.inject({ url })).statusCode).toBe(200);
       expect((await server.app.inject({ url: '/api/rooms/ZZZZZ' })).statusCode).toBe(404);
       await createRoom(server, { teamCount: 1 });
     } finally {
@@ -191,20 +219,37 @@ describe('logs', () => {
     const info = await run('info');
     const urls = info.map((l) => l.url).filter(Boolean);
     expect(urls).toEqual(['/api/rooms/ZZZZZ']);
-    expect(info.find((l) => l.msg === 'room created')).toMatchObject({ level: 30, room: expect.stringMatching(/^[A-Z0-9]+$/) });
+    expect(info.find((l) => l.msg === 'room created')).toMatchObject({
+      level: 30,
+      room: expect.stringMatching(/^[A-Z0-9]+$/),
+    });
     expect(info.every((l) => l.msg !== 'incoming request' && l.msg !== 'request completed')).toBe(true);
   });
 
   test('at debug, every request is one line', async () => {
     const urls = (await run('debug')).filter((l) => l.url).map((l) => `${l.level} ${l.url}`);
-    expect(urls).toEqual(['20 /', '20 /_app/immutable/start.js', '20 /join/ABCDE', '20 /api/health', '30 /api/rooms/ZZZZZ', '20 /api/rooms']);
+    expect(urls).toEqual([
+      '20 /',
+      '20 /_app/immutable/start.js',
+      '20 /join/ABCDE',
+      '20 /api/health',
+      '30 /api/rooms/ZZZZZ',
+      '20 /api/rooms',
+    ]);
   });
 });
 
 describe('where students join', () => {
   test('every LAN address the socket answers on, the classroom network first', () => {
-    expect(lanAddresses('0.0.0.0', 3000, CLASSROOM).map((a) => a.url)).toEqual(['http://192.168.1.20:3000', 'http://172.17.0.1:3000']);
-    expect(lanAddresses('::', 3000, CLASSROOM).map((a) => a.url)).toEqual(['http://192.168.1.20:3000', 'http://[2001:db8::20]:3000', 'http://172.17.0.1:3000']);
+    expect(lanAddresses('0.0.0.0', 3000, CLASSROOM).map((a) => a.url)).toEqual([
+      'http://192.168.1.20:3000',
+      'http://172.17.0.1:3000',
+    ]);
+    expect(lanAddresses('::', 3000, CLASSROOM).map((a) => a.url)).toEqual([
+      'http://192.168.1.20:3000',
+      'http://[2001:db8::20]:3000',
+      'http://172.17.0.1:3000',
+    ]);
     expect(lanAddresses('192.168.1.20', 80, CLASSROOM).map((a) => a.url)).toEqual(['http://192.168.1.20']);
     expect(lanAddresses('127.0.0.1', 3000, CLASSROOM)).toEqual([]);
   });
@@ -219,9 +264,21 @@ describe('where students join', () => {
       local: 'http://localhost:3000',
     });
     expect(joinInfo({ ...base, via: '::ffff:172.17.0.1' }).baseUrl).toBe('http://172.17.0.1:3000');
-    expect(joinInfo({ ...base, publicUrl: 'https://ops.example.org' })).toMatchObject({ baseUrl: 'https://ops.example.org', source: 'public', loopbackOnly: false });
-    expect(joinInfo({ ...base, bound: '127.0.0.1' })).toMatchObject({ baseUrl: 'http://localhost:3000', source: 'loopback', loopbackOnly: true, lan: [] });
-    expect(joinInfo({ ...base, interfaces: { lo: CLASSROOM.lo } })).toMatchObject({ source: 'loopback', loopbackOnly: true });
+    expect(joinInfo({ ...base, publicUrl: 'https://ops.example.org' })).toMatchObject({
+      baseUrl: 'https://ops.example.org',
+      source: 'public',
+      loopbackOnly: false,
+    });
+    expect(joinInfo({ ...base, bound: '127.0.0.1' })).toMatchObject({
+      baseUrl: 'http://localhost:3000',
+      source: 'loopback',
+      loopbackOnly: true,
+      lan: [],
+    });
+    expect(joinInfo({ ...base, interfaces: { lo: CLASSROOM.lo } })).toMatchObject({
+      source: 'loopback',
+      loopbackOnly: true,
+    });
   });
 
   test('GET /api/info answers the join base and the loopback flag', async () => {
@@ -230,8 +287,18 @@ describe('where students join', () => {
     try {
       const port = new URL(local.url).port;
       // Tests listen on 127.0.0.1 only: no phone could reach it, whatever the interfaces.
-      expect(await (await fetch(`${local.url}/api/info`)).json()).toEqual({ baseUrl: `http://localhost:${port}`, source: 'loopback', loopbackOnly: true, lan: [], local: `http://localhost:${port}` });
-      expect(await (await fetch(`${behindProxy.url}/api/info`)).json()).toMatchObject({ baseUrl: 'https://ops.example.org', source: 'public', loopbackOnly: false });
+      expect(await (await fetch(`${local.url}/api/info`)).json()).toEqual({
+        baseUrl: `http://localhost:${port}`,
+        source: 'loopback',
+        loopbackOnly: true,
+        lan: [],
+        local: `http://localhost:${port}`,
+      });
+      expect(await (await fetch(`${behindProxy.url}/api/info`)).json()).toMatchObject({
+        baseUrl: 'https://ops.example.org',
+        source: 'public',
+        loopbackOnly: false,
+      });
     } finally {
       await local.close();
       await behindProxy.close();
@@ -252,8 +319,12 @@ describe('where students join', () => {
       '  To stop           Ctrl+C (or SIGTERM): running rounds are paused and kept',
       '',
     ]);
-    expect(startBlock({ ...facts, interfaces: CLASSROOM, bound: '127.0.0.1' })).toMatch(/Students join at {2}nowhere yet — only this computer can open it: .*HOST=0\.0\.0\.0/);
-    expect(startBlock({ ...facts, interfaces: CLASSROOM, publicUrl: 'https://ops.example.org' })).toMatch(/Students join at {2}https:\/\/ops\.example\.org {2}\(PUBLIC_URL\)\n {2}On this computer/);
+    expect(startBlock({ ...facts, interfaces: CLASSROOM, bound: '127.0.0.1' })).toMatch(
+      /Students join at {2}nowhere yet — only this computer can open it: .*HOST=0\.0\.0\.0/,
+    );
+    expect(startBlock({ ...facts, interfaces: CLASSROOM, publicUrl: 'https://ops.example.org' })).toMatch(
+      /Students join at {2}https:\/\/ops\.example\.org {2}\(PUBLIC_URL\)\n {2}On this computer/,
+    );
   });
 
   test("the start block lists this machine's own non-loopback IPv4 addresses, if it has any", () => {
@@ -271,11 +342,27 @@ describe('where students join', () => {
 describe('the environment', () => {
   test('defaults, blanks as unset, and a normalised PUBLIC_URL', () => {
     expect(loadConfig({})).toEqual({
-      ...{ port: 3000, host: '0.0.0.0', databasePath: './data/opsroom.db', logLevel: 'info', logFormat: 'auto', publicUrl: null, metricsToken: null },
+      ...{
+        port: 3000,
+        host: '0.0.0.0',
+        databasePath: './data/opsroom.db',
+        logLevel: 'info',
+        logFormat: 'auto',
+        publicUrl: null,
+        metricsToken: null,
+      },
       ...{ trustProxy: null, allowedOrigins: [], cluster: null },
     });
-    expect(loadConfig({ PORT: '', HOST: ' ', PUBLIC_URL: 'https://ops.example.org/' })).toMatchObject({ port: 3000, host: '0.0.0.0', publicUrl: 'https://ops.example.org' });
-    expect(loadConfig({ PORT: '8080', LOG_LEVEL: 'debug', METRICS_TOKEN: 'x'.repeat(16) })).toMatchObject({ port: 8080, logLevel: 'debug', metricsToken: 'x'.repeat(16) });
+    expect(loadConfig({ PORT: '', HOST: ' ', PUBLIC_URL: 'https://ops.example.org/' })).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      publicUrl: 'https://ops.example.org',
+    });
+    expect(loadConfig({ PORT: '8080', LOG_LEVEL: 'debug', METRICS_TOKEN: 'x'.repeat(16) })).toMatchObject({
+      port: 8080,
+      logLevel: 'debug',
+      metricsToken: 'x'.repeat(16),
+    });
   });
 
   test('a bad value names its variable in one line, and never echoes a secret', () => {
@@ -290,8 +377,12 @@ describe('the environment', () => {
     expect(message({ PORT: 'abc' })).toBe('PORT=abc: must be a whole number from 0 to 65535');
     expect(message({ PORT: '65536' })).toBe('PORT=65536: must be a whole number from 0 to 65535');
     expect(message({ LOG_LEVEL: 'loud' })).toMatch(/^LOG_LEVEL=loud: must be one of fatal, error, warn, info, debug/);
-    expect(message({ PUBLIC_URL: 'ops.example.org' })).toMatch(/^PUBLIC_URL=ops\.example\.org: must be an http:\/\/ or https:\/\/ address/);
+    expect(message({ PUBLIC_URL: 'ops.example.org' })).toMatch(
+      /^PUBLIC_URL=ops\.example\.org: must be an http:\/\/ or https:\/\/ address/,
+    );
     expect(message({ HOST: 'two words' })).toMatch(/^HOST=two words: /);
-    expect(message({ METRICS_TOKEN: 'hunter2' })).toBe('METRICS_TOKEN=(hidden): must be 16 to 128 printable characters without spaces');
+    expect(message({ METRICS_TOKEN: 'hunter2' })).toBe(
+      'METRICS_TOKEN=(hidden): must be 16 to 128 printable characters without spaces',
+    );
   });
 });

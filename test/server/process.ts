@@ -37,7 +37,11 @@ export async function startChild(databasePath: string, clockStart?: number): Pro
     url,
     clients,
     async advance(ms) {
-      const r = await fetch(`${url}/__test/advance`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }) });
+      const r = await fetch(`${url}/__test/advance`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ms }),
+      });
       if (!r.ok) throw new Error(`advance: ${r.status}`);
     },
     connect() {

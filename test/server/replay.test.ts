@@ -67,17 +67,28 @@ describe('replay of finished rounds', () => {
   const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
   /** Plays a whole round in-process: students join, changes are sent to apply at their minute, the clock runs out. */
-  async function play(body: object, moves: { team: number; minute: number; key: string; value: ControlValue }[], key?: string): Promise<Played> {
-    const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: body, headers: key ? auth(key) : {} });
+  async function play(
+    body: object,
+    moves: { team: number; minute: number; key: string; value: ControlValue }[],
+    key?: string,
+  ): Promise<Played> {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      payload: body,
+      headers: key ? auth(key) : {},
+    });
     const { code, teacherKey } = res.json();
     const room = await server.app.rooms.get(code);
     const teamIds = room.view('teacher').teams.map((t) => t.id);
     const players = [];
-    for (let i = 0; i < teamIds.length; i++) players.push((await server.app.rooms.joinStudent(code, `Solo ${i + 1}`)).player);
+    for (let i = 0; i < teamIds.length; i++)
+      players.push((await server.app.rooms.joinStudent(code, `Solo ${i + 1}`)).player);
     await room.dispatch({ type: 'clock', action: 'start' });
     const minutes = room.round.minutes;
     for (let m = 1; m <= minutes; m++) {
-      for (const mv of moves.filter((x) => x.minute === m)) await room.dispatch({ type: 'control', playerId: players[mv.team].id, key: mv.key, value: mv.value });
+      for (const mv of moves.filter((x) => x.minute === m))
+        await room.dispatch({ type: 'control', playerId: players[mv.team].id, key: mv.key, value: mv.value });
       await advance(room.round.tempo * 1000);
     }
     expect(room.round.state).toBe('finished');
@@ -91,7 +102,11 @@ describe('replay of finished rounds', () => {
   }
 
   async function replayOf(p: { key: string; roundId: number }): Promise<RoundReplay> {
-    const res = await server.app.inject({ method: 'GET', url: `/api/rounds/${p.roundId}/replay`, headers: { ...auth(p.key), 'accept-encoding': 'gzip' } });
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `/api/rounds/${p.roundId}/replay`,
+      headers: { ...auth(p.key), 'accept-encoding': 'gzip' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');
     return JSON.parse(gunzipSync(res.rawPayload).toString('utf8'));
@@ -99,13 +114,20 @@ describe('replay of finished rounds', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    ps = await play({ simulator: 'payment-switch', scenario: 'sale-surge', teamCount: 3, minutes: 30, tempo: 1, seed: 11 }, [
-      { team: 0, minute: 3, key: 'servers', value: 10 },
-      { team: 0, minute: 3, key: 'shedding', value: true },
-      { team: 1, minute: 20, key: 'servers', value: 12 },
-      { team: 2, minute: 6, key: 'retryPolicy', value: 'backoff' },
-    ]);
-    ws = await play({ simulator: 'web-service', scenario: 'bad-deploy', teamCount: 2, minutes: 40, tempo: 1, seed: 5 }, [{ team: 0, minute: 12, key: 'rollback', value: 'press' }], ps.key);
+    ps = await play(
+      { simulator: 'payment-switch', scenario: 'sale-surge', teamCount: 3, minutes: 30, tempo: 1, seed: 11 },
+      [
+        { team: 0, minute: 3, key: 'servers', value: 10 },
+        { team: 0, minute: 3, key: 'shedding', value: true },
+        { team: 1, minute: 20, key: 'servers', value: 12 },
+        { team: 2, minute: 6, key: 'retryPolicy', value: 'backoff' },
+      ],
+    );
+    ws = await play(
+      { simulator: 'web-service', scenario: 'bad-deploy', teamCount: 2, minutes: 40, tempo: 1, seed: 5 },
+      [{ team: 0, minute: 12, key: 'rollback', value: 'press' }],
+      ps.key,
+    );
   });
   afterAll(() => server.close());
 
@@ -117,22 +139,33 @@ describe('replay of finished rounds', () => {
 
   test('the replay holds every minute of every team, the changes with their authors, the scores and chapters', async () => {
     const replay = await replayOf(ps);
-    expect(replay.round).toMatchObject({ simulator: 'payment-switch', scenario: 'sale-surge', seed: 11, state: 'finished', minute: 30 });
+    expect(replay.round).toMatchObject({
+      simulator: 'payment-switch',
+      scenario: 'sale-surge',
+      seed: 11,
+      state: 'finished',
+      minute: 30,
+    });
     expect(replay.teams).toHaveLength(3);
     for (const t of replay.teams) {
-      const stored = (await server.app.store.snapshotsOfRound(ps.roundId, { teamId: t.teamId })).map((s) => JSON.parse(s.data));
+      const stored = (await server.app.store.snapshotsOfRound(ps.roundId, { teamId: t.teamId })).map((s) =>
+        JSON.parse(s.data),
+      );
       expect(fromColumns(t.columns)).toEqual(stored);
       expect(t.result!.goals.map((g) => g.id)).toEqual(['approval', 'authTime', 'cost']);
     }
     const t0 = replay.teams[0];
     // The roster: who played in the team, with the roles this simulator dealt them.
-    expect(t0.members).toEqual([{ playerId: expect.any(Number), name: 'Solo 1', roles: ['scaling', 'shedding', 'fraud', 'standin'] }]);
+    expect(t0.members).toEqual([
+      { playerId: expect.any(Number), name: 'Solo 1', roles: ['scaling', 'shedding', 'fraud', 'standin'] },
+    ]);
     expect(replay.round.tempo).toBe(1);
     expect(t0.changes.map((c) => [c.minute, c.key, c.value, c.author.name])).toEqual([
       [3, 'servers', 10, 'Solo 1'],
       [3, 'shedding', true, 'Solo 1'],
     ]);
-    const kinds = (t: (typeof replay.teams)[number]) => t.chapters.map((c) => `${c.minute}:${c.kind}${c.goal ? `:${c.goal}` : ''}`);
+    const kinds = (t: (typeof replay.teams)[number]) =>
+      t.chapters.map((c) => `${c.minute}:${c.kind}${c.goal ? `:${c.goal}` : ''}`);
     expect(kinds(t0)).toContain('5:sale-start');
     expect(kinds(t0)).toContain('8:servers-ready');
     // Team 2 added servers late, without shedding: the storm sets in and the approval goal is lost for good.
@@ -148,11 +181,21 @@ describe('replay of finished rounds', () => {
     const m = 12;
     const origin = await replayOf(ps);
     const team = origin.teams[1];
-    const res = await server.app.inject({ method: 'POST', url: `/api/rounds/${ps.roundId}/fork`, headers: auth(ps.key), payload: { teamId: team.teamId, minute: m } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: `/api/rounds/${ps.roundId}/fork`,
+      headers: auth(ps.key),
+      payload: { teamId: team.teamId, minute: m },
+    });
     expect(res.statusCode).toBe(201);
     const { code, roundId } = res.json();
     const fork = await server.app.rooms.get(code);
-    expect(fork.round).toMatchObject({ state: 'paused', minute: m, seed: 11, forkOf: { roundId: ps.roundId, teamId: team.teamId, minute: m } });
+    expect(fork.round).toMatchObject({
+      state: 'paused',
+      minute: m,
+      seed: 11,
+      forkOf: { roundId: ps.roundId, teamId: team.teamId, minute: m },
+    });
     const runOf = () => [...fork.round.teams.values()][0];
     const original = fromColumns(team.columns);
     expect(runOf().snapshots.toArray()).toEqual(original.slice(0, m + 1));
@@ -178,7 +221,12 @@ describe('replay of finished rounds', () => {
     const m = 10;
     const origin = await replayOf(ps);
     const team = origin.teams[0];
-    const res = await server.app.inject({ method: 'POST', url: `/api/rounds/${ps.roundId}/fork`, headers: auth(ps.key), payload: { teamId: team.teamId, minute: m } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: `/api/rounds/${ps.roundId}/fork`,
+      headers: auth(ps.key),
+      payload: { teamId: team.teamId, minute: m },
+    });
     const fork = await server.app.rooms.get(res.json().code);
     await fork.dispatch({ type: 'clock', action: 'resume' });
     await advance(20_000);
@@ -198,17 +246,30 @@ describe('replay of finished rounds', () => {
       expect(r.json().error.code).toBe(code);
     }
     const stranger = (await server.app.inject({ method: 'POST', url: '/api/rooms', payload: {} })).json().teacherKey;
-    const r = await server.app.inject({ method: 'POST', url, headers: auth(stranger), payload: { teamId: ps.teams[0], minute: 3 } });
+    const r = await server.app.inject({
+      method: 'POST',
+      url,
+      headers: auth(stranger),
+      payload: { teamId: ps.teams[0], minute: 3 },
+    });
     expect(r.statusCode).toBe(404);
     const noKey = await server.app.inject({ method: 'GET', url: `/api/rounds/${ps.roundId}/replay` });
     expect(noKey.statusCode).toBe(401);
-    const other = await server.app.inject({ method: 'GET', url: `/api/rounds/${ps.roundId}/replay`, headers: auth(stranger) });
+    const other = await server.app.inject({
+      method: 'GET',
+      url: `/api/rounds/${ps.roundId}/replay`,
+      headers: auth(stranger),
+    });
     expect(other.statusCode).toBe(404);
   });
 
   test('CSV export: a header row naming each column with its unit and key, a row per team per minute', async () => {
     const get = async (part: string) => {
-      const r = await server.app.inject({ method: 'GET', url: `/api/rounds/${ps.roundId}/export/${part}.csv`, headers: auth(ps.key) });
+      const r = await server.app.inject({
+        method: 'GET',
+        url: `/api/rounds/${ps.roundId}/export/${part}.csv`,
+        headers: auth(ps.key),
+      });
       expect(r.statusCode).toBe(200);
       expect(r.headers['content-type']).toMatch(/^text\/csv/);
       expect(r.headers['content-disposition']).toMatch(/attachment; filename="opsroom-[A-Z0-9]{6}-round1-/);
@@ -267,7 +328,12 @@ describe('replay of finished rounds', () => {
 
     const scores = await get('scores');
     expect(scores).toHaveLength(1 + 3);
-    expect(scores[0].slice(0, 4)).toEqual(['Team id [team_id]', 'Team [team]', 'Score [score]', 'Goals met [goals_met]']);
+    expect(scores[0].slice(0, 4)).toEqual([
+      'Team id [team_id]',
+      'Team [team]',
+      'Score [score]',
+      'Goals met [goals_met]',
+    ]);
     expect(scores[0]).toContain('Average authorization time ≤ 500 ms: Value (ms) [authTime_value]');
     expect(scores[0]).toContain('Average authorization time ≤ 500 ms: Target ≤ (ms) [authTime_target]');
     expect(scores[0]).toContain('Average authorization time ≤ 500 ms: met [authTime_met]');
@@ -276,21 +342,56 @@ describe('replay of finished rounds', () => {
     expect(scores[1].at(-1)).toBe('');
     const stored = (await server.app.store.resultsOfRound(ps.roundId)).find((r) => r.teamId === ps.teams[0]);
     expect(Number(scores[1][2])).toBe(stored?.score);
-    expect(scores[1][scores[0].indexOf('Average authorization time ≤ 500 ms: met [authTime_met]')]).toMatch(/^(yes|no)$/);
+    expect(scores[1][scores[0].indexOf('Average authorization time ≤ 500 ms: met [authTime_met]')]).toMatch(
+      /^(yes|no)$/,
+    );
 
-    const wsMinutes = parseCsv((await server.app.inject({ method: 'GET', url: `/api/rounds/${ws.roundId}/export/minutes.csv`, headers: auth(ps.key) })).body.slice(1));
-    expect(wsMinutes[0].slice(0, 4)).toEqual(['Team id [team_id]', 'Team [team]', 'Minute [minute]', 'Time of day (HH:MM) [clock]']);
+    const wsMinutes = parseCsv(
+      (
+        await server.app.inject({
+          method: 'GET',
+          url: `/api/rounds/${ws.roundId}/export/minutes.csv`,
+          headers: auth(ps.key),
+        })
+      ).body.slice(1),
+    );
+    expect(wsMinutes[0].slice(0, 4)).toEqual([
+      'Team id [team_id]',
+      'Team [team]',
+      'Minute [minute]',
+      'Time of day (HH:MM) [clock]',
+    ]);
     expect(wsMinutes[1][3]).toBe('09:00');
-    expect(wsMinutes[0]).toEqual(expect.arrayContaining(['p99 latency (ms) [p99Ms]', 'Cost so far ($) [costSoFar]', 'Cache TTL (s) [cacheTtlS]', 'Target utilization (%) [targetUtilization]']));
+    expect(wsMinutes[0]).toEqual(
+      expect.arrayContaining([
+        'p99 latency (ms) [p99Ms]',
+        'Cost so far ($) [costSoFar]',
+        'Cache TTL (s) [cacheTtlS]',
+        'Target utilization (%) [targetUtilization]',
+      ]),
+    );
   });
 
   test('team names cannot smuggle formulas into a spreadsheet; numbers stay numbers', async () => {
-    const res = await server.app.inject({ method: 'POST', url: '/api/rooms', headers: auth(ps.key), payload: { teamCount: 1, minutes: 5, tempo: 1 } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      headers: auth(ps.key),
+      payload: { teamCount: 1, minutes: 5, tempo: 1 },
+    });
     const room = await server.app.rooms.get(res.json().code);
-    await room.dispatch({ type: 'rename', teamId: room.view('teacher').teams[0].id, name: '=HYPERLINK("http://x","y")' });
+    await room.dispatch({
+      type: 'rename',
+      teamId: room.view('teacher').teams[0].id,
+      name: '=HYPERLINK("http://x","y")',
+    });
     await room.dispatch({ type: 'clock', action: 'start' });
     await advance(5000);
-    const r = await server.app.inject({ method: 'GET', url: `/api/rounds/${room.round.id}/export/scores.csv`, headers: auth(ps.key) });
+    const r = await server.app.inject({
+      method: 'GET',
+      url: `/api/rounds/${room.round.id}/export/scores.csv`,
+      headers: auth(ps.key),
+    });
     const rows = parseCsv(r.body.slice(1));
     expect(rows[1][1]).toBe(`'=HYPERLINK("http://x","y")`);
     expect(csvField(-0.25)).toBe('-0.25');
@@ -307,9 +408,17 @@ describe('replay of finished rounds', () => {
     const times = rooms.map((x: { createdAt: number }) => x.createdAt);
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     const round = rooms.find((x: { code: string }) => x.code === ps.room.code).rounds[0];
-    expect(round).toMatchObject({ id: ps.roundId, simulator: 'payment-switch', scenario: 'sale-surge', seed: 11, state: 'finished' });
+    expect(round).toMatchObject({
+      id: ps.roundId,
+      simulator: 'payment-switch',
+      scenario: 'sale-surge',
+      seed: 11,
+      state: 'finished',
+    });
     expect(round.teams.map((t: { score: number }) => typeof t.score)).toEqual(['number', 'number', 'number']);
-    expect((await server.app.inject({ method: 'GET', url: '/api/teacher/rooms', headers: auth('Q'.repeat(43)) })).statusCode).toBe(401);
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/teacher/rooms', headers: auth('Q'.repeat(43)) })).statusCode,
+    ).toBe(401);
   });
 });
 
@@ -320,7 +429,11 @@ describe('npm run verify-replays', () => {
   test('reports a stored minute that no longer matches its re-simulation', async () => {
     const dbPath = join(dir, 'v.db');
     const server = await startServer({ databasePath: dbPath });
-    const res = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: { scenario: 'fraud-wave', teamCount: 2, minutes: 8, tempo: 1 } });
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/rooms',
+      payload: { scenario: 'fraud-wave', teamCount: 2, minutes: 8, tempo: 1 },
+    });
     const room = await server.app.rooms.get(res.json().code);
     await room.dispatch({ type: 'clock', action: 'start' });
     server.clock.advance(8000);
@@ -330,7 +443,12 @@ describe('npm run verify-replays', () => {
     await server.close();
     const run = () => {
       try {
-        return { code: 0, out: execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/verify-replays.ts', '--db', dbPath], { encoding: 'utf8' }) };
+        return {
+          code: 0,
+          out: execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/verify-replays.ts', '--db', dbPath], {
+            encoding: 'utf8',
+          }),
+        };
       } catch (e) {
         const err = e as { status: number; stdout: string };
         return { code: err.status, out: err.stdout };
@@ -342,10 +460,14 @@ describe('npm run verify-replays', () => {
     // Tamper with one stored minute.
     const { openDatabase } = await import('../../server/db/index.ts');
     const { sqlite } = openDatabase(dbPath);
-    const row = sqlite.prepare('select data from snapshots where round_id = ? and team_id = ? and minute = 6').get(roundId, teamId) as { data: string };
+    const row = sqlite
+      .prepare('select data from snapshots where round_id = ? and team_id = ? and minute = 6')
+      .get(roundId, teamId) as { data: string };
     const data = JSON.parse(row.data);
     data.indicators.goodApproval += 1e-9;
-    sqlite.prepare('update snapshots set data = ? where round_id = ? and team_id = ? and minute = 6').run(JSON.stringify(data), roundId, teamId);
+    sqlite
+      .prepare('update snapshots set data = ? where round_id = ? and team_id = ? and minute = 6')
+      .run(JSON.stringify(data), roundId, teamId);
     sqlite.close();
     const dirty = run();
     expect(dirty.code).toBe(1);

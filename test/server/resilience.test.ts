@@ -23,7 +23,14 @@ describe('SIGKILL under load, then restart', () => {
   test('no stored minute is lost, every acknowledged change is kept, every round resumes and plays on exactly', async () => {
     const MINUTES = 20;
     const a = await servers.start();
-    type Student = { client: Client; token: string; playerId: number; code: string; minutes: TeamMinute[]; room: RoomView };
+    type Student = {
+      client: Client;
+      token: string;
+      playerId: number;
+      code: string;
+      minutes: TeamMinute[];
+      room: RoomView;
+    };
     const students: Student[] = [];
     const rooms: { code: string; key: string; sim: 'payment-switch' | 'web-service' }[] = [];
     for (let r = 0; r < 3; r++) {
@@ -31,7 +38,14 @@ describe('SIGKILL under load, then restart', () => {
       const res = await fetch(`${a.url}/api/rooms`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ simulator: sim, scenario: sim === 'payment-switch' ? 'issuer-outage' : 'traffic-surge', teamCount: 3, minutes: MINUTES, tempo: 1, seed: 100 + r }),
+        body: JSON.stringify({
+          simulator: sim,
+          scenario: sim === 'payment-switch' ? 'issuer-outage' : 'traffic-surge',
+          teamCount: 3,
+          minutes: MINUTES,
+          tempo: 1,
+          seed: 100 + r,
+        }),
       });
       const { code, teacherKey } = await res.json();
       rooms.push({ code, key: teacherKey, sim });
@@ -76,8 +90,12 @@ describe('SIGKILL under load, then restart', () => {
     const store = SqliteStore.open(dbPath);
     for (const s of students) {
       for (const m of s.minutes) {
-        const stored = (await store.snapshotsOfRound(m.roundId, { teamId: m.teamId })).find((x) => x.minute === m.snapshot.minute);
-        expect(stored?.data, `room ${s.code} team ${m.teamId} minute ${m.snapshot.minute}`).toBe(JSON.stringify(m.snapshot));
+        const stored = (await store.snapshotsOfRound(m.roundId, { teamId: m.teamId })).find(
+          (x) => x.minute === m.snapshot.minute,
+        );
+        expect(stored?.data, `room ${s.code} team ${m.teamId} minute ${m.snapshot.minute}`).toBe(
+          JSON.stringify(m.snapshot),
+        );
       }
     }
     expect(acked.length).toBeGreaterThan(10);
@@ -85,7 +103,8 @@ describe('SIGKILL under load, then restart', () => {
       expect((await store.changesOfRound(c.roundId)).find((x) => x.id === c.id)).toEqual(c);
     }
     const lastSeen = new Map<string, number>();
-    for (const s of students) lastSeen.set(s.code, Math.max(lastSeen.get(s.code) ?? 0, ...s.minutes.map((m) => m.snapshot.minute)));
+    for (const s of students)
+      lastSeen.set(s.code, Math.max(lastSeen.get(s.code) ?? 0, ...s.minutes.map((m) => m.snapshot.minute)));
     await store.close();
 
     // Second life: every round is back, paused at its last stored minute.
@@ -111,8 +130,16 @@ describe('SIGKILL under load, then restart', () => {
       expect(round.state).toBe('finished');
       for (const t of await st.roundTeams(round.id)) {
         const changes = (await st.changesOfRound(round.id)).filter((c) => c.teamId === t.teamId);
-        const clean = runRound(getModel(round.simulator), { scenario: round.scenario, seed: round.seed ?? -1, noise: true, minutes: MINUTES, changes });
-        expect((await st.snapshotsOfRound(round.id, { teamId: t.teamId })).map((s) => s.data)).toEqual(clean.snapshots.map((s) => JSON.stringify(s)));
+        const clean = runRound(getModel(round.simulator), {
+          scenario: round.scenario,
+          seed: round.seed ?? -1,
+          noise: true,
+          minutes: MINUTES,
+          changes,
+        });
+        expect((await st.snapshotsOfRound(round.id, { teamId: t.teamId })).map((s) => s.data)).toEqual(
+          clean.snapshots.map((s) => JSON.stringify(s)),
+        );
       }
     }
     await st.close();
@@ -123,7 +150,13 @@ describe('a client cut off for 30 s', () => {
   test('catches up with every missed minute, in order, and goes on', async () => {
     const server = await startServer();
     try {
-      const { code, teacherKey } = await createRoom(server, { simulator: 'web-service', scenario: 'bad-deploy', teamCount: 1, minutes: 60, tempo: 1 });
+      const { code, teacherKey } = await createRoom(server, {
+        simulator: 'web-service',
+        scenario: 'bad-deploy',
+        teamCount: 1,
+        minutes: 60,
+        tempo: 1,
+      });
       const teacher = await connect(server);
       await ok(teacher, 'teacher:join', { code, key: teacherKey });
       const steady = await connect(server);
@@ -131,7 +164,12 @@ describe('a client cut off for 30 s', () => {
       await ok(steady, 'student:join', { code, name: 'Steady' });
 
       // The flaky one reconnects by itself and joins again with its token, as the web app does.
-      const flaky: Client = ioClient(server.url, { transports: ['websocket'], forceNew: true, reconnectionDelay: 10, reconnectionDelayMax: 20 });
+      const flaky: Client = ioClient(server.url, {
+        transports: ['websocket'],
+        forceNew: true,
+        reconnectionDelay: 10,
+        reconnectionDelayMax: 20,
+      });
       server.clients.push(flaky);
       let token: string | undefined;
       const view: number[] = [];
@@ -198,7 +236,8 @@ describe('10,000 random and malformed protocol messages', () => {
       const mate = await connect(server);
       const mateId = (await ok(mate, 'student:join', { code, name: 'Mate' })).playerId;
       const room = await server.app.rooms.get(code);
-      for (const role of room.round.model.roles.slice(2)) await ok(teacher, 'teacher:assign', { playerId: mateId, role: role.id });
+      for (const role of room.round.model.roles.slice(2))
+        await ok(teacher, 'teacher:assign', { playerId: mateId, role: role.id });
       const me = room.view('teacher').players.find((p) => p.id === sj.playerId)!;
       const model = room.round.model;
       const mine = model.controls.filter((c) => me.roles.includes(c.role));
@@ -227,11 +266,28 @@ describe('10,000 random and malformed protocol messages', () => {
           () => Number.MAX_SAFE_INTEGER,
           () => '\u0000\u202E\uFFFF',
         ])();
-      const outOfRange = (d: ControlDef): unknown => (d.kind === 'number' ? pick([d.max + d.step, d.min - d.step, d.min + d.step / 3, NaN, '5']) : d.kind === 'action' ? 'hold' : 42);
+      const outOfRange = (d: ControlDef): unknown =>
+        d.kind === 'number'
+          ? pick([d.max + d.step, d.min - d.step, d.min + d.step / 3, NaN, '5'])
+          : d.kind === 'action'
+            ? 'hold'
+            : 42;
       // Each generator yields a message that is wrong for the socket that sends it.
       const generators: (() => [Client, string, unknown])[] = [
         () => [pick([student, observer, anonymous, teacher]), `evil:${Math.floor(uniform(rng) * 100)}`, junk()],
-        () => [pick([student, observer, anonymous, teacher]), pick(['student:join', 'student:control', 'teacher:join', 'teacher:clock', 'teacher:configure', 'teacher:move', 'observer:join']), junk()],
+        () => [
+          pick([student, observer, anonymous, teacher]),
+          pick([
+            'student:join',
+            'student:control',
+            'teacher:join',
+            'teacher:clock',
+            'teacher:configure',
+            'teacher:move',
+            'observer:join',
+          ]),
+          junk(),
+        ],
         () => {
           const d = pick(mine);
           return [student, 'student:control', { key: d.key, value: outOfRange(d) }];
@@ -245,12 +301,20 @@ describe('10,000 random and malformed protocol messages', () => {
           const d = pick(mine);
           return [student, 'student:control', { key: d.key, value: validValue(d), extra: 1 }];
         },
-        () => [pick([student, observer, anonymous]), 'teacher:clock', { action: pick(['start', 'pause', 'resume', 'step', 'end', 'next']) }],
+        () => [
+          pick([student, observer, anonymous]),
+          'teacher:clock',
+          { action: pick(['start', 'pause', 'resume', 'step', 'end', 'next']) },
+        ],
         () => {
           const d = pick(mine);
           return [pick([observer, anonymous]), 'student:control', { key: d.key, value: validValue(d) }];
         },
-        () => [pick([anonymous, observer]), 'student:join', { code: pick(['ZZZZZZ', '222222', `${code.toLowerCase()}x`, '']), name: 'Eve' }],
+        () => [
+          pick([anonymous, observer]),
+          'student:join',
+          { code: pick(['ZZZZZZ', '222222', `${code.toLowerCase()}x`, '']), name: 'Eve' },
+        ],
         () => [anonymous, 'student:join', { code, token: 'T'.repeat(43 + Math.floor(uniform(rng) * 20)) }],
         () => [anonymous, 'teacher:join', { code, key: 'K'.repeat(43) }],
         () => [teacher, 'teacher:move', { playerId: 999_999, teamId: 1 }],
@@ -258,7 +322,11 @@ describe('10,000 random and malformed protocol messages', () => {
         () => [teacher, 'teacher:clock', { action: pick(['start', 'pause', 'next']) }],
         () => [teacher, 'teacher:tempo', { tempo: pick([0, 3, 7, -1, 1.5, '5']) }],
         () => [teacher, 'teacher:rename', { teamId: 999_999, name: 'X' }],
-        () => [teacher, 'teacher:rename', { teamId: room.view('teacher').teams[0].id, name: pick(['', ' ', 'x'.repeat(40), 'a\u0007b']) }],
+        () => [
+          teacher,
+          'teacher:rename',
+          { teamId: room.view('teacher').teams[0].id, name: pick(['', ' ', 'x'.repeat(40), 'a\u0007b']) },
+        ],
       ];
       let answered = 0;
       const notices = [student, observer, anonymous, teacher].map((c) => collect(c, 'notice'));
@@ -269,7 +337,9 @@ describe('10,000 random and malformed protocol messages', () => {
           (client.emit as (...a: unknown[]) => void)(event, payload); // no acknowledgement: answered by a notice
           continue;
         }
-        const r = await new Promise<any>((resolve) => (client.emit as (...a: unknown[]) => void)(event, payload, resolve));
+        const r = await new Promise<any>((resolve) =>
+          (client.emit as (...a: unknown[]) => void)(event, payload, resolve),
+        );
         expect(r.ok, `${event} ${JSON.stringify(payload)?.slice(0, 120)}`).toBe(false);
         expect(typeof r.error.code).toBe('string');
         answered++;
@@ -279,12 +349,17 @@ describe('10,000 random and malformed protocol messages', () => {
         const ws = new WebSocket(`${server.url.replace('http', 'ws')}/socket.io/?EIO=4&transport=websocket`);
         await new Promise((r) => ws.once('open', r));
         const closed = new Promise((r) => ws.once('close', r));
-        ws.send(pick(['42[', '4{', '9', '40/nope,', Buffer.from([0xff, 0x00, 0x13]), `42["student:join",${'{'.repeat(500)}`]));
+        ws.send(
+          pick(['42[', '4{', '9', '40/nope,', Buffer.from([0xff, 0x00, 0x13]), `42["student:join",${'{'.repeat(500)}`]),
+        );
         ws.send('42["x"]');
         setTimeout(() => ws.terminate(), 200).unref();
         await closed;
       }
-      await until(() => notices.reduce((n, x) => n + x.length, 0) + answered === 10_000, 'a notice for every message without an acknowledgement');
+      await until(
+        () => notices.reduce((n, x) => n + x.length, 0) + answered === 10_000,
+        'a notice for every message without an acknowledgement',
+      );
       expect(await state()).toBe(before);
       // Still alive and still correct.
       const health = await server.app.inject({ method: 'GET', url: '/api/health' });

@@ -18,13 +18,16 @@ const join = async (room: Room, name: string) => (await env.manager.joinStudent(
 const rolesOf = (room: Room) => Object.fromEntries(room.view('teacher').players.map((p) => [p.name, p.roles]));
 /** The `roles` events sent to one team (and, as a check, that the teacher had the same ones). */
 function announced(teamId: number): RoleChanges[] {
-  const toTeam = env.out.sent.filter((s) => s.event === 'roles' && s.to.kind === 'team' && s.to.teamId === teamId).map((s) => s.payload as RoleChanges);
+  const toTeam = env.out.sent
+    .filter((s) => s.event === 'roles' && s.to.kind === 'team' && s.to.teamId === teamId)
+    .map((s) => s.payload as RoleChanges);
   const toTeacher = env.out.of('roles', 'teacher').filter((r) => r.teamId === teamId);
   expect(toTeacher).toEqual(toTeam);
   return toTeam;
 }
 /** "role: from → to" lines, for reading. */
-const moves = (r: RoleChanges[]) => r.flatMap((e) => e.changes.map((c) => `${c.reason} ${c.role}: ${c.from?.name ?? '-'} → ${c.to?.name ?? '-'}`));
+const moves = (r: RoleChanges[]) =>
+  r.flatMap((e) => e.changes.map((c) => `${c.reason} ${c.role}: ${c.from?.name ?? '-'} → ${c.to?.name ?? '-'}`));
 
 describe('roles in the lobby', () => {
   test('are dealt as people join, each change announced to the team and the teacher and stored', async () => {
@@ -87,7 +90,12 @@ describe('roles during a round', () => {
     const empty = room.view('teacher').teams[1].id;
     const bo = await join(room, 'Bo');
     expect(bo).toMatchObject({ teamId: empty, roles: ['scaling', 'shedding', 'fraud', 'standin'] });
-    expect(moves(announced(empty))).toEqual(['join scaling: - → Bo', 'join shedding: - → Bo', 'join fraud: - → Bo', 'join standin: - → Bo']);
+    expect(moves(announced(empty))).toEqual([
+      'join scaling: - → Bo',
+      'join shedding: - → Bo',
+      'join fraud: - → Bo',
+      'join standin: - → Bo',
+    ]);
     expect(room.player(ana.id)?.roles).toEqual(['scaling', 'shedding', 'fraud', 'standin']);
   });
 
@@ -107,12 +115,34 @@ describe('roles during a round', () => {
     const told = announced(team).slice(sent);
     expect(told).toHaveLength(1);
     expect(told[0].changes).toEqual([
-      { roundId: room.round.id, teamId: team, minute: 4, role: 'shedding', from: { playerId: bo.id, name: 'Bo' }, to: { playerId: ana.id, name: 'Ana' }, reason: 'remove', at: env.clock.now() },
-      { roundId: room.round.id, teamId: team, minute: 4, role: 'standin', from: { playerId: bo.id, name: 'Bo' }, to: { playerId: ana.id, name: 'Ana' }, reason: 'remove', at: env.clock.now() },
+      {
+        roundId: room.round.id,
+        teamId: team,
+        minute: 4,
+        role: 'shedding',
+        from: { playerId: bo.id, name: 'Bo' },
+        to: { playerId: ana.id, name: 'Ana' },
+        reason: 'remove',
+        at: env.clock.now(),
+      },
+      {
+        roundId: room.round.id,
+        teamId: team,
+        minute: 4,
+        role: 'standin',
+        from: { playerId: bo.id, name: 'Bo' },
+        to: { playerId: ana.id, name: 'Ana' },
+        reason: 'remove',
+        at: env.clock.now(),
+      },
     ]);
     // Ana may now change what Bo owned; Bo's controls are nobody else's.
-    await expect(room.dispatch({ type: 'control', playerId: ana.id, key: 'shedding', value: true })).resolves.toMatchObject({ key: 'shedding' });
-    await expect(room.dispatch({ type: 'control', playerId: cy.id, key: 'issuerTimeoutS', value: 5 })).rejects.toMatchObject({ code: 'NOT_OWNER' });
+    await expect(
+      room.dispatch({ type: 'control', playerId: ana.id, key: 'shedding', value: true }),
+    ).resolves.toMatchObject({ key: 'shedding' });
+    await expect(
+      room.dispatch({ type: 'control', playerId: cy.id, key: 'issuerTimeoutS', value: 5 }),
+    ).rejects.toMatchObject({ code: 'NOT_OWNER' });
     // A reload (a desk rejoining, a restarted server) has them, from the team's history.
     expect(room.historyOf(team)?.roleChanges.filter((c) => c.reason === 'remove')).toEqual(told[0].changes);
     const row = await env.store.roomByCode(room.code);
@@ -129,7 +159,11 @@ describe('roles during a round', () => {
       { playerId: cy.id, name: 'Cy', roles: ['fraud'] },
     ]);
     // After the lobby's dealing (kept too): who held what at the start, and the hand-over.
-    expect(replay.teams[0].roleChanges.filter((c) => c.reason !== 'join').map((c) => `${c.reason} ${c.minute} ${c.role} ${c.to?.name}`)).toEqual([
+    expect(
+      replay.teams[0].roleChanges
+        .filter((c) => c.reason !== 'join')
+        .map((c) => `${c.reason} ${c.minute} ${c.role} ${c.to?.name}`),
+    ).toEqual([
       'start 0 scaling Ana',
       'start 0 shedding Bo',
       'start 0 fraud Cy',
@@ -163,7 +197,10 @@ describe('roles during a round', () => {
     expect(moves(announced(t1).slice(before1))).toEqual(['move scaling: Ana → Cy', 'move fraud: Ana → Cy']);
     // The mover's desk follows them, with the new team's minutes so far.
     expect(env.out.placed.at(-1)).toEqual({ code: room.code, playerId: ana.id, teamId: t2 });
-    expect(env.out.sent.filter((m) => m.event === 'history').at(-1)).toMatchObject({ to: { kind: 'player', playerId: ana.id }, payload: { teamId: t2 } });
+    expect(env.out.sent.filter((m) => m.event === 'history').at(-1)).toMatchObject({
+      to: { kind: 'player', playerId: ana.id },
+      payload: { teamId: t2 },
+    });
   });
 
   test('the last member leaving leaves the roles to nobody, until someone joins', async () => {
@@ -171,7 +208,12 @@ describe('roles during a round', () => {
     const ana = await join(room, 'Ana');
     await room.dispatch({ type: 'clock', action: 'start' });
     await room.dispatch({ type: 'remove', playerId: ana.id });
-    expect(env.out.of('roles').at(-1)?.changes.map((c) => [c.role, c.from?.name, c.to])).toEqual([
+    expect(
+      env.out
+        .of('roles')
+        .at(-1)
+        ?.changes.map((c) => [c.role, c.from?.name, c.to]),
+    ).toEqual([
       ['scaling', 'Ana', null],
       ['shedding', 'Ana', null],
       ['fraud', 'Ana', null],
@@ -210,8 +252,12 @@ describe('the teacher assigns roles', () => {
     const ana = await join(room, 'Ana');
     const before = JSON.stringify(room.view('teacher'));
     const transactions = env.store.transactions.length;
-    await expect(room.dispatch({ type: 'assign', playerId: ana.id, role: 'fleet' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(room.dispatch({ type: 'assign', playerId: 999, role: 'fraud' })).rejects.toMatchObject({ code: 'PLAYER_NOT_FOUND' });
+    await expect(room.dispatch({ type: 'assign', playerId: ana.id, role: 'fleet' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    await expect(room.dispatch({ type: 'assign', playerId: 999, role: 'fraud' })).rejects.toMatchObject({
+      code: 'PLAYER_NOT_FOUND',
+    });
     await room.dispatch({ type: 'assign', playerId: ana.id, role: 'fraud' });
     expect(JSON.stringify(room.view('teacher'))).toBe(before);
     expect(env.store.transactions).toHaveLength(transactions);
@@ -248,7 +294,12 @@ describe('names', () => {
     await join(room, 'Bo');
     const [, t2] = room.view('teacher').teams.map((t) => t.id);
     await room.dispatch({ type: 'move', playerId: ana.id, teamId: t2 });
-    expect(room.view('teacher').players.filter((p) => p.teamId === t2).map((p) => p.name)).toEqual(['Ana 2', 'Ana']);
+    expect(
+      room
+        .view('teacher')
+        .players.filter((p) => p.teamId === t2)
+        .map((p) => p.name),
+    ).toEqual(['Ana 2', 'Ana']);
     expect((await env.store.playersOfRoom(room.id)).find((p) => p.id === ana.id)?.name).toBe('Ana 2');
   });
 });

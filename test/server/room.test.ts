@@ -11,7 +11,13 @@ describe('dealing roles', () => {
   const roles = ['scaling', 'shedding', 'fraud', 'standin'];
   test.each([
     [1, [['scaling', 'shedding', 'fraud', 'standin']]],
-    [2, [['scaling', 'fraud'], ['shedding', 'standin']]],
+    [
+      2,
+      [
+        ['scaling', 'fraud'],
+        ['shedding', 'standin'],
+      ],
+    ],
     [3, [['scaling', 'standin'], ['shedding'], ['fraud']]],
     [4, [['scaling'], ['shedding'], ['fraud'], ['standin']]],
     [6, [['scaling'], ['shedding'], ['fraud'], ['standin'], [], []]],
@@ -112,7 +118,9 @@ describe('a room', () => {
     await expect(room.dispatch({ type: 'clock', action: 'pause' })).rejects.toThrow(/cannot pause: the round is lobby/);
     await expect(room.dispatch({ type: 'clock', action: 'next' })).rejects.toThrow(/end the round first/);
     await room.dispatch({ type: 'clock', action: 'start' });
-    await expect(room.dispatch({ type: 'configure', patch: { scenario: 'fraud-wave' } })).rejects.toThrow(/only the tempo/);
+    await expect(room.dispatch({ type: 'configure', patch: { scenario: 'fraud-wave' } })).rejects.toThrow(
+      /only the tempo/,
+    );
     await env.advance(5000);
     expect(room.round.minute).toBe(1);
     await room.dispatch({ type: 'tempo', tempo: 1 });
@@ -151,7 +159,8 @@ describe('a room', () => {
     await a.dispatch({ type: 'clock', action: 'start' });
     await b.dispatch({ type: 'clock', action: 'start' });
     const aRound = a.round.id;
-    env.store.failWhen = (lists) => lists.some((l) => l.some((w) => w.op === 'insertSnapshots' && w.roundId === aRound));
+    env.store.failWhen = (lists) =>
+      lists.some((l) => l.some((w) => w.op === 'insertSnapshots' && w.roundId === aRound));
     await env.advance(1000);
     expect(a.round).toMatchObject({ state: 'running', minute: 0 });
     expect(b.round).toMatchObject({ state: 'running', minute: 1 });
@@ -161,12 +170,22 @@ describe('a room', () => {
     expect(notice).toMatchObject({ to: { kind: 'teacher' }, payload: { code: 'TICK_FAILED' } });
     expect(env.out.sent.some((s) => s.event === 'notice' && s.code === b.code)).toBe(false);
     // Nothing of the failed minute was kept; the clock still runs, and once the disk is back the round goes on exactly.
-    expect(env.out.of('minute').filter((m) => m.roundId === aRound).map((m) => m.snapshot.minute)).toEqual([0]);
+    expect(
+      env.out
+        .of('minute')
+        .filter((m) => m.roundId === aRound)
+        .map((m) => m.snapshot.minute),
+    ).toEqual([0]);
     env.store.failWhen = null;
     await env.advance(2000);
     expect(a.round.minute).toBe(2);
     const team = [...a.round.teams.values()][0];
-    const clean = runRound(paymentSwitch, { scenario: 'sale-surge', seed: a.round.seed ?? -1, noise: true, minutes: 2 });
+    const clean = runRound(paymentSwitch, {
+      scenario: 'sale-surge',
+      seed: a.round.seed ?? -1,
+      noise: true,
+      minutes: 2,
+    });
     expect(team.snapshots.toArray()).toEqual(clean.snapshots);
   });
 
@@ -182,7 +201,9 @@ describe('a room', () => {
     const fresh = await env.manager.create({}, 'K'.repeat(43));
     expect(fresh.teacherKey).not.toBe('K'.repeat(43));
     expect(await env.store.teacherByKeyHash(hashSecret(first.teacherKey))).toBe(first.room.teacherId);
-    expect(JSON.stringify(env.store.db.$client.prepare('select * from teachers').all())).not.toContain(first.teacherKey);
+    expect(JSON.stringify(env.store.db.$client.prepare('select * from teachers').all())).not.toContain(
+      first.teacherKey,
+    );
   });
 
   test('a room looked up twice at once is loaded once', async () => {
@@ -213,10 +234,15 @@ describe('a room', () => {
     expect(env.manager.peek(idle.code)).toBeUndefined();
     expect(env.manager.peek(running.code)).toBe(running);
     // The old object takes no more commands: the room lives on in the new one.
-    await expect(idle.dispatch({ type: 'rename', teamId: before.view.teams[0].id, name: 'Ghost' })).rejects.toThrow(/closed/);
+    await expect(idle.dispatch({ type: 'rename', teamId: before.view.teams[0].id, name: 'Ghost' })).rejects.toThrow(
+      /closed/,
+    );
     const back = await env.manager.get(idle.code);
     expect(back).not.toBe(idle);
-    expect(back.view('teacher')).toEqual({ ...before.view, players: before.view.players.map((p) => ({ ...p, connected: false })) });
+    expect(back.view('teacher')).toEqual({
+      ...before.view,
+      players: before.view.players.map((p) => ({ ...p, connected: false })),
+    });
     expect(back.historyOf(back.view('teacher').teams[0].id)).toEqual(before.history);
     expect(back.recoveryMismatches).toEqual([]);
   });

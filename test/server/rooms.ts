@@ -34,7 +34,14 @@ export function roomEnv() {
   const errors: object[] = [];
   const rng = rngFromSeed(99);
   const log = { info() {}, warn() {}, error: (o: object) => void errors.push(o) };
-  const manager = new RoomManager({ store, committer, out, clock, log, drawSeed: () => Math.floor(uniform(rng) * 2 ** 32) });
+  const manager = new RoomManager({
+    store,
+    committer,
+    out,
+    clock,
+    log,
+    drawSeed: () => Math.floor(uniform(rng) * 2 ** 32),
+  });
   return {
     store,
     committer,

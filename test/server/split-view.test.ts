@@ -6,7 +6,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { sharedKeys, visibleKeys } from '../../shared/classroom/split.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import type { RoomMinute, TeamMinute } from '../../shared/protocol/types.ts';
-import { collect, connect, createRoom, ok, openFeed, request, startServer, until, type Client, type TestServer } from './helpers.ts';
+import {
+  collect,
+  connect,
+  createRoom,
+  ok,
+  openFeed,
+  request,
+  startServer,
+  until,
+  type Client,
+  type TestServer,
+} from './helpers.ts';
 import { roomEnv, type RoomEnv } from './rooms.ts';
 
 const keysOf = (m: TeamMinute) => Object.keys(m.snapshot.indicators).sort();
@@ -47,13 +58,21 @@ describe('the option', () => {
     await env.advance(1000);
     const minute1 = env.out.sent.filter((s) => s.event === 'minute' && (s.payload as TeamMinute).snapshot.minute === 1);
     expect(minute1.map((s) => s.to)).toEqual(
-      ['scaling', 'shedding', 'fraud', 'standin', ''].map((view) => ({ kind: 'view', teamId: room.view('teacher').teams[0].id, view })),
+      ['scaling', 'shedding', 'fraud', 'standin', ''].map((view) => ({
+        kind: 'view',
+        teamId: room.view('teacher').teams[0].id,
+        view,
+      })),
     );
     // Nothing goes to the whole team's channel in split view.
     expect(env.out.sent.some((s) => s.event === 'minute' && s.to.kind === 'team')).toBe(false);
     // Each student's sockets were put in their view's channel.
     const ed = room.view('teacher').players.find((p) => p.name === 'Ed')!;
-    expect(env.out.viewed.filter((v) => v.playerId === ed.id).at(-1)?.to).toEqual({ kind: 'view', teamId: ed.teamId, view: '' });
+    expect(env.out.viewed.filter((v) => v.playerId === ed.id).at(-1)?.to).toEqual({
+      kind: 'view',
+      teamId: ed.teamId,
+      view: '',
+    });
   });
 });
 
@@ -69,13 +88,18 @@ test('a student moved to another team mid-round gets its history split to the ro
   await room.dispatch({ type: 'move', playerId: cy.id, teamId: other });
   // Late in a round, a newcomer to a full team takes no role: an analyst's view.
   expect(room.view('teacher').players.find((p) => p.id === cy.id)!.roles).toEqual([]);
-  const sent = env.out.sent.filter((x) => x.event === 'history' && x.to.kind === 'player' && x.to.playerId === cy.id).at(-1)!;
+  const sent = env.out.sent
+    .filter((x) => x.event === 'history' && x.to.kind === 'player' && x.to.playerId === cy.id)
+    .at(-1)!;
   const h = sent.payload as { teamId: number; snapshots: { indicators: Record<string, number> }[] };
   expect(h.teamId).toBe(other);
   expect(h.snapshots).toHaveLength(3);
   for (const snap of h.snapshots) expect(Object.keys(snap.indicators).sort()).toEqual(visible([]));
   // And their sockets now follow the analysts' channel of that team.
-  expect(env.out.viewed.filter((v) => v.playerId === cy.id).at(-1)).toMatchObject({ from: { teamId: cy.teamId }, to: { kind: 'view', teamId: other, view: '' } });
+  expect(env.out.viewed.filter((v) => v.playerId === cy.id).at(-1)).toMatchObject({
+    from: { teamId: cy.teamId },
+    to: { kind: 'view', teamId: other, view: '' },
+  });
 });
 
 describe('on the sockets', () => {
@@ -86,11 +110,16 @@ describe('on the sockets', () => {
   let teacherMinutes: RoomMinute[];
   let feed: Awaited<ReturnType<typeof openFeed>>;
   // Every teacher command answers with the room as it stands: an idempotent one reads it.
-  const rolesOf = async (playerId: number) => (await ok(teacher, 'teacher:lock', { locked: false })).room.players.find((p: { id: number }) => p.id === playerId).roles as string[];
+  const rolesOf = async (playerId: number) =>
+    (await ok(teacher, 'teacher:lock', { locked: false })).room.players.find((p: { id: number }) => p.id === playerId)
+      .roles as string[];
   const tick = async () => {
     const n = teacherMinutes.length;
     server.clock.advance(1000);
-    await until(() => teacherMinutes.length === n + 1 && students.every((s) => s.minutes.length === n + 1), `minute ${n}`);
+    await until(
+      () => teacherMinutes.length === n + 1 && students.every((s) => s.minutes.length === n + 1),
+      `minute ${n}`,
+    );
   };
 
   beforeAll(async () => {
@@ -116,7 +145,7 @@ describe('on the sockets', () => {
     await server.close();
   });
 
-  test("each student receives only what their roles see; the teacher and the feed everything", async () => {
+  test('each student receives only what their roles see; the teacher and the feed everything', async () => {
     await tick();
     await tick();
     for (const s of students) {
@@ -134,14 +163,21 @@ describe('on the sockets', () => {
     expect(keysOf(students[0].minutes[2])).not.toContain('fraudStopped');
     expect(keysOf(students[2].minutes[2])).toContain('fraudStopped');
     // The hidden values are the team's: the same numbers the teacher has.
-    expect(students[2].minutes[2].snapshot.indicators.fraudStopped).toBe(teacherMinutes[2].teams[0].snapshot.indicators.fraudStopped);
+    expect(students[2].minutes[2].snapshot.indicators.fraudStopped).toBe(
+      teacherMinutes[2].teams[0].snapshot.indicators.fraudStopped,
+    );
     expect(Object.keys(teacherMinutes[2].teams[0].snapshot.indicators).sort()).toEqual(every);
     await until(() => feed.messages.filter((m) => m.type === 'summary').length >= 3, 'feed summaries');
     const summary = feed.messages.filter((m) => m.type === 'summary').at(-1);
-    expect(Object.keys(summary.teams[0].headline).sort()).toEqual(paymentSwitch.indicators.filter((i) => i.headline).map((i) => i.key).sort());
+    expect(Object.keys(summary.teams[0].headline).sort()).toEqual(
+      paymentSwitch.indicators
+        .filter((i) => i.headline)
+        .map((i) => i.key)
+        .sort(),
+    );
   });
 
-  test("a role given to the analyst changes what both students receive from the next minute", async () => {
+  test('a role given to the analyst changes what both students receive from the next minute', async () => {
     const [, , cy, , ed] = students;
     await ok(teacher, 'teacher:assign', { playerId: ed.playerId, role: 'fraud' });
     expect(await rolesOf(ed.playerId)).toEqual(['fraud']);

@@ -13,7 +13,11 @@ function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
   const r = s.round;
   return {
-    ...{ view: roomView(s, () => false, 'teacher'), histories: teams.map((t) => teamHistory(r, t)), names: teams.map((t) => t.name) },
+    ...{
+      view: roomView(s, () => false, 'teacher'),
+      histories: teams.map((t) => teamHistory(r, t)),
+      names: teams.map((t) => t.name),
+    },
     ...{ roleChanges: [...r.roleChanges], members: [...r.members.values()], messages: [...r.messages] },
   };
 }
@@ -37,7 +41,10 @@ async function failsCleanly(env: RoomEnv, room: Room, act: () => Promise<unknown
   const timers = env.clock.pending;
   const transactions = env.store.transactions.length;
   env.store.failWhen = () => true;
-  await expect(act()).rejects.toMatchObject({ code: 'STORAGE_FAILED', message: expect.stringContaining('nothing changed') });
+  await expect(act()).rejects.toMatchObject({
+    code: 'STORAGE_FAILED',
+    message: expect.stringContaining('nothing changed'),
+  });
   env.store.failWhen = null;
   expect(env.store.transactions.length).toBeGreaterThan(transactions);
   expect(seen(room.state)).toEqual(before);
@@ -86,7 +93,10 @@ const cases: [string, Setup][] = [
     'configure: another simulator and more teams (lobby)',
     async (env) => {
       const { room } = await classroom(env);
-      return { room, act: () => room.dispatch({ type: 'configure', patch: { simulator: 'web-service', teamCount: 3 } }) };
+      return {
+        room,
+        act: () => room.dispatch({ type: 'configure', patch: { simulator: 'web-service', teamCount: 3 } }),
+      };
     },
   ],
   [
@@ -134,7 +144,10 @@ const cases: [string, Setup][] = [
     'rename a team mid-round',
     async (env) => {
       const { room } = await classroom(env, { started: true });
-      return { room, act: () => room.dispatch({ type: 'rename', teamId: room.view('teacher').teams[0].id, name: 'Night shift' }) };
+      return {
+        room,
+        act: () => room.dispatch({ type: 'rename', teamId: room.view('teacher').teams[0].id, name: 'Night shift' }),
+      };
     },
   ],
   [
@@ -163,7 +176,10 @@ const cases: [string, Setup][] = [
     'a message to one team',
     async (env) => {
       const { room } = await classroom(env, { started: true });
-      return { room, act: () => room.dispatch({ type: 'message', teamId: room.view('teacher').teams[1].id, text: 'Scale out now' }) };
+      return {
+        room,
+        act: () => room.dispatch({ type: 'message', teamId: room.view('teacher').teams[1].id, text: 'Scale out now' }),
+      };
     },
   ],
   [
@@ -270,7 +286,12 @@ describe('a failed commit changes nothing: memory, database and clients agree', 
     expect(await stored(env, room.code)).toEqual(before);
     expect(room.round.state).toBe('running');
     expect(env.out.sent.slice(sent)).toEqual([
-      { code: room.code, to: { kind: 'teacher' }, event: 'notice', payload: { code: 'TICK_FAILED', message: expect.stringContaining('minute 3') } },
+      {
+        code: room.code,
+        to: { kind: 'teacher' },
+        event: 'notice',
+        payload: { code: 'TICK_FAILED', message: expect.stringContaining('minute 3') },
+      },
     ]);
     expect(env.clock.pending).toBe(1);
     await env.advance(5000);
@@ -296,7 +317,9 @@ describe('a failed commit changes nothing: memory, database and clients agree', 
     const teamId = room.view('teacher').teams[1].id;
     const rooms = env.manager.all().length;
     env.store.failWhen = () => true;
-    await expect(env.manager.fork(room.teacherId, room.round.id, teamId, 2)).rejects.toMatchObject({ code: 'STORAGE_FAILED' });
+    await expect(env.manager.fork(room.teacherId, room.round.id, teamId, 2)).rejects.toMatchObject({
+      code: 'STORAGE_FAILED',
+    });
     env.store.failWhen = null;
     expect(env.manager.all()).toHaveLength(rooms);
     expect(env.store.db.$client.prepare('select count(*) n from rooms').get()).toEqual({ n: 1 });

@@ -19,16 +19,28 @@ function ids(from: number): IdSource {
   let n = from;
   return { next: () => ++n, ready: async () => {} };
 }
-const ctx = (now: number): TransitionCtx => ({ now, ids: ids(1000 + now), drawSeed: () => 4242, connected: () => false });
+const ctx = (now: number): TransitionCtx => ({
+  now,
+  ids: ids(1000 + now),
+  drawSeed: () => 4242,
+  connected: () => false,
+});
 
 function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
-  return { view: roomView(s, () => true, 'teacher'), histories: teams.map((t) => teamHistory(s.round, t)), players: [...s.players.values()] };
+  return {
+    view: roomView(s, () => true, 'teacher'),
+    histories: teams.map((t) => teamHistory(s.round, t)),
+    players: [...s.players.values()],
+  };
 }
 
 describe('transitions', () => {
   test('are deterministic and never change the state they start from', () => {
-    let state = openRoom({ code: 'ABCDEF', teacherId: 1, config: { ...DEFAULT_CONFIG, teamCount: 3, minutes: 5, seed: null } }, ctx(0)).state;
+    let state = openRoom(
+      { code: 'ABCDEF', teacherId: 1, config: { ...DEFAULT_CONFIG, teamCount: 3, minutes: 5, seed: null } },
+      ctx(0),
+    ).state;
     const player = (name: string) => [...state.players.values()].find((p) => p.name === name)?.id ?? -1;
     const owner = (role: string) => [...state.players.values()].find((p) => p.roles.includes(role))?.id ?? -1;
     const team = (i: number) => state.teams[i].id;
@@ -78,8 +90,12 @@ describe('transitions', () => {
   test('a refused command throws and leaves no trace', () => {
     const state = openRoom({ code: 'ABCDEF', teacherId: 1, config: DEFAULT_CONFIG }, ctx(0)).state;
     const before = JSON.stringify(seen(state));
-    expect(() => transition(state, { type: 'clock', action: 'pause' }, ctx(1))).toThrow(/cannot pause: the round is lobby/);
-    expect(() => transition(state, { type: 'configure', patch: { simulator: 'nuclear-plant' } }, ctx(1))).toThrow(/unknown simulator/);
+    expect(() => transition(state, { type: 'clock', action: 'pause' }, ctx(1))).toThrow(
+      /cannot pause: the round is lobby/,
+    );
+    expect(() => transition(state, { type: 'configure', patch: { simulator: 'nuclear-plant' } }, ctx(1))).toThrow(
+      /unknown simulator/,
+    );
     expect(() => transition(state, { type: 'move', playerId: 5, teamId: 6 }, ctx(1))).toThrow(/no player 5/);
     expect(JSON.stringify(seen(state))).toBe(before);
   });
@@ -114,7 +130,8 @@ describe('goals during a round', () => {
       const scenario = simulator === 'payment-switch' ? 'sale-surge' : 'traffic-surge';
       const config = { ...DEFAULT_CONFIG, simulator, scenario, teamCount: 2, minutes: 40, seed: 7 };
       let state = openRoom({ code: 'ABCDEF', teacherId: 1, config }, ctx(0)).state;
-      for (const [i, name] of ['Ana', 'Budi', 'Cato', 'Dewi'].entries()) state = transition(state, { type: 'join', name, tokenHash: name }, ctx(100 * (i + 1))).next;
+      for (const [i, name] of ['Ana', 'Budi', 'Cato', 'Dewi'].entries())
+        state = transition(state, { type: 'join', name, tokenHash: name }, ctx(100 * (i + 1))).next;
       state = transition(state, { type: 'clock', action: 'start' }, ctx(500)).next;
       expect(state.players.size).toBe(4);
       const model = getModel(simulator);
@@ -124,19 +141,35 @@ describe('goals during a round', () => {
         if (m % 7 === 0) {
           const p = [...state.players.values()][m % 4];
           const def = model.controls.find((c) => p.roles.includes(c.role) && c.kind === 'number');
-          if (def && def.kind === 'number') state = transition(state, { type: 'control', playerId: p.id, key: def.key, value: def.max }, ctx(1000 + m * 10)).next;
+          if (def && def.kind === 'number')
+            state = transition(
+              state,
+              { type: 'control', playerId: p.id, key: def.key, value: def.max },
+              ctx(1000 + m * 10),
+            ).next;
         }
         // A team made another way (a rename) is tallied from its snapshots.
-        if (m === 20) state = transition(state, { type: 'rename', teamId: state.teams[0].id, name: 'Renamed' }, ctx(1000 + m * 10 + 1)).next;
+        if (m === 20)
+          state = transition(
+            state,
+            { type: 'rename', teamId: state.teams[0].id, name: 'Renamed' },
+            ctx(1000 + m * 10 + 1),
+          ).next;
         state = transition(state, { type: 'tick', firedAt: m * 1000 }, ctx(1000 + m * 10 + 2)).next;
         for (const t of state.round.teams.values()) {
           const whole = evaluateRound(state.round.scenarioDef, t.snapshots.toArray(), state.round.baseline!.run);
-          expect([t.progress, t.score], `${simulator} minute ${m} team ${t.teamId}`).toEqual([whole.goals, whole.score]);
+          expect([t.progress, t.score], `${simulator} minute ${m} team ${t.teamId}`).toEqual([
+            whole.goals,
+            whole.score,
+          ]);
           checked++;
         }
       }
       expect(checked).toBe(80);
-      expect([...state.round.teams.values()].reduce((n, t) => n + t.changes.length, 0), 'changes played').toBeGreaterThan(0);
+      expect(
+        [...state.round.teams.values()].reduce((n, t) => n + t.changes.length, 0),
+        'changes played',
+      ).toBeGreaterThan(0);
       expect(state.round.state).toBe('finished');
     }
   });
@@ -146,11 +179,16 @@ describe('goals during a round', () => {
     const rng = rngFromSeed(3);
     const snaps = Array.from({ length: 30 }, (_, m) => snap(m, uniform(rng) * 1e3 - 200));
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    const goal = (g: Partial<GoalDef>) => ({ id: 'g', indicator: 'x', op: '>=', target: 0, aggregate: 'mean', ...g }) as GoalDef;
+    const goal = (g: Partial<GoalDef>) =>
+      ({ id: 'g', indicator: 'x', op: '>=', target: 0, aggregate: 'mean', ...g }) as GoalDef;
     for (let n = 1; n <= 30; n++) {
       const seen = snaps.slice(0, n);
-      expect(goalValue(goal({ from: 5 }), seen)).toBe(n > 5 ? mean(seen.slice(5).map((s) => s.indicators.x)) : seen[n - 1].indicators.x);
-      expect(goalValue(goal({}), seen)).toBe(n > 1 ? mean(seen.slice(1).map((s) => s.indicators.x)) : seen[0].indicators.x);
+      expect(goalValue(goal({ from: 5 }), seen)).toBe(
+        n > 5 ? mean(seen.slice(5).map((s) => s.indicators.x)) : seen[n - 1].indicators.x,
+      );
+      expect(goalValue(goal({}), seen)).toBe(
+        n > 1 ? mean(seen.slice(1).map((s) => s.indicators.x)) : seen[0].indicators.x,
+      );
       expect(goalValue(goal({ aggregate: 'final' }), seen)).toBe(seen[n - 1].indicators.x);
     }
     expect(() => goalValue(goal({}), [])).toThrow(RangeError);
@@ -159,7 +197,15 @@ describe('goals during a round', () => {
 
 describe("the projector's summary", () => {
   test('a headline share with nothing under it is named in the team summary (shown "—"), and only then', () => {
-    const config = { ...DEFAULT_CONFIG, simulator: 'payment-switch' as const, scenario: 'fraud-wave', teamCount: 1, minutes: 30, seed: 1, noise: false };
+    const config = {
+      ...DEFAULT_CONFIG,
+      simulator: 'payment-switch' as const,
+      scenario: 'fraud-wave',
+      teamCount: 1,
+      minutes: 30,
+      seed: 1,
+      noise: false,
+    };
     let state = openRoom({ code: 'ABCDEF', teacherId: 1, config }, ctx(0)).state;
     state = transition(state, { type: 'join', name: 'Ana', tokenHash: 'Ana' }, ctx(100)).next;
     state = transition(state, { type: 'clock', action: 'start' }, ctx(500)).next;
@@ -167,12 +213,21 @@ describe("the projector's summary", () => {
     let withNa = 0;
     for (let m = 1; m <= 30; m++) {
       // Two servers from minute 10: the switch collapses and, some minutes, approves nothing.
-      if (m === 10) state = transition(state, { type: 'control', playerId: ana.id, key: 'servers', value: 2 }, ctx(1000 + m * 10)).next;
+      if (m === 10)
+        state = transition(
+          state,
+          { type: 'control', playerId: ana.id, key: 'servers', value: 2 },
+          ctx(1000 + m * 10),
+        ).next;
       state = transition(state, { type: 'tick', firedAt: m * 1000 }, ctx(1000 + m * 10 + 1)).next;
       const team = [...state.round.teams.values()][0];
       const last = team.snapshots.toArray().at(-1);
       const summary = roomSummary(state.round, m * 1000).teams[0];
-      const headline = new Set(getModel('payment-switch').indicators.filter((i) => i.headline).map((i) => i.key));
+      const headline = new Set(
+        getModel('payment-switch')
+          .indicators.filter((i) => i.headline)
+          .map((i) => i.key),
+      );
       expect(summary.na ?? [], `minute ${m}`).toEqual((last?.na ?? []).filter((k) => headline.has(k)));
       if (summary.na?.includes('fraudRateBp')) withNa++;
     }

@@ -1,6 +1,16 @@
 // Both socket.io transports and the plain WebSocket feed on one server at the same time.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { collect, connect, createRoom, firstTransport, ok, openFeed, startServer, until, type TestServer } from './helpers.ts';
+import {
+  collect,
+  connect,
+  createRoom,
+  firstTransport,
+  ok,
+  openFeed,
+  startServer,
+  until,
+  type TestServer,
+} from './helpers.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -9,7 +19,13 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 test('websocket-only and polling→websocket clients and the plain feed all follow one round', async () => {
-  const { code, teacherKey } = await createRoom(server, { simulator: 'web-service', scenario: 'bad-deploy', teamCount: 1, minutes: 5, tempo: 1 });
+  const { code, teacherKey } = await createRoom(server, {
+    simulator: 'web-service',
+    scenario: 'bad-deploy',
+    teamCount: 1,
+    minutes: 5,
+    tempo: 1,
+  });
   const teacher = await connect(server);
   await ok(teacher, 'teacher:join', { code, key: teacherKey });
 
@@ -42,7 +58,9 @@ test('websocket-only and polling→websocket clients and the plain feed all foll
   const feedSummaries = feed.messages.filter((m) => m.type === 'summary');
   expect(feedSummaries.map((m) => m.minute)).toEqual([0, 1, 2, 3, 4, 5]);
   expect(feedSummaries[5].teams[0].headline).toEqual(summaries[5].teams[0].headline);
-  expect(Object.keys(feedSummaries[5].teams[0].headline).sort()).toEqual(['dbLoad', 'errorRate', 'p99Ms', 'utilization'].sort());
+  expect(Object.keys(feedSummaries[5].teams[0].headline).sort()).toEqual(
+    ['dbLoad', 'errorRate', 'p99Ms', 'utilization'].sort(),
+  );
   await until(() => feed.messages.some((m) => m.type === 'scores'), 'scores on the feed');
   expect(feed.messages.some((m) => m.type === 'room' && m.room.round.state === 'finished')).toBe(true);
 

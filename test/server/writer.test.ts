@@ -16,7 +16,8 @@ let files = 0;
 const fresh = () => join(dir, `w${++files}.db`);
 
 const teacher = (id: number, keyHash: string): Write[] => [{ op: 'insertTeacher', id, keyHash, createdAt: id }];
-const teachers = (store: SqliteStore) => store.db.$client.prepare('select id, key_hash from teachers order by id').all();
+const teachers = (store: SqliteStore) =>
+  store.db.$client.prepare('select id, key_hash from teachers order by id').all();
 
 test('a commit made on the writer thread is read on the main connection as soon as it resolves', async () => {
   const store = SqliteStore.open(fresh(), { writerThread: true });
@@ -36,10 +37,16 @@ test('a commit made on the writer thread is read on the main connection as soon 
 test('a refused transaction stores nothing, says why, and the group committer fails only the bad list', async () => {
   const store = SqliteStore.open(fresh(), { writerThread: true });
   try {
-    await expect(store.commit([teacher(1, 'a'), teacher(2, 'a')])).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
+    await expect(store.commit([teacher(1, 'a'), teacher(2, 'a')])).rejects.toMatchObject({
+      code: 'SQLITE_CONSTRAINT_UNIQUE',
+    });
     expect(teachers(store)).toEqual([]);
     const committer = new Committer(store);
-    const results = await Promise.allSettled([committer.commit(teacher(1, 'k1')), committer.commit(teacher(2, 'k1')), committer.commit(teacher(3, 'k3'))]);
+    const results = await Promise.allSettled([
+      committer.commit(teacher(1, 'k1')),
+      committer.commit(teacher(2, 'k1')),
+      committer.commit(teacher(3, 'k3')),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(teachers(store)).toEqual([
       { id: 1, key_hash: 'k1' },
@@ -107,12 +114,15 @@ test('a transaction stored whose answer never came is acknowledged when the thre
   try {
     await store.commit([teacher(1, 'k1')]);
     const writer = (store as unknown as { writer: WriterThread }).writer;
-    const worker = (writer as unknown as { worker: { terminate(): Promise<number>; removeAllListeners(e: string): void } }).worker;
+    const worker = (
+      writer as unknown as { worker: { terminate(): Promise<number>; removeAllListeners(e: string): void } }
+    ).worker;
     // The answers are lost on the way (as when the thread dies between its commit and its answer).
     worker.removeAllListeners('message');
     const held = store.commit([teacher(2, 'k2')]);
     const waiting = store.commit([teacher(3, 'k3')]);
-    for (let i = 0; i < 500 && (await store.teacherByKeyHash('k2')) === undefined; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 500 && (await store.teacherByKeyHash('k2')) === undefined; i++)
+      await new Promise((r) => setTimeout(r, 5));
     expect(await store.teacherByKeyHash('k2')).toBe(2);
     await worker.terminate();
     await expect(held).resolves.toBeUndefined();

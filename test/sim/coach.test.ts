@@ -7,15 +7,34 @@ import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import type { ScheduledChange, SimModel } from '../../shared/sim/types.ts';
 import { webService } from '../../shared/sim/web-service/index.ts';
 
-function round(model: SimModel, scenario: string, seed: number, minutes: number, changes: ScheduledChange[], minute = minutes): CoachRound {
+function round(
+  model: SimModel,
+  scenario: string,
+  seed: number,
+  minutes: number,
+  changes: ScheduledChange[],
+  minute = minutes,
+): CoachRound {
   return { model, scenario, seed, noise: true, minute, baseline: baselineRun(model, scenario, seed, minutes), changes };
 }
 
 /** The play re-simulated from scratch, as the CLI and the server would: its verdict over minutes 0…minute. */
 function replay(r: CoachRound, changes: readonly ScheduledChange[]) {
-  const run = runRound(r.model, { scenario: r.scenario, seed: r.seed, noise: r.noise, minutes: r.minute, changes, baseline: r.baseline });
+  const run = runRound(r.model, {
+    scenario: r.scenario,
+    seed: r.seed,
+    noise: r.noise,
+    minutes: r.minute,
+    changes,
+    baseline: r.baseline,
+  });
   const met = run.result.goals.filter((g) => g.met).length;
-  return { goalsMet: met, goals: run.result.goals.length, score: run.result.score, ledgerTotal: run.snapshots.at(-1)!.indicators[r.model.ledger.total] };
+  return {
+    goalsMet: met,
+    goals: run.result.goals.length,
+    score: run.result.score,
+    ledgerTotal: run.snapshots.at(-1)!.indicators[r.model.ledger.total],
+  };
 }
 
 describe('the hindsight coach', () => {
@@ -25,7 +44,15 @@ describe('the hindsight coach', () => {
   it('a rollback one minute too late: "earlier", by one minute, meeting the goal it missed', () => {
     const { before, suggestion, tried } = coachTeam(late);
     expect(tried).toBeGreaterThan(100);
-    expect(suggestion).toMatchObject({ kind: 'earlier', key: 'rollback', value: 'press', fromMinute: 16, toMinute: 15, goalsNowMet: ['p99'], forkMinute: 14 });
+    expect(suggestion).toMatchObject({
+      kind: 'earlier',
+      key: 'rollback',
+      value: 'press',
+      fromMinute: 16,
+      toMinute: 15,
+      goalsNowMet: ['p99'],
+      forkMinute: 14,
+    });
     expect(suggestion!.changes).toEqual([{ minute: 15, key: 'rollback', value: 'press' }]);
     expect(suggestion!.after.goalsMet).toBe(before.goalsMet + 1);
     expect(suggestion!.after.score!).toBeGreaterThan(before.score!);
@@ -62,7 +89,9 @@ describe('the hindsight coach', () => {
     expect(before.score).toBe(0);
     expect(suggestion?.kind).toBe('add');
     expect(suggestion?.fromMinute).toBeNull();
-    expect(suggestion!.changes).toEqual([{ minute: suggestion!.toMinute, key: suggestion!.key, value: suggestion!.value }]);
+    expect(suggestion!.changes).toEqual([
+      { minute: suggestion!.toMinute, key: suggestion!.key, value: suggestion!.value },
+    ]);
     expect(suggestion!.after).toEqual(replay(r, suggestion!.changes));
     expect(suggestion!.forkMinute).toBe(suggestion!.toMinute! - 1);
   });

@@ -155,7 +155,12 @@ describe('issuer latency: E[min(L, T)] and P(L > T) for L ~ Exp(m)', () => {
     [3, 3],
   ])('mean %f s, timeout %f s: numeric integration', (m, t) => {
     // E[min(L, T)] = ∫₀ᵀ P(L > x) dx.
-    expect(relErr(expectedMinExp(m, t), simpson((x) => Math.exp(-x / m), 0, t))).toBeLessThan(1e-10);
+    expect(
+      relErr(
+        expectedMinExp(m, t),
+        simpson((x) => Math.exp(-x / m), 0, t),
+      ),
+    ).toBeLessThan(1e-10);
     expect(expTail(m, t)).toBeCloseTo(Math.exp(-t / m), 15);
   });
   it('agrees with a seeded Monte Carlo', () => {
@@ -179,12 +184,19 @@ describe('issuer latency: E[min(L, T)] and P(L > T) for L ~ Exp(m)', () => {
 describe('lognormal amounts', () => {
   const mu = Math.log(40);
   const sigma = 1;
-  const pdf = (x: number) => Math.exp(-((Math.log(x) - mu) ** 2) / (2 * sigma * sigma)) / (x * sigma * Math.sqrt(2 * Math.PI));
+  const pdf = (x: number) =>
+    Math.exp(-((Math.log(x) - mu) ** 2) / (2 * sigma * sigma)) / (x * sigma * Math.sqrt(2 * Math.PI));
   // Integrate over u = ln x so the grid follows the distribution: ∫ g(x) dx = ∫ g(eᵘ) eᵘ du.
-  const integrate = (g: (x: number) => number, limit: number) => simpson((u) => g(Math.exp(u)) * Math.exp(u), mu - 12 * sigma, Math.log(limit));
+  const integrate = (g: (x: number) => number, limit: number) =>
+    simpson((u) => g(Math.exp(u)) * Math.exp(u), mu - 12 * sigma, Math.log(limit));
   it.each([1, 10, 40, 80, 90, 250, 1000])('share and truncated volume under %f u', (limit) => {
     expect(Math.abs(lognormalCdf(limit, mu, sigma) - integrate(pdf, limit))).toBeLessThan(1e-9);
-    expect(relErr(lognormalPartialMean(limit, mu, sigma), integrate((x) => x * pdf(x), limit))).toBeLessThan(1e-8);
+    expect(
+      relErr(
+        lognormalPartialMean(limit, mu, sigma),
+        integrate((x) => x * pdf(x), limit),
+      ),
+    ).toBeLessThan(1e-8);
   });
   it('means: 40·e^0.5 ≈ 65.9 u genuine, 60·e^0.5 ≈ 98.9 u fraud; no limit, no volume', () => {
     expect(lognormalMean(mu, sigma)).toBeCloseTo(65.949, 3);

@@ -17,9 +17,24 @@ describe('design report', () => {
     expect(documentedPlay('payment-switch', 'free')).toBeUndefined();
   });
   it('prints each play, the checks of a targeted scenario and one table row per scenario', () => {
-    const r = scenarioReport(paymentSwitch, 'issuer-trouble', { seeds: [1, 2], budget: 30, oracleBudget: 8, documented: documentedPlay('payment-switch', 'issuer-trouble') });
+    const r = scenarioReport(paymentSwitch, 'issuer-trouble', {
+      seeds: [1, 2],
+      budget: 30,
+      oracleBudget: 8,
+      documented: documentedPlay('payment-switch', 'issuer-trouble'),
+    });
     const text = formatReport(r, 1);
-    for (const label of ['doing nothing', 'best fixed', 'best adaptive', 'best two-time', 'adaptive, 3 min late', 'documented', 'documented, 3 min late', 'oracle (per seed)']) expect(text).toContain(label);
+    for (const label of [
+      'doing nothing',
+      'best fixed',
+      'best adaptive',
+      'best two-time',
+      'adaptive, 3 min late',
+      'documented',
+      'documented, 3 min late',
+      'oracle (per seed)',
+    ])
+      expect(text).toContain(label);
     for (const c of r.checks) expect(text).toContain(c.id);
     expect(text).toMatch(/roles: scaling \d+ %, shedding -?\d+ %, fraud -?\d+ %, standin -?\d+ %/);
     const table = summaryTable([r]).split('\n');

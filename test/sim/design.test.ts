@@ -3,10 +3,28 @@
 // report on a small budget.
 import { describe, expect, it } from 'vitest';
 import { evaluatePlay, makeBench, seedShare } from '../../shared/design/evaluate.ts';
-import { parseChange, parseTrigger, playArgs, PlayError, runPlay, shellLine, triggered, type Play } from '../../shared/design/play.ts';
+import {
+  parseChange,
+  parseTrigger,
+  playArgs,
+  PlayError,
+  runPlay,
+  shellLine,
+  triggered,
+  type Play,
+} from '../../shared/design/play.ts';
 import { scenarioReport } from '../../shared/design/report.ts';
 import { searchPlays } from '../../shared/design/search.ts';
-import { buildSpace, delayed, FIXED, mutatePlay, normalize, randomPlay, withoutRole, ADAPTIVE } from '../../shared/design/space.ts';
+import {
+  buildSpace,
+  delayed,
+  FIXED,
+  mutatePlay,
+  normalize,
+  randomPlay,
+  withoutRole,
+  ADAPTIVE,
+} from '../../shared/design/space.ts';
 import { parseArgs } from '../../server/cli/sim-cli.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import { rngFromSeed } from '../../shared/sim/rng.ts';
@@ -35,7 +53,13 @@ describe('triggers', () => {
   });
   it('a rule fires once, applies the minute after it showed (plus its delay), and never after the round', () => {
     const spec = { scenario: 'sale-surge', seed: 1, noise: false, minutes: 20 };
-    const play: Play = { timed: [], rules: [{ on: { event: 'sale-start' }, delay: 2, changes: [{ key: 'servers', value: 10 }] }, { on: { event: 'sale-start' }, delay: 30, changes: [{ key: 'servers', value: 7 }] }] };
+    const play: Play = {
+      timed: [],
+      rules: [
+        { on: { event: 'sale-start' }, delay: 2, changes: [{ key: 'servers', value: 10 }] },
+        { on: { event: 'sale-start' }, delay: 30, changes: [{ key: 'servers', value: 7 }] },
+      ],
+    };
     const { snapshots, applied } = runPlay(paymentSwitch, spec, play);
     expect(applied).toEqual([{ minute: 8, key: 'servers', value: 10 }]);
     expect(snapshots[7].controls.servers).toBe(6);
@@ -43,16 +67,33 @@ describe('triggers', () => {
   });
   it('text forms: parse, print, and back through the sim CLI', () => {
     expect(parseTrigger(paymentSwitch, 'issuer-slow+2')).toEqual({ on: { event: 'issuer-slow' }, delay: 2 });
-    expect(parseTrigger(paymentSwitch, 'groupBLatencyMs<1000')).toEqual({ on: { indicator: 'groupBLatencyMs', op: '<', value: 1000 }, delay: 0 });
+    expect(parseTrigger(paymentSwitch, 'groupBLatencyMs<1000')).toEqual({
+      on: { indicator: 'groupBLatencyMs', op: '<', value: 1000 },
+      delay: 0,
+    });
     expect(() => parseTrigger(paymentSwitch, 'speed>3')).toThrow(/unknown indicator "speed"/);
     expect(() => parseTrigger(paymentSwitch, 'newTps=3')).toThrow(PlayError);
     expect(() => parseChange(paymentSwitch, 'servers=99')).toThrow(/servers: 99 is out of range/);
     const play: Play = {
-      timed: [{ minute: 0, key: 'shedding', value: true }, { minute: 12, key: 'servers', value: 9 }],
-      rules: [{ on: { indicator: 'slotsBusy', op: '>', value: 0.9 }, delay: 1, changes: [{ key: 'retryPolicy', value: 'backoff' }, { key: 'servers', value: 12 }] }],
+      timed: [
+        { minute: 0, key: 'shedding', value: true },
+        { minute: 12, key: 'servers', value: 9 },
+      ],
+      rules: [
+        {
+          on: { indicator: 'slotsBusy', op: '>', value: 0.9 },
+          delay: 1,
+          changes: [
+            { key: 'retryPolicy', value: 'backoff' },
+            { key: 'servers', value: 12 },
+          ],
+        },
+      ],
     };
     const args = playArgs(play);
-    expect(shellLine(args)).toBe("--set shedding=on --set servers=9@12 --on 'slotsBusy>0.9+1' retryPolicy=backoff servers=12");
+    expect(shellLine(args)).toBe(
+      "--set shedding=on --set servers=9@12 --on 'slotsBusy>0.9+1' retryPolicy=backoff servers=12",
+    );
     const o = parseArgs(['--model', 'payment-switch', '--scenario', 'sale-surge', ...args]);
     expect({ timed: o.changes, rules: o.rules }).toEqual(play);
   });
@@ -64,27 +105,64 @@ describe('evaluation and the seed', () => {
     const nothing = evaluatePlay(bench, { timed: [], rules: [] });
     expect(nothing.perSeed.map((r) => r.score)).toEqual([0, 0, 0]);
     expect(nothing.winRate).toBe(0);
-    const play: Play = { timed: [], rules: [{ on: { event: 'sale-start' }, delay: 0, changes: [{ key: 'servers', value: 10 }, { key: 'shedding', value: true }, { key: 'retryPolicy', value: 'backoff' }] }] };
+    const play: Play = {
+      timed: [],
+      rules: [
+        {
+          on: { event: 'sale-start' },
+          delay: 0,
+          changes: [
+            { key: 'servers', value: 10 },
+            { key: 'shedding', value: true },
+            { key: 'retryPolicy', value: 'backoff' },
+          ],
+        },
+      ],
+    };
     const e = evaluatePlay(bench, play);
     expect(e.winRate).toBe(1);
     expect(e.goalRates).toEqual([1, 1, 1]);
     expect(e.meanScore).toBeGreaterThan(1000);
   });
   it('seedShare: 1 when only the seed matters, 0 when only the play does, between for a mix', () => {
-    expect(seedShare([[1, 5, 9], [1, 5, 9]])).toBeCloseTo(1, 12);
-    expect(seedShare([[1, 1, 1], [7, 7, 7]])).toBe(0);
-    const s = seedShare([[1, 2], [5, 7]]);
+    expect(
+      seedShare([
+        [1, 5, 9],
+        [1, 5, 9],
+      ]),
+    ).toBeCloseTo(1, 12);
+    expect(
+      seedShare([
+        [1, 1, 1],
+        [7, 7, 7],
+      ]),
+    ).toBe(0);
+    const s = seedShare([
+      [1, 2],
+      [5, 7],
+    ]);
     expect(s).toBeGreaterThan(0);
     expect(s).toBeLessThan(0.2);
-    expect(seedShare([[3, 3], [3, 3]])).toBe(0);
+    expect(
+      seedShare([
+        [3, 3],
+        [3, 3],
+      ]),
+    ).toBe(0);
   });
 });
 
 describe('the space of plays and its moves', () => {
   const bench = makeBench(paymentSwitch, 'sale-day', [1, 2]);
-  const space = buildSpace(paymentSwitch, bench.baselines.map((b) => b.snapshots), 60);
+  const space = buildSpace(
+    paymentSwitch,
+    bench.baselines.map((b) => b.snapshots),
+    60,
+  );
   it('knows the events of the desk and candidate crossings of the indicators (no running totals)', () => {
-    expect(space.events).toEqual(expect.arrayContaining(['sale-announced', 'surge-start', 'card-testing-start', 'issuer-slow']));
+    expect(space.events).toEqual(
+      expect.arrayContaining(['sale-announced', 'surge-start', 'card-testing-start', 'issuer-slow']),
+    );
     expect(space.events).not.toContain('control');
     expect(space.crossings.some((c) => c.indicator === 'newTps')).toBe(true);
     expect(space.crossings.some((c) => c.indicator === 'ledgerTotal')).toBe(false);
@@ -98,21 +176,44 @@ describe('the space of plays and its moves', () => {
       const m = mutatePlay(rng, space, randomPlay(rng, space, ADAPTIVE), ADAPTIVE);
       expect(m.rules.length).toBeLessThanOrEqual(ADAPTIVE.maxRules);
       expect(m.timed.every((c) => c.minute >= 0 && c.minute <= 60)).toBe(true);
-      expect(() => runPlay(paymentSwitch, { scenario: 'sale-day', seed: 1, noise: true, minutes: 60 }, m)).not.toThrow();
+      expect(() =>
+        runPlay(paymentSwitch, { scenario: 'sale-day', seed: 1, noise: true, minutes: 60 }, m),
+      ).not.toThrow();
     }
   });
-  it('withoutRole drops only that role\'s changes; delayed moves every reaction; normalize keeps the last change of a key', () => {
-    const p: Play = { timed: [{ minute: 0, key: 'servers', value: 8 }, { minute: 0, key: 'shedding', value: true }], rules: [{ on: { event: 'x' }, delay: 1, changes: [{ key: 'servers', value: 9 }] }] };
-    expect(withoutRole(paymentSwitch, p, 'scaling')).toEqual({ timed: [{ minute: 0, key: 'shedding', value: true }], rules: [] });
+  it("withoutRole drops only that role's changes; delayed moves every reaction; normalize keeps the last change of a key", () => {
+    const p: Play = {
+      timed: [
+        { minute: 0, key: 'servers', value: 8 },
+        { minute: 0, key: 'shedding', value: true },
+      ],
+      rules: [{ on: { event: 'x' }, delay: 1, changes: [{ key: 'servers', value: 9 }] }],
+    };
+    expect(withoutRole(paymentSwitch, p, 'scaling')).toEqual({
+      timed: [{ minute: 0, key: 'shedding', value: true }],
+      rules: [],
+    });
     expect(delayed(p, 3).rules[0].delay).toBe(4);
-    expect(normalize({ timed: [{ minute: 0, key: 'servers', value: 8 }, { minute: 0, key: 'servers', value: 9 }], rules: [] }).timed).toEqual([{ minute: 0, key: 'servers', value: 9 }]);
+    expect(
+      normalize({
+        timed: [
+          { minute: 0, key: 'servers', value: 8 },
+          { minute: 0, key: 'servers', value: 9 },
+        ],
+        rules: [],
+      }).timed,
+    ).toEqual([{ minute: 0, key: 'servers', value: 9 }]);
   });
 });
 
 describe('search and report', () => {
   it('the search finds a fixed play for the fraud wave that beats doing nothing, the same for the same seed', () => {
     const bench = makeBench(paymentSwitch, 'fraud-wave', [1, 2]);
-    const space = buildSpace(paymentSwitch, bench.baselines.map((b) => b.snapshots), bench.minutes);
+    const space = buildSpace(
+      paymentSwitch,
+      bench.baselines.map((b) => b.snapshots),
+      bench.minutes,
+    );
     const a = searchPlays(bench, space, { limits: FIXED, budget: 60, seed: 3 });
     const b = searchPlays(bench, space, { limits: FIXED, budget: 60, seed: 3 });
     expect(a).toEqual(b);
@@ -125,7 +226,16 @@ describe('search and report', () => {
     expect(r.nothing.meanScore).toBe(0);
     expect(r.adaptive.meanScore).toBeGreaterThanOrEqual(r.fixed.meanScore);
     expect(r.roles.map((x) => x.role)).toEqual(['scaling', 'shedding', 'fraud', 'standin']);
-    expect(r.checks.map((c) => c.id)).toEqual(['fixed-wins', 'fixed-score', 'every-role', 'two-times', 'late-3-min', 'seed-share', 'nothing-loses', 'documented-wins']);
+    expect(r.checks.map((c) => c.id)).toEqual([
+      'fixed-wins',
+      'fixed-score',
+      'every-role',
+      'two-times',
+      'late-3-min',
+      'seed-share',
+      'nothing-loses',
+      'documented-wins',
+    ]);
     expect(r.seedShare).toBeGreaterThanOrEqual(0);
     expect(r.seedShare).toBeLessThanOrEqual(1);
   });

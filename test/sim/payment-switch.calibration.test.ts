@@ -45,12 +45,26 @@ describe('payment switch: calibration (free play, defaults, noise off, minute 0)
     expect(paymentSwitch.indicators.map((i) => i.key)).toEqual([...Object.keys(SEED_OPENING), ...ledger]);
     expect(Object.keys(opening.indicators).sort()).toEqual([...Object.keys(SEED_OPENING), ...ledger].sort());
     for (const k of ledger) expect(opening.indicators[k]).toBe(0);
-    expect(paymentSwitch.ledger).toEqual({ currency: 'u', items: ['ledgerCustomers', 'ledgerFriction', 'ledgerFraud', 'ledgerStandIn', 'costSoFar'], total: 'ledgerTotal' });
+    expect(paymentSwitch.ledger).toEqual({
+      currency: 'u',
+      items: ['ledgerCustomers', 'ledgerFriction', 'ledgerFraud', 'ledgerStandIn', 'costSoFar'],
+      total: 'ledgerTotal',
+    });
     expect(opening.na).toBeUndefined();
   });
   it('the four headline indicators are "normal", as on the seed page', () => {
-    expect(paymentSwitch.indicators.filter((i) => i.headline).map((i) => i.key)).toEqual(['goodApproval', 'authTimeMs', 'fraudRateBp', 'slotsBusy']);
-    expect(opening.status).toEqual({ goodApproval: 'normal', authTimeMs: 'normal', fraudRateBp: 'normal', slotsBusy: 'normal' });
+    expect(paymentSwitch.indicators.filter((i) => i.headline).map((i) => i.key)).toEqual([
+      'goodApproval',
+      'authTimeMs',
+      'fraudRateBp',
+      'slotsBusy',
+    ]);
+    expect(opening.status).toEqual({
+      goodApproval: 'normal',
+      authTimeMs: 'normal',
+      fraudRateBp: 'normal',
+      slotsBusy: 'normal',
+    });
   });
   it('the Italian page shows the same digits in its format', () => {
     const d = (k: string) => paymentSwitch.indicators.find((i) => i.key === k)!.display;
@@ -76,7 +90,16 @@ describe('payment switch: definitions', () => {
       { key: 'servers', role: 'scaling', kind: 'number', min: 2, max: 24, step: 1, default: 6, unit: 'count' },
       { key: 'shedding', role: 'shedding', kind: 'bool', default: false },
       { key: 'retryPolicy', role: 'shedding', kind: 'enum', options: ['immediate', 'backoff'], default: 'immediate' },
-      { key: 'fraudThreshold', role: 'fraud', kind: 'number', min: 0.5, max: 5.0, step: 0.1, default: 3.0, unit: 'sigma' },
+      {
+        key: 'fraudThreshold',
+        role: 'fraud',
+        kind: 'number',
+        min: 0.5,
+        max: 5.0,
+        step: 0.1,
+        default: 3.0,
+        unit: 'sigma',
+      },
       { key: 'stepUpBand', role: 'fraud', kind: 'number', min: 0, max: 3.0, step: 0.1, default: 0, unit: 'sigma' },
       { key: 'issuerTimeoutS', role: 'standin', kind: 'number', min: 0.5, max: 15, step: 0.1, default: 8, unit: 's' },
       { key: 'standInLimit', role: 'standin', kind: 'number', min: 0, max: 1000, step: 1, default: 0, unit: 'u' },
@@ -89,15 +112,19 @@ describe('payment switch: definitions', () => {
       { id: 'fraud', controls: ['fraudThreshold', 'stepUpBand'] },
       { id: 'standin', controls: ['issuerTimeoutS', 'standInLimit'] },
     ]);
-    for (const c of paymentSwitch.controls) expect(paymentSwitch.roles.find((r) => r.id === c.role)!.controls).toContain(c.key);
+    for (const c of paymentSwitch.controls)
+      expect(paymentSwitch.roles.find((r) => r.id === c.role)!.controls).toContain(c.key);
   });
-  it('split view: each role sees detail indicators only (headline and ledger are everyone\'s), and every detail indicator is seen by someone or is a running figure', () => {
+  it("split view: each role sees detail indicators only (headline and ledger are everyone's), and every detail indicator is seen by someone or is a running figure", () => {
     const byKey = new Map(paymentSwitch.indicators.map((i) => [i.key, i]));
     const seen = new Set(paymentSwitch.roles.flatMap((r) => r.sees));
     for (const k of seen) {
       expect(byKey.get(k), k).toBeDefined();
       expect(byKey.get(k)!.headline, k).toBeFalsy();
-      expect([...paymentSwitch.ledger.items, paymentSwitch.ledger.total].filter((x) => x !== 'costSoFar'), k).not.toContain(k);
+      expect(
+        [...paymentSwitch.ledger.items, paymentSwitch.ledger.total].filter((x) => x !== 'costSoFar'),
+        k,
+      ).not.toContain(k);
     }
     expect(paymentSwitch.roles.find((r) => r.id === 'standin')!.sees).toContain('groupBLatencyMs');
     expect(paymentSwitch.roles.find((r) => r.id === 'scaling')!.sees).not.toContain('groupBLatencyMs');
@@ -113,13 +140,38 @@ describe('payment switch: definitions', () => {
     expect(d.goodLostSoFar).toEqual({ scale: 1e-3, digits: 1, unit: 'k tx' });
     expect(d.newTps).toEqual({ scale: 1, digits: 0, unit: 'tx/s' });
     for (const k of paymentSwitch.tableColumns) expect(d[k]).toBeDefined();
-    expect(paymentSwitch.tableColumns).toEqual(expect.arrayContaining(['offeredTps', 'retryTps', 'shedTps', 'queueDropShare', 'serversInService', 'serversBooting', 'costSoFar', 'standInExposure']));
+    expect(paymentSwitch.tableColumns).toEqual(
+      expect.arrayContaining([
+        'offeredTps',
+        'retryTps',
+        'shedTps',
+        'queueDropShare',
+        'serversInService',
+        'serversBooting',
+        'costSoFar',
+        'standInExposure',
+      ]),
+    );
   });
   it('scenarios and goals carry the seed numbers', () => {
     expect(paymentSwitch.defaultMinutes).toBe(60);
     const byId = Object.fromEntries(paymentSwitch.scenarios.map((s) => [s.id, s]));
-    expect(Object.keys(byId)).toEqual(['free', 'sale-surge', 'fraud-wave', 'issuer-outage', 'sale-day', 'issuer-trouble']);
-    expect(paymentSwitch.scenarios.map((s) => s.kind)).toEqual(['free', 'classic', 'classic', 'classic', 'full-shift', 'full-shift']);
+    expect(Object.keys(byId)).toEqual([
+      'free',
+      'sale-surge',
+      'fraud-wave',
+      'issuer-outage',
+      'sale-day',
+      'issuer-trouble',
+    ]);
+    expect(paymentSwitch.scenarios.map((s) => s.kind)).toEqual([
+      'free',
+      'classic',
+      'classic',
+      'classic',
+      'full-shift',
+      'full-shift',
+    ]);
     expect(byId.free.goals).toEqual([]);
     expect(byId['sale-surge'].level).toBe(1);
     expect(byId['sale-surge'].goals).toEqual([
@@ -144,7 +196,15 @@ describe('payment switch: definitions', () => {
   it('every crisis opens on the seed defaults: 6 servers, immediate retries, 3σ, no step-up, 8 s, no stand-in', () => {
     for (const scenario of ['sale-surge', 'fraud-wave', 'issuer-outage']) {
       const s = createRound(paymentSwitch, { scenario, seed: 1, noise: false }).snapshot;
-      expect(s.controls).toEqual({ servers: 6, shedding: false, retryPolicy: 'immediate', fraudThreshold: 3, stepUpBand: 0, issuerTimeoutS: 8, standInLimit: 0 });
+      expect(s.controls).toEqual({
+        servers: 6,
+        shedding: false,
+        retryPolicy: 'immediate',
+        fraudThreshold: 3,
+        stepUpBand: 0,
+        issuerTimeoutS: 8,
+        standInLimit: 0,
+      });
       expect(s.indicators.serversInService).toBe(6);
     }
   });

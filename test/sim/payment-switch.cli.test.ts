@@ -9,14 +9,29 @@ const BASE = ['--model', 'payment-switch', '--scenario', 'sale-surge'];
 function lines(argv: string[]) {
   const out = runCli(argv);
   expect(out.code, out.stderr).toBe(0);
-  const all = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
-  return { snapshots: all.slice(0, -1) as { minute: number; indicators: Record<string, number>; controls: Record<string, unknown>; events: { kind: string }[] }[], result: all[all.length - 1].result, stdout: out.stdout };
+  const all = out.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  return {
+    snapshots: all.slice(0, -1) as {
+      minute: number;
+      indicators: Record<string, number>;
+      controls: Record<string, unknown>;
+      events: { kind: string }[];
+    }[],
+    result: all[all.length - 1].result,
+    stdout: out.stdout,
+  };
 }
 
 describe('errors exit 2 with a message naming the key and what is allowed', () => {
   it.each([
     [['--speed', '3'], /unknown flag --speed/],
-    [['--set', 'capacity=3'], /unknown control "capacity".*controls are: servers, shedding, retryPolicy, fraudThreshold, stepUpBand, issuerTimeoutS, standInLimit/],
+    [
+      ['--set', 'capacity=3'],
+      /unknown control "capacity".*controls are: servers, shedding, retryPolicy, fraudThreshold, stepUpBand, issuerTimeoutS, standInLimit/,
+    ],
     [['--set', 'servers=30'], /servers: 30 is out of range; allowed 2–24 step 1 \(count\)/],
     [['--set', 'fraudThreshold=9@10'], /fraudThreshold: 9 is out of range; allowed 0\.5–5\.0 step 0\.1 \(sigma\)/],
     [['--set', 'issuerTimeoutS=0.2'], /issuerTimeoutS: 0\.2 is out of range; allowed 0\.5–15\.0 step 0\.1 \(s\)/],
@@ -36,16 +51,41 @@ describe('errors exit 2 with a message naming the key and what is allowed', () =
 
 describe('--set timing', () => {
   it('without @ it applies before the opening snapshot', () => {
-    const { snapshots } = lines(['--model', 'payment-switch', '--scenario', 'fraud-wave', '--noise', 'off', '--minutes', '3', '--set', 'fraudThreshold=2.5', '--set', 'servers=8']);
+    const { snapshots } = lines([
+      '--model',
+      'payment-switch',
+      '--scenario',
+      'fraud-wave',
+      '--noise',
+      'off',
+      '--minutes',
+      '3',
+      '--set',
+      'fraudThreshold=2.5',
+      '--set',
+      'servers=8',
+    ]);
     expect(snapshots[0].controls.fraudThreshold).toBe(2.5);
     expect(snapshots[0].indicators.goodDeclinedByRule).toBeCloseTo(1 - normalCdf(2.5), 15);
     expect(snapshots[0].indicators.serversBooting).toBe(2);
     expect(snapshots[0].events).toContainEqual({ kind: 'control', key: 'fraudThreshold', value: 2.5 });
   });
   it('with @m it applies from minute m, not before', () => {
-    const { snapshots } = lines([...BASE, '--noise', 'off', '--minutes', '12', '--set', 'shedding=on@7', '--set', 'retryPolicy=backoff@7']);
-    for (let m = 0; m < 7; m++) expect(snapshots[m].controls).toMatchObject({ shedding: false, retryPolicy: 'immediate' });
-    for (let m = 7; m <= 12; m++) expect(snapshots[m].controls).toMatchObject({ shedding: true, retryPolicy: 'backoff' });
+    const { snapshots } = lines([
+      ...BASE,
+      '--noise',
+      'off',
+      '--minutes',
+      '12',
+      '--set',
+      'shedding=on@7',
+      '--set',
+      'retryPolicy=backoff@7',
+    ]);
+    for (let m = 0; m < 7; m++)
+      expect(snapshots[m].controls).toMatchObject({ shedding: false, retryPolicy: 'immediate' });
+    for (let m = 7; m <= 12; m++)
+      expect(snapshots[m].controls).toMatchObject({ shedding: true, retryPolicy: 'backoff' });
     expect(snapshots[7].events).toContainEqual({ kind: 'control', key: 'shedding', value: true });
     expect(snapshots[6].indicators.shedTps).toBe(0);
     expect(snapshots[7].indicators.shedTps).toBeGreaterThan(0);
@@ -58,7 +98,18 @@ describe('--format table', () => {
     expect(out.code).toBe(0);
     const text = out.stdout;
     const header = text.split('\n')[0];
-    for (const k of ['goodApproval', 'authTimeMs', 'fraudRateBp', 'slotsBusy', 'offeredTps', 'retryTps', 'shedTps', 'serversBooting', 'costSoFar']) expect(header).toContain(k);
+    for (const k of [
+      'goodApproval',
+      'authTimeMs',
+      'fraudRateBp',
+      'slotsBusy',
+      'offeredTps',
+      'retryTps',
+      'shedTps',
+      'serversBooting',
+      'costSoFar',
+    ])
+      expect(header).toContain(k);
     expect(text).toMatch(/^ {2}0 +99\.9 % ok +330 ms ok +10\.4 bp ok +69 % ok/m);
     expect(text).toMatch(/ CRIT/);
     expect(text).toMatch(/ WARN/);
@@ -92,7 +143,20 @@ describe('determinism', () => {
 
 describe('--on: reactive rules', () => {
   it('an event rule applies the minute after the event shows, +d minutes later with EVENT+d', () => {
-    const { snapshots } = lines([...BASE, '--noise', 'off', '--minutes', '12', '--on', 'sale-start', 'servers=10', 'shedding=on', '--on', 'sale-start+3', 'retryPolicy=backoff']);
+    const { snapshots } = lines([
+      ...BASE,
+      '--noise',
+      'off',
+      '--minutes',
+      '12',
+      '--on',
+      'sale-start',
+      'servers=10',
+      'shedding=on',
+      '--on',
+      'sale-start+3',
+      'retryPolicy=backoff',
+    ]);
     expect(snapshots[5].events).toContainEqual({ kind: 'sale-start' });
     expect(snapshots[5].controls).toMatchObject({ servers: 6, shedding: false });
     expect(snapshots[6].controls).toMatchObject({ servers: 10, shedding: true, retryPolicy: 'immediate' });
@@ -121,9 +185,22 @@ describe('--on: reactive rules', () => {
     expect(out.stderr).toMatch(message as RegExp);
   });
   it('the table ends with the ledger against doing nothing and a calm hour; the result line carries it', () => {
-    const out = runCli([...BASE, '--format', 'table', '--on', 'sale-start', 'servers=10', 'shedding=on', 'retryPolicy=backoff']);
-    expect(out.stdout).toMatch(/ledger \(u\): ledgerCustomers [\d,]+ u, ledgerFriction [\d,]+ u, ledgerFraud [\d,]+ u, ledgerStandIn [\d,]+ u, costSoFar [\d,]+ u/);
-    expect(out.stdout).toMatch(/ledgerTotal [\d,]+ u; doing nothing [\d,]+ u; a calm hour [\d,]+ u; saving s = 0\.\d{3}/);
+    const out = runCli([
+      ...BASE,
+      '--format',
+      'table',
+      '--on',
+      'sale-start',
+      'servers=10',
+      'shedding=on',
+      'retryPolicy=backoff',
+    ]);
+    expect(out.stdout).toMatch(
+      /ledger \(u\): ledgerCustomers [\d,]+ u, ledgerFriction [\d,]+ u, ledgerFraud [\d,]+ u, ledgerStandIn [\d,]+ u, costSoFar [\d,]+ u/,
+    );
+    expect(out.stdout).toMatch(
+      /ledgerTotal [\d,]+ u; doing nothing [\d,]+ u; a calm hour [\d,]+ u; saving s = 0\.\d{3}/,
+    );
     const { result } = lines([...BASE, '--on', 'sale-start', 'servers=10', 'shedding=on', 'retryPolicy=backoff']);
     expect(result.ledger.total).toBeLessThan(result.ledger.nothing);
     expect(result.ledger.saving).toBeGreaterThan(0.5);

@@ -27,7 +27,12 @@ function documentedPlay(scenario: string): string[] {
   const m = new RegExp(`<!-- play:${scenario} -->\\s*\`\`\`sh\\n(npm run sim -- [^\\n]+)\\n\`\`\``).exec(DOC);
   if (!m) throw new Error(`docs/models/payment-switch.md has no play for ${scenario}`);
   // Shell words: a quoted word ('newTps<450') loses its quotes.
-  return [...m[1].replace('npm run sim -- ', '').trim().matchAll(/'([^']*)'|(\S+)/g)].map((w) => w[1] ?? w[2]);
+  return [
+    ...m[1]
+      .replace('npm run sim -- ', '')
+      .trim()
+      .matchAll(/'([^']*)'|(\S+)/g),
+  ].map((w) => w[1] ?? w[2]);
 }
 
 /** The same command line without its --set flags: the defaults. */
@@ -59,7 +64,10 @@ function result(argv: readonly string[]): { stdout: string; result: CliResult } 
 function figuresTable(scenario: string, argv: readonly string[]): string {
   const goals = scenarioDef(paymentSwitch, scenario).goals;
   const display = (indicator: string) => paymentSwitch.indicators.find((i) => i.key === indicator)!.display;
-  const head = goals.map((g) => `${g.id}: ${g.aggregate === 'final' ? 'final' : `mean from ${g.from ?? 1}`} ${g.op} ${formatDisplay(display(g.indicator), g.target)}`);
+  const head = goals.map(
+    (g) =>
+      `${g.id}: ${g.aggregate === 'final' ? 'final' : `mean from ${g.from ?? 1}`} ${g.op} ${formatDisplay(display(g.indicator), g.target)}`,
+  );
   const rows = SEEDS.map((seed) => {
     const r = result(forSeed(argv, seed)).result;
     const cells = r.goals.map((g, i) => `${formatDisplay(display(goals[i].indicator), g.value)} ${g.met ? '✓' : '✗'}`);
@@ -89,7 +97,10 @@ describe.each(CRISES)('%s', (scenario) => {
   it('the defaults fail at least one goal for seeds 1–5', () => {
     for (const seed of SEEDS) {
       const r = result(forSeed(withoutSets(play), seed)).result;
-      expect(r.goals.some((g) => !g.met), `seed ${seed}`).toBe(true);
+      expect(
+        r.goals.some((g) => !g.met),
+        `seed ${seed}`,
+      ).toBe(true);
     }
   });
 
@@ -123,7 +134,10 @@ describe.each(SHIFTS)('%s (full shift)', (scenario) => {
 describe('the real command', () => {
   it('`npx tsx server/cli/sim.ts` plays the documented issuer-outage play exactly as in process', async () => {
     const argv = forSeed(documentedPlay('issuer-outage'), 3);
-    const { stdout } = await promisify(execFile)('npx', ['tsx', 'server/cli/sim.ts', ...argv], { cwd: ROOT, timeout: 60_000 });
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'server/cli/sim.ts', ...argv], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
     expect(stdout).toBe(runCli(argv).stdout);
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(62); // minutes 0–60 and the result

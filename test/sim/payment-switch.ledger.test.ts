@@ -73,8 +73,10 @@ describe('the threshold the ledger prefers is the analytic cost-optimal threshol
 });
 
 describe('every line is its constant times the minute flow it prices', () => {
-  const run = (changes: { minute: number; key: string; value: number | boolean | string }[], scenario = 'issuer-outage') =>
-    runRound(paymentSwitch, { scenario, seed: 4, noise: true, minutes: 30, changes }).snapshots;
+  const run = (
+    changes: { minute: number; key: string; value: number | boolean | string }[],
+    scenario = 'issuer-outage',
+  ) => runRound(paymentSwitch, { scenario, seed: 4, noise: true, minutes: 30, changes }).snapshots;
   const snaps = run([
     { minute: 6, key: 'issuerTimeoutS', value: 1 },
     { minute: 6, key: 'standInLimit', value: 60 },
@@ -88,12 +90,14 @@ describe('every line is its constant times the minute flow it prices', () => {
       expect(d('ledgerFraud', m)).toBeCloseTo(FRAUD_LIABILITY * d('fraudApprovedSoFar', m), 9);
     }
   });
-  it('friction is paid per challenge; stand-in losses on the genuine part of the exposure; the bill is the seed\'s', () => {
+  it("friction is paid per challenge; stand-in losses on the genuine part of the exposure; the bill is the seed's", () => {
     const m = 20;
     const attempts = snaps[m].indicators.offeredTps * 60;
     expect(d('ledgerFriction', m)).toBeGreaterThan(0);
     // Challenges are at most the screened attempts × the challenged share.
-    expect(d('ledgerFriction', m) / STEP_UP_COST).toBeLessThanOrEqual(attempts * snaps[m].indicators.stepUpShare * 1.0001);
+    expect(d('ledgerFriction', m) / STEP_UP_COST).toBeLessThanOrEqual(
+      attempts * snaps[m].indicators.stepUpShare * 1.0001,
+    );
     expect(d('ledgerStandIn', m)).toBeGreaterThan(0);
     expect(d('ledgerStandIn', m)).toBeLessThan(STAND_IN_LOSS * d('standInExposure', m));
     expect(snaps[30].indicators.costSoFar).toBeCloseTo((COST_PER_SERVER_HOUR / 60) * (6 * 5 + 9 * 25), 9);
@@ -109,14 +113,29 @@ describe('every line is its constant times the minute flow it prices', () => {
 
 describe('no control at an extreme is free (a calm hour, free play, seeds 1–3)', () => {
   const total = (changes: { key: string; value: number | boolean | string }[]) =>
-    [1, 2, 3].map((seed) => runRound(paymentSwitch, { scenario: 'free', seed, noise: true, minutes: 60, changes: changes.map((c) => ({ minute: 0, ...c })) }).snapshots[60].indicators.ledgerTotal);
+    [1, 2, 3].map(
+      (seed) =>
+        runRound(paymentSwitch, {
+          scenario: 'free',
+          seed,
+          noise: true,
+          minutes: 60,
+          changes: changes.map((c) => ({ minute: 0, ...c })),
+        }).snapshots[60].indicators.ledgerTotal,
+    );
   const calm = total([]);
   it.each([
     { name: '24 servers', changes: [{ key: 'servers', value: 24 }] },
     { name: 'threshold 0.5σ', changes: [{ key: 'fraudThreshold', value: 0.5 }] },
     { name: 'threshold 5σ', changes: [{ key: 'fraudThreshold', value: 5 }] },
     { name: 'step-up band 3σ', changes: [{ key: 'stepUpBand', value: 3 }] },
-    { name: 'timeout 0.5 s with stand-in up to 1000 u', changes: [{ key: 'issuerTimeoutS', value: 0.5 }, { key: 'standInLimit', value: 1000 }] },
+    {
+      name: 'timeout 0.5 s with stand-in up to 1000 u',
+      changes: [
+        { key: 'issuerTimeoutS', value: 0.5 },
+        { key: 'standInLimit', value: 1000 },
+      ],
+    },
   ])('$name costs more than the defaults, by at least 10 % of a calm hour', ({ changes }) => {
     const t = total(changes);
     for (let i = 0; i < 3; i++) expect(t[i] - calm[i]).toBeGreaterThan(0.1 * calm[i]);

@@ -6,7 +6,15 @@ import { createRound, runRound, stepRound } from '../../shared/sim/engine.ts';
 import { expectedMinExp, expTail, lognormalPartialMean, normalCdf } from '../../shared/sim/math.ts';
 import { simulateMinute, type MinuteInputs } from '../../shared/sim/payment-switch/flows.ts';
 import { paymentSwitch, type PaymentSwitchState } from '../../shared/sim/payment-switch/index.ts';
-import { BACKOFF_WEIGHTS, emptyRing, H, rowOf, schedule, slotOf, ISSUER_FAILED } from '../../shared/sim/payment-switch/retries.ts';
+import {
+  BACKOFF_WEIGHTS,
+  emptyRing,
+  H,
+  rowOf,
+  schedule,
+  slotOf,
+  ISSUER_FAILED,
+} from '../../shared/sim/payment-switch/retries.ts';
 import type { ScheduledChange, Snapshot } from '../../shared/sim/types.ts';
 
 const SCENARIOS = ['free', 'sale-surge', 'fraud-wave', 'issuer-outage'];
@@ -59,7 +67,8 @@ describe('states are plain data, never mutated', () => {
   });
   it('a state survives JSON and steps to the same result', () => {
     let s = createRound(paymentSwitch, { scenario: 'issuer-outage', seed: 11, noise: true });
-    for (let m = 1; m <= 7; m++) s = stepRound(paymentSwitch, s, m === 6 ? [{ key: 'retryPolicy', value: 'backoff' }] : []);
+    for (let m = 1; m <= 7; m++)
+      s = stepRound(paymentSwitch, s, m === 6 ? [{ key: 'retryPolicy', value: 'backoff' }] : []);
     const copy = JSON.parse(JSON.stringify(s)) as PaymentSwitchState;
     expect(copy).toEqual(s);
     expect(stepRound(paymentSwitch, copy)).toEqual(stepRound(paymentSwitch, s));
@@ -99,10 +108,16 @@ describe('noise', () => {
 describe('the opening screen (minute 0)', () => {
   it('applies changes before the screen, accumulates nothing and schedules nothing', () => {
     // Lowering at minute 0 removes serving servers at once: two servers cannot carry 400 tx/s.
-    const s = createRound(paymentSwitch, { scenario: 'free', seed: 1, noise: true, changes: [{ key: 'servers', value: 2 }] }).snapshot;
+    const s = createRound(paymentSwitch, {
+      scenario: 'free',
+      seed: 1,
+      noise: true,
+      changes: [{ key: 'servers', value: 2 }],
+    }).snapshot;
     expect(s.indicators.serversInService).toBe(2);
     expect(s.indicators.queueDropShare).toBeGreaterThan(0.3);
-    for (const k of ['costSoFar', 'standInExposure', 'fraudApprovedSoFar', 'goodLostSoFar', 'awaitingRetry']) expect(s.indicators[k]).toBe(0);
+    for (const k of ['costSoFar', 'standInExposure', 'fraudApprovedSoFar', 'goodLostSoFar', 'awaitingRetry'])
+      expect(s.indicators[k]).toBe(0);
     expect(s.controls.servers).toBe(2);
     expect(s.events).toEqual([{ kind: 'control', key: 'servers', value: 2 }]);
   });
@@ -153,10 +168,23 @@ describe('servers (§10)', () => {
     expect(at(r.snapshots, 9).costRatePerHour).toBe(18);
   });
   it('cost so far is exact at the goal boundary (75 u = 750 server-minutes)', () => {
-    const r = run('sale-surge', 1, false, [{ minute: 1, key: 'servers', value: 12 }, { minute: 11, key: 'servers', value: 13 }, { minute: 51, key: 'servers', value: 12 }]);
+    const r = run('sale-surge', 1, false, [
+      { minute: 1, key: 'servers', value: 12 },
+      { minute: 11, key: 'servers', value: 13 },
+      { minute: 51, key: 'servers', value: 12 },
+    ]);
     // 12·10 + 13·40 + 12·10 = 760 server-minutes → 76 u; and the pure 12 × 60 − 10 → check integers.
     expect(at(r.snapshots, 60).costSoFar).toBe(76);
-    const exact = run('free', 1, false, [{ minute: 1, key: 'servers', value: 12 }, { minute: 31, key: 'servers', value: 13 }], 60);
+    const exact = run(
+      'free',
+      1,
+      false,
+      [
+        { minute: 1, key: 'servers', value: 12 },
+        { minute: 31, key: 'servers', value: 13 },
+      ],
+      60,
+    );
     expect(at(exact.snapshots, 60).costSoFar).toBe((12 * 30 + 13 * 30) / 10);
   });
 });
@@ -307,7 +335,7 @@ describe('issuer answers and stand-in (§7–8)', () => {
     expect(m2.standInTps).toBe(0);
     expect(m2.standInVolume).toBe(0);
   });
-  it('the exposure so far adds each minute\'s stand-in volume', () => {
+  it("the exposure so far adds each minute's stand-in volume", () => {
     const r = run('issuer-outage', 1, false, [
       { minute: 6, key: 'issuerTimeoutS', value: 1 },
       { minute: 6, key: 'standInLimit', value: 80 },
@@ -367,6 +395,8 @@ describe('the engine guards the controls', () => {
       expect((err as ControlError).key).toBe(key);
     }
     expect(JSON.stringify(s)).toBe(before);
-    expect(() => createRound(paymentSwitch, { scenario: 'free', seed: 1, noise: false, changes: [{ key: 'servers', value: 30 }] })).toThrow(ControlError);
+    expect(() =>
+      createRound(paymentSwitch, { scenario: 'free', seed: 1, noise: false, changes: [{ key: 'servers', value: 30 }] }),
+    ).toThrow(ControlError);
   });
 });

@@ -51,11 +51,13 @@ describe.each(SHIFTS)('%s', (scenario) => {
     expect(SEEDS.filter((seed) => won(scenario, seed, [])).length).toBeLessThanOrEqual(1);
   });
   it('the model page quotes the play as a command line', () => {
-    expect(DOC).toContain(`npm run sim -- --model payment-switch --scenario ${scenario} --seed 1 ${shellLine(play)} --format table`);
+    expect(DOC).toContain(
+      `npm run sim -- --model payment-switch --scenario ${scenario} --seed 1 ${shellLine(play)} --format table`,
+    );
   });
 });
 
-describe.each(LEVELS)('%s (the seed\'s level, its timed play kept)', (scenario) => {
+describe.each(LEVELS)("%s (the seed's level, its timed play kept)", (scenario) => {
   it('the documented play wins on at least 90 % of seeds 1–20; doing nothing on none', () => {
     expect(SEEDS.filter((seed) => won(scenario, seed, PLAYS[scenario])).length).toBeGreaterThanOrEqual(18);
     expect(SEEDS.filter((seed) => won(scenario, seed, [])).length).toBe(0);

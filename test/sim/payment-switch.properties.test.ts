@@ -8,15 +8,25 @@ import { queueMinute } from '../../shared/sim/payment-switch/queue.ts';
 import { rngFromSeed, uniform, type Rng } from '../../shared/sim/rng.ts';
 import type { ControlValue, ScheduledChange } from '../../shared/sim/types.ts';
 
-const SHARES = ['goodApproval', 'healthyApproval', 'slotsBusy', 'goodDeclinedByRule', 'stepUpShare', 'fraudStopped', 'queueDropShare', 'issuerTimeoutShare'];
+const SHARES = [
+  'goodApproval',
+  'healthyApproval',
+  'slotsBusy',
+  'goodDeclinedByRule',
+  'stepUpShare',
+  'fraudStopped',
+  'queueDropShare',
+  'issuerTimeoutShare',
+];
 /** The running totals, as the model marks them (trend 'rising'). */
 const CUMULATIVE = paymentSwitch.indicators.filter((i) => i.trend === 'rising').map((i) => i.key);
 const SCENARIOS = paymentSwitch.scenarios.map((s) => s.id);
 
-const pick = <T,>(r: Rng, xs: readonly T[]): T => xs[Math.floor(uniform(r) * xs.length)];
+const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(uniform(r) * xs.length)];
 
 /** A random valid value of a control, on its step grid. */
-const randomValue = (r: Rng, key: string): ControlValue => randomControlValue(paymentSwitch.controls.find((c) => c.key === key)!, () => uniform(r));
+const randomValue = (r: Rng, key: string): ControlValue =>
+  randomControlValue(paymentSwitch.controls.find((c) => c.key === key)!, () => uniform(r));
 
 function randomChanges(r: Rng, minutes: number): ScheduledChange[] {
   const n = Math.floor(uniform(r) * 12);
@@ -41,22 +51,32 @@ describe('random rounds', () => {
       const changes = randomChanges(gen, minutes);
       const byMinute = changesByMinute(changes);
       const first = createRound(paymentSwitch, { scenario, seed, noise, changes: byMinute.get(0) ?? [] });
-      const where = (m: number) => `${scenario} seed ${seed} noise ${noise} changes ${JSON.stringify(changes)} minute ${m}`;
+      const where = (m: number) =>
+        `${scenario} seed ${seed} noise ${noise} changes ${JSON.stringify(changes)} minute ${m}`;
       let prev: PaymentSwitchState = first;
       const check = (s: PaymentSwitchState) => {
         minutesPlayed++;
         const ind = s.snapshot.indicators;
-        for (const [k, v] of Object.entries(ind)) if (!Number.isFinite(v) || v < 0) problems.push(`${k} = ${v} at ${where(s.minute)}`);
+        for (const [k, v] of Object.entries(ind))
+          if (!Number.isFinite(v) || v < 0) problems.push(`${k} = ${v} at ${where(s.minute)}`);
         for (const k of SHARES) if (!(ind[k] <= 1)) problems.push(`${k} = ${ind[k]} > 1 at ${where(s.minute)}`);
-        for (const k of s.snapshot.na ?? []) if (ind[k] !== 0 || !SHARES.concat('fraudRateBp').includes(k)) problems.push(`na ${k} = ${ind[k]} at ${where(s.minute)}`);
+        for (const k of s.snapshot.na ?? [])
+          if (ind[k] !== 0 || !SHARES.concat('fraudRateBp').includes(k))
+            problems.push(`na ${k} = ${ind[k]} at ${where(s.minute)}`);
         const items = paymentSwitch.ledger.items.reduce((sum, k) => sum + ind[k], 0);
-        if (Math.abs(items - ind.ledgerTotal) > 1e-9 * Math.max(1, items)) problems.push(`ledger ${ind.ledgerTotal} ≠ Σ ${items} at ${where(s.minute)}`);
+        if (Math.abs(items - ind.ledgerTotal) > 1e-9 * Math.max(1, items))
+          problems.push(`ledger ${ind.ledgerTotal} ≠ Σ ${items} at ${where(s.minute)}`);
         if (s.minute > 0) {
-          for (const k of CUMULATIVE) if (ind[k] < prev.snapshot.indicators[k]) problems.push(`${k} fell at ${where(s.minute)}`);
+          for (const k of CUMULATIVE)
+            if (ind[k] < prev.snapshot.indicators[k]) problems.push(`${k} fell at ${where(s.minute)}`);
         }
-        for (const x of s.retries) if (!Number.isFinite(x) || x < 0) problems.push(`retry cohort ${x} at ${where(s.minute)}`);
+        for (const x of s.retries)
+          if (!Number.isFinite(x) || x < 0) problems.push(`retry cohort ${x} at ${where(s.minute)}`);
         if (!noise && s.rng.s !== seed >>> 0) problems.push(`noise off drew at ${where(s.minute)}`);
-        if (ind.serversInService < 2 || ind.serversInService + ind.serversBooting !== s.controls.servers) problems.push(`fleet ${ind.serversInService}+${ind.serversBooting} ≠ ${s.controls.servers} at ${where(s.minute)}`);
+        if (ind.serversInService < 2 || ind.serversInService + ind.serversBooting !== s.controls.servers)
+          problems.push(
+            `fleet ${ind.serversInService}+${ind.serversBooting} ≠ ${s.controls.servers} at ${where(s.minute)}`,
+          );
         prev = s;
       };
       check(first);
@@ -64,7 +84,14 @@ describe('random rounds', () => {
     }
     expect(problems).toEqual([]);
     expect(minutesPlayed).toBeGreaterThan(1200 * 30);
-    expect(CUMULATIVE).toEqual(['costSoFar', 'standInExposure', 'fraudApprovedSoFar', 'goodLostSoFar', ...paymentSwitch.ledger.items.filter((k) => k !== 'costSoFar'), 'ledgerTotal']);
+    expect(CUMULATIVE).toEqual([
+      'costSoFar',
+      'standInExposure',
+      'fraudApprovedSoFar',
+      'goodLostSoFar',
+      ...paymentSwitch.ledger.items.filter((k) => k !== 'costSoFar'),
+      'ledgerTotal',
+    ]);
   });
 });
 

@@ -4,7 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { baselineRun, runRound, scenarioDef } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
-import { DEAD_ZONE, evaluateRound, goalValue, goalsOnlyScore, MISSION_POINTS, saving, teamScore } from '../../shared/sim/score.ts';
+import {
+  DEAD_ZONE,
+  evaluateRound,
+  goalValue,
+  goalsOnlyScore,
+  MISSION_POINTS,
+  saving,
+  teamScore,
+} from '../../shared/sim/score.ts';
 import type { GoalResult, ScheduledChange, Snapshot } from '../../shared/sim/types.ts';
 
 const goal = (met: boolean): GoalResult => ({ id: 'g', indicator: 'x', op: '<=', value: 1, target: 1, met });
@@ -59,7 +67,15 @@ describe('team score', () => {
 });
 
 describe('a mean goal skips the minutes where its share has nothing under it', () => {
-  const snap = (minute: number, v: number, na?: string[]): Snapshot => ({ minute, indicators: { x: v }, status: {}, controls: {}, detail: {}, events: [], ...(na ? { na } : {}) });
+  const snap = (minute: number, v: number, na?: string[]): Snapshot => ({
+    minute,
+    indicators: { x: v },
+    status: {},
+    controls: {},
+    detail: {},
+    events: [],
+    ...(na ? { na } : {}),
+  });
   it('averages only the minutes that have a value', () => {
     const g = { id: 'x', indicator: 'x', aggregate: 'mean' as const, op: '<=' as const, target: 1 };
     expect(goalValue(g, [snap(0, 9), snap(1, 4), snap(2, 0, ['x']), snap(3, 2)])).toBe(3);
@@ -70,7 +86,14 @@ describe('a mean goal skips the minutes where its share has nothing under it', (
 /** Score of a play over seeds 1–3 against each seed's doing nothing. */
 function scores(scenario: string, changes: ScheduledChange[]): number[] {
   return [1, 2, 3].map((seed) => {
-    const r = runRound(paymentSwitch, { scenario, seed, noise: true, minutes: 60, changes, baseline: baselineRun(paymentSwitch, scenario, seed, 60) });
+    const r = runRound(paymentSwitch, {
+      scenario,
+      seed,
+      noise: true,
+      minutes: 60,
+      changes,
+      baseline: baselineRun(paymentSwitch, scenario, seed, 60),
+    });
     return r.result.score!;
   });
 }
@@ -78,14 +101,44 @@ const at = (minute: number, key: string, value: number | boolean | string): Sche
 
 describe("the issue's failures score at or below doing nothing (0), seeds 1–3", () => {
   it.each([
-    { name: 'crashing the switch in fraud-wave (3 servers)', scenario: 'fraud-wave', changes: [at(1, 'servers', 3)], below: true },
-    { name: 'shedding everything in fraud-wave (2 servers, shedding on)', scenario: 'fraud-wave', changes: [at(1, 'servers', 2), at(1, 'shedding', true)], below: true },
-    { name: 'stand-in at the maximum in fraud-wave (0.5 s, 1000 u)', scenario: 'fraud-wave', changes: [at(1, 'issuerTimeoutS', 0.5), at(1, 'standInLimit', 1000)], below: true },
-    { name: 'threshold 0.5σ in fraud-wave', scenario: 'fraud-wave', changes: [at(1, 'fraudThreshold', 0.5)], below: true },
+    {
+      name: 'crashing the switch in fraud-wave (3 servers)',
+      scenario: 'fraud-wave',
+      changes: [at(1, 'servers', 3)],
+      below: true,
+    },
+    {
+      name: 'shedding everything in fraud-wave (2 servers, shedding on)',
+      scenario: 'fraud-wave',
+      changes: [at(1, 'servers', 2), at(1, 'shedding', true)],
+      below: true,
+    },
+    {
+      name: 'stand-in at the maximum in fraud-wave (0.5 s, 1000 u)',
+      scenario: 'fraud-wave',
+      changes: [at(1, 'issuerTimeoutS', 0.5), at(1, 'standInLimit', 1000)],
+      below: true,
+    },
+    {
+      name: 'threshold 0.5σ in fraud-wave',
+      scenario: 'fraud-wave',
+      changes: [at(1, 'fraudThreshold', 0.5)],
+      below: true,
+    },
     { name: 'threshold 5σ in fraud-wave', scenario: 'fraud-wave', changes: [at(1, 'fraudThreshold', 5)], below: true },
     { name: '24 servers in fraud-wave', scenario: 'fraud-wave', changes: [at(1, 'servers', 24)], below: true },
-    { name: '2 servers in the issuer outage (a collapse on a smaller bill)', scenario: 'issuer-outage', changes: [at(6, 'servers', 2)], below: false },
-    { name: 'shedding everything in the sale surge (2 servers, shedding on)', scenario: 'sale-surge', changes: [at(6, 'servers', 2), at(6, 'shedding', true)], below: false },
+    {
+      name: '2 servers in the issuer outage (a collapse on a smaller bill)',
+      scenario: 'issuer-outage',
+      changes: [at(6, 'servers', 2)],
+      below: false,
+    },
+    {
+      name: 'shedding everything in the sale surge (2 servers, shedding on)',
+      scenario: 'sale-surge',
+      changes: [at(6, 'servers', 2), at(6, 'shedding', true)],
+      below: false,
+    },
   ])('$name', ({ scenario, changes, below }) => {
     for (const s of scores(scenario, changes)) {
       if (below) expect(s).toBeLessThan(0);
@@ -93,7 +146,20 @@ describe("the issue's failures score at or below doing nothing (0), seeds 1–3"
     }
   });
   it('while the documented plays of the sale surge and the issuer outage score well above it', () => {
-    for (const s of scores('sale-surge', [at(6, 'servers', 10), at(6, 'shedding', true), at(6, 'retryPolicy', 'backoff'), at(52, 'servers', 6)])) expect(s).toBeGreaterThan(1000);
-    for (const s of scores('issuer-outage', [at(6, 'issuerTimeoutS', 1), at(6, 'standInLimit', 60), at(6, 'servers', 9), at(6, 'shedding', true), at(6, 'retryPolicy', 'backoff')])) expect(s).toBeGreaterThan(1000);
+    for (const s of scores('sale-surge', [
+      at(6, 'servers', 10),
+      at(6, 'shedding', true),
+      at(6, 'retryPolicy', 'backoff'),
+      at(52, 'servers', 6),
+    ]))
+      expect(s).toBeGreaterThan(1000);
+    for (const s of scores('issuer-outage', [
+      at(6, 'issuerTimeoutS', 1),
+      at(6, 'standInLimit', 60),
+      at(6, 'servers', 9),
+      at(6, 'shedding', true),
+      at(6, 'retryPolicy', 'backoff'),
+    ]))
+      expect(s).toBeGreaterThan(1000);
   });
 });

@@ -67,7 +67,14 @@ describe('web service: calibration (free play, 08:00, defaults, noise off, minut
   });
 
   it('actions stay out of snapshot.controls; their progress is in detail', () => {
-    expect(Object.keys(snap.controls).sort()).toEqual(['autoscaling', 'cacheTtlS', 'heavyFeature', 'minInstances', 'shedLowPriority', 'targetUtilization']);
+    expect(Object.keys(snap.controls).sort()).toEqual([
+      'autoscaling',
+      'cacheTtlS',
+      'heavyFeature',
+      'minInstances',
+      'shedLowPriority',
+      'targetUtilization',
+    ]);
     expect(snap.detail.warmUpMinutesLeft).toBe(0);
     expect(snap.detail.rollbackMinutesLeft).toBe(0);
   });
@@ -84,7 +91,10 @@ describe('web service: the CLI', () => {
 
   it('the real command replays the documented bad-deploy play like the in-process CLI', async () => {
     const argv = ['--model', 'web-service', '--scenario', 'bad-deploy', '--seed', '1', ...PLAYS['bad-deploy']];
-    const { stdout } = await promisify(execFile)('npx', ['tsx', 'server/cli/sim.ts', ...argv], { cwd: ROOT, encoding: 'utf8' });
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'server/cli/sim.ts', ...argv], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(stdout).toBe(runCli(argv).stdout);
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(62);

@@ -18,7 +18,8 @@ import { webService } from '../../shared/sim/web-service/index.ts';
 import { addMinute, EMPTY_LEDGER, LEDGER_ITEMS, ledgerTotal } from '../../shared/sim/web-service/ledger.ts';
 import { simulate } from '../../shared/sim/web-service/minute.ts';
 
-const calmHour = (changes: ScheduledChange[] = []) => runRound(webService, { scenario: 'free', seed: 1, noise: false, minutes: 60, changes }).snapshots[60].indicators;
+const calmHour = (changes: ScheduledChange[] = []) =>
+  runRound(webService, { scenario: 'free', seed: 1, noise: false, minutes: 60, changes }).snapshots[60].indicators;
 const at0 = (key: string, value: number | boolean): ScheduledChange => ({ key, value, minute: 0 });
 
 describe('web service: the ledger', () => {
@@ -32,7 +33,17 @@ describe('web service: the ledger', () => {
   });
 
   it('one minute by hand: errors, shedding, the feature, staleness, the fleet bill and the budget', () => {
-    const x = { arrivals: 60_000, lowShare: 0.3, crawlShare: 0, throttledShare: 0.15, errorRate: 0.1, hit: 0.8, ageS: 30, heavyFeature: false, instanceMinutes: 600 };
+    const x = {
+      arrivals: 60_000,
+      lowShare: 0.3,
+      crawlShare: 0,
+      throttledShare: 0.15,
+      errorRate: 0.1,
+      hit: 0.8,
+      ageS: 30,
+      heavyFeature: false,
+      instanceMinutes: 600,
+    };
     const l = addMinute(EMPTY_LEDGER, x);
     const v = REVENUE_PER_REQUEST_USD;
     // Shedding half the low-priority traffic: 9,000 rejected, 51,000 admitted of which 42,000 high priority.
@@ -43,13 +54,29 @@ describe('web service: the ledger', () => {
     expect(l.stalePenalty).toBeCloseTo(51_000 * 0.9 * 0.8 * 0.5 * STALE_USD_PER_ANSWER_MINUTE, 12);
     expect(l.costSoFar).toBeCloseTo(4, 12);
     expect(l.budgetBurnCost).toBeCloseTo((0.1 / SLO_BUDGET / MINUTES_PER_MONTH) * BUDGET_PRICE_USD, 12);
-    expect(ledgerTotal(l)).toBeCloseTo(LEDGER_ITEMS.reduce((s, k) => s + l[k], 0), 12);
+    expect(ledgerTotal(l)).toBeCloseTo(
+      LEDGER_ITEMS.reduce((s, k) => s + l[k], 0),
+      12,
+    );
   });
 
   it('a crawler’s requests are worth nothing: shed or failed, they cost only the budget', () => {
-    const base = { arrivals: 60_000, lowShare: 0.6, crawlShare: 0.5, throttledShare: 0, errorRate: 0.2, hit: 0, ageS: 30, heavyFeature: true, instanceMinutes: 0 };
+    const base = {
+      arrivals: 60_000,
+      lowShare: 0.6,
+      crawlShare: 0.5,
+      throttledShare: 0,
+      errorRate: 0.2,
+      hit: 0,
+      ageS: 30,
+      heavyFeature: true,
+      instanceMinutes: 0,
+    };
     const l = addMinute(EMPTY_LEDGER, base);
-    expect(l.lostToErrors).toBeCloseTo((30_000 * 0.8 + 30_000 * 0.2 * LOW_PRIORITY_VALUE) * REVENUE_PER_REQUEST_USD * 0.2, 12);
+    expect(l.lostToErrors).toBeCloseTo(
+      (30_000 * 0.8 + 30_000 * 0.2 * LOW_PRIORITY_VALUE) * REVENUE_PER_REQUEST_USD * 0.2,
+      12,
+    );
     const shed = addMinute(EMPTY_LEDGER, { ...base, throttledShare: 0.6 });
     expect(shed.lostToShedding).toBeCloseTo(30_000 * 0.2 * LOW_PRIORITY_VALUE * REVENUE_PER_REQUEST_USD, 12);
   });
@@ -85,12 +112,28 @@ describe('web service: the ledger', () => {
 describe('web service: collapse reads as collapse', () => {
   it('from half the requests unanswered, every headline indicator is critical', () => {
     const quiet = { errorRate: 0, p99Ms: 300, dbLoad: 0.2, utilization: 0.5 };
-    expect(Object.values(headlineStatus(quiet, COLLAPSE_SHARE - 0.01))).toEqual(['normal', 'normal', 'normal', 'normal']);
-    expect(Object.values(headlineStatus(quiet, COLLAPSE_SHARE))).toEqual(['critical', 'critical', 'critical', 'critical']);
+    expect(Object.values(headlineStatus(quiet, COLLAPSE_SHARE - 0.01))).toEqual([
+      'normal',
+      'normal',
+      'normal',
+      'normal',
+    ]);
+    expect(Object.values(headlineStatus(quiet, COLLAPSE_SHARE))).toEqual([
+      'critical',
+      'critical',
+      'critical',
+      'critical',
+    ]);
   });
 
   it('a fleet of one serving the morning collapses and reads critical throughout, the database included', () => {
-    const snaps = runRound(webService, { scenario: 'free', seed: 1, noise: false, minutes: 5, changes: [at0('autoscaling', false), at0('minInstances', 1)] }).snapshots;
+    const snaps = runRound(webService, {
+      scenario: 'free',
+      seed: 1,
+      noise: false,
+      minutes: 5,
+      changes: [at0('autoscaling', false), at0('minInstances', 1)],
+    }).snapshots;
     for (const s of snaps.slice(1)) {
       expect(s.indicators.errorRate).toBeGreaterThan(0.5);
       expect(s.indicators.dbLoad).toBeLessThan(0.8);
@@ -100,26 +143,33 @@ describe('web service: collapse reads as collapse', () => {
 
   it('with nothing admitted the shares have nothing under them: listed in na, skipped by a mean goal', () => {
     const s0 = createRound(webService, { scenario: 'free', seed: 1, noise: false });
-    const none = simulate(s0, { ...s0, minute: 1 }, {
-      m: 1,
-      controls: s0.controls,
-      fleet: { serving: 10, booting: [] },
-      warm: 1,
-      lambda: 0,
-      lowShare: 0.3,
-      crawlShare: 0,
-      surge: 1,
-      dbCapacityQps: 4000,
-      beta: 0,
-      warmUpEndsAt: null,
-      rollbackDoneAt: null,
-      rollbackFleet: 0,
-      events: [],
-    });
+    const none = simulate(
+      s0,
+      { ...s0, minute: 1 },
+      {
+        m: 1,
+        controls: s0.controls,
+        fleet: { serving: 10, booting: [] },
+        warm: 1,
+        lambda: 0,
+        lowShare: 0.3,
+        crawlShare: 0,
+        surge: 1,
+        dbCapacityQps: 4000,
+        beta: 0,
+        warmUpEndsAt: null,
+        rollbackDoneAt: null,
+        rollbackFleet: 0,
+        events: [],
+      },
+    );
     expect(none.snapshot.na).toEqual(['errorRate', 'p99Ms', 'cacheHitRatio']);
     expect(none.snapshot.indicators.errorRate).toBe(0);
     const goal = { id: 'hit', indicator: 'cacheHitRatio', aggregate: 'mean' as const, op: '>=' as const, target: 0.5 };
     expect(goalValue(goal, [s0.snapshot, none.snapshot])).toBe(none.snapshot.indicators.cacheHitRatio);
-    expect(goalValue(goal, [s0.snapshot, { ...s0.snapshot, minute: 1 }, none.snapshot])).toBeCloseTo(s0.snapshot.indicators.cacheHitRatio, 12);
+    expect(goalValue(goal, [s0.snapshot, { ...s0.snapshot, minute: 1 }, none.snapshot])).toBeCloseTo(
+      s0.snapshot.indicators.cacheHitRatio,
+      12,
+    );
   });
 });

@@ -20,10 +20,20 @@ function play(scenario: string, seed: number, changes: ScheduledChange[] = [], n
 const press = (key: string, minute: number): ScheduledChange => ({ key, value: PRESS, minute });
 const set = (key: string, value: number | boolean, minute: number): ScheduledChange => ({ key, value, minute });
 const _series = (snaps: Snapshot[], key: string) => snaps.map((s) => s.indicators[key]);
-const eventsOf = (snaps: Snapshot[], kind: string) => snaps.filter((s) => s.events.some((e) => e.kind === kind)).map((s) => s.minute);
+const eventsOf = (snaps: Snapshot[], kind: string) =>
+  snaps.filter((s) => s.events.some((e) => e.kind === kind)).map((s) => s.minute);
 
 describe('web service: determinism and randomness', () => {
-  const argv = (seed: number) => ['--model', 'web-service', '--scenario', 'traffic-surge', '--seed', String(seed), '--set', 'warmUp=press@3'];
+  const argv = (seed: number) => [
+    '--model',
+    'web-service',
+    '--scenario',
+    'traffic-surge',
+    '--seed',
+    String(seed),
+    '--set',
+    'warmUp=press@3',
+  ];
 
   it('the same seed gives the same JSON lines', () => {
     const a = runCli(argv(7));
@@ -32,7 +42,12 @@ describe('web service: determinism and randomness', () => {
   });
 
   it('different seeds give different arrivals and different shocks, each within its drawn range', () => {
-    const rates = (seed: number) => runCli(argv(seed)).stdout.trim().split('\n').slice(1, 61).map((l) => JSON.parse(l).indicators.requestsPerSec);
+    const rates = (seed: number) =>
+      runCli(argv(seed))
+        .stdout.trim()
+        .split('\n')
+        .slice(1, 61)
+        .map((l) => JSON.parse(l).indicators.requestsPerSec);
     expect(rates(1)).not.toEqual(rates(2));
     for (const scenario of SCENARIOS.filter((x) => x !== 'free')) {
       const drawn = SEEDS.map((seed) => createRound(webService, { scenario, seed, noise: true }).shocks);
@@ -52,20 +67,27 @@ describe('web service: determinism and randomness', () => {
 
   it('noise off draws nothing over a whole round and uses the means', () => {
     for (const scenario of SCENARIOS) {
-      const changes = [press('warmUp', 2), press('rollback', 3), set('minInstances', 25, 4), set('shedLowPriority', 0.5, 9)];
+      const changes = [
+        press('warmUp', 2),
+        press('rollback', 3),
+        set('minInstances', 25, 4),
+        set('shedLowPriority', 0.5, 9),
+      ];
       const { final } = play(scenario, 99, changes, false);
       expect(final.rng.s, scenario).toBe(99);
     }
     // Arrivals are their mean: λ(t) of the daily cycle times the surge (no crawler in free play or bad-deploy).
     for (const scenario of ['free', 'bad-deploy']) {
-      for (const s of play(scenario, 5, [], false).snapshots) expect(s.indicators.requestsPerSec).toBeCloseTo(dailyRate(s.clock!) * s.detail.surgeFactor, 9);
+      for (const s of play(scenario, 5, [], false).snapshots)
+        expect(s.indicators.requestsPerSec).toBeCloseTo(dailyRate(s.clock!) * s.detail.surgeFactor, 9);
     }
     // traffic-surge: start 10–25 → 17, size 2.2–2.5 → 2.35, ramping over 8 minutes.
     const sh = createRound(webService, { scenario: 'traffic-surge', seed: 5, noise: false }).shocks;
     expect([sh.surgeAt, sh.surgeSize, sh.surgeRamp]).toEqual([17, 2.35, 8]);
     const { snapshots } = play('traffic-surge', 5, [], false);
     expect(eventsOf(snapshots, 'surge-start')).toEqual([17]);
-    for (const [k, s] of snapshots.slice(16, 26).entries()) expect(s.detail.surgeFactor).toBeCloseTo(1 + 1.35 * Math.min(1, Math.max(0, k) / 8), 12);
+    for (const [k, s] of snapshots.slice(16, 26).entries())
+      expect(s.detail.surgeFactor).toBeCloseTo(1 + 1.35 * Math.min(1, Math.max(0, k) / 8), 12);
   });
 
   it('step never mutates the state it is given', () => {
@@ -85,7 +107,15 @@ function randomChange(r: { s: number }): ControlChange {
 describe('web service: properties over 1,000 random rounds', () => {
   it('shares stay in [0, 1], the budget never rises, no ledger line falls, a collapse reads critical, nothing is NaN', () => {
     const r = rngFromSeed(20240601);
-    const shares = ['errorRate', 'utilization', 'cacheHitRatio', 'throttledShare', 'badBuildShare', 'recommendationsAvailable', 'errorBudgetRemaining'];
+    const shares = [
+      'errorRate',
+      'utilization',
+      'cacheHitRatio',
+      'throttledShare',
+      'badBuildShare',
+      'recommendationsAvailable',
+      'errorBudgetRemaining',
+    ];
     // Plain checks collected per step (an expect() per value would make 60,000 steps slow).
     const failures: string[] = [];
     const check = (ok: boolean, what: () => string) => {
@@ -96,7 +126,11 @@ describe('web service: properties over 1,000 random rounds', () => {
     let collapsed = 0;
     for (let round = 0; round < 1000; round++) {
       const scenario = SCENARIOS[round % SCENARIOS.length];
-      let s: WebServiceState = createRound(webService, { scenario, seed: Math.floor(uniform(r) * 1e9), noise: round % 10 !== 0 });
+      let s: WebServiceState = createRound(webService, {
+        scenario,
+        seed: Math.floor(uniform(r) * 1e9),
+        noise: round % 10 !== 0,
+      });
       for (let m = 1; m <= 60; m++) {
         const changes: ControlChange[] = [];
         while (uniform(r) < 0.15) changes.push(randomChange(r));
@@ -119,7 +153,10 @@ describe('web service: properties over 1,000 random rounds', () => {
         const unanswered = ind.throttledShare + (1 - ind.throttledShare) * ind.errorRate;
         if (unanswered >= 0.5) {
           collapsed++;
-          check(Object.values(s.snapshot.status).every((x) => x === 'critical'), at('status'));
+          check(
+            Object.values(s.snapshot.status).every((x) => x === 'critical'),
+            at('status'),
+          );
         }
         check(s.snapshot.na === undefined, at('na'));
         check(ind.instancesServing + ind.instancesBooting <= 40 && ind.instancesServing >= 1, at('instancesServing'));
@@ -139,7 +176,13 @@ describe('web service: properties over 1,000 random rounds', () => {
   });
 
   it('the failed share and p99 never fall as load rises, and the seam is continuous', () => {
-    for (const [serviceS, workers] of [[0.074, 160], [0.31, 160], [0.07, 16], [0.82, 640], [0.05, 48]]) {
+    for (const [serviceS, workers] of [
+      [0.074, 160],
+      [0.31, 160],
+      [0.07, 16],
+      [0.82, 640],
+      [0.05, 48],
+    ]) {
       const capacity = workers / serviceS;
       let last = queue(0, serviceS, workers);
       for (let i = 1; i <= 3000; i++) {
@@ -170,7 +213,12 @@ describe('web service: the fleet and the warm-up job', () => {
   });
 
   it('fleet: autoscaling off means exactly minInstances; on, the floor boots and scale-in waits 10 quiet minutes', () => {
-    const off = play('free', 1, [set('autoscaling', false, 2), set('minInstances', 6, 3), set('minInstances', 9, 5)], false).snapshots;
+    const off = play(
+      'free',
+      1,
+      [set('autoscaling', false, 2), set('minInstances', 6, 3), set('minInstances', 9, 5)],
+      false,
+    ).snapshots;
     expect(off[3].indicators.instancesServing).toBe(6);
     expect([off[5].indicators.instancesServing, off[5].indicators.instancesBooting]).toEqual([6, 3]);
     expect(eventsOf(off, 'instances-ready')).toEqual([9]);
@@ -192,7 +240,10 @@ describe('web service: the fleet and the warm-up job', () => {
     // A saturated fleet grows step by step: no new scale-out while instances boot.
     const surge = play('traffic-surge', 1, [], false).snapshots;
     for (let m = 1; m <= 60; m++) {
-      if (surge[m].indicators.instancesBooting > surge[m - 1].indicators.instancesBooting && surge[m - 1].indicators.instancesBooting > 0) {
+      if (
+        surge[m].indicators.instancesBooting > surge[m - 1].indicators.instancesBooting &&
+        surge[m - 1].indicators.instancesBooting > 0
+      ) {
         throw new Error(`scale-out at minute ${m} while booting`);
       }
     }

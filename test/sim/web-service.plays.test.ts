@@ -18,7 +18,8 @@ function result(scenario: string, seed: number, play: readonly string[]) {
   const lines = out.stdout.trim().split('\n');
   return JSON.parse(lines[lines.length - 1]).result as { goals: { id: string; met: boolean }[]; score: number };
 }
-const won = (scenario: string, seed: number, play: readonly string[]) => result(scenario, seed, play).goals.every((g) => g.met);
+const won = (scenario: string, seed: number, play: readonly string[]) =>
+  result(scenario, seed, play).goals.every((g) => g.met);
 
 /** Every reaction (`--on TRIGGER`) d minutes later. */
 function later(play: readonly string[], d: number): string[] {
@@ -32,7 +33,10 @@ function later(play: readonly string[], d: number): string[] {
 it('every web-service scenario with goals has a documented play, and two of them are full shifts', () => {
   expect(CRISES).toEqual(['bad-deploy', 'traffic-surge', 'cache-flush', 'launch-day', 'failover']);
   for (const s of CRISES) expect(PLAYS[s], s).toBeDefined();
-  expect(webService.scenarios.filter((s) => s.kind === 'full-shift').map((s) => s.id)).toEqual(['launch-day', 'failover']);
+  expect(webService.scenarios.filter((s) => s.kind === 'full-shift').map((s) => s.id)).toEqual([
+    'launch-day',
+    'failover',
+  ]);
 });
 
 describe.each(CRISES)('%s', (scenario) => {
@@ -53,11 +57,14 @@ describe.each(CRISES)('%s', (scenario) => {
     expect(SEEDS.filter((seed) => won(scenario, seed, [])).length).toBeLessThanOrEqual(1);
   });
   it('the model page quotes the play as a command line', () => {
-    expect(playCommand(scenario)).toBe(`npm run sim -- --model web-service --scenario ${scenario} --seed 1 ${shellLine(play)} --format table`);
+    expect(playCommand(scenario)).toBe(
+      `npm run sim -- --model web-service --scenario ${scenario} --seed 1 ${shellLine(play)} --format table`,
+    );
     expect(DOC).toContain(playCommand(scenario));
   });
 });
 
 it('the model page names every goal of every scenario', () => {
-  for (const s of webService.scenarios) for (const g of s.goals) expect(DOC, `${s.id}/${g.id}`).toContain(`\`${g.id}\``);
+  for (const s of webService.scenarios)
+    for (const g of s.goals) expect(DOC, `${s.id}/${g.id}`).toContain(`\`${g.id}\``);
 });

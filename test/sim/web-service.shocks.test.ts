@@ -12,10 +12,12 @@ const SEEDS = [1, 2, 3, 4, 5];
 function play(scenario: string, seed: number, changes: ScheduledChange[] = [], noise = true) {
   return runRound(webService, { scenario, seed, noise, minutes: 60, changes }).snapshots;
 }
-const shocksOf = (scenario: string, seed: number): Shocks => createRound(webService, { scenario, seed, noise: true }).shocks;
+const shocksOf = (scenario: string, seed: number): Shocks =>
+  createRound(webService, { scenario, seed, noise: true }).shocks;
 const press = (key: string, minute: number): ScheduledChange => ({ key, value: PRESS, minute });
 const set = (key: string, value: number | boolean, minute: number): ScheduledChange => ({ key, value, minute });
-const eventsOf = (snaps: Snapshot[], kind: string) => snaps.filter((s) => s.events.some((e) => e.kind === kind)).map((s) => s.minute);
+const eventsOf = (snaps: Snapshot[], kind: string) =>
+  snaps.filter((s) => s.events.some((e) => e.kind === kind)).map((s) => s.minute);
 
 describe('web service: ramps', () => {
   it('an episode ramps up over its minutes and fades over 3 once it ends', () => {
@@ -32,8 +34,10 @@ describe('web service: bad deploy', () => {
       expect(deployAt).toBeLessThanOrEqual(20);
       const left = play('bad-deploy', seed);
       expect(eventsOf(left, 'deploy')).toEqual([deployAt]);
-      for (const [i, beta] of [0.2, 0.4, 0.6, 0.8, 1, 1].entries()) expect(left[deployAt! + i].indicators.badBuildShare).toBeCloseTo(beta, 12);
-      for (let m = deployAt! + 1; m <= 60; m++) expect(left[m].indicators.errorBudgetRemaining).toBeLessThan(left[m - 1].indicators.errorBudgetRemaining);
+      for (const [i, beta] of [0.2, 0.4, 0.6, 0.8, 1, 1].entries())
+        expect(left[deployAt! + i].indicators.badBuildShare).toBeCloseTo(beta, 12);
+      for (let m = deployAt! + 1; m <= 60; m++)
+        expect(left[m].indicators.errorBudgetRemaining).toBeLessThan(left[m - 1].indicators.errorBudgetRemaining);
       const [page] = eventsOf(left, 'page');
       expect(left[page].indicators.burnRate1h).toBeGreaterThanOrEqual(14.4);
       expect(left[page - 1].indicators.burnRate1h).toBeLessThan(14.4);
@@ -52,12 +56,18 @@ describe('web service: bad deploy', () => {
       expect(snaps[d + 6].detail.warm).toBe(0);
       expect(snaps[d + 6].indicators.dbLoad).toBeGreaterThan(0.85);
       // Switching the feature off for the switch keeps the fleet out of overload.
-      const calm = play('bad-deploy', seed, [press('rollback', d + 1), set('heavyFeature', false, d + 5), press('warmUp', d + 7)]);
+      const calm = play('bad-deploy', seed, [
+        press('rollback', d + 1),
+        set('heavyFeature', false, d + 5),
+        press('warmUp', d + 7),
+      ]);
       expect(snaps[d + 6].indicators.errorRate).toBeGreaterThan(0.1);
       // Then the budget stops falling (a rounding's worth aside).
       for (let m = d + 6; m <= 60; m++) {
         expect(calm[m].indicators.errorRate).toBeLessThan(0.001);
-        expect(calm[m].indicators.errorBudgetRemaining - calm[m - 1].indicators.errorBudgetRemaining).toBeGreaterThan(-1e-5);
+        expect(calm[m].indicators.errorBudgetRemaining - calm[m - 1].indicators.errorBudgetRemaining).toBeGreaterThan(
+          -1e-5,
+        );
       }
       // Billed twice while the fresh fleet is prepared.
       expect(snaps[d + 1].detail.rollbackMinutesLeft).toBe(5);
@@ -121,7 +131,9 @@ describe('web service: traffic surge', () => {
       expect(eventsOf(snaps, 'crawler-start')).toEqual([c]);
       expect(eventsOf(snaps, 'crawler-end')).toEqual([sh.crawlEndAt]);
       const full = c + sh.crawlRamp;
-      expect(snaps[full].indicators.requestsPerSec - snaps[c - 1].indicators.requestsPerSec).toBeGreaterThan(0.5 * crawlRate(sh, full));
+      expect(snaps[full].indicators.requestsPerSec - snaps[c - 1].indicators.requestsPerSec).toBeGreaterThan(
+        0.5 * crawlRate(sh, full),
+      );
       expect(snaps[full].indicators.cacheHitRatio).toBeLessThan(snaps[c - 1].indicators.cacheHitRatio - 0.15);
       expect(snaps[full].indicators.dbLoad).toBeGreaterThan(snaps[c - 1].indicators.dbLoad + 0.3);
       expect(shed[full].indicators.dbLoad).toBeLessThan(snaps[c - 1].indicators.dbLoad);
@@ -165,7 +177,11 @@ describe('web service: cache flush', () => {
       const warm = play('cache-flush', seed, [press('rollback', d + 1), press('warmUp', d + 5)]);
       expect(warm[d + 5].indicators.dbLoad).toBeGreaterThan(left[d + 5].indicators.dbLoad + 0.1);
       expect(warm[d + 5].indicators.errorRate).toBeGreaterThan(left[d + 5].indicators.errorRate);
-      const calm = play('cache-flush', seed, [press('rollback', d + 1), set('heavyFeature', false, d + 1), press('warmUp', d + 6)]);
+      const calm = play('cache-flush', seed, [
+        press('rollback', d + 1),
+        set('heavyFeature', false, d + 1),
+        press('warmUp', d + 6),
+      ]);
       for (let m = d + 6; m <= d + 12; m++) expect(calm[m].indicators.errorRate).toBeLessThan(0.001);
       expect(calm[d + 13].indicators.cacheHitRatio).toBeGreaterThan(left[d + 13].indicators.cacheHitRatio + 0.4);
     }
@@ -177,7 +193,12 @@ describe('web service: full shifts', () => {
     for (const seed of SEEDS) {
       const sh = shocksOf('launch-day', seed);
       const snaps = play('launch-day', seed);
-      for (const [kind, at] of [['surge-start', sh.surgeAt], ['crawler-start', sh.crawlAt], ['deploy', sh.deployAt], ['cache-flush', sh.flushAt]] as const) {
+      for (const [kind, at] of [
+        ['surge-start', sh.surgeAt],
+        ['crawler-start', sh.crawlAt],
+        ['deploy', sh.deployAt],
+        ['cache-flush', sh.flushAt],
+      ] as const) {
         expect(eventsOf(snaps, kind), kind).toEqual([at]);
       }
       expect(sh.flushAt).toBeGreaterThanOrEqual(45);

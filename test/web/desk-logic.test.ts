@@ -31,7 +31,13 @@ const snap = (minute: number, extra: Partial<Snapshot> = {}): Snapshot => ({
   events: [],
   ...extra,
 });
-const change = (id: number, minute: number, key = 'servers', value: number | string = 8, name = 'Ana'): ChangeRecord => ({
+const change = (
+  id: number,
+  minute: number,
+  key = 'servers',
+  value: number | string = 8,
+  name = 'Ana',
+): ChangeRecord => ({
   id,
   roundId: 1,
   teamId: 1,
@@ -76,7 +82,10 @@ describe('changes', () => {
     expect(list.map((c) => c.id)).toEqual([1, 2]);
   });
   test('the latest pending change of each control wins', () => {
-    const p = pendingByKey([change(1, 2, 'servers', 8), change(2, 3, 'servers', 10), change(3, 3, 'shedding', 'on')], 2);
+    const p = pendingByKey(
+      [change(1, 2, 'servers', 8), change(2, 3, 'servers', 10), change(3, 3, 'shedding', 'on')],
+      2,
+    );
     expect(p.get('servers')?.value).toBe(10);
     expect(p.get('shedding')?.id).toBe(3);
     expect(pendingByKey([change(1, 2)], 2).size).toBe(0);
@@ -86,7 +95,14 @@ describe('changes', () => {
   });
 });
 
-const roleChange = (minute: number, role: string, reason: RoleChange['reason'], from: string | null, to: string | null, at: number): RoleChange => ({
+const roleChange = (
+  minute: number,
+  role: string,
+  reason: RoleChange['reason'],
+  from: string | null,
+  to: string | null,
+  at: number,
+): RoleChange => ({
   roundId: 1,
   teamId: 1,
   minute,
@@ -105,14 +121,17 @@ describe('feedItems', () => {
       snap(2, { events: [{ kind: 'sale-start' }] }),
     ];
     const items = feedItems([change(1, 1), change(2, 3, 'shedding', 'on', 'Budi')], snaps);
-    expect(items.map((i) => (i.kind === 'change' ? `c${i.change.id}:${i.pending}` : i.kind === 'event' ? `e:${i.event.kind}` : 'role'))).toEqual([
-      'c2:true',
-      'e:sale-start',
-      'c1:false',
-    ]);
+    expect(
+      items.map((i) =>
+        i.kind === 'change' ? `c${i.change.id}:${i.pending}` : i.kind === 'event' ? `e:${i.event.kind}` : 'role',
+      ),
+    ).toEqual(['c2:true', 'e:sale-start', 'c1:false']);
   });
   test('within a minute the events come before the changes that apply then (made earlier)', () => {
-    const items = feedItems([change(1, 2)], [snap(0), snap(1), snap(2, { events: [{ kind: 'servers-ready', count: 2 }] })]);
+    const items = feedItems(
+      [change(1, 2)],
+      [snap(0), snap(1), snap(2, { events: [{ kind: 'servers-ready', count: 2 }] })],
+    );
     expect(items.map((i) => i.kind)).toEqual(['event', 'change']);
   });
   test('role hand-overs are in the feed at their minute, between the events and the changes; the start and the dealing are not', () => {
@@ -121,7 +140,12 @@ describe('feedItems', () => {
       roleChange(2, 'standin', 'remove', 'Ana', 'Bo', 200),
       roleChange(0, 'fraud', 'deal', 'Ana', 'Cy', 50),
     ];
-    const items = feedItems([change(1, 2)], [snap(0), snap(1), snap(2, { events: [{ kind: 'sale-start' }] })], 60, roles);
+    const items = feedItems(
+      [change(1, 2)],
+      [snap(0), snap(1), snap(2, { events: [{ kind: 'sale-start' }] })],
+      60,
+      roles,
+    );
     expect(items.map((i) => i.kind)).toEqual(['event', 'role', 'change']);
     const role = items.find((i) => i.kind === 'role');
     expect(role?.kind === 'role' && [role.change.reason, role.change.to?.name]).toEqual(['remove', 'Bo']);
@@ -152,10 +176,18 @@ test('ownersOf: the members of the team who own a role', () => {
 });
 
 describe('before the round: the values it starts with', () => {
-  test('the model\'s defaults, then the scenario\'s own controls; never a control\'s minimum', () => {
+  test("the model's defaults, then the scenario's own controls; never a control's minimum", () => {
     const ps = getMeta('payment-switch');
     const start = startingControls(ps, 'sale-surge');
-    expect(start).toMatchObject({ servers: 6, shedding: false, retryPolicy: 'immediate', fraudThreshold: 3, stepUpBand: 0, issuerTimeoutS: 8, standInLimit: 0 });
+    expect(start).toMatchObject({
+      servers: 6,
+      shedding: false,
+      retryPolicy: 'immediate',
+      fraudThreshold: 3,
+      stepUpBand: 0,
+      issuerTimeoutS: 8,
+      standInLimit: 0,
+    });
     for (const c of ps.controls) if (c.kind === 'number') expect(start[c.key], c.key).toBe(c.default);
     // The scenario's own settings win over the defaults (the cache flush starts with a 90 s TTL).
     expect(startingControls(getMeta('web-service'), 'cache-flush').cacheTtlS).toBe(90);
@@ -171,12 +203,21 @@ describe('goal lines and charted indicators', () => {
     expect(goalsOn(ws, 'bad-deploy', 'p99Ms').map((g) => g.target)).toEqual([500]);
     expect(goalsOn(ws, 'bad-deploy', 'dbLoad')).toEqual([]);
     expect(goalsOn(ws, 'no-such-scenario', 'p99Ms')).toEqual([]);
-    expect(chartedIndicators(ws, 'bad-deploy').map((i) => i.key)).toEqual(['errorRate', 'p99Ms', 'dbLoad', 'utilization', 'throttledShare', 'costSoFar', 'recommendationsAvailable', 'errorBudgetRemaining']);
+    expect(chartedIndicators(ws, 'bad-deploy').map((i) => i.key)).toEqual([
+      'errorRate',
+      'p99Ms',
+      'dbLoad',
+      'utilization',
+      'throttledShare',
+      'costSoFar',
+      'recommendationsAvailable',
+      'errorBudgetRemaining',
+    ]);
     expect(chartedIndicators(ws, 'free').map((i) => i.key)).toEqual(['errorRate', 'p99Ms', 'dbLoad', 'utilization']);
   });
 });
 
-test('the banner\'s events: the model\'s own, oldest first, each with a stable id; control events left out', () => {
+test("the banner's events: the model's own, oldest first, each with a stable id; control events left out", () => {
   const events = deskEvents([
     snap(0),
     snap(5, { events: [{ kind: 'sale-start' }, { kind: 'control', key: 'servers' }] }),
@@ -189,9 +230,17 @@ test('the banner\'s events: the model\'s own, oldest first, each with a stable i
 });
 
 test('the banner announces the events and the role hand-overs, oldest first, each with a stable id', () => {
-  const roles = [roleChange(0, 'fraud', 'start', null, 'Ana', 10), roleChange(3, 'fraud', 'assign', 'Ana', 'Bo', 20), roleChange(1, 'scaling', 'join', 'Ana', 'Cy', 15)];
+  const roles = [
+    roleChange(0, 'fraud', 'start', null, 'Ana', 10),
+    roleChange(3, 'fraud', 'assign', 'Ana', 'Bo', 20),
+    roleChange(1, 'scaling', 'join', 'Ana', 'Cy', 15),
+  ];
   const notes = deskNotes([snap(0), snap(1), snap(2), snap(3, { events: [{ kind: 'sale-start' }] })], roles);
-  expect(notes.map((n) => (n.kind === 'event' ? `e${n.minute}` : `r${n.minute}:${n.change.reason}`))).toEqual(['r1:join', 'e3', 'r3:assign']);
+  expect(notes.map((n) => (n.kind === 'event' ? `e${n.minute}` : `r${n.minute}:${n.change.reason}`))).toEqual([
+    'r1:join',
+    'e3',
+    'r3:assign',
+  ]);
   expect(deskNotes([snap(0)], roles).map((n) => n.id)).toEqual(deskNotes([snap(0)], [...roles]).map((n) => n.id));
   expect(new Set(notes.map((n) => n.id)).size).toBe(notes.length);
 });

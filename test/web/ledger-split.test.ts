@@ -58,15 +58,45 @@ describe('the ledger on screen', () => {
 });
 
 describe('a coach suggestion in words', () => {
-  const base = { before: { goalsMet: 1, goals: 3, score: 0, ledgerTotal: 529.8 }, after: { goalsMet: 3, goals: 3, score: 2053.2, ledgerTotal: 34.3 }, changes: [], forkMinute: 0 };
-  const s = (x: Partial<Suggestion>): Suggestion => ({ kind: 'add', key: 'servers', value: 9, fromMinute: null, toMinute: 1, goalsNowMet: [], ...base, ...x });
+  const base = {
+    before: { goalsMet: 1, goals: 3, score: 0, ledgerTotal: 529.8 },
+    after: { goalsMet: 3, goals: 3, score: 2053.2, ledgerTotal: 34.3 },
+    changes: [],
+    forkMinute: 0,
+  };
+  const s = (x: Partial<Suggestion>): Suggestion => ({
+    kind: 'add',
+    key: 'servers',
+    value: 9,
+    fromMinute: null,
+    toMinute: 1,
+    goalsNowMet: [],
+    ...base,
+    ...x,
+  });
 
   test('each kind says what to change, for a setting and for a button', () => {
     expect(suggestionText(paymentSwitchSim, s({ kind: 'add' }), null)).toBe('Also setting Servers to 9 at minute 1');
-    expect(suggestionText(paymentSwitchSim, s({ kind: 'earlier', fromMinute: 8, toMinute: 3, value: 12 }), null)).toBe('Setting Servers to 12 at minute 3 instead of 8');
-    expect(suggestionText(paymentSwitchSim, s({ kind: 'value', fromMinute: 8, toMinute: 8, value: 14 }), 12)).toBe('Setting Servers to 14 instead of 12 at minute 8');
-    expect(suggestionText(webServiceSim, s({ kind: 'earlier', key: 'rollback', value: 'press', fromMinute: 14, toMinute: 11 }), null)).toBe('Pressing Roll back at minute 11 instead of 14');
-    expect(suggestionText(webServiceSim, s({ kind: 'drop', key: 'rollback', value: 'press', fromMinute: 14, toMinute: null }), null)).toBe('Not pressing Roll back at minute 14');
+    expect(suggestionText(paymentSwitchSim, s({ kind: 'earlier', fromMinute: 8, toMinute: 3, value: 12 }), null)).toBe(
+      'Setting Servers to 12 at minute 3 instead of 8',
+    );
+    expect(suggestionText(paymentSwitchSim, s({ kind: 'value', fromMinute: 8, toMinute: 8, value: 14 }), 12)).toBe(
+      'Setting Servers to 14 instead of 12 at minute 8',
+    );
+    expect(
+      suggestionText(
+        webServiceSim,
+        s({ kind: 'earlier', key: 'rollback', value: 'press', fromMinute: 14, toMinute: 11 }),
+        null,
+      ),
+    ).toBe('Pressing Roll back at minute 11 instead of 14');
+    expect(
+      suggestionText(
+        webServiceSim,
+        s({ kind: 'drop', key: 'rollback', value: 'press', fromMinute: 14, toMinute: null }),
+        null,
+      ),
+    ).toBe('Not pressing Roll back at minute 14');
   });
 
   test('what it would have done, and its figures', () => {

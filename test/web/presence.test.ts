@@ -5,8 +5,28 @@ import { withPresence } from '../../web/lib/state/presence.ts';
 
 const room: RoomView = {
   code: 'ABCDEF',
-  config: { simulator: 'payment-switch', scenario: 'free', minutes: 60, tempo: 5, seed: null, teamCount: 1, splitView: false },
-  round: { id: 1, number: 1, state: 'lobby', simulator: 'payment-switch', scenario: 'free', seed: null, minutes: 60, tempo: 5, minute: -1, forkOf: null, endedEarlyAt: null },
+  config: {
+    simulator: 'payment-switch',
+    scenario: 'free',
+    minutes: 60,
+    tempo: 5,
+    seed: null,
+    teamCount: 1,
+    splitView: false,
+  },
+  round: {
+    id: 1,
+    number: 1,
+    state: 'lobby',
+    simulator: 'payment-switch',
+    scenario: 'free',
+    seed: null,
+    minutes: 60,
+    tempo: 5,
+    minute: -1,
+    forkOf: null,
+    endedEarlyAt: null,
+  },
   teams: [{ id: 1, idx: 0, name: '', whatIf: null }],
   players: [
     { id: 7, name: 'Ana', teamId: 1, roles: ['scaling'], connected: true },

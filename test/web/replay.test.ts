@@ -24,7 +24,14 @@ import {
   valueAt,
 } from '../../web/lib/replay/logic.ts';
 
-const snap = (minute: number, approval = 0.99): Snapshot => ({ minute, indicators: { goodApproval: approval }, status: {}, controls: {}, detail: {}, events: [] });
+const snap = (minute: number, approval = 0.99): Snapshot => ({
+  minute,
+  indicators: { goodApproval: approval },
+  status: {},
+  controls: {},
+  detail: {},
+  events: [],
+});
 const change = (id: number, minute: number, key: string, name: string, teamId = 1): ChangeRecord => ({
   id,
   roundId: 1,
@@ -67,7 +74,14 @@ const team = (teamId: number, idx: number, minutes: number, extra: Partial<Repla
   baseline: { total: [], calm: [] },
   ...extra,
 });
-const replayOf = (r: HistoryRound, teams: ReplayTeam[], more: Partial<RoundReplay> = {}): RoundReplay => ({ roomCode: 'ABCDEF', round: r, teams, forks: [], origin: null, ...more });
+const replayOf = (r: HistoryRound, teams: ReplayTeam[], more: Partial<RoundReplay> = {}): RoundReplay => ({
+  roomCode: 'ABCDEF',
+  round: r,
+  teams,
+  forks: [],
+  origin: null,
+  ...more,
+});
 
 describe('the desk at a minute', () => {
   test('minutes and changes up to the minute; a change applied later is not there yet', () => {
@@ -82,13 +96,21 @@ describe('the desk at a minute', () => {
     expect(stateAt({ state: 'finished' }, 5, 12)).toBe('running');
     expect(stateAt({ state: 'finished' }, 12, 12)).toBe('finished');
     expect(stateAt({ state: 'paused' }, 7, 7)).toBe('paused');
-    expect([clampMinute(-3, 12), clampMinute(99, 12), clampMinute(4.6, 12), clampMinute(NaN, 12)]).toEqual([0, 12, 5, 0]);
+    expect([clampMinute(-3, 12), clampMinute(99, 12), clampMinute(4.6, 12), clampMinute(NaN, 12)]).toEqual([
+      0, 12, 5, 0,
+    ]);
     expect(lastMinuteOf(replayOf(round(1), [team(1, 0, 12), team(2, 1, 8)]))).toBe(12);
   });
 
   test('the roster comes with the replay: members of every team with their roles, none connected', () => {
     const players = rosterOf([
-      { teamId: 1, members: [{ playerId: 3, name: 'Ana', roles: ['scaling', 'fraud'] }, { playerId: 5, name: 'Csilla', roles: ['shedding', 'standin'] }] },
+      {
+        teamId: 1,
+        members: [
+          { playerId: 3, name: 'Ana', roles: ['scaling', 'fraud'] },
+          { playerId: 5, name: 'Csilla', roles: ['shedding', 'standin'] },
+        ],
+      },
       { teamId: 2, members: [{ playerId: 4, name: 'Budi', roles: ['scaling', 'shedding', 'fraud', 'standin'] }] },
     ]);
     expect(players.map((p) => [p.id, p.name, p.teamId, p.roles, p.connected])).toEqual([
@@ -99,7 +121,12 @@ describe('the desk at a minute', () => {
   });
 
   test('change markers: one per minute, each author once, in the order they acted', () => {
-    const marks = changeMarks([change(3, 6, 'servers', 'Ana'), change(2, 2, 'shedding', 'Budi'), change(1, 2, 'servers', 'Ana'), change(4, 2, 'servers', 'Ana')]);
+    const marks = changeMarks([
+      change(3, 6, 'servers', 'Ana'),
+      change(2, 2, 'shedding', 'Budi'),
+      change(1, 2, 'servers', 'Ana'),
+      change(4, 2, 'servers', 'Ana'),
+    ]);
     expect(marks.map((g) => [g.minute, g.authors, g.changes.map((c) => c.id)])).toEqual([
       [2, ['Ana', 'Budi'], [1, 2, 4]],
       [6, ['Ana'], [3]],
@@ -109,8 +136,18 @@ describe('the desk at a minute', () => {
 
 describe('chapters', () => {
   const teams = [
-    team(11, 0, 12, { chapters: [{ minute: 5, kind: 'sale-start' }, { minute: 9, kind: 'servers-ready', count: 4 }] }),
-    team(12, 1, 12, { chapters: [{ minute: 5, kind: 'sale-start' }, { minute: 8, kind: 'goal-lost', goal: 'approval' }] }),
+    team(11, 0, 12, {
+      chapters: [
+        { minute: 5, kind: 'sale-start' },
+        { minute: 9, kind: 'servers-ready', count: 4 },
+      ],
+    }),
+    team(12, 1, 12, {
+      chapters: [
+        { minute: 5, kind: 'sale-start' },
+        { minute: 8, kind: 'goal-lost', goal: 'approval' },
+      ],
+    }),
   ];
   test('a moment every team lived is listed once with all of them, in minute order', () => {
     const items = groupChapters(teams);
@@ -141,9 +178,13 @@ describe('chapters', () => {
 describe('compare chart', () => {
   test('this round’s teams, then the original of a what-if, then its forks', () => {
     const origin = replayOf(round(1), [team(11, 0, 12, { name: 'Falcons' }), team(12, 1, 12)]);
-    const fork = replayOf(round(2, { forkOf: { roundId: 1, teamId: 11, minute: 5 } }), [team(21, 0, 12, { name: 'Falcons' })], {
-      origin: { roundId: 1, roomCode: 'ABCDEF', teamId: 11, minute: 5 },
-    });
+    const fork = replayOf(
+      round(2, { forkOf: { roundId: 1, teamId: 11, minute: 5 } }),
+      [team(21, 0, 12, { name: 'Falcons' })],
+      {
+        origin: { roundId: 1, roomCode: 'ABCDEF', teamId: 11, minute: 5 },
+      },
+    );
     expect(compareLines(fork, [origin]).map((l) => [l.kind, l.team.name])).toEqual([
       ['this-fork', 'Falcons'],
       ['original', 'Falcons'],
@@ -180,7 +221,9 @@ describe('history', () => {
     expect(forks.get(2)).toBeUndefined();
   });
   test('the download keeps the server’s file name', () => {
-    expect(filenameFrom('attachment; filename="opsroom-ABCDEF-round1-minutes.csv"', 'x.csv')).toBe('opsroom-ABCDEF-round1-minutes.csv');
+    expect(filenameFrom('attachment; filename="opsroom-ABCDEF-round1-minutes.csv"', 'x.csv')).toBe(
+      'opsroom-ABCDEF-round1-minutes.csv',
+    );
     expect(filenameFrom(null, 'x.csv')).toBe('x.csv');
     expect(filenameFrom('attachment; filename="../evil.csv"', 'x.csv')).toBe('.._evil.csv');
   });

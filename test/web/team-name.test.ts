@@ -9,7 +9,9 @@ import { compareLines } from '../../web/lib/replay/logic.ts';
 test('a what-if team is named after its original team and minute, unless the teacher named it', () => {
   const whatIf = { roundId: 1, teamId: 8, idx: 1, name: '', minute: 10 };
   expect(teamName({ idx: 0, name: '', whatIf })).toBe('Team 2 — what-if from minute 10');
-  expect(teamName({ idx: 0, name: '', whatIf: { ...whatIf, name: 'Night shift' } })).toBe('Night shift — what-if from minute 10');
+  expect(teamName({ idx: 0, name: '', whatIf: { ...whatIf, name: 'Night shift' } })).toBe(
+    'Night shift — what-if from minute 10',
+  );
   expect(teamName({ idx: 0, name: 'Second try', whatIf })).toBe('Second try');
   expect(teamName({ idx: 2, name: '', whatIf: null })).toBe('Team 3');
   expect(teamName({ idx: 2, name: '' })).toBe('Team 3');
@@ -18,15 +20,49 @@ test('a what-if team is named after its original team and minute, unless the tea
 test('the compare legend names a what-if line after the team it comes from', () => {
   const cols = toColumns([]);
   const team = (teamId: number, idx: number, name = '', whatIf: WhatIfOrigin | null = null): ReplayTeam => ({
-    ...{ teamId, idx, name, whatIf, members: [], columns: cols, changes: [], roleChanges: [], result: null, chapters: [], baseline: { total: [], calm: [] } },
+    ...{
+      teamId,
+      idx,
+      name,
+      whatIf,
+      members: [],
+      columns: cols,
+      changes: [],
+      roleChanges: [],
+      result: null,
+      chapters: [],
+      baseline: { total: [], calm: [] },
+    },
   });
   const round = (id: number): HistoryRound => ({
-    ...{ id, number: 1, simulator: 'payment-switch', scenario: 'free', seed: 1, state: 'finished', minutes: 5, tempo: 1, minute: 5 },
+    ...{
+      id,
+      number: 1,
+      simulator: 'payment-switch',
+      scenario: 'free',
+      seed: 1,
+      state: 'finished',
+      minutes: 5,
+      tempo: 1,
+      minute: 5,
+    },
     ...{ createdAt: 0, startedAt: 0, finishedAt: 0, forkOf: null, endedEarlyAt: null, teams: [] },
   });
   const whatIf = { roundId: 1, teamId: 12, idx: 1, name: '', minute: 10 };
-  const original: RoundReplay = { roomCode: 'ABCDEF', round: round(1), teams: [team(11, 0), team(12, 1)], forks: [{ roundId: 2, roomCode: 'XYZXYZ', teamId: 12, minute: 10 }], origin: null };
-  const fork: RoundReplay = { roomCode: 'XYZXYZ', round: round(2), teams: [team(21, 0, '', whatIf)], forks: [], origin: { roundId: 1, roomCode: 'ABCDEF', teamId: 12, minute: 10 } };
+  const original: RoundReplay = {
+    roomCode: 'ABCDEF',
+    round: round(1),
+    teams: [team(11, 0), team(12, 1)],
+    forks: [{ roundId: 2, roomCode: 'XYZXYZ', teamId: 12, minute: 10 }],
+    origin: null,
+  };
+  const fork: RoundReplay = {
+    roomCode: 'XYZXYZ',
+    round: round(2),
+    teams: [team(21, 0, '', whatIf)],
+    forks: [],
+    origin: { roundId: 1, roomCode: 'ABCDEF', teamId: 12, minute: 10 },
+  };
   expect(compareLines(original, [fork]).map((l) => [l.kind, teamName(l.team)])).toEqual([
     ['team', 'Team 1'],
     ['team', 'Team 2'],

@@ -5,14 +5,22 @@ import type { NumberControlDef } from '../../shared/sim/types.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { validateChange } from '../../shared/sim/controls.ts';
 import type { RoomMinute } from '../../shared/protocol/types.ts';
-import { checkDisplay, decimalsOf, displayBounds, formatControlNumber, fromDisplay, toDisplay } from '../../web/lib/sims/control-values.ts';
+import {
+  checkDisplay,
+  decimalsOf,
+  displayBounds,
+  formatControlNumber,
+  fromDisplay,
+  toDisplay,
+} from '../../web/lib/sims/control-values.ts';
 import { barPercent, dotSeconds, fleetSlots, issuerPicture, rackSlots } from '../../web/lib/sims/picture.ts';
 import { rank } from '../../web/lib/state/leaderboard.ts';
 import { extendTrends } from '../../web/lib/state/trends.ts';
 import { minuteTicks, trendAxis } from '../../web/lib/charts/scale.ts';
 import { keyFromFragment } from '../../web/lib/net/storage.ts';
 
-const numberDef = (sim: 'payment-switch' | 'web-service', key: string) => getModel(sim).controls.find((c) => c.key === key) as NumberControlDef;
+const numberDef = (sim: 'payment-switch' | 'web-service', key: string) =>
+  getModel(sim).controls.find((c) => c.key === key) as NumberControlDef;
 
 describe('control values', () => {
   test('shares are shown in %, others as they travel', () => {
@@ -46,7 +54,7 @@ describe('control values', () => {
     expect(fromDisplay(numberDef('web-service', 'shedLowPriority'), 33.3)).toBe(0.33);
     expect(fromDisplay(servers, Number.NaN)).toBeNull();
   });
-  test('formatted in the reader\'s language', () => {
+  test("formatted in the reader's language", () => {
     expect(formatControlNumber(numberDef('payment-switch', 'fraudThreshold'), 2.5, 'it')).toBe('2,5 σ');
     expect(formatControlNumber(numberDef('web-service', 'targetUtilization'), 0.6, 'en')).toBe('60 %');
     expect(formatControlNumber(numberDef('payment-switch', 'servers'), 12, 'en')).toBe('12');
@@ -63,10 +71,22 @@ describe('pictures', () => {
     expect(rackSlots(30, 5).every((s) => s === 'serving')).toBe(true);
   });
   test('issuers: group B slow well above 250 ms or timing out; stand-in when it approves', () => {
-    expect(issuerPicture({ groupBLatencyMs: 280, issuerTimeoutShare: 0, standInTps: 0 })).toEqual({ groupA: 'ok', groupB: 'ok', standIn: false });
-    expect(issuerPicture({ groupBLatencyMs: 12000, issuerTimeoutShare: 0.2, standInTps: 30 })).toEqual({ groupA: 'ok', groupB: 'slow', standIn: true });
+    expect(issuerPicture({ groupBLatencyMs: 280, issuerTimeoutShare: 0, standInTps: 0 })).toEqual({
+      groupA: 'ok',
+      groupB: 'ok',
+      standIn: false,
+    });
+    expect(issuerPicture({ groupBLatencyMs: 12000, issuerTimeoutShare: 0.2, standInTps: 30 })).toEqual({
+      groupA: 'ok',
+      groupB: 'slow',
+      standIn: true,
+    });
     // A timeout too short for everyone: both groups time out at normal speed.
-    expect(issuerPicture({ groupBLatencyMs: 250, issuerTimeoutShare: 0.13, standInTps: 0 })).toEqual({ groupA: 'slow', groupB: 'slow', standIn: false });
+    expect(issuerPicture({ groupBLatencyMs: 250, issuerTimeoutShare: 0.13, standInTps: 0 })).toEqual({
+      groupA: 'slow',
+      groupB: 'slow',
+      standIn: false,
+    });
   });
   test('dots move faster with more traffic, within bounds, and stop without it', () => {
     expect(dotSeconds(400, 400)).toBe(3);
@@ -108,7 +128,15 @@ test('trends grow by minute and restart cleanly', () => {
     roundId: 1,
     minute: m,
     sentAt: 0,
-    teams: [{ teamId: 5, snapshot: { minute: m, indicators: { p99Ms: v }, status: {}, controls: {}, detail: {}, events: [] }, progress: [], score: null, ledger: { total: 0, baseline: 0, calm: 0, saving: 0 } }],
+    teams: [
+      {
+        teamId: 5,
+        snapshot: { minute: m, indicators: { p99Ms: v }, status: {}, controls: {}, detail: {}, events: [] },
+        progress: [],
+        score: null,
+        ledger: { total: 0, baseline: 0, calm: 0, saving: 0 },
+      },
+    ],
   });
   let t = extendTrends({}, minute(0, 100), ['p99Ms']);
   t = extendTrends(t, minute(1, 120), ['p99Ms']);
@@ -116,7 +144,7 @@ test('trends grow by minute and restart cleanly', () => {
   expect(extendTrends(t, minute(1, 90), ['p99Ms'])[5].p99Ms).toEqual([100, 90]);
 });
 
-describe('the trend charts\' y axis', () => {
+describe("the trend charts' y axis", () => {
   const within = (a: { min: number; max: number }, ...xs: number[]) => xs.every((x) => x >= a.min && x <= a.max);
 
   test('a flat 330 ms line is not drawn on a 320–340 ms axis; the goal line is on the axis', () => {
@@ -139,7 +167,11 @@ describe('the trend charts\' y axis', () => {
   });
 
   test('ticks are round steps, never finer than the shown decimals, and the axis only widens as data comes', () => {
-    for (const [values, digits] of [[[10.4, 10.41], 1], [[0.001, 0.0012], 2], [[640, 2999], 0]] as const) {
+    for (const [values, digits] of [
+      [[10.4, 10.41], 1],
+      [[0.001, 0.0012], 2],
+      [[640, 2999], 0],
+    ] as const) {
       const a = trendAxis(values, [], { digits });
       const step = a.ticks[1] - a.ticks[0];
       expect(step).toBeGreaterThanOrEqual(10 ** -digits - 1e-12);

@@ -8,4 +8,5 @@ export const prerender = false;
 
 // Every page's words, in the reader's language, before anything renders; a student's pages need
 // only the desk's (lib/i18n/packs.ts).
-export const load = ({ route }: { route: { id: string | null } }) => loadLanguage(getLocale(), !DESK_ROUTES.includes(route.id ?? ''));
+export const load = ({ route }: { route: { id: string | null } }) =>
+  loadLanguage(getLocale(), !DESK_ROUTES.includes(route.id ?? ''));

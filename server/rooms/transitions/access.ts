@@ -33,7 +33,13 @@ export const message: Transition<'message'> = (s, cmd, ctx) => {
   if (r.messages.length >= LIMITS.messagesPerRound) {
     throw new ClassroomError(ErrorCode.RATE_LIMITED, `a round keeps ${LIMITS.messagesPerRound} messages at most`);
   }
-  const msg: TeacherMessage = { id: ctx.ids.next('messages'), roundId: r.id, teamId: cmd.teamId, text: cmd.text, at: ctx.now };
+  const msg: TeacherMessage = {
+    id: ctx.ids.next('messages'),
+    roundId: r.id,
+    teamId: cmd.teamId,
+    text: cmd.text,
+    at: ctx.now,
+  };
   const d = new Draft(s);
   d.patchRound({ messages: r.messages.append(msg) });
   d.write({ op: 'insertMessage', message: msg });

@@ -41,7 +41,11 @@ function start(d: Draft, ctx: TransitionCtx): void {
   d.write(
     { op: 'insertRoundTeams', roundId: r.id, teams: seats },
     { op: 'updateRound', id: r.id, set: { seed, state: 'running', minute: 0, startedAt: ctx.now } },
-    { op: 'insertSnapshots', roundId: r.id, rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(latest(t)) })) },
+    {
+      op: 'insertSnapshots',
+      roundId: r.id,
+      rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(latest(t)) })),
+    },
   );
   recordStart(d, ctx);
   d.send({ kind: 'room' });
@@ -57,7 +61,14 @@ function nextRound(d: Draft, ctx: TransitionCtx): void {
   };
   d.write({ op: 'insertRound', round: { ...round, roomId: d.state.id, createdAt: ctx.now, startedAt: null } });
   const model = getModel(simulator);
-  d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, scenario), baseline: null, teams: new Map(), finishedAt: null });
+  d.patchRound({
+    ...round,
+    model,
+    scenarioDef: scenarioDef(model, scenario),
+    baseline: null,
+    teams: new Map(),
+    finishedAt: null,
+  });
   d.patchRound({ roleChanges: AppendOnly.of(), members: new Map(), messages: AppendOnly.of() });
   d.send({ kind: 'room' });
 }
@@ -66,7 +77,10 @@ export const clock: Transition<'clock'> = (s: RoomState, { action }, ctx) => {
   const state = s.round.state;
   const allowed = ALLOWED[action];
   if (!allowed.from.includes(state)) {
-    throw new ClassroomError(ErrorCode.BAD_STATE, `cannot ${action}: the round is ${state}${allowed.hint ? `; ${allowed.hint}` : ''}`);
+    throw new ClassroomError(
+      ErrorCode.BAD_STATE,
+      `cannot ${action}: the round is ${state}${allowed.hint ? `; ${allowed.hint}` : ''}`,
+    );
   }
   const d = new Draft(s);
   switch (action) {

@@ -13,7 +13,10 @@ export const tempo: Transition<'tempo'> = (s, cmd) => {
   const config = { ...s.config, tempo: cmd.tempo };
   d.patch({ config });
   d.patchRound({ tempo: cmd.tempo });
-  d.write({ op: 'updateRound', id: s.round.id, set: { tempo: cmd.tempo } }, { op: 'setRoomConfig', roomId: s.id, config });
+  d.write(
+    { op: 'updateRound', id: s.round.id, set: { tempo: cmd.tempo } },
+    { op: 'setRoomConfig', roomId: s.id, config },
+  );
   d.send({ kind: 'room' });
   return d.done(undefined);
 };
@@ -22,7 +25,10 @@ export const configure: Transition<'configure'> = (s, cmd, ctx) => {
   const { patch } = cmd;
   if (s.round.state !== 'lobby') {
     if (Object.keys(patch).some((k) => k !== 'tempo')) {
-      throw new ClassroomError(ErrorCode.BAD_STATE, 'the round has started: only the tempo can change now (use next round)');
+      throw new ClassroomError(
+        ErrorCode.BAD_STATE,
+        'the round has started: only the tempo can change now (use next round)',
+      );
     }
     return patch.tempo === undefined ? unchanged(s) : tempo(s, { type: 'tempo', tempo: patch.tempo }, ctx);
   }

@@ -15,7 +15,11 @@ const transitions: { [K in CommandType]: Transition<K> } = {
 };
 
 /** The outcome of one command: pure, so the same state, command and ctx give the same outcome. */
-export function transition<K extends CommandType>(state: RoomState, cmd: CommandOf<K>, ctx: TransitionCtx): Outcome<Commands[K]['reply']> {
+export function transition<K extends CommandType>(
+  state: RoomState,
+  cmd: CommandOf<K>,
+  ctx: TransitionCtx,
+): Outcome<Commands[K]['reply']> {
   const fn: Transition<K> = transitions[cmd.type];
   return fn(state, cmd, ctx);
 }

@@ -15,10 +15,18 @@ export interface Opened {
   writes: Write[];
 }
 
-export function openRoom(room: { code: string; teacherId: number; config: RoundConfig }, ctx: Pick<TransitionCtx, 'now' | 'ids'>): Opened {
+export function openRoom(
+  room: { code: string; teacherId: number; config: RoundConfig },
+  ctx: Pick<TransitionCtx, 'now' | 'ids'>,
+): Opened {
   const { code, teacherId, config } = room;
   const id = ctx.ids.next('rooms');
-  const teams: TeamState[] = Array.from({ length: config.teamCount }, (_, idx) => ({ id: ctx.ids.next('teams'), idx, name: '', whatIf: null }));
+  const teams: TeamState[] = Array.from({ length: config.teamCount }, (_, idx) => ({
+    id: ctx.ids.next('teams'),
+    idx,
+    name: '',
+    whatIf: null,
+  }));
   const { simulator, scenario, seed, minutes, tempo } = config;
   const row: RoundRecord = {
     id: ctx.ids.next('rounds'),
@@ -38,7 +46,17 @@ export function openRoom(room: { code: string; teacherId: number; config: RoundC
     forkOf: null,
   };
   return {
-    state: { id, code, teacherId, config, teams, players: new Map(), round: roundRun(row), locked: false, replayShared: false },
+    state: {
+      id,
+      code,
+      teacherId,
+      config,
+      teams,
+      players: new Map(),
+      round: roundRun(row),
+      locked: false,
+      replayShared: false,
+    },
     writes: [
       { op: 'insertRoom', id, code, teacherId, config, createdAt: ctx.now },
       ...teams.map((t): Write => ({ op: 'insertTeam', id: t.id, roomId: id, idx: t.idx, name: t.name })),
@@ -64,10 +82,18 @@ export interface ForkSource {
 export const COACH_AUTHOR = { playerId: null, name: 'Coach' } as const;
 
 /** Changes for a fork: each a control of the model with a valid value, after `minute` and within the round. Throws BAD_REQUEST. */
-export function checkPending(model: SimMeta, pending: readonly ScheduledChange[], minute: number, minutes: number): ScheduledChange[] {
+export function checkPending(
+  model: SimMeta,
+  pending: readonly ScheduledChange[],
+  minute: number,
+  minutes: number,
+): ScheduledChange[] {
   return pending.map((c) => {
     if (!Number.isInteger(c.minute) || c.minute <= minute || c.minute > minutes) {
-      throw new ClassroomError(ErrorCode.BAD_REQUEST, `a change of ${c.key} at minute ${c.minute}: changes must come after minute ${minute} and by minute ${minutes}`);
+      throw new ClassroomError(
+        ErrorCode.BAD_REQUEST,
+        `a change of ${c.key} at minute ${c.minute}: changes must come after minute ${minute} and by minute ${minutes}`,
+      );
     }
     try {
       return { minute: c.minute, ...validateChange(model, { key: c.key, value: c.value }) };
@@ -89,7 +115,13 @@ export function forkRoom(
   const o = from.round;
   // The new team has no name of its own: screens call it after the original ("Team 2 — what-if from minute 10").
   const named = from.team.name === '' && from.team.whatIf ? from.team.whatIf : from.team;
-  const whatIf: WhatIfOrigin = { roundId: o.id, teamId: from.team.teamId, idx: named.idx, name: named.name, minute: from.minute };
+  const whatIf: WhatIfOrigin = {
+    roundId: o.id,
+    teamId: from.team.teamId,
+    idx: named.idx,
+    name: named.name,
+    minute: from.minute,
+  };
   const team: TeamState = { id: ctx.ids.next('teams'), idx: 0, name: '', whatIf };
   const row: RoundRecord = {
     id: ctx.ids.next('rounds'),
@@ -109,8 +141,22 @@ export function forkRoom(
     forkOf: { roundId: o.id, teamId: from.team.teamId, minute: from.minute },
   };
   // The changes become the fork's own, authored by name only (the original players are not in it).
-  const changes: ChangeRecord[] = from.changes.map((c) => ({ ...c, id: ctx.ids.next('changes'), roundId: row.id, teamId: team.id, author: { ...c.author, playerId: null } }));
-  for (const c of from.pending ?? []) changes.push({ ...c, id: ctx.ids.next('changes'), roundId: row.id, teamId: team.id, author: { ...COACH_AUTHOR }, at: ctx.now });
+  const changes: ChangeRecord[] = from.changes.map((c) => ({
+    ...c,
+    id: ctx.ids.next('changes'),
+    roundId: row.id,
+    teamId: team.id,
+    author: { ...c.author, playerId: null },
+  }));
+  for (const c of from.pending ?? [])
+    changes.push({
+      ...c,
+      id: ctx.ids.next('changes'),
+      roundId: row.id,
+      teamId: team.id,
+      author: { ...COACH_AUTHOR },
+      at: ctx.now,
+    });
   const base = roundRun(row);
   const seat = { teamId: team.id, idx: 0, name: team.name };
   const stored = new Map(from.snapshots.map((s) => [s.minute, s.data]));
@@ -126,7 +172,11 @@ export function forkRoom(
       { op: 'insertRound', round: row },
       { op: 'insertRoundTeams', roundId: row.id, teams: [seat] },
       { op: 'insertChanges', changes },
-      { op: 'insertSnapshots', roundId: row.id, rows: from.snapshots.map((s) => ({ teamId: team.id, minute: s.minute, data: s.data })) },
+      {
+        op: 'insertSnapshots',
+        roundId: row.id,
+        rows: from.snapshots.map((s) => ({ teamId: team.id, minute: s.minute, data: s.data })),
+      },
     ],
     mismatches: rebuilt.mismatches,
   };

@@ -53,7 +53,14 @@ export function recordMembers(d: Draft, teamId: number, playerIds: readonly numb
  * and a `roles` event to the team and the teacher. `reset`: everyone's roles are cleared first (a
  * new simulator's deal).
  */
-export function applyRoleMoves(d: Draft, teamId: number, moves: readonly RoleMove[], reason: RoleChangeReason, ctx: TransitionCtx, reset = false): void {
+export function applyRoleMoves(
+  d: Draft,
+  teamId: number,
+  moves: readonly RoleMove[],
+  reason: RoleChangeReason,
+  ctx: TransitionCtx,
+  reset = false,
+): void {
   if (!moves.length && !reset) return;
   const ids = roleIds(d.state);
   const next = new Map<number, Set<string>>();
@@ -70,7 +77,16 @@ export function applyRoleMoves(d: Draft, teamId: number, moves: readonly RoleMov
   const changes: RoleChange[] = moves.map((m) => {
     if (m.from !== null) rolesOf(m.from).delete(m.role);
     if (m.to !== null) rolesOf(m.to).add(m.role);
-    return { roundId: r.id, teamId, minute: r.minute + 1, role: m.role, from: who(d.state, m.from), to: who(d.state, m.to), reason, at: ctx.now };
+    return {
+      roundId: r.id,
+      teamId,
+      minute: r.minute + 1,
+      role: m.role,
+      from: who(d.state, m.from),
+      to: who(d.state, m.to),
+      reason,
+      at: ctx.now,
+    };
   });
   d.updatePlayers([...next].map(([id, set]) => ({ id, set: { roles: ids.filter((role) => set.has(role)) } })));
   if (r.state !== 'finished' && changes.length) {
@@ -104,7 +120,8 @@ export function takeRoles(d: Draft, playerId: number, reason: 'join' | 'move', c
 
 /** A new simulator's roles dealt to every playing team (lobby only). */
 export function dealEveryTeam(d: Draft, ctx: TransitionCtx): void {
-  for (const t of activeTeams(d.state, d.state.config.teamCount)) applyRoleMoves(d, t.id, dealAll(d.state, t.id, roleIds(d.state)), 'deal', ctx, true);
+  for (const t of activeTeams(d.state, d.state.config.teamCount))
+    applyRoleMoves(d, t.id, dealAll(d.state, t.id, roleIds(d.state)), 'deal', ctx, true);
 }
 
 /** At the start of a round: every member of a playing team, and who holds each role (`start` rows). */
@@ -120,7 +137,17 @@ export function recordStart(d: Draft, ctx: TransitionCtx): void {
     );
     for (const role of roleIds(d.state)) {
       const owner = list.find((p) => p.roles.includes(role));
-      if (owner) changes.push({ roundId: r.id, teamId, minute: 0, role, from: null, to: who(d.state, owner.id), reason: 'start', at: ctx.now });
+      if (owner)
+        changes.push({
+          roundId: r.id,
+          teamId,
+          minute: 0,
+          role,
+          from: null,
+          to: who(d.state, owner.id),
+          reason: 'start',
+          at: ctx.now,
+        });
     }
   }
   if (!changes.length) return;
@@ -133,9 +160,16 @@ export const assign: Transition<'assign'> = (s, cmd, ctx) => {
   const p = s.players.get(cmd.playerId);
   if (!p || p.removed) throw new ClassroomError(ErrorCode.PLAYER_NOT_FOUND, `no player ${cmd.playerId} in this room`);
   const ids = roleIds(s);
-  if (!ids.includes(cmd.role)) throw new ClassroomError(ErrorCode.BAD_REQUEST, `unknown role "${cmd.role}": ${s.round.simulator} has ${ids.join(', ')}`);
-  const playing = inRound(s) ? p.teamId !== null && s.round.teams.has(p.teamId) : activeTeams(s, s.config.teamCount).some((t) => t.id === p.teamId);
-  if (!playing || p.teamId === null) throw new ClassroomError(ErrorCode.NOT_IN_TEAM, `${p.name} is not in a team that plays`);
+  if (!ids.includes(cmd.role))
+    throw new ClassroomError(
+      ErrorCode.BAD_REQUEST,
+      `unknown role "${cmd.role}": ${s.round.simulator} has ${ids.join(', ')}`,
+    );
+  const playing = inRound(s)
+    ? p.teamId !== null && s.round.teams.has(p.teamId)
+    : activeTeams(s, s.config.teamCount).some((t) => t.id === p.teamId);
+  if (!playing || p.teamId === null)
+    throw new ClassroomError(ErrorCode.NOT_IN_TEAM, `${p.name} is not in a team that plays`);
   if (p.roles.includes(cmd.role)) return unchanged(s);
   const owner = members(s, p.teamId).find((m) => m.roles.includes(cmd.role));
   const d = new Draft(s);

@@ -28,7 +28,9 @@ export function seat(d: Draft, p: PlayerState, teamId: number, ctx: TransitionCt
   // A team that no longer plays (fewer teams in the lobby) has no roles to hand over.
   if (activeTeams(d.state, d.state.config.teamCount).some((t) => t.id === p.teamId)) handOverRoles(d, p, 'move', ctx);
   const name = uniqueName(d.state, teamId, p.name, p.id);
-  d.updatePlayers([{ id: p.id, set: { teamId, seq: nextSeq(d.state, teamId), roles: [], ...(name !== p.name ? { name } : {}) } }]);
+  d.updatePlayers([
+    { id: p.id, set: { teamId, seq: nextSeq(d.state, teamId), roles: [], ...(name !== p.name ? { name } : {}) } },
+  ]);
   takeRoles(d, p.id, 'move', ctx);
   d.send({ kind: 'place', playerId: p.id, teamId });
   const run = d.state.round.teams.get(teamId);
@@ -37,14 +39,36 @@ export function seat(d: Draft, p: PlayerState, teamId: number, ctx: TransitionCt
 
 export const join: Transition<'join'> = (s, cmd, ctx) => {
   if (s.locked) fail(ErrorCode.ROOM_LOCKED, 'the teacher has locked this room to new students');
-  if (activePlayers(s).length >= LIMITS.maxPlayers) fail(ErrorCode.ROOM_FULL, `the room is full (${LIMITS.maxPlayers} players)`);
+  if (activePlayers(s).length >= LIMITS.maxPlayers)
+    fail(ErrorCode.ROOM_FULL, `the room is full (${LIMITS.maxPlayers} players)`);
   const team = teamWithRoom(s, s.config.teamCount, LIMITS.maxTeamSize);
-  if (!team) return fail(ErrorCode.ROOM_FULL, `every team is full (${LIMITS.maxTeamSize} players each); the teacher can add teams`);
+  if (!team)
+    return fail(
+      ErrorCode.ROOM_FULL,
+      `every team is full (${LIMITS.maxTeamSize} players each); the teacher can add teams`,
+    );
   const name = uniqueName(s, team.id, cmd.name);
-  const fresh: PlayerState = { id: ctx.ids.next('players'), name, teamId: team.id, seq: nextSeq(s, team.id), roles: [], removed: false };
+  const fresh: PlayerState = {
+    id: ctx.ids.next('players'),
+    name,
+    teamId: team.id,
+    seq: nextSeq(s, team.id),
+    roles: [],
+    removed: false,
+  };
   const d = new Draft(s);
   const { id, seq } = fresh;
-  d.addPlayer(fresh, { op: 'insertPlayer', id, roomId: s.id, teamId: team.id, name, tokenHash: cmd.tokenHash, seq, roles: [], joinedAt: ctx.now });
+  d.addPlayer(fresh, {
+    op: 'insertPlayer',
+    id,
+    roomId: s.id,
+    teamId: team.id,
+    name,
+    tokenHash: cmd.tokenHash,
+    seq,
+    roles: [],
+    joinedAt: ctx.now,
+  });
   takeRoles(d, id, 'join', ctx);
   d.send({ kind: 'place', playerId: id, teamId: team.id }, { kind: 'room' });
   return d.done(player(d.state, id));
@@ -56,7 +80,8 @@ export const move: Transition<'move'> = (s, cmd, ctx) => {
   const active = activeTeams(s, s.config.teamCount).some((t) => t.id === cmd.teamId);
   if (!active || !plays) fail(ErrorCode.TEAM_NOT_FOUND, `no team ${cmd.teamId} plays in this room`);
   if (p.teamId === cmd.teamId) return unchanged(s);
-  if (members(s, cmd.teamId).length >= LIMITS.maxTeamSize) fail(ErrorCode.TEAM_FULL, `that team is full (${LIMITS.maxTeamSize})`);
+  if (members(s, cmd.teamId).length >= LIMITS.maxTeamSize)
+    fail(ErrorCode.TEAM_FULL, `that team is full (${LIMITS.maxTeamSize})`);
   const d = new Draft(s);
   seat(d, p, cmd.teamId, ctx);
   d.send({ kind: 'room' });
@@ -65,7 +90,8 @@ export const move: Transition<'move'> = (s, cmd, ctx) => {
 
 export const rename: Transition<'rename'> = (s, cmd) => {
   const team = s.teams.find((t) => t.id === cmd.teamId);
-  if (!team || team.idx >= s.config.teamCount) return fail(ErrorCode.TEAM_NOT_FOUND, `no team ${cmd.teamId} in this room`);
+  if (!team || team.idx >= s.config.teamCount)
+    return fail(ErrorCode.TEAM_NOT_FOUND, `no team ${cmd.teamId} in this room`);
   const d = new Draft(s);
   d.patch({ teams: s.teams.map((t) => (t.id === team.id ? { ...t, name: cmd.name } : t)) });
   d.write({ op: 'renameTeam', teamId: team.id, name: cmd.name });
@@ -86,7 +112,10 @@ export const remove: Transition<'remove'> = (s, cmd, ctx) => {
   handOverRoles(d, p, 'remove', ctx);
   d.updatePlayers([{ id: p.id, set: { removed: true, roles: [] } }]);
   d.send(
-    emit({ kind: 'player', playerId: p.id }, 'notice', { code: ErrorCode.REMOVED, message: 'the teacher removed you from the room' }),
+    emit({ kind: 'player', playerId: p.id }, 'notice', {
+      code: ErrorCode.REMOVED,
+      message: 'the teacher removed you from the room',
+    }),
     { kind: 'drop', playerId: p.id },
     { kind: 'room' },
   );
@@ -98,7 +127,12 @@ export function setTeamCount(d: Draft, n: number, ctx: TransitionCtx): void {
   const s = d.state;
   const ids: IdSource = ctx.ids;
   if (s.teams.length < n) {
-    const added = Array.from({ length: n - s.teams.length }, (_, i) => ({ id: ids.next('teams'), idx: s.teams.length + i, name: '', whatIf: null }));
+    const added = Array.from({ length: n - s.teams.length }, (_, i) => ({
+      id: ids.next('teams'),
+      idx: s.teams.length + i,
+      name: '',
+      whatIf: null,
+    }));
     d.patch({ teams: [...s.teams, ...added] });
     d.write(...added.map((t) => ({ op: 'insertTeam' as const, id: t.id, roomId: s.id, idx: t.idx, name: t.name })));
   }

@@ -19,7 +19,10 @@ export function sendMinute(d: Draft, r: RoundRun, sentAt: number): void {
 export function finish(d: Draft, at: number, also: { minute?: number } = {}): void {
   d.patchRound({ state: 'finished', finishedAt: at });
   const r = d.state.round;
-  d.write({ op: 'updateRound', id: r.id, set: { ...also, state: 'finished', finishedAt: at } }, { op: 'insertResults', roundId: r.id, results: results(r) });
+  d.write(
+    { op: 'updateRound', id: r.id, set: { ...also, state: 'finished', finishedAt: at } },
+    { op: 'insertResults', roundId: r.id, results: results(r) },
+  );
   d.send({ kind: 'room' }, emit({ kind: 'all' }, 'scores', roundScores(r)));
 }
 

@@ -14,13 +14,21 @@ export const CONTROLS: readonly ControlDef[] = [
 
 // Split view: besides the headline and the ledger, each role sees the detail its own controls move.
 export const ROLES: readonly RoleDef[] = [
-  { id: 'scaling', controls: ['servers'], sees: ['newTps', 'serversInService', 'serversBooting', 'costRatePerHour', 'costSoFar'] },
+  {
+    id: 'scaling',
+    controls: ['servers'],
+    sees: ['newTps', 'serversInService', 'serversBooting', 'costRatePerHour', 'costSoFar'],
+  },
   {
     id: 'shedding',
     controls: ['shedding', 'retryPolicy'],
     sees: ['offeredTps', 'retryTps', 'shedTps', 'queueDropShare', 'awaitingRetry', 'goodLostSoFar'],
   },
-  { id: 'fraud', controls: ['fraudThreshold', 'stepUpBand'], sees: ['goodDeclinedByRule', 'stepUpShare', 'fraudStopped', 'fraudApprovedSoFar'] },
+  {
+    id: 'fraud',
+    controls: ['fraudThreshold', 'stepUpBand'],
+    sees: ['goodDeclinedByRule', 'stepUpShare', 'fraudStopped', 'fraudApprovedSoFar'],
+  },
   {
     id: 'standin',
     controls: ['issuerTimeoutS', 'standInLimit'],

@@ -5,4 +5,8 @@ import { createState, stepState, type PaymentSwitchState } from './model.ts';
 
 export type { PaymentSwitchState } from './model.ts';
 
-export const paymentSwitch: SimModel<PaymentSwitchState> = { ...paymentSwitchMeta, create: createState, step: stepState };
+export const paymentSwitch: SimModel<PaymentSwitchState> = {
+  ...paymentSwitchMeta,
+  create: createState,
+  step: stepState,
+};

@@ -57,7 +57,12 @@ function bootingCount(booting: readonly [number, number][]): number {
  * Applies a new `servers` target: raising starts new servers booting (in service at `readyAt`);
  * lowering removes booting servers first — the newest, which have booted least — then serving ones.
  */
-function setServers(serving: number, booting: [number, number][], target: number, readyAt: number): { serving: number; booting: [number, number][] } {
+function setServers(
+  serving: number,
+  booting: [number, number][],
+  target: number,
+  readyAt: number,
+): { serving: number; booting: [number, number][] } {
   const current = serving + bootingCount(booting);
   if (target > current) return { serving, booting: [...booting, [readyAt, target - current]] };
   let remove = current - target;
@@ -148,7 +153,8 @@ function buildSnapshot(
     ledgerFriction: totals.ledgerFriction,
     ledgerFraud: totals.ledgerFraud,
     ledgerStandIn: totals.ledgerStandIn,
-    ledgerTotal: totals.ledgerCustomers + totals.ledgerFriction + totals.ledgerFraud + totals.ledgerStandIn + totals.costSoFar,
+    ledgerTotal:
+      totals.ledgerCustomers + totals.ledgerFriction + totals.ledgerFraud + totals.ledgerStandIn + totals.costSoFar,
   };
   const collapse = flows.failShare >= COLLAPSE_FAIL_SHARE;
   const status: Record<string, Status> = {};
@@ -174,7 +180,11 @@ function buildSnapshot(
 }
 
 /** What the round's scenario imposes this minute: the seed's timelines or the drawn shocks. */
-function roundConditions(scenario: string, plan: ShiftPlan | undefined, minute: number): Conditions & { waveShare: number } {
+function roundConditions(
+  scenario: string,
+  plan: ShiftPlan | undefined,
+  minute: number,
+): Conditions & { waveShare: number } {
   return plan ? shiftConditions(plan, minute) : { ...conditions(scenario, minute), waveShare: 0 };
 }
 
@@ -230,7 +240,10 @@ export function createState(opts: CreateOptions): PaymentSwitchState {
   const surge = cond.surgeTarget;
   // The opening screen shows expected flows: no draws, nothing scheduled, nothing accumulated.
   const ring = emptyRing();
-  const flows = simulateMinute(minuteInputs(controls, 0, serving, 60 * BASE_RATE_TPS * surge, cond, D_PRIME, cond.groupBMeanS, false), ring);
+  const flows = simulateMinute(
+    minuteInputs(controls, 0, serving, 60 * BASE_RATE_TPS * surge, cond, D_PRIME, cond.groupBMeanS, false),
+    ring,
+  );
   const state: PaymentSwitchState = {
     model: 'payment-switch',
     scenario: opts.scenario,
@@ -246,7 +259,18 @@ export function createState(opts: CreateOptions): PaymentSwitchState {
     storm: false,
     serverMinutes: 0,
     waveMean: D_PRIME,
-    snapshot: buildSnapshot(0, controls, flows, serving, booting, ZERO_TOTALS, cond.groupBMeanS, surge, false, roundEvents(opts.scenario, plan, 0)),
+    snapshot: buildSnapshot(
+      0,
+      controls,
+      flows,
+      serving,
+      booting,
+      ZERO_TOTALS,
+      cond.groupBMeanS,
+      surge,
+      false,
+      roundEvents(opts.scenario, plan, 0),
+    ),
   };
   if (plan) state.plan = plan;
   return state;
@@ -272,7 +296,8 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
   }
   const controls = { ...state.controls };
   for (const ch of changes) {
-    if (ch.key === 'servers') ({ serving, booting } = setServers(serving, booting, ch.value as number, minute + BOOT_MINUTES));
+    if (ch.key === 'servers')
+      ({ serving, booting } = setServers(serving, booting, ch.value as number, minute + BOOT_MINUTES));
     controls[ch.key] = ch.value;
   }
 
@@ -284,7 +309,10 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
   const groupBMeanS = state.noise ? cond.groupBMeanS * (1 + GROUP_B_WOBBLE * (2 * uniform(rng) - 1)) : cond.groupBMeanS;
 
   const ring = state.retries.slice();
-  const flows = simulateMinute(minuteInputs(controls, minute, serving, newCount, cond, state.waveMean, groupBMeanS, true), ring);
+  const flows = simulateMinute(
+    minuteInputs(controls, minute, serving, newCount, cond, state.waveMean, groupBMeanS, true),
+    ring,
+  );
 
   const serverMinutes = state.serverMinutes + serving + bootingCount(booting);
   const prev = state.snapshot.indicators;
@@ -319,7 +347,9 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
     retries: ring,
     storm,
     serverMinutes,
-    waveMean: state.plan ? adaptWave(state.plan, minute, state.waveMean, controls.fraudThreshold as number) : state.waveMean,
+    waveMean: state.plan
+      ? adaptWave(state.plan, minute, state.waveMean, controls.fraudThreshold as number)
+      : state.waveMean,
     snapshot: buildSnapshot(minute, controls, flows, serving, booting, totals, groupBMeanS, surge, storm, events),
   };
 }

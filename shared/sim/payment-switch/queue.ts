@@ -32,7 +32,7 @@ export function queueMinute(lambda: number, holdS: number, slots: number): Queue
     overload = 1 - goodput / lambda;
   }
   return {
-    drop: Math.max(tail , overload),
+    drop: Math.max(tail, overload),
     wait: Math.min(QUEUE_TIMEOUT_S, c / decay),
     busy: a < slots ? a / slots : 1,
   };

@@ -51,7 +51,14 @@ export function slotOf(row: number, minute: number): number {
  * Adds `amount` attempts of `row` failed in minute `minute` to the ring (mutates `ring`, a copy owned
  * by the step). Immediate: all in minute + 1; backoff: spread with the retry's weights.
  */
-export function schedule(ring: number[], row: number, retry: number, minute: number, amount: number, backoff: boolean): void {
+export function schedule(
+  ring: number[],
+  row: number,
+  retry: number,
+  minute: number,
+  amount: number,
+  backoff: boolean,
+): void {
   if (!(amount > 0)) return;
   const base = row * H;
   if (!backoff) {

@@ -73,28 +73,54 @@ export function drawPlan(scenario: string, rng: Rng, noise: boolean): ShiftPlan 
   if (r.surge) {
     const start = drawInt(rng, noise, r.surge.start);
     const end = start + drawInt(rng, noise, r.surge.length);
-    plan.surge = { start, end, size: round3(draw(rng, noise, r.surge.size)), warnAt: start - drawInt(rng, noise, r.surge.warn) };
+    plan.surge = {
+      start,
+      end,
+      size: round3(draw(rng, noise, r.surge.size)),
+      warnAt: start - drawInt(rng, noise, r.surge.warn),
+    };
     if (r.flash) {
       const fs = start + drawInt(rng, noise, r.flash.after);
-      plan.flash = { start: fs, end: fs + drawInt(rng, noise, r.flash.length), size: round3(draw(rng, noise, r.flash.size)) };
+      plan.flash = {
+        start: fs,
+        end: fs + drawInt(rng, noise, r.flash.length),
+        size: round3(draw(rng, noise, r.flash.size)),
+      };
     }
   }
   if (r.fraud) {
     const start = drawInt(rng, noise, r.fraud.start);
     const end = start + drawInt(rng, noise, r.fraud.length);
     const share = Math.round(draw(rng, noise, r.fraud.share) * 1e4) / 1e4;
-    plan.fraud = { start, end, share, learnAt: start + drawInt(rng, noise, r.fraud.learn), ramp: drawInt(rng, noise, r.fraud.ramp) };
+    plan.fraud = {
+      start,
+      end,
+      share,
+      learnAt: start + drawInt(rng, noise, r.fraud.learn),
+      ramp: drawInt(rng, noise, r.fraud.ramp),
+    };
   }
   if (r.outage) {
     const start = drawInt(rng, noise, r.outage.start);
     const end = start + drawInt(rng, noise, r.outage.length);
-    plan.outage = { start, end, meanS: round3(draw(rng, noise, r.outage.meanS)), ramp: drawInt(rng, noise, r.outage.ramp) };
-    if (r.backlog) plan.backlog = { start: end, end: end + drawInt(rng, noise, r.backlog.length), size: round3(draw(rng, noise, r.backlog.size)) };
+    plan.outage = {
+      start,
+      end,
+      meanS: round3(draw(rng, noise, r.outage.meanS)),
+      ramp: drawInt(rng, noise, r.outage.ramp),
+    };
+    if (r.backlog)
+      plan.backlog = {
+        start: end,
+        end: end + drawInt(rng, noise, r.backlog.length),
+        size: round3(draw(rng, noise, r.backlog.size)),
+      };
   }
   return plan;
 }
 
-const within = (x: { start: number; end: number } | undefined, m: number): boolean => x !== undefined && m >= x.start && m < x.end;
+const within = (x: { start: number; end: number } | undefined, m: number): boolean =>
+  x !== undefined && m >= x.start && m < x.end;
 
 export interface ShiftConditions {
   surgeTarget: number;
@@ -114,7 +140,10 @@ export function shiftConditions(plan: ShiftPlan, minute: number): ShiftCondition
   // slows down over a few minutes (geometrically).
   const wave = f && within(f, minute) ? f.share * Math.min(1, ((minute - f.start + 1) / f.ramp) ** 2) : 0;
   const o = plan.outage;
-  const slow = o && within(o, minute) ? ISSUER_MEAN_S * (o.meanS / ISSUER_MEAN_S) ** Math.min(1, (minute - o.start + 1) / o.ramp) : ISSUER_MEAN_S;
+  const slow =
+    o && within(o, minute)
+      ? ISSUER_MEAN_S * (o.meanS / ISSUER_MEAN_S) ** Math.min(1, (minute - o.start + 1) / o.ramp)
+      : ISSUER_MEAN_S;
   return {
     surgeTarget,
     fraudShare: BASE_FRAUD_SHARE + wave,

@@ -5,7 +5,16 @@ import { LEDGER_ITEMS, LEDGER_TOTAL } from './ledger.ts';
 export const controls: readonly ControlDef[] = [
   { key: 'minInstances', role: 'fleet', kind: 'number', min: 1, max: 40, step: 1, default: 10, unit: 'count' },
   { key: 'autoscaling', role: 'fleet', kind: 'bool', default: true },
-  { key: 'targetUtilization', role: 'fleet', kind: 'number', min: 0.3, max: 0.9, step: 0.01, default: 0.6, unit: 'share' },
+  {
+    key: 'targetUtilization',
+    role: 'fleet',
+    kind: 'number',
+    min: 0.3,
+    max: 0.9,
+    step: 0.01,
+    default: 0.6,
+    unit: 'share',
+  },
   { key: 'cacheTtlS', role: 'cache', kind: 'number', min: 10, max: 600, step: 1, default: 60, unit: 's' },
   { key: 'warmUp', role: 'cache', kind: 'action' },
   { key: 'shedLowPriority', role: 'traffic', kind: 'number', min: 0, max: 1, step: 0.01, default: 0, unit: 'share' },
@@ -15,9 +24,17 @@ export const controls: readonly ControlDef[] = [
 
 // Split view: besides the headline and the ledger, each role sees the figures its own decisions need.
 export const roles: readonly RoleDef[] = [
-  { id: 'fleet', controls: ['minInstances', 'autoscaling', 'targetUtilization'], sees: ['requestsPerSec', 'instancesServing', 'instancesBooting', 'fleetCostPerHour'] },
+  {
+    id: 'fleet',
+    controls: ['minInstances', 'autoscaling', 'targetUtilization'],
+    sees: ['requestsPerSec', 'instancesServing', 'instancesBooting', 'fleetCostPerHour'],
+  },
   { id: 'cache', controls: ['cacheTtlS', 'warmUp'], sees: ['cacheHitRatio', 'cachedAnswerAgeS'] },
-  { id: 'traffic', controls: ['shedLowPriority', 'heavyFeature'], sees: ['requestsPerSec', 'throttledShare', 'recommendationsAvailable'] },
+  {
+    id: 'traffic',
+    controls: ['shedLowPriority', 'heavyFeature'],
+    sees: ['requestsPerSec', 'throttledShare', 'recommendationsAvailable'],
+  },
   { id: 'release', controls: ['rollback'], sees: ['badBuildShare', 'burnRate1h', 'errorBudgetRemaining'] },
 ];
 
@@ -87,7 +104,8 @@ export const COLLAPSE_SHARE = 0.5;
 /** Status of every headline indicator; a collapsed service (half the requests unanswered) is critical throughout. */
 export function headlineStatus(indicators: Record<string, number>, unanswered: number): Record<string, Status> {
   const status: Record<string, Status> = {};
-  for (const key of Object.keys(STATUS_BOUNDS)) status[key] = unanswered >= COLLAPSE_SHARE ? 'critical' : statusOf(key, indicators[key]);
+  for (const key of Object.keys(STATUS_BOUNDS))
+    status[key] = unanswered >= COLLAPSE_SHARE ? 'critical' : statusOf(key, indicators[key]);
   return status;
 }
 

@@ -28,9 +28,10 @@ export function fleetSize(f: Fleet): number {
 export function startInstances(f: Fleet, count: number, readyAt: number): Fleet {
   if (count <= 0) return f;
   const last = f.booting[f.booting.length - 1];
-  const booting = last && last.readyAt === readyAt
-    ? [...f.booting.slice(0, -1), { readyAt, count: last.count + count }]
-    : [...f.booting, { readyAt, count }];
+  const booting =
+    last && last.readyAt === readyAt
+      ? [...f.booting.slice(0, -1), { readyAt, count: last.count + count }]
+      : [...f.booting, { readyAt, count }];
   return { serving: f.serving, booting };
 }
 

@@ -32,7 +32,13 @@ export function hitRatio(warm: number, lambdaIn: number, ttlS: number): number {
 }
 
 /** Database load ρ: misses × queries per request, plus the warm-up job's queries, over capacity. */
-export function dbLoad(lambdaIn: number, queriesPerRequest: number, hit: number, warmUpRunning: boolean, capacityQps = DB_CAPACITY_QPS): number {
+export function dbLoad(
+  lambdaIn: number,
+  queriesPerRequest: number,
+  hit: number,
+  warmUpRunning: boolean,
+  capacityQps = DB_CAPACITY_QPS,
+): number {
   return (lambdaIn * queriesPerRequest * (1 - hit) + (warmUpRunning ? WARMUP_EXTRA_QPS : 0)) / capacityQps;
 }
 

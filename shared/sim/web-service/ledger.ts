@@ -12,13 +12,27 @@ import {
 } from './constants.ts';
 
 /** Ledger lines in the order the desk lists them; `ledgerTotal` is their sum. */
-export const LEDGER_ITEMS = ['lostToErrors', 'lostToShedding', 'lostToFeatureOff', 'stalePenalty', 'costSoFar', 'budgetBurnCost'] as const;
+export const LEDGER_ITEMS = [
+  'lostToErrors',
+  'lostToShedding',
+  'lostToFeatureOff',
+  'stalePenalty',
+  'costSoFar',
+  'budgetBurnCost',
+] as const;
 export type LedgerItem = (typeof LEDGER_ITEMS)[number];
 export const LEDGER_TOTAL = 'ledgerTotal';
 
 export type Ledger = Record<LedgerItem, number>;
 
-export const EMPTY_LEDGER: Ledger = { lostToErrors: 0, lostToShedding: 0, lostToFeatureOff: 0, stalePenalty: 0, costSoFar: 0, budgetBurnCost: 0 };
+export const EMPTY_LEDGER: Ledger = {
+  lostToErrors: 0,
+  lostToShedding: 0,
+  lostToFeatureOff: 0,
+  stalePenalty: 0,
+  costSoFar: 0,
+  budgetBurnCost: 0,
+};
 
 export interface LedgerMinute {
   /** Requests that arrived this minute. */
@@ -54,7 +68,8 @@ export function addMinute(prev: Ledger, x: LedgerMinute): Ledger {
   return {
     lostToErrors: prev.lostToErrors + admittedValue * x.errorRate,
     lostToShedding: prev.lostToShedding + low * shed * LOW_PRIORITY_VALUE * REVENUE_PER_REQUEST_USD,
-    lostToFeatureOff: prev.lostToFeatureOff + (x.heavyFeature ? 0 : admittedValue * (1 - x.errorRate) * RECOMMENDATION_SHARE),
+    lostToFeatureOff:
+      prev.lostToFeatureOff + (x.heavyFeature ? 0 : admittedValue * (1 - x.errorRate) * RECOMMENDATION_SHARE),
     stalePenalty: prev.stalePenalty + answered * x.hit * (x.ageS / 60) * STALE_USD_PER_ANSWER_MINUTE,
     costSoFar: (x.instanceMinutes * PRICE_PER_INSTANCE_HOUR) / 60,
     // The budget's price follows the burn itself, also past an exhausted budget (SLA credits keep accruing).

@@ -64,7 +64,11 @@ export interface MinuteContext {
 }
 
 /** Flows of one minute, the snapshot, and the end-of-minute updates. Minute 0 (prev null) keeps the cumulatives at their opening values. */
-export function simulate(prev: WebServiceState | null, base: Omit<WebServiceState, 'snapshot'>, ctx: MinuteContext): WebServiceState {
+export function simulate(
+  prev: WebServiceState | null,
+  base: Omit<WebServiceState, 'snapshot'>,
+  ctx: MinuteContext,
+): WebServiceState {
   const { m, controls, fleet } = ctx;
   const warmUpRunning = ctx.warmUpEndsAt !== null && m < ctx.warmUpEndsAt;
   const ttlS = controls.cacheTtlS as number;

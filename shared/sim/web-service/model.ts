@@ -104,7 +104,14 @@ export function step(state: WebServiceState, changes: readonly ControlChange[]):
 
   // The autoscaler acts at the end of the previous minute, with the controls then in force.
   if (state.controls.autoscaling) {
-    const d = autoscale(fleet, state.busyInstances, state.controls.targetUtilization as number, state.controls.minInstances as number, state.quietMinutes, readyAt);
+    const d = autoscale(
+      fleet,
+      state.busyInstances,
+      state.controls.targetUtilization as number,
+      state.controls.minInstances as number,
+      state.quietMinutes,
+      readyAt,
+    );
     fleet = d.fleet;
     quietMinutes = d.quietMinutes;
   }

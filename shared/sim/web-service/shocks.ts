@@ -131,12 +131,14 @@ export function shockMinute(sh: Shocks, m: number, rolledBack: boolean, warm: nu
   }
   if (m === sh.surgeAt) events.push({ kind: 'surge-start' });
   // The new pages take a growing share of the requests while the surge ramps up: the cache cools with it.
-  if (sh.surgeAt !== null && sh.surgeCold > 0 && m >= sh.surgeAt && m < sh.surgeAt + sh.surgeRamp) w *= (1 - sh.surgeCold) ** (1 / sh.surgeRamp);
+  if (sh.surgeAt !== null && sh.surgeCold > 0 && m >= sh.surgeAt && m < sh.surgeAt + sh.surgeRamp)
+    w *= (1 - sh.surgeCold) ** (1 / sh.surgeRamp);
   if (m === sh.surgeEndAt) events.push({ kind: 'surge-end' });
   if (m === sh.flushAt || scripted) events.push({ kind: 'cache-flush' });
   if (scripted) w = 0;
   // A flush empties its share of the cache at once, or evenly over its ramp (an eviction storm).
-  else if (sh.flushAt !== null && m >= sh.flushAt && m < sh.flushAt + sh.flushRamp) w *= (1 - sh.flushDepth) ** (1 / sh.flushRamp);
+  else if (sh.flushAt !== null && m >= sh.flushAt && m < sh.flushAt + sh.flushRamp)
+    w *= (1 - sh.flushDepth) ** (1 / sh.flushRamp);
   if (m === sh.crawlAt) events.push({ kind: 'crawler-start' });
   if (m === sh.crawlEndAt) events.push({ kind: 'crawler-end' });
   if (m === sh.dbAt) events.push({ kind: 'db-failover' });

@@ -7,8 +7,15 @@ const app = await buildApp({
   webRoot: null,
   httpLimits: { lookups: { max: 100_000, timeWindow: '1 minute' } },
   roomLimits: { creations: { capacity: 100_000, refillPerSecond: 100_000 } },
-  realtimeLimits: { join: { capacity: 100_000, refillPerSecond: 100_000 }, seats: { capacity: 100_000, refillPerSecond: 100_000 } },
-  connectionLimits: { connectionsPerAddress: 100_000, addressPackets: { capacity: 1e9, refillPerSecond: 1e9 }, heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 } },
+  realtimeLimits: {
+    join: { capacity: 100_000, refillPerSecond: 100_000 },
+    seats: { capacity: 100_000, refillPerSecond: 100_000 },
+  },
+  connectionLimits: {
+    connectionsPerAddress: 100_000,
+    addressPackets: { capacity: 1e9, refillPerSecond: 1e9 },
+    heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 },
+  },
   cluster: { databaseUrl: process.env.DATABASE_URL!, redisUrl: process.env.REDIS_URL! },
 });
 await app.listen({ port: 0, host: '127.0.0.1' });

@@ -142,7 +142,14 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
     const res = await fetch(`${pick(cfg.roomUrls, r)}/api/rooms`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ simulator, scenario, teamCount: cfg.teams, minutes: cfg.roundMinutes ?? 60, tempo: 1, seed: r + 1 }),
+      body: JSON.stringify({
+        simulator,
+        scenario,
+        teamCount: cfg.teams,
+        minutes: cfg.roundMinutes ?? 60,
+        tempo: 1,
+        seed: r + 1,
+      }),
     });
     if (!res.ok) throw new Error(`POST /api/rooms: ${res.status} ${await res.text()}`);
     const { code, teacherKey } = (await res.json()) as { code: string; teacherKey: string };
@@ -153,12 +160,16 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
     teacher.on('room:minute', (m, raw) => teacherReceived(t, m, raw));
     teacher.on('scores', () => {
       // The next round at once, as a teacher would after the debrief.
-      void teacher.request('teacher:clock', { action: 'next' }).then(() => teacher.request('teacher:clock', { action: 'start' }));
+      void teacher
+        .request('teacher:clock', { action: 'next' })
+        .then(() => teacher.request('teacher:clock', { action: 'start' }));
     });
     teachers.push(teacher);
     codes.set(r, code);
   }
-  const seats = myRooms.flatMap((r) => Array.from({ length: cfg.teams * cfg.perTeam }, (_, i) => ({ code: codes.get(r)!, r, i })));
+  const seats = myRooms.flatMap((r) =>
+    Array.from({ length: cfg.teams * cfg.perTeam }, (_, i) => ({ code: codes.get(r)!, r, i })),
+  );
   let joinErrors = 0;
   await inBatches(seats, 100, async ({ code, r, i }) => {
     const s = await connect(pick(cfg.studentUrls, r + i));
@@ -210,14 +221,20 @@ async function setupBaseline(): Promise<() => Promise<void>> {
   const subs: { channel: string; teacher: boolean }[] = [];
   for (const r of myRooms) {
     subs.push({ channel: `r${r}:teacher`, teacher: true });
-    for (let t = 0; t < cfg.teams; t++) for (let k = 0; k < cfg.perTeam; k++) subs.push({ channel: `r${r}:t${t}`, teacher: false });
+    for (let t = 0; t < cfg.teams; t++)
+      for (let k = 0; k < cfg.perTeam; k++) subs.push({ channel: `r${r}:t${t}`, teacher: false });
   }
   await inBatches(subs, 100, async ({ channel, teacher }) => {
     const s = await connect();
     const t = newTrack();
     if (teacher) s.on('room:minute', (m, raw) => teacherReceived(t, m, raw));
     else studentTracks.push(t);
-    if (!teacher) s.on('minute', (m: { roundId: number; minute: number; sentAt: number }, raw) => void studentReceived(t, m.roundId, m.minute, m.sentAt, raw));
+    if (!teacher)
+      s.on(
+        'minute',
+        (m: { roundId: number; minute: number; sentAt: number }, raw) =>
+          void studentReceived(t, m.roundId, m.minute, m.sentAt, raw),
+      );
     await s.request('sub', channel);
   });
   // One generator tells the bare server to begin; it broadcasts to every generator's sockets.
@@ -273,7 +290,10 @@ for await (const line of createInterface({ input: process.stdin })) {
       changeErrors,
       maxGapMs,
       // The histogram holds the interval between samples: what exceeds the resolution is the delay.
-      loopDelayMs: { p99: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS), max: Math.max(0, loopDelay.max / 1e6 - LOOP_RESOLUTION_MS) },
+      loopDelayMs: {
+        p99: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS),
+        max: Math.max(0, loopDelay.max / 1e6 - LOOP_RESOLUTION_MS),
+      },
     });
     process.exit(0);
   }

@@ -10,10 +10,19 @@ const app = await buildApp({
   webRoot: null,
   httpLimits: { lookups: { max: 100_000, timeWindow: '1 minute' } },
   roomLimits: { creations: { capacity: 100_000, refillPerSecond: 100_000 } },
-  realtimeLimits: { join: { capacity: 100_000, refillPerSecond: 100_000 }, seats: { capacity: 100_000, refillPerSecond: 100_000 } },
-  connectionLimits: { connectionsPerAddress: 100_000, addressPackets: { capacity: 1e9, refillPerSecond: 1e9 }, heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 } },
+  realtimeLimits: {
+    join: { capacity: 100_000, refillPerSecond: 100_000 },
+    seats: { capacity: 100_000, refillPerSecond: 100_000 },
+  },
+  connectionLimits: {
+    connectionsPerAddress: 100_000,
+    addressPackets: { capacity: 1e9, refillPerSecond: 1e9 },
+    heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 },
+  },
   // SLOT_MS: to measure the server with other beat and commit slots than its default (0: none).
-  ...(process.env.SLOT_MS ? { beatSlotMs: Number(process.env.SLOT_MS), commitSlotMs: Number(process.env.SLOT_MS) } : {}),
+  ...(process.env.SLOT_MS
+    ? { beatSlotMs: Number(process.env.SLOT_MS), commitSlotMs: Number(process.env.SLOT_MS) }
+    : {}),
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const addr = app.server.address();
@@ -24,7 +33,9 @@ if (every > 0) {
   setInterval(() => {
     (globalThis as { gc?: () => void }).gc?.();
     const m = process.memoryUsage();
-    process.stdout.write(`${JSON.stringify({ mem: { t: Date.now(), heapUsedMB: m.heapUsed / 2 ** 20, rssMB: m.rss / 2 ** 20, rooms: app.rooms.all().length } })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ mem: { t: Date.now(), heapUsedMB: m.heapUsed / 2 ** 20, rssMB: m.rss / 2 ** 20, rooms: app.rooms.all().length } })}\n`,
+    );
   }, every).unref();
 }
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

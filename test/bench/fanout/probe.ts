@@ -55,8 +55,20 @@ export function probeServer(name: string): void {
       gcs.disconnect();
       const m = process.memoryUsage();
       const mb = (b: number) => Math.round(b / 2 ** 20);
-      const memoryMB = { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
-      print({ probe: { loopDelayMs: { p50: delay(loop.percentile(50)), p99: delay(loop.percentile(99)), max: delay(loop.max) }, gc, memoryMB } satisfies ProbeReport });
+      const memoryMB = {
+        rss: mb(m.rss),
+        heapUsed: mb(m.heapUsed),
+        heapTotal: mb(m.heapTotal),
+        external: mb(m.external),
+        arrayBuffers: mb(m.arrayBuffers),
+      };
+      print({
+        probe: {
+          loopDelayMs: { p50: delay(loop.percentile(50)), p99: delay(loop.percentile(99)), max: delay(loop.max) },
+          gc,
+          memoryMB,
+        } satisfies ProbeReport,
+      });
     }
   });
 

@@ -14,8 +14,20 @@ export function lineOptions(locale: string, minutes: number, xTicks: number, yTi
     locale: intlLocale(locale),
     events: [],
     scales: {
-      x: { type: 'linear', min: 0, max: minutes, ticks: { maxTicksLimit: xTicks, precision: 0 }, grid: { color: GRID_COLOR }, title: { display: false, text: '' } },
-      y: { type: 'linear', ticks: { maxTicksLimit: yTicks }, grid: { color: GRID_COLOR }, title: { display: false, text: '' } },
+      x: {
+        type: 'linear',
+        min: 0,
+        max: minutes,
+        ticks: { maxTicksLimit: xTicks, precision: 0 },
+        grid: { color: GRID_COLOR },
+        title: { display: false, text: '' },
+      },
+      y: {
+        type: 'linear',
+        ticks: { maxTicksLimit: yTicks },
+        grid: { color: GRID_COLOR },
+        title: { display: false, text: '' },
+      },
     },
   };
 }

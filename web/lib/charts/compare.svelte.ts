@@ -82,7 +82,10 @@ export function compareChart(input: () => CompareInput): Attachment<HTMLCanvasEl
     const chart = new Chart(canvas, {
       type: 'line',
       data: { datasets: [] },
-      options: { ...lineOptions(first.locale, first.minutes, 9, 6), plugins: { marks: { minute: first.cursor, goals: [] } } as never },
+      options: {
+        ...lineOptions(first.locale, first.minutes, 9, 6),
+        plugins: { marks: { minute: first.cursor, goals: [] } } as never,
+      },
       plugins: [marksPlugin],
     });
     $effect(() => {
@@ -107,7 +110,12 @@ export function compareChart(input: () => CompareInput): Attachment<HTMLCanvasEl
         d.goals,
         { digits: d.digits, share: d.share, maxTicks: 6 },
       );
-      const y = scales.y as { min?: number; max?: number; ticks: { stepSize?: number }; title: { display: boolean; text: string } };
+      const y = scales.y as {
+        min?: number;
+        max?: number;
+        ticks: { stepSize?: number };
+        title: { display: boolean; text: string };
+      };
       Object.assign(y, { min: axis.min, max: axis.max });
       y.ticks.stepSize = axis.ticks[1] - axis.ticks[0];
       y.title = { display: d.unit !== '', text: d.unit };

@@ -27,7 +27,11 @@ export interface ChartLayout {
 const CHAR_PX = 6.5;
 const PAD_PX = 8;
 
-export function placeFlags(flags: readonly Flag[], layout: ChartLayout, maxRows = 3): { flags: PlacedFlag[]; rows: number } {
+export function placeFlags(
+  flags: readonly Flag[],
+  layout: ChartLayout,
+  maxRows = 3,
+): { flags: PlacedFlag[]; rows: number } {
   const span = layout.max - layout.min;
   if (!(span > 0)) return { flags: [], rows: 0 };
   const ends: number[] = [];

@@ -61,7 +61,11 @@ const states: Record<RoundState, () => string> = {
 };
 export const stateText = (s: RoundState): string => states[s]();
 
-const statuses: Record<Status, () => string> = { normal: m.status_normal, warning: m.status_warning, critical: m.status_critical };
+const statuses: Record<Status, () => string> = {
+  normal: m.status_normal,
+  warning: m.status_warning,
+  critical: m.status_critical,
+};
 export const statusText = (s: Status): string => statuses[s]();
 /** A symbol beside the word, so a status never relies on colour. */
 export const STATUS_SYMBOL: Record<Status, string> = { normal: '✓', warning: '▲', critical: '✖' };
@@ -70,7 +74,10 @@ export const STATUS_SYMBOL: Record<Status, string> = { normal: '✓', warning: '
  * A team's name: the teacher's, or "Team n" in the reader's language; a what-if room's team is named
  * after the one it was forked from ("Team 2 — what-if from minute 10").
  */
-export function teamName(team: { idx: number; name: string; whatIf?: { idx: number; name: string; minute: number } | null } | undefined, fallbackIdx = 0): string {
+export function teamName(
+  team: { idx: number; name: string; whatIf?: { idx: number; name: string; minute: number } | null } | undefined,
+  fallbackIdx = 0,
+): string {
   if (team?.name) return team.name;
   if (team?.whatIf) return m.team_whatif({ team: teamName(team.whatIf), minute: fmtInt(team.whatIf.minute) });
   return m.team_default({ n: String((team?.idx ?? fallbackIdx) + 1) });

@@ -31,7 +31,10 @@ const morePacks: Record<Locale, () => Promise<{ default: Table }>> = {
 
 /** Loads the desk's words, and with `all` the other pages' too (once per page load: the language changes by a reload). */
 export async function loadLanguage(locale: Locale, all: boolean): Promise<void> {
-  const [base, rest] = await Promise.all([table ? null : (packs[locale] ?? packs.en)(), all && !more ? (morePacks[locale] ?? morePacks.en)() : null]);
+  const [base, rest] = await Promise.all([
+    table ? null : (packs[locale] ?? packs.en)(),
+    all && !more ? (morePacks[locale] ?? morePacks.en)() : null,
+  ]);
   if (base) table = base.default;
   if (rest) more = rest.default;
 }

@@ -36,14 +36,16 @@ export function oneLanguage(opts: {
     load(id) {
       if (!id.startsWith(`\0${PREFIX}`)) return undefined;
       const [locale, part] = id.slice(PREFIX.length + 1).split('/');
-      if (!opts.locales.includes(locale) || (part !== undefined && part !== 'more')) throw new Error(`unknown language pack ${id.slice(1)}`);
+      if (!opts.locales.includes(locale) || (part !== undefined && part !== 'more'))
+        throw new Error(`unknown language pack ${id.slice(1)}`);
       const file = resolve(opts.messages, `${locale}.json`);
       this.addWatchFile(file);
       const { $schema: _, ...texts } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
       // language.ts fills `{name}` and nothing else: anything more (plural or select variants) must
       // fail the build rather than show its syntax on a desk.
       for (const [key, text] of Object.entries(texts)) {
-        if (/[{}]/.test(text.replace(/\{\w+\}/g, ''))) throw new Error(`${file}: ${key} uses message syntax language.ts cannot render`);
+        if (/[{}]/.test(text.replace(/\{\w+\}/g, '')))
+          throw new Error(`${file}: ${key} uses message syntax language.ts cannot render`);
       }
       const more = part === 'more';
       const pack = Object.fromEntries(Object.entries(texts).filter(([key]) => isMoreKey(key) === more));
@@ -57,13 +59,20 @@ export function oneLanguage(opts: {
       const key = m?.[1] ?? m?.[2];
       if (!key) throw new Error(`${file}: no exported message found (has Paraglide's output changed?)`);
       keyOf.set(file, key);
-      return { code: `import { message } from ${JSON.stringify(runtime)};\nexport const ${key} = /* @__PURE__ */ message(${JSON.stringify(key)});\n`, map: null };
+      return {
+        code: `import { message } from ${JSON.stringify(runtime)};\nexport const ${key} = /* @__PURE__ */ message(${JSON.stringify(key)});\n`,
+        map: null,
+      };
     },
     generateBundle(_options, bundle) {
       if (this.environment?.config.consumer === 'server') return;
       // Every chunk a desk route can load (statically or on demand) may use the desk's pack only.
-      const chunks = new Map(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])));
-      const queue = [...chunks.values()].filter((c) => c.moduleIds.some((id) => deskRoutes.includes(id.split('?')[0]))).map((c) => c.fileName);
+      const chunks = new Map(
+        Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])),
+      );
+      const queue = [...chunks.values()]
+        .filter((c) => c.moduleIds.some((id) => deskRoutes.includes(id.split('?')[0])))
+        .map((c) => c.fileName);
       if (queue.length < deskRoutes.length) return; // not the client build of the app
       const seen = new Set<string>();
       const wrong = new Set<string>();
@@ -78,7 +87,9 @@ export function oneLanguage(opts: {
         queue.push(...chunk.imports, ...chunk.dynamicImports);
       }
       if (wrong.size > 0) {
-        this.error(`the student's desk uses messages that only the other pages load (web/lib/i18n/packs.ts): ${[...wrong].sort().join(', ')}`);
+        this.error(
+          `the student's desk uses messages that only the other pages load (web/lib/i18n/packs.ts): ${[...wrong].sort().join(', ')}`,
+        );
       }
     },
   };

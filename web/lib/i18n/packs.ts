@@ -33,7 +33,12 @@ export const MORE_PREFIXES = [
 ] as const;
 
 /** Keys under those prefixes that the desk uses all the same. */
-export const DESK_KEEPS: readonly string[] = ['teacher_connected', 'teacher_disconnected', 'teacher_trend_label', 'home_models_title'];
+export const DESK_KEEPS: readonly string[] = [
+  'teacher_connected',
+  'teacher_disconnected',
+  'teacher_trend_label',
+  'home_models_title',
+];
 
 /** Routes whose pages are the student's: they load the desk's pack only. */
 export const DESK_ROUTES: readonly string[] = ['/play/[code]', '/join/[code]'];

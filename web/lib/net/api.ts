@@ -41,5 +41,4 @@ export function lookupRoom(code: string): Promise<Result<RoomInfo>> {
   return call<RoomInfo>(`/api/rooms/${encodeURIComponent(code)}`);
 }
 
-
 export const fetchJoinInfo = (): Promise<Result<JoinInfo>> => call<JoinInfo>('/api/info');

@@ -92,7 +92,9 @@ export class Connection {
         emit(e: E, p: Payload<E>, cb: (err: Error | null, res: AckResult) => void): void;
       };
       timed.emit(event, payload, (err, res) => {
-        resolve((err ? { ok: false, error: { code: TIMEOUT, message: 'no answer from the server' } } : res) as AckOf<E>);
+        resolve(
+          (err ? { ok: false, error: { code: TIMEOUT, message: 'no answer from the server' } } : res) as AckOf<E>,
+        );
       });
     });
   }

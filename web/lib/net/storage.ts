@@ -42,7 +42,8 @@ export function loadReadEvents(key: string): string[] {
     return [];
   }
 }
-export const saveReadEvents = (key: string, ids: readonly string[]): void => write(READ_PREFIX + key, JSON.stringify(ids));
+export const saveReadEvents = (key: string, ids: readonly string[]): void =>
+  write(READ_PREFIX + key, JSON.stringify(ids));
 
 /** The teacher key carried in a copied link's fragment (`#key=…`), which never reaches the server. */
 export function keyFromFragment(hash: string): string | null {

@@ -3,4 +3,5 @@
 import type { StudentRounds } from '$shared/protocol/types.ts';
 import { call, type Result } from './api.ts';
 
-export const fetchStudentRounds = (token: string): Promise<Result<StudentRounds>> => call('/api/student/rounds', { headers: { authorization: `Bearer ${token}` } });
+export const fetchStudentRounds = (token: string): Promise<Result<StudentRounds>> =>
+  call('/api/student/rounds', { headers: { authorization: `Bearer ${token}` } });

@@ -33,20 +33,33 @@ export function takeTeacherKey(): string | null {
   return fromLink ?? loadTeacherKey();
 }
 
-export const fetchHistory = (key: string): Promise<Result<{ rooms: HistoryRoom[] }>> => call('/api/teacher/rooms', { headers: auth(key) });
+export const fetchHistory = (key: string): Promise<Result<{ rooms: HistoryRoom[] }>> =>
+  call('/api/teacher/rooms', { headers: auth(key) });
 
 /** A round's replay, with the teacher key or a student's token (then only the student's teams, unless shared). */
-export const fetchReplay = (key: string, roundId: number): Promise<Result<RoundReplay>> => call(`/api/rounds/${roundId}/replay`, { headers: auth(key) });
+export const fetchReplay = (key: string, roundId: number): Promise<Result<RoundReplay>> =>
+  call(`/api/rounds/${roundId}/replay`, { headers: auth(key) });
 
 /** The hindsight coach of a finished round: every team with the teacher key, a student's own team(s) with their token. */
-export const fetchCoach = (key: string, roundId: number): Promise<Result<CoachReport>> => call(`/api/rounds/${roundId}/coach`, { headers: auth(key) });
+export const fetchCoach = (key: string, roundId: number): Promise<Result<CoachReport>> =>
+  call(`/api/rounds/${roundId}/coach`, { headers: auth(key) });
 
 /** A what-if from a team at a minute; with `changes`, those (each after `minute`) are recorded as pending, by the coach. */
-export function forkRound(key: string, roundId: number, teamId: number, minute: number, changes?: readonly ScheduledChange[]): Promise<Result<Forked>> {
+export function forkRound(
+  key: string,
+  roundId: number,
+  teamId: number,
+  minute: number,
+  changes?: readonly ScheduledChange[],
+): Promise<Result<Forked>> {
   return call(`/api/rounds/${roundId}/fork`, {
     method: 'POST',
     headers: { ...auth(key), 'content-type': 'application/json' },
-    body: JSON.stringify(changes ? { teamId, minute, changes: changes.map(({ minute: at, key: k, value }) => ({ minute: at, key: k, value })) } : { teamId, minute }),
+    body: JSON.stringify(
+      changes
+        ? { teamId, minute, changes: changes.map(({ minute: at, key: k, value }) => ({ minute: at, key: k, value })) }
+        : { teamId, minute },
+    ),
   });
 }
 
@@ -54,10 +67,17 @@ export function forkRound(key: string, roundId: number, teamId: number, minute: 
  * Fetches a file of a round's export (a CSV part, or all three zipped), its columns named in `lang`, and
  * hands it to the browser as a download; resolves with the file name.
  */
-export async function downloadExport(key: string, roundId: number, file: ExportFile, lang: string): Promise<Result<string>> {
+export async function downloadExport(
+  key: string,
+  roundId: number,
+  file: ExportFile,
+  lang: string,
+): Promise<Result<string>> {
   let res: Response;
   try {
-    res = await fetch(`/api/rounds/${roundId}/export/${exportPath(file)}?lang=${encodeURIComponent(lang)}`, { headers: auth(key) });
+    res = await fetch(`/api/rounds/${roundId}/export/${exportPath(file)}?lang=${encodeURIComponent(lang)}`, {
+      headers: auth(key),
+    });
   } catch {
     return { ok: false, code: 'NETWORK' };
   }

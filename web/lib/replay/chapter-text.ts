@@ -38,7 +38,10 @@ export function chapterTitle(sim: Sim, scenario: string, c: Chapter): string {
   if (c.kind === 'goal-lost') {
     const goal = sim.model.scenarios.find((s) => s.id === scenario)?.goals.find((g) => g.id === c.goal);
     const ind = goal && sim.model.indicators.find((i) => i.key === goal.indicator);
-    const sentence = goal && ind ? sim.text.scenarios[scenario]?.goals[goal.id]?.({ target: fmtTarget(ind.display, goal.target) }) : undefined;
+    const sentence =
+      goal && ind
+        ? sim.text.scenarios[scenario]?.goals[goal.id]?.({ target: fmtTarget(ind.display, goal.target) })
+        : undefined;
     return m.chapter_lost_goal({ goal: sentence ?? c.goal ?? '' });
   }
   const title = titles[c.kind];

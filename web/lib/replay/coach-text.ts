@@ -32,9 +32,18 @@ export function suggestionText(sim: Sim, s: Suggestion, old: ControlValue | null
 /** What it would have done: the goals it meets that the team missed, or the points it gains. */
 export function effectText(sim: Sim, scenario: string, s: Suggestion): string {
   const goals = sim.model.scenarios.find((x) => x.id === scenario)?.goals ?? [];
-  const named = s.goalsNowMet.map((id) => goalName(sim, scenario, goals.find((g) => g.id === id), id));
+  const named = s.goalsNowMet.map((id) =>
+    goalName(
+      sim,
+      scenario,
+      goals.find((g) => g.id === id),
+      id,
+    ),
+  );
   const points = signed(Math.round((s.after.score ?? 0) - (s.before.score ?? 0)));
-  return named.length > 0 ? m.coach_effect_goals({ goals: named.join(', '), points }) : m.coach_effect_score({ points });
+  return named.length > 0
+    ? m.coach_effect_goals({ goals: named.join(', '), points })
+    : m.coach_effect_score({ points });
 }
 
 /** The figures before → after. */
@@ -52,7 +61,10 @@ export function figuresText(sim: Sim, s: Suggestion): string {
 
 function goalName(sim: Sim, scenario: string, goal: GoalDef | undefined, id: string): string {
   const ind = goal ? sim.model.indicators.find((i) => i.key === goal.indicator) : undefined;
-  const sentence = goal && ind ? sim.text.scenarios[scenario]?.goals[id]?.({ target: fmtTarget(ind.display, goal.target) }) : undefined;
+  const sentence =
+    goal && ind
+      ? sim.text.scenarios[scenario]?.goals[id]?.({ target: fmtTarget(ind.display, goal.target) })
+      : undefined;
   return m.coach_goal_quoted({ goal: sentence ?? id });
 }
 

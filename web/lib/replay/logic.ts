@@ -1,7 +1,15 @@
 // The replay's bookkeeping, kept pure (type imports only) so node tests load it: the desk at a
 // minute, who changed what, the chapters of all teams, the lines of the compare chart, and how
 // rounds and their what-if forks link up in the teacher's history.
-import type { ChangeRecord, HistoryRoom, HistoryRound, PlayerView, ReplayTeam, RoundReplay, RoundState } from '$shared/protocol/types.ts';
+import type {
+  ChangeRecord,
+  HistoryRoom,
+  HistoryRound,
+  PlayerView,
+  ReplayTeam,
+  RoundReplay,
+  RoundState,
+} from '$shared/protocol/types.ts';
 import type { Chapter } from '$shared/replay/chapters.ts';
 import type { SnapshotColumns } from '$shared/replay/columns.ts';
 import type { Snapshot } from '$shared/sim/types.ts';
@@ -41,7 +49,9 @@ export function changesUpTo(changes: readonly ChangeRecord[], minute: number): C
 
 /** The replay's roster as the desk's players: each team's members with their roles (nobody is connected in a replay). */
 export function rosterOf(teams: readonly Pick<ReplayTeam, 'teamId' | 'members'>[]): PlayerView[] {
-  return teams.flatMap((t) => t.members.map((mb) => ({ id: mb.playerId, name: mb.name, teamId: t.teamId, roles: mb.roles, connected: false })));
+  return teams.flatMap((t) =>
+    t.members.map((mb) => ({ id: mb.playerId, name: mb.name, teamId: t.teamId, roles: mb.roles, connected: false })),
+  );
 }
 
 export interface ChapterItem {
@@ -98,11 +108,25 @@ export function compareLines(replay: RoundReplay, related: readonly RoundReplay[
   const from = replay.origin;
   const origin = from && related.find((r) => r.round.id === from.roundId);
   const originTeam = from && origin?.teams.find((t) => t.teamId === from.teamId);
-  if (origin && originTeam) lines.push({ id: `r${origin.round.id}t${originTeam.teamId}`, kind: 'original', team: originTeam, columns: originTeam.columns });
+  if (origin && originTeam)
+    lines.push({
+      id: `r${origin.round.id}t${originTeam.teamId}`,
+      kind: 'original',
+      team: originTeam,
+      columns: originTeam.columns,
+    });
   for (const f of replay.forks) {
     const r = related.find((x) => x.round.id === f.roundId);
     const t = r?.teams[0];
-    if (r && t) lines.push({ id: `r${r.round.id}t${t.teamId}`, kind: 'fork', team: named(t), columns: t.columns, code: f.roomCode, minute: f.minute });
+    if (r && t)
+      lines.push({
+        id: `r${r.round.id}t${t.teamId}`,
+        kind: 'fork',
+        team: named(t),
+        columns: t.columns,
+        code: f.roomCode,
+        minute: f.minute,
+      });
   }
   return lines;
 }
@@ -125,7 +149,10 @@ export interface RoundRef {
 }
 
 /** Every round of the history by id, and the what-if rounds forked from each. */
-export function historyIndex(rooms: readonly HistoryRoom[]): { byId: Map<number, RoundRef>; forks: Map<number, RoundRef[]> } {
+export function historyIndex(rooms: readonly HistoryRoom[]): {
+  byId: Map<number, RoundRef>;
+  forks: Map<number, RoundRef[]>;
+} {
   const byId = new Map<number, RoundRef>();
   const forks = new Map<number, RoundRef[]>();
   for (const room of rooms) for (const round of room.rounds) byId.set(round.id, { round, code: room.code });

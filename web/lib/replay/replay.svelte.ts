@@ -92,7 +92,8 @@ export class ReplayView {
     const out = new Map<number, LedgerFigures>();
     for (const t of this.replay.teams) {
       const last = this.snapshotsOf(t.teamId).at(-1);
-      if (last && t.baseline.total.length > last.minute) out.set(t.teamId, ledgerAt(last, this.sim.model.ledger.total, t.baseline));
+      if (last && t.baseline.total.length > last.minute)
+        out.set(t.teamId, ledgerAt(last, this.sim.model.ledger.total, t.baseline));
     }
     return out;
   }
@@ -117,7 +118,8 @@ export class ReplayView {
     const final = this.minute >= this.last && this.replay.round.state === 'finished' ? team.result : null;
     // Live figures against the round's references at the same minute (a round not started has none).
     const covered = snapshots.length > 0 && team.baseline.total.length >= snapshots.length;
-    const live = scenario && covered ? evaluateWithSeries(scenario, snapshots, team.baseline, this.sim.model.ledger.total) : null;
+    const live =
+      scenario && covered ? evaluateWithSeries(scenario, snapshots, team.baseline, this.sim.model.ledger.total) : null;
     this.desk.load({
       roundId: this.replay.round.id,
       teamId: team.teamId,
@@ -136,9 +138,24 @@ export class ReplayView {
     return {
       code: this.replay.roomCode,
       // The history does not keep the tempo, and nothing the desk draws depends on it.
-      config: { simulator: r.simulator, scenario: r.scenario, minutes: r.minutes, tempo: r.tempo, seed: r.seed, teamCount: this.replay.teams.length, splitView: false },
+      config: {
+        simulator: r.simulator,
+        scenario: r.scenario,
+        minutes: r.minutes,
+        tempo: r.tempo,
+        seed: r.seed,
+        teamCount: this.replay.teams.length,
+        splitView: false,
+      },
       round: {
-        ...{ id: r.id, number: r.number, state: stateAt(r, minute, this.last), simulator: r.simulator, scenario: r.scenario, seed: r.seed },
+        ...{
+          id: r.id,
+          number: r.number,
+          state: stateAt(r, minute, this.last),
+          simulator: r.simulator,
+          scenario: r.scenario,
+          seed: r.seed,
+        },
         ...{ minutes: r.minutes, tempo: r.tempo, minute, forkOf: r.forkOf, endedEarlyAt: r.endedEarlyAt },
       },
       teams: this.replay.teams.map((t) => ({ id: t.teamId, idx: t.idx, name: t.name, whatIf: t.whatIf })),

@@ -24,10 +24,22 @@ export function decimalsOf(step: number): number {
 }
 
 /** The input's bounds and step in display units. */
-export function displayBounds(def: NumberControlDef): { min: number; max: number; step: number; decimals: number; symbol: string } {
+export function displayBounds(def: NumberControlDef): {
+  min: number;
+  max: number;
+  step: number;
+  decimals: number;
+  symbol: string;
+} {
   const u = unitOf(def);
   const step = round(def.step * u.scale, 9);
-  return { min: round(def.min * u.scale, 9), max: round(def.max * u.scale, 9), step, decimals: decimalsOf(step), symbol: u.symbol };
+  return {
+    min: round(def.min * u.scale, 9),
+    max: round(def.max * u.scale, 9),
+    step,
+    decimals: decimalsOf(step),
+    symbol: u.symbol,
+  };
 }
 
 function round(x: number, d: number): number {

@@ -49,7 +49,13 @@ const paymentSwitch: ModelPage = {
     { id: 'latency', text: m.ps_rel_latency, formula: m.ps_rel_latency_f, sources: ['harchol'], assumption: true },
     { id: 'little', text: m.ps_rel_little, formula: m.ps_rel_little_f, sources: ['little'] },
     { id: 'erlang', text: m.ps_rel_erlang, formula: m.ps_rel_erlang_f, sources: ['erlang', 'harchol'] },
-    { id: 'overload', text: m.ps_rel_overload, formula: m.ps_rel_overload_f, sources: ['harchol', 'retry'], assumption: true },
+    {
+      id: 'overload',
+      text: m.ps_rel_overload,
+      formula: m.ps_rel_overload_f,
+      sources: ['harchol', 'retry'],
+      assumption: true,
+    },
     { id: 'retries', text: m.ps_rel_retries, formula: m.ps_rel_retries_f, sources: ['retry'], assumption: true },
     { id: 'standin', text: m.ps_rel_standin, formula: m.ps_rel_standin_f, sources: ['lognormal'] },
     { id: 'fraudrate', text: m.ps_rel_fraudrate, formula: m.ps_rel_fraudrate_f, sources: ['seed'] },
@@ -114,7 +120,13 @@ const webService: ModelPage = {
     { id: 'p99', text: m.ws_rel_p99, formula: m.ws_rel_p99_f, sources: ['erlang', 'seed'] },
     { id: 'little', text: m.ws_rel_little, formula: m.ws_rel_little_f, sources: ['little'] },
     { id: 'budget', text: m.ws_rel_budget, formula: m.ws_rel_budget_f, sources: ['sre', 'workbook'] },
-    { id: 'autoscaling', text: m.ws_rel_autoscaling, formula: m.ws_rel_autoscaling_f, sources: ['seed'], assumption: true },
+    {
+      id: 'autoscaling',
+      text: m.ws_rel_autoscaling,
+      formula: m.ws_rel_autoscaling_f,
+      sources: ['seed'],
+      assumption: true,
+    },
   ],
   constants: [
     m.ws_const_workers,
@@ -165,4 +177,7 @@ const webService: ModelPage = {
   },
 };
 
-export const modelPages: Record<SimulatorId, ModelPage> = { 'payment-switch': paymentSwitch, 'web-service': webService };
+export const modelPages: Record<SimulatorId, ModelPage> = {
+  'payment-switch': paymentSwitch,
+  'web-service': webService,
+};

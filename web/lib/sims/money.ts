@@ -8,7 +8,13 @@ import type { Sim } from './types.ts';
 
 /** The ledger total's display: the currency and its digits. */
 export function moneyDisplay(sim: Sim): DisplayDef {
-  return sim.model.indicators.find((i) => i.key === sim.model.ledger.total)?.display ?? { scale: 1, digits: 0, unit: sim.model.ledger.currency };
+  return (
+    sim.model.indicators.find((i) => i.key === sim.model.ledger.total)?.display ?? {
+      scale: 1,
+      digits: 0,
+      unit: sim.model.ledger.currency,
+    }
+  );
 }
 
 export const fmtMoney = (sim: Sim, value: number): string => fmt(moneyDisplay(sim), value);
@@ -16,5 +22,7 @@ export const fmtMoney = (sim: Sim, value: number): string => fmt(moneyDisplay(si
 /** What the team saved against doing nothing, or how much more it lost. */
 export function fmtSaved(sim: Sim, l: LedgerFigures): string {
   const saved = l.baseline - l.total;
-  return saved >= 0 ? m.ledger_saved_short({ saved: fmtMoney(sim, saved) }) : m.ledger_lost_more_short({ more: fmtMoney(sim, -saved) });
+  return saved >= 0
+    ? m.ledger_saved_short({ saved: fmtMoney(sim, saved) })
+    : m.ledger_lost_more_short({ more: fmtMoney(sim, -saved) });
 }

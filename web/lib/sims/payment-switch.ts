@@ -8,7 +8,12 @@ export const paymentSwitchText: SimText = {
   story: m.ps_story,
   learn: [m.ps_learn_1, m.ps_learn_2, m.ps_learn_3],
   notice: m.ps_notice,
-  roles: { scaling: m.ps_role_scaling, shedding: m.ps_role_shedding, fraud: m.ps_role_fraud, standin: m.ps_role_standin },
+  roles: {
+    scaling: m.ps_role_scaling,
+    shedding: m.ps_role_shedding,
+    fraud: m.ps_role_fraud,
+    standin: m.ps_role_standin,
+  },
   controls: {
     servers: { label: m.ps_ctl_servers, help: m.ps_ctl_servers_help },
     shedding: { label: m.ps_ctl_shedding, help: m.ps_ctl_shedding_help },
@@ -58,12 +63,20 @@ export const paymentSwitchText: SimText = {
     'sale-surge': {
       name: m.ps_scn_sale_surge,
       brief: m.ps_scn_sale_surge_brief,
-      goals: { approval: m.ps_goal_sale_surge_approval, authTime: m.ps_goal_sale_surge_authTime, cost: m.ps_goal_sale_surge_cost },
+      goals: {
+        approval: m.ps_goal_sale_surge_approval,
+        authTime: m.ps_goal_sale_surge_authTime,
+        cost: m.ps_goal_sale_surge_cost,
+      },
     },
     'fraud-wave': {
       name: m.ps_scn_fraud_wave,
       brief: m.ps_scn_fraud_wave_brief,
-      goals: { fraudRate: m.ps_goal_fraud_wave_fraudRate, approval: m.ps_goal_fraud_wave_approval, declinedByRule: m.ps_goal_fraud_wave_declinedByRule },
+      goals: {
+        fraudRate: m.ps_goal_fraud_wave_fraudRate,
+        approval: m.ps_goal_fraud_wave_approval,
+        declinedByRule: m.ps_goal_fraud_wave_declinedByRule,
+      },
     },
     'issuer-outage': {
       name: m.ps_scn_issuer_outage,
@@ -78,7 +91,12 @@ export const paymentSwitchText: SimText = {
     'sale-day': {
       name: m.ps_scn_sale_day,
       brief: m.ps_scn_sale_day_brief,
-      goals: { approval: m.ps_goal_sale_day_approval, fraudRate: m.ps_goal_sale_day_fraudRate, stepUp: m.ps_goal_sale_day_stepUp, cost: m.ps_goal_sale_day_cost },
+      goals: {
+        approval: m.ps_goal_sale_day_approval,
+        fraudRate: m.ps_goal_sale_day_fraudRate,
+        stepUp: m.ps_goal_sale_day_stepUp,
+        cost: m.ps_goal_sale_day_cost,
+      },
     },
     'issuer-trouble': {
       name: m.ps_scn_issuer_trouble,

@@ -48,7 +48,8 @@ export interface DeskEvent {
 export function deskEvents(snapshots: readonly Snapshot[]): DeskEvent[] {
   const out: DeskEvent[] = [];
   for (const s of snapshots) {
-    for (const [i, e] of s.events.entries()) if (e.kind !== 'control') out.push({ id: `e${s.minute}.${i}`, minute: s.minute, event: e });
+    for (const [i, e] of s.events.entries())
+      if (e.kind !== 'control') out.push({ id: `e${s.minute}.${i}`, minute: s.minute, event: e });
   }
   return out;
 }
@@ -63,18 +64,29 @@ export const roleChangeId = (c: RoleChange): string => `r${c.at}.${c.role}.${c.t
  * owns what), nor, for `me`, the free roles they took on joining (their desk says which are theirs).
  */
 export function announcedRoleChanges(changes: readonly RoleChange[], me: number | null = null): RoleChange[] {
-  const taken = (c: RoleChange) => c.reason === 'join' && c.from === null && (c.minute === 0 || (me !== null && c.to?.playerId === me));
+  const taken = (c: RoleChange) =>
+    c.reason === 'join' && c.from === null && (c.minute === 0 || (me !== null && c.to?.playerId === me));
   return changes.filter((c) => c.reason !== 'start' && c.reason !== 'deal' && !taken(c));
 }
 
 /** What the desk's banner announces, oldest first: the model's events and the team's role changes. */
-export type DeskNote = ({ kind: 'event' } & DeskEvent) | { kind: 'role'; id: string; minute: number; change: RoleChange };
+export type DeskNote =
+  | ({ kind: 'event' } & DeskEvent)
+  | { kind: 'role'; id: string; minute: number; change: RoleChange };
 
-export function deskNotes(snapshots: readonly Snapshot[], roleChanges: readonly RoleChange[] = [], me: number | null = null): DeskNote[] {
+export function deskNotes(
+  snapshots: readonly Snapshot[],
+  roleChanges: readonly RoleChange[] = [],
+  me: number | null = null,
+): DeskNote[] {
   const notes: DeskNote[] = deskEvents(snapshots).map((e) => ({ kind: 'event', ...e }));
-  for (const c of announcedRoleChanges(roleChanges, me)) notes.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
+  for (const c of announcedRoleChanges(roleChanges, me))
+    notes.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
   // Stable: events keep their order within a minute, role changes come after them in the order they happened.
-  return notes.map((n, i) => ({ n, i })).sort((a, b) => a.n.minute - b.n.minute || a.i - b.i).map((x) => x.n);
+  return notes
+    .map((n, i) => ({ n, i }))
+    .sort((a, b) => a.n.minute - b.n.minute || a.i - b.i)
+    .map((x) => x.n);
 }
 
 export type FeedItem =
@@ -89,15 +101,28 @@ const FEED_ORDER: Record<FeedItem['kind'], number> = { event: 0, role: 1, change
  * simulation's own events (control events are left out: the change records already say it, with a
  * name) and every role that changed hands.
  */
-export function feedItems(changes: readonly ChangeRecord[], snapshots: readonly Snapshot[], limit = 60, roleChanges: readonly RoleChange[] = [], me: number | null = null): FeedItem[] {
+export function feedItems(
+  changes: readonly ChangeRecord[],
+  snapshots: readonly Snapshot[],
+  limit = 60,
+  roleChanges: readonly RoleChange[] = [],
+  me: number | null = null,
+): FeedItem[] {
   const current = snapshots.at(-1)?.minute ?? -1;
   const items: FeedItem[] = [];
-  for (const c of changes) items.push({ kind: 'change', id: `c${c.id}`, minute: c.minute, change: c, pending: isPending(c, current) });
+  for (const c of changes)
+    items.push({ kind: 'change', id: `c${c.id}`, minute: c.minute, change: c, pending: isPending(c, current) });
   for (const e of deskEvents(snapshots)) items.push({ kind: 'event', ...e });
-  for (const c of announcedRoleChanges(roleChanges, me)) items.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
+  for (const c of announcedRoleChanges(roleChanges, me))
+    items.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
   // Newest first. A change applying at minute m was made during minute m − 1: it is older than the
   // events of minute m, so it comes after them; a role handed over for minute m, between the two.
-  items.sort((a, b) => b.minute - a.minute || FEED_ORDER[a.kind] - FEED_ORDER[b.kind] || b.id.localeCompare(a.id, 'en', { numeric: true }));
+  items.sort(
+    (a, b) =>
+      b.minute - a.minute ||
+      FEED_ORDER[a.kind] - FEED_ORDER[b.kind] ||
+      b.id.localeCompare(a.id, 'en', { numeric: true }),
+  );
   return items.slice(0, limit);
 }
 
@@ -112,9 +137,12 @@ export function changeMinutes(changes: readonly ChangeRecord[], currentMinute: n
 }
 
 /** Changes grouped by the minute they took effect (one marker each on the trend charts), naming every author once. */
-export function changeMarks(changes: readonly ChangeRecord[]): { minute: number; authors: string[]; changes: ChangeRecord[] }[] {
+export function changeMarks(
+  changes: readonly ChangeRecord[],
+): { minute: number; authors: string[]; changes: ChangeRecord[] }[] {
   const byMinute = new Map<number, ChangeRecord[]>();
-  for (const c of [...changes].sort((a, b) => a.id - b.id)) byMinute.set(c.minute, [...(byMinute.get(c.minute) ?? []), c]);
+  for (const c of [...changes].sort((a, b) => a.id - b.id))
+    byMinute.set(c.minute, [...(byMinute.get(c.minute) ?? []), c]);
   return [...byMinute.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([minute, list]) => ({ minute, authors: [...new Set(list.map((c) => c.author.name))], changes: list }));
@@ -124,7 +152,10 @@ export function changeMarks(changes: readonly ChangeRecord[]): { minute: number;
  * The controls a round starts with, before its first minute: the model's defaults, then the
  * scenario's own (what the lobby desk shows; actions have no value).
  */
-export function startingControls(model: Pick<SimMeta, 'controls' | 'scenarios'>, scenario: string): Record<string, ControlValue> {
+export function startingControls(
+  model: Pick<SimMeta, 'controls' | 'scenarios'>,
+  scenario: string,
+): Record<string, ControlValue> {
   const out: Record<string, ControlValue> = {};
   for (const c of model.controls) if (c.kind !== 'action') out[c.key] = c.default;
   return { ...out, ...(model.scenarios.find((s) => s.id === scenario)?.controls ?? {}) };
@@ -138,7 +169,10 @@ export function goalsOn(model: Pick<SimMeta, 'scenarios'>, scenario: string, ind
 /** The charted indicators: the headline ones, then those the scenario's goals are about. */
 export function chartedIndicators(model: Pick<SimMeta, 'indicators' | 'scenarios'>, scenario: string): IndicatorDef[] {
   const goals = new Set((model.scenarios.find((s) => s.id === scenario)?.goals ?? []).map((g) => g.indicator));
-  return [...model.indicators.filter((i) => i.headline), ...model.indicators.filter((i) => !i.headline && goals.has(i.key))];
+  return [
+    ...model.indicators.filter((i) => i.headline),
+    ...model.indicators.filter((i) => !i.headline && goals.has(i.key)),
+  ];
 }
 
 /** Members of a team in the room's order. */

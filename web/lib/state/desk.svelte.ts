@@ -1,6 +1,14 @@
 // A team's round as the desk draws it: every minute so far, every change, the goals' progress.
 // Whole arrays are replaced ($state.raw), never mutated, so charts and lists see each new minute.
-import type { BaselineSeries, ChangeRecord, LedgerFigures, RoleChange, RoleChanges, TeamHistory, TeamMinute } from '$shared/protocol/types.ts';
+import type {
+  BaselineSeries,
+  ChangeRecord,
+  LedgerFigures,
+  RoleChange,
+  RoleChanges,
+  TeamHistory,
+  TeamMinute,
+} from '$shared/protocol/types.ts';
 import type { GoalResult, Snapshot } from '$shared/sim/types.ts';
 import { addChange, mergeMinute } from './desk-logic.ts';
 
@@ -46,7 +54,9 @@ export class DeskState {
   }
 
   /** Adds a minute; false when minutes were missed (the caller fetches the whole history again). */
-  applyMinute(tm: Pick<TeamMinute, 'teamId' | 'snapshot' | 'progress' | 'score' | 'ledger'> & { roundId: number }): boolean {
+  applyMinute(
+    tm: Pick<TeamMinute, 'teamId' | 'snapshot' | 'progress' | 'score' | 'ledger'> & { roundId: number },
+  ): boolean {
     if (tm.roundId !== this.roundId || tm.teamId !== this.teamId) {
       if (tm.snapshot.minute !== 0) return false;
       this.reset(tm.roundId, tm.teamId);

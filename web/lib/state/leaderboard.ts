@@ -36,9 +36,20 @@ export function rank(entries: readonly Entry[], teams: readonly TeamLike[], comp
 }
 
 /** The recorded result; `ledgers` (by team id) adds each team's ledger at the last minute when the page has it. */
-export function leaderboardFromScores(scores: RoundScores, teams: readonly TeamView[], ledgers?: ReadonlyMap<number, LedgerFigures>): LeaderRow[] {
+export function leaderboardFromScores(
+  scores: RoundScores,
+  teams: readonly TeamView[],
+  ledgers?: ReadonlyMap<number, LedgerFigures>,
+): LeaderRow[] {
   return rank(
-    scores.teams.map((t) => ({ teamId: t.teamId, name: t.name, score: t.score, met: t.goals.filter((g) => g.met).length, total: t.goals.length, ledger: ledgers?.get(t.teamId) })),
+    scores.teams.map((t) => ({
+      teamId: t.teamId,
+      name: t.name,
+      score: t.score,
+      met: t.goals.filter((g) => g.met).length,
+      total: t.goals.length,
+      ledger: ledgers?.get(t.teamId),
+    })),
     teams,
     scores.endedEarlyAt === null,
   );
@@ -46,19 +57,35 @@ export function leaderboardFromScores(scores: RoundScores, teams: readonly TeamV
 
 export function leaderboardFromMinute(rm: RoomMinute, teams: readonly TeamView[]): LeaderRow[] {
   return rank(
-    rm.teams.map((t) => ({ teamId: t.teamId, name: '', score: t.score, met: t.progress.filter((g) => g.met).length, total: t.progress.length, ledger: t.ledger })),
+    rm.teams.map((t) => ({
+      teamId: t.teamId,
+      name: '',
+      score: t.score,
+      met: t.progress.filter((g) => g.met).length,
+      total: t.progress.length,
+      ledger: t.ledger,
+    })),
     teams,
   );
 }
 
 export function leaderboardFromSummary(s: RoomSummary, teams: readonly TeamView[]): LeaderRow[] {
   return rank(
-    s.teams.map((t) => ({ teamId: t.teamId, name: t.name, score: t.score, met: t.progress.filter((g) => g.met).length, total: t.progress.length, ledger: t.ledger })),
+    s.teams.map((t) => ({
+      teamId: t.teamId,
+      name: t.name,
+      score: t.score,
+      met: t.progress.filter((g) => g.met).length,
+      total: t.progress.length,
+      ledger: t.ledger,
+    })),
     teams,
   );
 }
 
 /** Each team's ledger at a room minute or summary, by team id (for the rows of the recorded result). */
-export function ledgersOf(teams: readonly { teamId: number; ledger?: LedgerFigures }[] | undefined): Map<number, LedgerFigures> {
+export function ledgersOf(
+  teams: readonly { teamId: number; ledger?: LedgerFigures }[] | undefined,
+): Map<number, LedgerFigures> {
   return new Map((teams ?? []).flatMap((t) => (t.ledger ? [[t.teamId, t.ledger] as const] : [])));
 }

@@ -40,7 +40,11 @@ export class ObserverSession {
     this.joined = false;
     const res = await this.conn.request('observer:join', { code: this.code });
     if (!res.ok) {
-      this.failure = this.conn.afterFailedJoin(res.error.code, (c) => !isTransient(c), () => void this.join());
+      this.failure = this.conn.afterFailedJoin(
+        res.error.code,
+        (c) => !isTransient(c),
+        () => void this.join(),
+      );
       return;
     }
     this.room = res.room;

@@ -21,6 +21,10 @@ export function hiddenKeys(model: SimMeta, on: boolean, roles: readonly string[]
 }
 
 /** The roles that see a key, each with the teammates who own it now (none: nobody holds it). */
-export function seersOf(model: SimMeta, key: string, ownersOf: (role: string) => string[]): { role: string; owners: string[] }[] {
+export function seersOf(
+  model: SimMeta,
+  key: string,
+  ownersOf: (role: string) => string[],
+): { role: string; owners: string[] }[] {
   return rolesSeeing(model, key).map((role) => ({ role, owners: ownersOf(role) }));
 }

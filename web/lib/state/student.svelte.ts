@@ -80,7 +80,11 @@ export class StudentSession {
     const res = await this.conn.request('student:join', { code: this.code, token });
     if (!res.ok) {
       // Anything but a lost seat passes (a rate limit, a timeout, a server that could not store): try again.
-      const fatal = this.conn.afterFailedJoin(res.error.code, (c) => FATAL.has(c), () => void this.join());
+      const fatal = this.conn.afterFailedJoin(
+        res.error.code,
+        (c) => FATAL.has(c),
+        () => void this.join(),
+      );
       if (fatal) this.stop(fatal);
       return;
     }

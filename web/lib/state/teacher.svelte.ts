@@ -1,6 +1,15 @@
 // The teacher's page: the room, every team's latest minute and headline trend, the scores, and one
 // team's full desk on demand. Rebuilt from the join's answer after every (re)connect.
-import type { ClockAction, RoleChange, RoomMinute, RoomView, RoundConfig, RoundScores, TeacherMessage, Tempo } from '$shared/protocol/types.ts';
+import type {
+  ClockAction,
+  RoleChange,
+  RoomMinute,
+  RoomView,
+  RoundConfig,
+  RoundScores,
+  TeacherMessage,
+  Tempo,
+} from '$shared/protocol/types.ts';
 import { Connection, isTransient, type AckOf } from '$lib/net/connection.svelte.ts';
 import type { ClientToServer } from '$shared/protocol/events.ts';
 import { DeskState } from './desk.svelte.ts';
@@ -77,7 +86,11 @@ export class TeacherSession {
     this.joined = false;
     const res = await this.conn.request('teacher:join', { code: this.code, key: this.key });
     if (!res.ok) {
-      this.failure = this.conn.afterFailedJoin(res.error.code, (c) => !isTransient(c), () => void this.join());
+      this.failure = this.conn.afterFailedJoin(
+        res.error.code,
+        (c) => !isTransient(c),
+        () => void this.join(),
+      );
       return;
     }
     this.room = res.room;
@@ -110,7 +123,10 @@ export class TeacherSession {
   }
 
   /** Runs a teacher action; the room view in the answer replaces ours. Resolves with an error code or null. */
-  private async act<E extends keyof ClientToServer>(event: E, payload: Parameters<ClientToServer[E]>[0]): Promise<string | null> {
+  private async act<E extends keyof ClientToServer>(
+    event: E,
+    payload: Parameters<ClientToServer[E]>[0],
+  ): Promise<string | null> {
     const res = (await this.conn.request(event, payload)) as AckOf<'teacher:clock'>;
     if (!res.ok) return res.error.code;
     this.room = res.room;
