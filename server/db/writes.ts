@@ -7,12 +7,12 @@ import type {
   RoleChange,
   RoundConfig,
   RoundState,
-  RoundView,
   TeacherMessage,
   Tempo,
   WhatIfOrigin,
 } from '../../shared/protocol/types.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
+import type { RoundRecord } from './store.ts';
 
 /** Tables whose rows get their id from the id source. */
 export type IdTable = 'teachers' | 'rooms' | 'teams' | 'players' | 'rounds' | 'changes' | 'messages';
@@ -71,22 +71,8 @@ export interface RoundMemberRecord {
   roles: readonly string[];
 }
 
-export interface NewRound {
-  id: number;
-  roomId: number;
-  number: number;
-  simulator: SimulatorId;
-  scenario: string;
-  seed: number | null;
-  minutes: number;
-  tempo: Tempo;
-  noise: boolean;
-  state: RoundState;
-  minute: number;
-  createdAt: number;
-  startedAt: number | null;
-  forkOf: RoundView['forkOf'];
-}
+/** A round as it is first stored: everything but its end. */
+export type NewRound = Omit<RoundRecord, 'finishedAt'>;
 
 export type Write =
   | { op: 'insertTeacher'; id: number; keyHash: string; createdAt: number }
