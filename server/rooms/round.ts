@@ -140,7 +140,11 @@ export function latest(t: TeamRun): Snapshot {
 export function advanceTeam(round: RoundRun, t: TeamRun, minute: number): TeamRun {
   if (!t.sim) throw new Error(`team ${t.teamId} of round ${round.id} was read from its stored minutes: it cannot step`);
   const due: ControlChange[] = [];
-  for (const c of t.changes) if (c.minute === minute) due.push({ key: c.key, value: c.value });
+  // Indexed, not iterated: no iterator allocated per team-minute on the tick's path.
+  for (let i = 0; i < t.changes.length; i++) {
+    const c = t.changes.at(i);
+    if (c?.minute === minute) due.push({ key: c.key, value: c.value });
+  }
   const sim: SimStateBase = stepRound(round.model, t.sim, due);
   return evaluated(round, t.teamId, t.idx, t.name, sim, t.snapshots.append(sim.snapshot), t.changes, t);
 }

@@ -199,8 +199,19 @@ async function projector(browser: Browser, server: WebServer): Promise<void> {
   await shot(wall, 'projector-end');
 }
 
+/** A started round: the teacher's dashboard, Ana's desk at 1366×768 and Budi as a quiet socket in her team or the next. */
+async function classWithAna(browser: Browser, server: WebServer, config: object) {
+  const room = await createRoom(server.url, config);
+  const dash = await teacher(browser, server, room);
+  const { page: ana } = await newPage(browser, LAPTOP);
+  await joinAsStudent(ana, server.url, room.code, 'Ana');
+  const others = await quietStudents(server, room.code, ['Budi']);
+  await start(dash);
+  return { room, dash, ana, others };
+}
+
 async function replay(browser: Browser, server: WebServer): Promise<void> {
-  const room = await createRoom(server.url, {
+  const { dash, ana } = await classWithAna(browser, server, {
     simulator: 'payment-switch',
     scenario: 'sale-surge',
     minutes: 12,
@@ -208,11 +219,6 @@ async function replay(browser: Browser, server: WebServer): Promise<void> {
     teamCount: 2,
     seed: 7,
   });
-  const dash = await teacher(browser, server, room);
-  const { page: ana } = await newPage(browser, LAPTOP);
-  await joinAsStudent(ana, server.url, room.code, 'Ana');
-  await quietStudents(server, room.code, ['Budi']);
-  await start(dash);
   server.minutes(3, 1);
   await minuteShown(ana, 3);
   const servers = ana.getByRole('spinbutton', { name: 'Servers' });
@@ -243,7 +249,7 @@ async function shotOf(page: Page, testId: string, name: string): Promise<void> {
 
 async function splitView(browser: Browser, server: WebServer): Promise<void> {
   // A full shift (split view on by default), a team of two: Ana (scaling, fraud) does not see the issuers.
-  const room = await createRoom(server.url, {
+  const { ana } = await classWithAna(browser, server, {
     simulator: 'payment-switch',
     scenario: 'sale-day',
     minutes: 60,
@@ -251,11 +257,6 @@ async function splitView(browser: Browser, server: WebServer): Promise<void> {
     teamCount: 1,
     seed: 7,
   });
-  const dash = await teacher(browser, server, room);
-  const { page: ana } = await newPage(browser, LAPTOP);
-  await joinAsStudent(ana, server.url, room.code, 'Ana');
-  await quietStudents(server, room.code, ['Budi']);
-  await start(dash);
   server.minutes(9, 1);
   await minuteShown(ana, 9);
   await shot(ana, 'desk-split-view');
@@ -263,7 +264,12 @@ async function splitView(browser: Browser, server: WebServer): Promise<void> {
 
 async function debrief(browser: Browser, server: WebServer): Promise<void> {
   // Two teams add servers for the sale, Team 1 late: the coach's suggestions, and Ana's debrief.
-  const room = await createRoom(server.url, {
+  const {
+    room,
+    dash,
+    ana,
+    others: [budi],
+  } = await classWithAna(browser, server, {
     simulator: 'payment-switch',
     scenario: 'sale-surge',
     minutes: 12,
@@ -271,11 +277,6 @@ async function debrief(browser: Browser, server: WebServer): Promise<void> {
     teamCount: 2,
     seed: 7,
   });
-  const dash = await teacher(browser, server, room);
-  const { page: ana } = await newPage(browser, LAPTOP);
-  await joinAsStudent(ana, server.url, room.code, 'Ana');
-  const [budi] = await quietStudents(server, room.code, ['Budi']);
-  await start(dash);
   server.minutes(2, 1);
   await control(budi, 'servers', 12);
   server.minutes(5, 1);
