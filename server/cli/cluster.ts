@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../node-flags.ts';
 import { startServices } from '../cluster/services.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,12 +46,18 @@ function startMember(i: number): Member {
   delete env.DATABASE_PATH;
   // setpriv's parent-death signal: the process stops with this launcher, however the launcher ends.
   // Its own process group: a Ctrl-C reaches this launcher only, which then stops each process once, gracefully.
-  const proc = spawn('setpriv', ['--pdeathsig', 'TERM', '--', process.execPath, '--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  // With the flags `npm start` gives a server (server/node-flags.ts).
+  const argv = [
+    '--pdeathsig',
+    'TERM',
+    '--',
+    process.execPath,
+    ...SERVER_NODE_FLAGS,
+    '--import',
+    'tsx',
+    'server/main.ts',
+  ];
+  const proc = spawn('setpriv', argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const ready = new Promise<void>((resolve, reject) => {
     for (const stream of [proc.stdout, proc.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
 import type { ProbeReport } from './fanout/probe.ts';
 import { sampleProcess } from './procstat.ts';
@@ -51,11 +52,10 @@ export interface RunHooks {
 }
 
 /**
- * Node's flags for both servers: those `npm start` and `npm run serve` give Opsroom (package.json), so that the
- * bare server runs on the same Node. SERVER_NODE_FLAGS (space-separated) replaces them, to measure another setting.
+ * Node's flags for both servers: those `npm start` and `npm run serve` give Opsroom (server/node-flags.ts), so that
+ * the bare server runs on the same Node. SERVER_NODE_FLAGS (space-separated) replaces them, to measure another setting.
  */
-export const serverFlags = () =>
-  process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=128'];
+export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [...SERVER_NODE_FLAGS];
 
 export async function runOne(
   mode: 'opsroom' | 'baseline',
@@ -172,6 +172,8 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
     stalled: sum('stalled'),
     meanPayloadBytes: student.n ? sum('studentBytes') / student.n - framing('minute') : 0,
     meanTeacherPayloadBytes: teacher.n ? sum('teacherBytes') / teacher.n - framing('room:minute') : 0,
+    /** Everything the sockets received (every event, ack and ping, framing included) per delivered minute. */
+    wire: { framesPerMessage: sum('wireFrames') / messages, bytesPerMessage: sum('wireBytes') / messages },
     changesSent: sum('changesSent'),
     changeErrors: sum('changeErrors'),
     server: { ...server, usPerMessage: (1e6 * server.cpuSeconds) / messages },
@@ -279,6 +281,7 @@ function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<type
     `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (since the tick started: p99 ${r.sinceTickMs.p99} ms)`,
     `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}, server CPU ${fmt(r.server.cpuPercent, 0)} %, RSS ${fmt(r.server.rssMaxMB, 0)} MB`,
     `CPU/snapshot ${fmt(r.server.usPerMessage, 1)} µs vs bare socket.io ${fmt(b.server.usPerMessage, 1)} µs = ${fmt(ratios.cpuPerMessage, 2)}×`,
+    `received per snapshot ${fmt(r.wire.framesPerMessage, 2)} frames / ${fmt(r.wire.bytesPerMessage, 0)} B vs bare ${fmt(b.wire.framesPerMessage, 2)} / ${fmt(b.wire.bytesPerMessage, 0)} B`,
     serverLoop(r),
     `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''}, RSS ${fmt(b.server.rssMaxMB, 0)} MB, ${serverLoop(b)})`,
     generator(r),

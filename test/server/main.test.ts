@@ -1,7 +1,7 @@
 // `npm start`'s server process: checks its environment, listens on PORT with DATABASE_PATH, says where to
 // join, and on SIGTERM pauses running rounds, tells every socket, closes the database and says so.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,15 +10,16 @@ import { afterAll, expect, test } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
 import type { ProtocolNotice, RoomView } from '../../shared/protocol/types.ts';
 import { SqliteStore } from '../../server/db/sqlite.ts';
+import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 import { collect, ok, type Client } from './helpers.ts';
 
 const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'opsroom-main-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** server/main.ts in a child process; its stdout lines (JSON: stdout is not a terminal) as they come. */
+/** server/main.ts in a child process, as `npm start` runs it; its stdout lines (JSON: stdout is not a terminal) as they come. */
 function startMain(env: Record<string, string>) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', main], {
+  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', main], {
     env: { ...process.env, LOG_FORMAT: '', LOG_LEVEL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -53,6 +54,14 @@ function startMain(env: Record<string, string>) {
     },
   };
 }
+
+test('npm start and npm run serve give the server the flags every Opsroom server runs with', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  for (const script of ['start', 'serve']) {
+    const command: string = pkg.scripts[script];
+    expect(command).toContain(`exec tsx ${SERVER_NODE_FLAGS.join(' ')} server/main.ts`);
+  }
+});
 
 test('serves, pauses the running round on SIGTERM, tells every socket, closes the database and says so', async () => {
   const dbPath = join(dir, 'nested', 'opsroom.db');

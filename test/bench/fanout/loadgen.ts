@@ -70,6 +70,17 @@ let changesSent = 0;
 let changeErrors = 0;
 let measuring = false;
 const sockets: WireSocket[] = [];
+/** Every frame the generator's sockets received so far, of every kind: what the server sent besides the minutes. */
+const wire = () => {
+  let frames = 0;
+  let bytes = 0;
+  for (const s of sockets) {
+    frames += s.framesIn;
+    bytes += s.bytesIn;
+  }
+  return { frames, bytes };
+};
+let wireAtStart = { frames: 0, bytes: 0 };
 const LOOP_RESOLUTION_MS = 10;
 const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 
@@ -263,6 +274,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     for (const t of studentTracks) t.lastAt = 0;
     changesSent = 0;
     changeErrors = 0;
+    wireAtStart = wire();
     loopDelay.enable();
     measuring = true;
     t0 = Date.now();
@@ -271,6 +283,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     measuring = false;
     loopDelay.disable();
     const seconds = (Date.now() - t0) / 1000;
+    const atEnd = wire();
     for (const s of sockets) s.close();
     send({
       event: 'report',
@@ -281,6 +294,8 @@ for await (const line of createInterface({ input: process.stdin })) {
       teacher: teacherLatency.toJSON(),
       studentBytes,
       teacherBytes,
+      wireFrames: atEnd.frames - wireAtStart.frames,
+      wireBytes: atEnd.bytes - wireAtStart.bytes,
       missed,
       outOfOrder,
       repeated,

@@ -12,7 +12,8 @@ export class WireSocket {
   private acks = new Map<number, (result: any) => void>();
   private handlers = new Map<string, Handler>();
   private nextAck = 0;
-  /** Bytes of every event frame received (the socket.io framing included). */
+  /** Every frame received after the handshake (events of every kind, acks, pings) and their bytes. */
+  framesIn = 0;
   bytesIn = 0;
 
   private constructor(private readonly ws: WebSocket) {}
@@ -32,6 +33,8 @@ export class WireSocket {
       };
       ws.once('error', fail);
       ws.on('message', (data: Buffer) => {
+        s.framesIn++;
+        s.bytesIn += data.length;
         const text = data.toString();
         switch (text.charCodeAt(0)) {
           case 0x30: // "0": engine.io open
@@ -47,7 +50,7 @@ export class WireSocket {
               ws.off('error', fail);
               ws.on('error', () => {});
               resolve(s);
-            } else s.packet(text, data.length);
+            } else s.packet(text);
             return;
         }
       });
@@ -55,11 +58,10 @@ export class WireSocket {
     });
   }
 
-  private packet(text: string, bytes: number): void {
+  private packet(text: string): void {
     const type = text.charCodeAt(1);
     if (type === 0x32) {
       // "42": an event
-      this.bytesIn += bytes;
       const comma = text.indexOf('",', 4);
       const event = comma < 0 ? text.slice(4, -2) : text.slice(4, comma);
       const handler = this.handlers.get(event);
