@@ -33,13 +33,15 @@ export function sampleProcess(pid: number, everyMs = 1000): Sampler {
   let c0 = cpuSeconds(pid);
   const samples: { t: number; rssMB: number }[] = [];
   let marked = false;
+  // Unreferenced, and stopped once the process is gone: a sampler of a process killed mid-run (the failover
+  // bench) is never stopped, and its timer kept the bench from exiting after its last line.
   const timer = setInterval(() => {
     try {
       if (marked) samples.push({ t: (Date.now() - t0) / 1000, rssMB: rssMB(pid) });
     } catch {
-      // The process ended.
+      clearInterval(timer); // The process ended.
     }
-  }, everyMs);
+  }, everyMs).unref();
   return {
     mark() {
       t0 = Date.now();
