@@ -1,6 +1,7 @@
 // The server under load: the real app on the real clock and a SQLite file, with the per-address limits
 // opened up (the load generator is one loopback address). Prints {"port":N} when listening.
 import { buildApp } from '../../../server/app.ts';
+import { OPEN_LIMITS, printPort } from './open.ts';
 import { probeServer } from './probe.ts';
 
 probeServer('opsroom');
@@ -8,25 +9,14 @@ probeServer('opsroom');
 const app = await buildApp({
   databasePath: process.env.DATABASE_PATH!,
   webRoot: null,
-  httpLimits: { lookups: { max: 100_000, timeWindow: '1 minute' } },
-  roomLimits: { creations: { capacity: 100_000, refillPerSecond: 100_000 } },
-  realtimeLimits: {
-    join: { capacity: 100_000, refillPerSecond: 100_000 },
-    seats: { capacity: 100_000, refillPerSecond: 100_000 },
-  },
-  connectionLimits: {
-    connectionsPerAddress: 100_000,
-    addressPackets: { capacity: 1e9, refillPerSecond: 1e9 },
-    heavyRequests: { capacity: 1e6, refillPerSecond: 1e6 },
-  },
+  ...OPEN_LIMITS,
   // SLOT_MS: to measure the server with other beat and commit slots than its default (0: none).
   ...(process.env.SLOT_MS
     ? { beatSlotMs: Number(process.env.SLOT_MS), commitSlotMs: Number(process.env.SLOT_MS) }
     : {}),
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
-const addr = app.server.address();
-process.stdout.write(`${JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 })}\n`);
+printPort(app.server);
 // For the soak: the live heap (after a full collection when --expose-gc is on) and RSS, every so often.
 const every = Number(process.env.MEM_EVERY_MS ?? 0);
 if (every > 0) {
