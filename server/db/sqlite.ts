@@ -1,7 +1,7 @@
 // The Store on SQLite (better-sqlite3, synchronous inside). This process is the database's only
 // writer, so fresh ids are counted on from each table's max(id) read at open. Its writes may run on a
 // thread of their own (writer.ts): reads stay on this connection, and see each commit once it resolves (WAL).
-import { and, asc, desc, eq, inArray, lt, lte, max, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, max, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
 import { PROBE_WRITE } from './health.ts';
 import { openDatabase, type Db } from './index.ts';
@@ -67,14 +67,50 @@ class CountingIds implements IdSource {
   }
 }
 
-/** The round's minute, written by every room every minute, prepared once (drizzle builds the others' SQL per call). */
-function prepareMinuteWrites(db: Db) {
+/**
+ * The writes of every minute, of every change, and of every round's start and end, prepared once: for the others
+ * drizzle builds the SQL and SQLite prepares it at each call, which cost more than the row itself. At 10,000
+ * students a second brings ~100 changes, and ~4 rounds ending and starting with a few dozen rows each.
+ */
+function prepareWrites(db: Db) {
   const p = sql.placeholder;
+  const row = <K extends string>(...keys: K[]) =>
+    Object.fromEntries(keys.map((k) => [k, p(k)])) as unknown as Record<K, Placeholder>;
   return {
     roundMinute: db
       .update(rounds)
       .set({ minute: sql`${p('minute')}` })
       .where(eq(rounds.id, p('id')))
+      .prepare(),
+    change: db
+      .insert(changes)
+      .values(row('id', 'roundId', 'teamId', 'minute', 'key', 'value', 'playerId', 'authorName', 'at'))
+      .prepare(),
+    roleChange: db
+      .insert(roleChanges)
+      .values(
+        row('roundId', 'teamId', 'minute', 'role', 'reason', 'at', 'fromPlayerId', 'fromName', 'toPlayerId', 'toName'),
+      )
+      .prepare(),
+    roundTeam: db
+      .insert(roundTeams)
+      .values(row('roundId', 'teamId', 'idx', 'name'))
+      .prepare(),
+    score: db
+      .insert(scores)
+      .values(row('roundId', 'teamId', 'score'))
+      .prepare(),
+    goalResult: db
+      .insert(goalResults)
+      .values(row('roundId', 'teamId', 'goalId', 'indicator', 'op', 'value', 'target', 'met'))
+      .prepare(),
+    roundMember: db
+      .insert(roundMembers)
+      .values(row('roundId', 'teamId', 'playerId', 'seq', 'name', 'roles'))
+      .onConflictDoUpdate({
+        target: [roundMembers.roundId, roundMembers.teamId, roundMembers.playerId],
+        set: { name: sql`excluded.name`, roles: sql`excluded.roles` },
+      })
       .prepare(),
   };
 }
@@ -86,7 +122,7 @@ const onlyMinute = (set: object) => {
 
 export class SqliteStore implements Store {
   readonly ids: IdSource;
-  private minuteWrites: ReturnType<typeof prepareMinuteWrites> | null = null;
+  private prepared: ReturnType<typeof prepareWrites> | null = null;
   private snapshotRows: SnapshotBatch | null = null;
 
   constructor(
@@ -155,9 +191,10 @@ export class SqliteStore implements Store {
       for (const r of w.rows) batch.add(w.roundId, r.teamId, r.minute, r.data);
       return;
     }
+    this.prepared ??= prepareWrites(db);
+    const { prepared } = this;
     if (w.op === 'updateRound' && w.set.minute !== undefined && onlyMinute(w.set)) {
-      this.minuteWrites ??= prepareMinuteWrites(db);
-      this.minuteWrites.roundMinute.run({ id: w.id, minute: w.set.minute });
+      prepared.roundMinute.run({ id: w.id, minute: w.set.minute });
       return;
     }
     batch.flush();
@@ -237,10 +274,8 @@ export class SqliteStore implements Store {
         db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
         return;
       case 'insertRoundTeams':
-        if (w.teams.length)
-          db.insert(roundTeams)
-            .values(w.teams.map((t) => ({ roundId: w.roundId, ...t })))
-            .run();
+        for (const t of w.teams)
+          prepared.roundTeam.run({ roundId: w.roundId, teamId: t.teamId, idx: t.idx, name: t.name });
         return;
       case 'renameRoundTeam':
         db.update(roundTeams)
@@ -249,39 +284,34 @@ export class SqliteStore implements Store {
           .run();
         return;
       case 'insertChanges':
-        if (w.changes.length) db.insert(changes).values(w.changes.map(changeRow)).run();
+        for (const c of w.changes) prepared.change.run(changeRow(c));
         return;
       case 'insertResults':
         for (const r of w.results) {
-          db.insert(scores).values({ roundId: w.roundId, teamId: r.teamId, score: r.score }).run();
-          if (r.goals.length) {
-            const rows = r.goals.map((g) => ({
+          prepared.score.run({ roundId: w.roundId, teamId: r.teamId, score: r.score });
+          for (const g of r.goals) {
+            const { id: goalId, indicator, op, value, target } = g;
+            // A placeholder's value reaches SQLite as is: the boolean column's 0 or 1 is written here.
+            prepared.goalResult.run({
               roundId: w.roundId,
               teamId: r.teamId,
-              goalId: g.id,
-              indicator: g.indicator,
-              op: g.op,
-              value: g.value,
-              target: g.target,
-              met: g.met,
-            }));
-            db.insert(goalResults).values(rows).run();
+              goalId,
+              indicator,
+              op,
+              value,
+              target,
+              met: g.met ? 1 : 0,
+            });
           }
         }
         return;
       case 'insertRoleChanges':
-        if (w.changes.length) db.insert(roleChanges).values(w.changes.map(roleChangeRow)).run();
+        for (const c of w.changes) prepared.roleChange.run(roleChangeRow(c));
         return;
       case 'upsertRoundMembers':
         for (const m of w.members) {
-          const roles = JSON.stringify(m.roles);
-          db.insert(roundMembers)
-            .values({ roundId: w.roundId, teamId: m.teamId, playerId: m.playerId, seq: m.seq, name: m.name, roles })
-            .onConflictDoUpdate({
-              target: [roundMembers.roundId, roundMembers.teamId, roundMembers.playerId],
-              set: { name: m.name, roles },
-            })
-            .run();
+          const { teamId, playerId, seq, name } = m;
+          prepared.roundMember.run({ roundId: w.roundId, teamId, playerId, seq, name, roles: JSON.stringify(m.roles) });
         }
         return;
       case 'insertMessage': {

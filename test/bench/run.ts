@@ -1,4 +1,4 @@
-// `npm run bench [-- --only sim,tick,fanout,limit,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
+// `npm run bench [-- --only sim,tick,turnover,fanout,limit,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
 // [--seconds S] [--repeat N] [--cpu-prof DIR]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
@@ -15,6 +15,7 @@ import { benchReplay, reportReplay } from './replay.ts';
 import { benchSimulation, reportSimulation } from './sim.ts';
 import { machine } from './stats.ts';
 import { benchTick, reportTick } from './tick.ts';
+import { benchTurnover, reportTurnover } from './turnover.ts';
 
 const args = process.argv.slice(2);
 /** `--name value` or `--name=value`. */
@@ -55,6 +56,10 @@ if (want('sim')) {
 if (want('tick')) {
   console.log('\n[2] room tick: 30 teams stepped, stored and broadcast');
   console.log(reportTick(await benchTick()));
+}
+if (want('turnover')) {
+  console.log("\n[2b] a round's end and the next round's start, next to an ordinary minute");
+  console.log(reportTurnover(await benchTurnover()));
 }
 if (want('fanout')) {
   const base = {

@@ -1,0 +1,119 @@
+// Bench 2b: what a round's end and the next round's start cost next to an ordinary minute, per team. Rooms of
+// 10 teams and 40 students (joined as commands: no sockets), stepped by the teacher's clock on a SQLite file
+// through the writer thread, as the server runs them; CPU read per thread from /proc (Linux), so the writer
+// thread's work and the collector's helpers count with the event loop's.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../../server/app.ts';
+import { ManualClock } from '../../server/rooms/clock.ts';
+import type { Room } from '../../server/rooms/room.ts';
+import { fmt } from './stats.ts';
+
+/** CPU time of each thread of this process, in ms (clock ticks of 10 ms: sum over many rooms). */
+function threadCpuMs(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(t, (Number(f[11]) + Number(f[12])) * 10);
+  }
+  return out;
+}
+
+type Phase = 'minute' | 'lastMinute' | 'next' | 'start';
+const PHASES: Phase[] = ['minute', 'lastMinute', 'next', 'start'];
+
+export interface TurnoverResult {
+  rooms: number;
+  teams: number;
+  minutes: number;
+  rounds: number;
+  /** µs of CPU per team: on the event loop, and on every other thread (the writer, the collector's helpers). */
+  main: Record<Phase, number>;
+  other: Record<Phase, number>;
+}
+
+export async function benchTurnover(rooms = 60, minutes = 60, rounds = 2): Promise<TurnoverResult> {
+  const teams = 10;
+  const dir = mkdtempSync(join(tmpdir(), 'opsroom-turnover-'));
+  const app = await buildApp({
+    databasePath: join(dir, 'turnover.db'),
+    clock: new ManualClock(),
+    webRoot: null,
+    commitSlotMs: 0,
+    roomLimits: { creations: { capacity: 1e6, refillPerSecond: 1e6 } },
+  });
+  const ms = { main: zero(), other: zero() };
+  try {
+    const list: Room[] = [];
+    for (let r = 0; r < rooms; r++) {
+      const simulator = r % 2 ? 'web-service' : 'payment-switch';
+      const scenario = simulator === 'payment-switch' ? 'sale-surge' : 'traffic-surge';
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/rooms',
+        payload: { simulator, scenario, teamCount: teams, minutes, tempo: 1, seed: r + 1 },
+      });
+      const room = await app.rooms.get(res.json().code);
+      if (!room) throw new Error('the room just made is not there');
+      for (let i = 0; i < teams * 4; i++) await room.dispatch({ type: 'join', name: `S${i}`, tokenHash: `t${r}-${i}` });
+      await room.dispatch({ type: 'clock', action: 'start' });
+      await room.dispatch({ type: 'clock', action: 'pause' });
+      list.push(room);
+    }
+    const measured = async (phase: Phase, run: () => Promise<unknown>) => {
+      const before = threadCpuMs();
+      await run();
+      for (const [t, v] of threadCpuMs()) {
+        const d = v - (before.get(t) ?? 0);
+        if (t === String(process.pid)) ms.main[phase] += d;
+        else ms.other[phase] += d;
+      }
+    };
+    const all = (action: 'step' | 'next' | 'start' | 'pause') =>
+      Promise.all(list.map((room) => room.dispatch({ type: 'clock', action })));
+    for (let k = 0; k < rounds; k++) {
+      // The first round was started above; the next ones as a teacher does after the scores: next, start.
+      if (k > 0) {
+        await measured('next', () => all('next'));
+        await measured('start', async () => {
+          await all('start');
+          await all('pause');
+        });
+      }
+      for (let m = 1; m <= minutes; m++) await measured(m === minutes ? 'lastMinute' : 'minute', () => all('step'));
+    }
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const perTeam = (o: Record<Phase, number>): Record<Phase, number> => {
+    const n = rooms * teams;
+    return {
+      minute: (o.minute * 1000) / (n * rounds * (minutes - 1)),
+      lastMinute: (o.lastMinute * 1000) / (n * rounds),
+      next: (o.next * 1000) / (n * (rounds - 1)),
+      start: (o.start * 1000) / (n * (rounds - 1)),
+    };
+  };
+  return { rooms, teams, minutes, rounds, main: perTeam(ms.main), other: perTeam(ms.other) };
+}
+
+function zero(): Record<Phase, number> {
+  return { minute: 0, lastMinute: 0, next: 0, start: 0 };
+}
+
+export function reportTurnover(r: TurnoverResult): string {
+  const line = (label: string, o: Record<Phase, number>) =>
+    `  ${label.padEnd(14)} ${PHASES.map((p) => `${p} ${fmt(o[p], 0)}`).join(', ')}`;
+  const total = Object.fromEntries(PHASES.map((p) => [p, r.main[p] + r.other[p]])) as Record<Phase, number>;
+  const extra = total.lastMinute - total.minute + total.next + total.start;
+  return [
+    `${r.rooms} rooms × ${r.teams} teams × 40 students, ${r.rounds} rounds of ${r.minutes} minutes; µs of CPU per team:`,
+    line('event loop', r.main),
+    line('other threads', r.other),
+    line('total', total),
+    `  a round's end and the next start cost ${fmt(extra, 0)} µs per team, ${fmt(extra / total.minute, 1)} ordinary minutes`,
+  ].join('\n');
+}
