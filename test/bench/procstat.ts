@@ -3,11 +3,15 @@ import { readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // _SC_CLK_TCK on Linux
 
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** User and system CPU of a `/proc/…/stat` line (a process's or a thread's), in seconds. */
+export function statCpuSeconds(stat: string): number {
   // Fields after the command name (which may hold spaces) start at index 2 of the rest.
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(rest[11]) + Number(rest[12])) / TICKS_PER_SECOND;
+}
+
+export function cpuSeconds(pid: number): number {
+  return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
 export function rssMB(pid: number): number {

@@ -8,16 +8,14 @@ import { join } from 'node:path';
 import { buildApp } from '../../server/app.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
 import type { Room } from '../../server/rooms/room.ts';
+import { statCpuSeconds } from './procstat.ts';
 import { fmt } from './stats.ts';
 
 /** CPU time of each thread of this process, in ms (clock ticks of 10 ms: sum over many rooms). */
 function threadCpuMs(): Map<string, number> {
   const out = new Map<string, number>();
-  for (const t of readdirSync('/proc/self/task')) {
-    const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(t, (Number(f[11]) + Number(f[12])) * 10);
-  }
+  for (const t of readdirSync('/proc/self/task'))
+    out.set(t, 1000 * statCpuSeconds(readFileSync(`/proc/self/task/${t}/stat`, 'utf8')));
   return out;
 }
 
