@@ -98,17 +98,16 @@ export async function benchTurnover(rooms = 60, minutes = 60, rounds = 2): Promi
   return { rooms, teams, minutes, rounds, main: perTeam(ms.main), other: perTeam(ms.other) };
 }
 
-function zero(): Record<Phase, number> {
-  return { minute: 0, lastMinute: 0, next: 0, start: 0 };
-}
+const byPhase = (f: (p: Phase) => number) => Object.fromEntries(PHASES.map((p) => [p, f(p)])) as Record<Phase, number>;
+const zero = () => byPhase(() => 0);
 
 export function reportTurnover(r: TurnoverResult): string {
   const line = (label: string, o: Record<Phase, number>) =>
     `  ${label.padEnd(14)} ${PHASES.map((p) => `${p} ${fmt(o[p], 0)}`).join(', ')}`;
-  const total = Object.fromEntries(PHASES.map((p) => [p, r.main[p] + r.other[p]])) as Record<Phase, number>;
+  const total = byPhase((p) => r.main[p] + r.other[p]);
   const extra = total.lastMinute - total.minute + total.next + total.start;
   return [
-    `${r.rooms} rooms × ${r.teams} teams × 40 students, ${r.rounds} rounds of ${r.minutes} minutes; µs of CPU per team:`,
+    `${r.rooms} rooms of ${r.teams} teams and ${r.teams * 4} students, ${r.rounds} rounds of ${r.minutes} minutes; µs of CPU per team:`,
     line('event loop', r.main),
     line('other threads', r.other),
     line('total', total),
