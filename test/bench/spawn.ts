@@ -1,4 +1,7 @@
 // Child processes of the benchmarks: TypeScript entry points run with tsx, JSON lines on stdout.
+// BENCH_STDOUT_LOG=FILE keeps the children's other stdout lines (V8's traces, e.g. SERVER_NODE_FLAGS with
+// --trace-opt --trace-deopt) in FILE, appended as they come, instead of dropping them.
+import { appendFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +33,7 @@ export function startChild(
     try {
       msg = JSON.parse(line);
     } catch {
+      if (process.env.BENCH_STDOUT_LOG) appendFileSync(process.env.BENCH_STDOUT_LOG, `${line}\n`);
       return;
     }
     const i = waiting.findIndex((w) => w.pred(msg));
