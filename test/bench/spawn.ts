@@ -1,7 +1,7 @@
 // Child processes of the benchmarks: TypeScript entry points run with tsx, JSON lines on stdout.
 // BENCH_STDOUT_LOG=FILE keeps the children's other stdout lines (V8's traces, e.g. SERVER_NODE_FLAGS with
 // --trace-opt --trace-deopt) in FILE, appended as they come, instead of dropping them.
-import { appendFileSync } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,13 @@ export interface Child {
   send(msg: object): void;
   stop(): Promise<void>;
 }
+
+/** The file of BENCH_STDOUT_LOG, opened once for every child (appended to, not written synchronously per line). */
+let stdoutLog: WriteStream | null = null;
+const logLine = (file: string, line: string) => {
+  stdoutLog ??= createWriteStream(file, { flags: 'a' });
+  stdoutLog.write(`${line}\n`);
+};
 
 export function startChild(
   relativeToBench: string,
@@ -33,7 +40,7 @@ export function startChild(
     try {
       msg = JSON.parse(line);
     } catch {
-      if (process.env.BENCH_STDOUT_LOG) appendFileSync(process.env.BENCH_STDOUT_LOG, `${line}\n`);
+      if (process.env.BENCH_STDOUT_LOG) logLine(process.env.BENCH_STDOUT_LOG, line);
       return;
     }
     const i = waiting.findIndex((w) => w.pred(msg));

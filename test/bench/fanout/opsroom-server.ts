@@ -10,7 +10,7 @@ const app = await buildApp({
   databasePath: process.env.DATABASE_PATH!,
   webRoot: null,
   ...OPEN_LIMITS,
-  // SLOT_MS: to measure the server with other beat and commit slots than its default (0: none).
+  // SLOT_MS: to measure the server with other beat and commit slots than its default (BEAT_SLOT_MS; 0: none).
   ...(process.env.SLOT_MS
     ? { beatSlotMs: Number(process.env.SLOT_MS), commitSlotMs: Number(process.env.SLOT_MS) }
     : {}),
