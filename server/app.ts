@@ -35,6 +35,7 @@ import { Coach, DEFAULT_COACH_LIMITS, WorkerRunner, type CoachLimits, type Coach
 import { DEFAULT_EXPORT_LIMITS, Exports, type ExportLimits } from './replay/exports.ts';
 import { rawJsonParser } from './realtime/encoder.ts';
 import { FeedHub, feedRoutes } from './realtime/feed.ts';
+import { FrameAdapter } from './realtime/frames.ts';
 import { AddressBook, DEFAULT_CONNECTION_LIMITS, guardSocketIo, type ConnectionLimits } from './realtime/guard.ts';
 import { CodeGuesses, DEFAULT_GUESS_LIMIT, type BucketConfig } from './realtime/limits.ts';
 import { LocalGate, type RoomGate } from './realtime/gate.ts';
@@ -154,7 +155,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     destroyUpgrade: false,
     maxHttpBufferSize: MAX_SOCKET_MESSAGE,
     parser: rawJsonParser,
-    ...(cluster ? { adapter: cluster.adapter.adapter } : {}),
+    // One process: the in-memory adapter that writes a broadcast's frame straight to idle sockets (frames.ts).
+    adapter: cluster ? cluster.adapter.adapter : FrameAdapter,
   });
   const upgrades = new EventEmitter();
   app.server.on('upgrade', (req, socket, head) => {
@@ -186,6 +188,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     roomStates: () => rooms.all().map((r) => r.round.state),
     socketRoles: () => [...io.sockets.sockets.values()].map((s) => s.data.role),
     feeds: () => feed.count(),
+    broadcastWrites: () =>
+      io.sockets.adapter instanceof FrameAdapter ? io.sockets.adapter.counts : { direct: 0, queued: 0 },
   });
   app.decorate('rooms', rooms);
   app.decorate('store', store);

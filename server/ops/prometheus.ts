@@ -16,6 +16,8 @@ export interface ScrapeSources {
   socketRoles(): Iterable<string | undefined>;
   /** Open plain WebSocket feeds. */
   feeds(): number;
+  /** Broadcast copies written straight to an idle websocket, and those queued in socket.io (realtime/frames.ts). */
+  broadcastWrites?(): { direct: number; queued: number };
 }
 
 const ms = (v: number) => v / 1000;
@@ -91,6 +93,21 @@ export class PromMetrics implements Metrics {
         }
         n.feed = self.sources?.feeds() ?? 0;
         for (const [kind, v] of Object.entries(n)) this.set({ kind }, v);
+      },
+    });
+    // Counted by the adapter on every send (a plain field, cheaper than a counter per socket), read when scraped.
+    const written = { direct: 0, queued: 0 };
+    new Counter({
+      name: 'opsroom_broadcast_writes_total',
+      help: 'Broadcast copies by path: direct (written straight to an idle websocket) or queued (behind bytes still waiting, or long-polling)',
+      labelNames: ['path'],
+      registers: [this.registry],
+      collect() {
+        const now = self.sources?.broadcastWrites?.() ?? written;
+        for (const path of ['direct', 'queued'] as const) {
+          this.inc({ path }, Math.max(0, now[path] - written[path]));
+          written[path] = now[path];
+        }
       },
     });
     // Event-loop delay, memory, CPU, handles, GC: prom-client's standard process metrics.

@@ -4,6 +4,7 @@
 // answered here, or in cluster mode by the room's owner.
 import type { Server, Socket } from 'socket.io';
 import { Adapter } from 'socket.io-adapter';
+import { FrameAdapter } from './frames.ts';
 import type { z } from 'zod';
 import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode, type ProtocolError } from '../../shared/protocol/errors.ts';
@@ -74,7 +75,10 @@ export type FeedSink = Pick<FeedHub, 'send' | 'count'>;
 export function socketOutput(io: IoServer, feed: FeedSink, metrics: Metrics = noMetrics): RoomOutput {
   const raw = encodesRawJson(io);
   // Only socket.io's in-memory adapter knows every receiver; with another (a cluster's), they may be elsewhere.
-  const localOnly = () => io.sockets.adapter.constructor === Adapter;
+  const localOnly = () => {
+    const kind = io.sockets.adapter.constructor;
+    return kind === Adapter || kind === FrameAdapter;
+  };
   return {
     listens(code, to) {
       if (!localOnly()) return true;
