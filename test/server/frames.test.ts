@@ -134,13 +134,19 @@ describe('in the app', () => {
   });
   afterAll(() => server.close());
 
-  test('the app writes minutes directly to a reading class', async () => {
-    const { code, teacherKey } = await createRoom(server, { teamCount: 2, minutes: 10, tempo: 1 });
+  /** A room at one minute per second, its teacher and one student (whose minutes are collected) seated. */
+  async function seatedClass(teamCount: number, minutes: number) {
+    const { code, teacherKey } = await createRoom(server, { teamCount, minutes, tempo: 1 });
     const teacher = await connect(server);
     await ok(teacher, 'teacher:join', { code, key: teacherKey });
     const ann = await connect(server);
-    const minutes = collect(ann, 'minute');
+    const got = collect(ann, 'minute');
     await ok(ann, 'student:join', { code, name: 'Ann' });
+    return { code, teacherKey, teacher, ann, minutes: got };
+  }
+
+  test('the app writes minutes directly to a reading class', async () => {
+    const { teacher, minutes } = await seatedClass(2, 10);
     const adapter = server.app.io.sockets.adapter as FrameAdapter;
     expect(adapter).toBeInstanceOf(FrameAdapter);
     const before = adapter.counts.direct;
@@ -157,12 +163,7 @@ describe('in the app', () => {
 
   test('a teacher socket that stops reading the room’s minutes is cut past the cap; the class goes on', async () => {
     // 30 teams: each room minute to the teacher is ~50 KB, 240 of them ~12 MB, past the kernel's buffers.
-    const { code, teacherKey } = await createRoom(server, { teamCount: 30, minutes: 240, tempo: 1 });
-    const teacher = await connect(server);
-    await ok(teacher, 'teacher:join', { code, key: teacherKey });
-    const ann = await connect(server);
-    const minutes = collect(ann, 'minute');
-    await ok(ann, 'student:join', { code, name: 'Ann' });
+    const { code, teacherKey, teacher, ann, minutes } = await seatedClass(30, 240);
     const stuck = await rawSocketIo(server.url);
     expect(await stuck.request('teacher:join', { code, key: teacherKey })).toMatchObject({ ok: true });
     const before = server.app.io.engine.clientsCount;
