@@ -1,6 +1,6 @@
 // Transitions are pure: the same state, command and context give the same next state, writes and
 // messages, and the state they start from is left as it was. No database, no clock, no sockets.
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { IdSource } from '../../server/db/writes.ts';
 import { AppendOnly } from '../../server/rooms/append-only.ts';
 import type { Command, TransitionCtx } from '../../server/rooms/commands.ts';
@@ -172,6 +172,38 @@ describe('goals during a round', () => {
       ).toBeGreaterThan(0);
       expect(state.round.state).toBe('finished');
     }
+  });
+
+  test('a change or a new name keeps the team’s tallies: its next minute does not go over every minute again', () => {
+    const config = { ...DEFAULT_CONFIG, teamCount: 1, minutes: 40, seed: 9 };
+    let state = openRoom({ code: 'ABCDEF', teacherId: 1, config }, ctx(0)).state;
+    state = transition(state, { type: 'join', name: 'Ana', tokenHash: 'Ana' }, ctx(100)).next;
+    state = transition(state, { type: 'clock', action: 'start' }, ctx(500)).next;
+    const ana = [...state.players.values()][0];
+    for (let m = 1; m <= 20; m++) state = transition(state, { type: 'tick', firedAt: m * 1000 }, ctx(1000 + m)).next;
+    state = transition(state, { type: 'control', playerId: ana.id, key: 'servers', value: 12 }, ctx(30_000)).next;
+    state = transition(state, { type: 'rename', teamId: state.teams[0].id, name: 'Blue' }, ctx(30_001)).next;
+    // Going over the minutes so far walks the team's list of snapshots (21 of them) from its start.
+    const walked: number[] = [];
+    const walk = AppendOnly.prototype[Symbol.iterator];
+    const spy = vi.spyOn(AppendOnly.prototype, Symbol.iterator).mockImplementation(function (
+      this: AppendOnly<unknown>,
+    ) {
+      walked.push(this.length);
+      return walk.call(this);
+    });
+    try {
+      state = transition(state, { type: 'tick', firedAt: 21_000 }, ctx(31_000)).next;
+    } finally {
+      spy.mockRestore();
+    }
+    const team = [...state.round.teams.values()][0];
+    expect(team.snapshots.length).toBe(22);
+    expect(walked.filter((n) => n >= 21)).toEqual([]);
+    expect(team.name).toBe('Blue');
+    expect(team.snapshots.at(-1)?.controls.servers).toBe(12);
+    const whole = evaluateRound(state.round.scenarioDef, team.snapshots.toArray(), state.round.baseline!.run);
+    expect([team.progress, team.score]).toEqual([whole.goals, whole.score]);
   });
 
   test('a goal’s value is the mean of its window, or the last minute (final, or a window not yet open)', () => {

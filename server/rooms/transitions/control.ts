@@ -3,6 +3,7 @@
 import type { ChangeRecord } from '../../../shared/protocol/types.ts';
 import { emit, type Transition } from '../commands.ts';
 import { checkChange } from '../changes.ts';
+import { withTeam } from '../round.ts';
 import { Draft } from './draft.ts';
 
 export const control: Transition<'control'> = (s, cmd, ctx) => {
@@ -16,7 +17,7 @@ export const control: Transition<'control'> = (s, cmd, ctx) => {
     ...{ author: { playerId: p.id, name: p.name }, at: ctx.now },
   };
   const d = new Draft(s);
-  d.patchRound({ teams: new Map(r.teams).set(teamId, { ...run, changes: run.changes.append(change) }) });
+  d.patchRound({ teams: new Map(r.teams).set(teamId, withTeam(run, { changes: run.changes.append(change) })) });
   d.write({ op: 'insertChanges', changes: [change] });
   d.send(emit({ kind: 'team', teamId }, 'pending', change), emit({ kind: 'teacher' }, 'pending', change));
   return d.done(change);

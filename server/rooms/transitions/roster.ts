@@ -5,6 +5,7 @@ import { LIMITS } from '../../../shared/protocol/types.ts';
 import type { IdSource } from '../../db/writes.ts';
 import { emit, unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { activePlayers, activeTeams, members, nextSeq, teamWithRoom, uniqueName } from '../roster.ts';
+import { withTeam } from '../round.ts';
 import type { PlayerState, RoomState } from '../state.ts';
 import { historyFor } from '../split-view.ts';
 import { Draft } from './draft.ts';
@@ -99,7 +100,7 @@ export const rename: Transition<'rename'> = (s, cmd) => {
   const r = s.round;
   const run = r.teams.get(team.id);
   if (run && r.state !== 'finished') {
-    d.patchRound({ teams: new Map(r.teams).set(team.id, { ...run, name: cmd.name }) });
+    d.patchRound({ teams: new Map(r.teams).set(team.id, withTeam(run, { name: cmd.name })) });
     d.write({ op: 'renameRoundTeam', roundId: r.id, teamId: team.id, name: cmd.name });
   }
   d.send({ kind: 'room' });
