@@ -135,6 +135,11 @@ async function runCluster(
     const total = {
       cpuPercent: measured.reduce((a, s) => a + s.cpuPercent, 0),
       cpuSeconds: measured.reduce((a, s) => a + s.cpuSeconds, 0),
+      threads: {
+        mainUser: measured.reduce((a, s) => a + s.threads.mainUser, 0),
+        mainSystem: measured.reduce((a, s) => a + s.threads.mainSystem, 0),
+        others: measured.reduce((a, s) => a + s.threads.others, 0),
+      },
       rssMaxMB: Math.max(...measured.map((s) => s.rssMaxMB)),
       rssEndMB: 0,
       samples: [],

@@ -176,7 +176,16 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
     wire: { framesPerMessage: sum('wireFrames') / messages, bytesPerMessage: sum('wireBytes') / messages },
     changesSent: sum('changesSent'),
     changeErrors: sum('changeErrors'),
-    server: { ...server, usPerMessage: (1e6 * server.cpuSeconds) / messages },
+    server: {
+      ...server,
+      usPerMessage: (1e6 * server.cpuSeconds) / messages,
+      /** The same CPU per delivered message by thread: the event loop's own, and its helpers' and workers'. */
+      usPerMessageBy: {
+        mainUser: (1e6 * server.threads.mainUser) / messages,
+        mainSystem: (1e6 * server.threads.mainSystem) / messages,
+        others: (1e6 * server.threads.others) / messages,
+      },
+    },
     loadgen: {
       procs: gens.length,
       cpuPercent: gens.reduce((a, g) => a + g.cpuPercent, 0),
@@ -274,6 +283,12 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+/** Where a server's CPU per snapshot went: its main thread (user + system) and its other threads. */
+const byThread = (x: RunResult) => {
+  const t = x.server.usPerMessageBy;
+  return `main ${fmt(t.mainUser, 1)} + ${fmt(t.mainSystem, 1)} µs (user + system), other threads ${fmt(t.others, 1)} µs`;
+};
+
 /** One line per pair: `N students: … p99 X ms … max … missed M … out-of-order K … server CPU … RSS …`. */
 function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<typeof withBaseline>>): string {
   return [
@@ -281,6 +296,7 @@ function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<type
     `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (since the tick started: p99 ${r.sinceTickMs.p99} ms)`,
     `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}, server CPU ${fmt(r.server.cpuPercent, 0)} %, RSS ${fmt(r.server.rssMaxMB, 0)} MB`,
     `CPU/snapshot ${fmt(r.server.usPerMessage, 1)} µs vs bare socket.io ${fmt(b.server.usPerMessage, 1)} µs = ${fmt(ratios.cpuPerMessage, 2)}×`,
+    `by thread: ${byThread(r)} vs bare ${byThread(b)}`,
     `received per snapshot ${fmt(r.wire.framesPerMessage, 2)} frames / ${fmt(r.wire.bytesPerMessage, 0)} B vs bare ${fmt(b.wire.framesPerMessage, 2)} / ${fmt(b.wire.bytesPerMessage, 0)} B`,
     serverLoop(r),
     `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''}, RSS ${fmt(b.server.rssMaxMB, 0)} MB, ${serverLoop(b)})`,

@@ -1,5 +1,5 @@
 // CPU and memory of another process, sampled from /proc (Linux).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // _SC_CLK_TCK on Linux
 
@@ -14,6 +14,45 @@ export function cpuSeconds(pid: number): number {
   return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
+/** Where a process's CPU went, in seconds: its main thread (user and system) and all its other threads. */
+export interface ThreadSplit {
+  mainUser: number;
+  mainSystem: number;
+  others: number;
+}
+
+/** Each thread's CPU now, by thread id (the main thread's id is the process's). */
+function threadTimes(pid: number): Map<number, { user: number; system: number }> {
+  const out = new Map<number, { user: number; system: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), { user: Number(rest[11]) / TICKS_PER_SECOND, system: Number(rest[12]) / TICKS_PER_SECOND });
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/**
+ * The CPU of each thread between two readings. Other threads are V8's helpers (the collector's parallel and
+ * concurrent work, compilation) and the process's own workers (Opsroom's database writer); one that started
+ * in between counts from zero, one that ended is not counted.
+ */
+function splitBetween(pid: number, a: ReturnType<typeof threadTimes>, b: ReturnType<typeof threadTimes>): ThreadSplit {
+  const out: ThreadSplit = { mainUser: 0, mainSystem: 0, others: 0 };
+  for (const [tid, t] of b) {
+    const t0 = a.get(tid) ?? { user: 0, system: 0 };
+    if (tid === pid) {
+      out.mainUser = t.user - t0.user;
+      out.mainSystem = t.system - t0.system;
+    } else out.others += t.user + t.system - t0.user - t0.system;
+  }
+  return out;
+}
+
 export function rssMB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const m = /VmRSS:\s+(\d+) kB/.exec(status);
@@ -26,6 +65,8 @@ export interface Sampler {
   stop(): {
     cpuPercent: number;
     cpuSeconds: number;
+    /** The window's CPU by thread. */
+    threads: ThreadSplit;
     rssMaxMB: number;
     rssEndMB: number;
     samples: { t: number; rssMB: number }[];
@@ -35,6 +76,7 @@ export interface Sampler {
 export function sampleProcess(pid: number, everyMs = 1000): Sampler {
   let t0 = Date.now();
   let c0 = cpuSeconds(pid);
+  let th0 = threadTimes(pid);
   const samples: { t: number; rssMB: number }[] = [];
   let marked = false;
   // Unreferenced, and stopped once the process is gone: a sampler of a process killed mid-run (the failover
@@ -50,17 +92,20 @@ export function sampleProcess(pid: number, everyMs = 1000): Sampler {
     mark() {
       t0 = Date.now();
       c0 = cpuSeconds(pid);
+      th0 = threadTimes(pid);
       marked = true;
     },
     stop() {
       clearInterval(timer);
       const wall = (Date.now() - t0) / 1000;
       const cpu = cpuSeconds(pid) - c0;
+      const threads = splitBetween(pid, th0, threadTimes(pid));
       const end = rssMB(pid);
       samples.push({ t: wall, rssMB: end });
       return {
         cpuPercent: (100 * cpu) / wall,
         cpuSeconds: cpu,
+        threads,
         rssMaxMB: Math.max(...samples.map((s) => s.rssMB)),
         rssEndMB: end,
         samples,
