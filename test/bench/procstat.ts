@@ -3,11 +3,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // _SC_CLK_TCK on Linux
 
-/** User and system CPU of a `/proc/…/stat` line (a process's or a thread's), in seconds. */
-export function statCpuSeconds(stat: string): number {
+/** User and system CPU of a `/proc/…/stat` line (a process's or a thread's), each in seconds. */
+function statTimes(stat: string): { user: number; system: number } {
   // Fields after the command name (which may hold spaces) start at index 2 of the rest.
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(rest[11]) + Number(rest[12])) / TICKS_PER_SECOND;
+  return { user: Number(rest[11]) / TICKS_PER_SECOND, system: Number(rest[12]) / TICKS_PER_SECOND };
+}
+
+/** User and system CPU of a `/proc/…/stat` line together, in seconds. */
+export function statCpuSeconds(stat: string): number {
+  const t = statTimes(stat);
+  return t.user + t.system;
 }
 
 export function cpuSeconds(pid: number): number {
@@ -26,9 +32,7 @@ function threadTimes(pid: number): Map<number, { user: number; system: number }>
   const out = new Map<number, { user: number; system: number }>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(tid), { user: Number(rest[11]) / TICKS_PER_SECOND, system: Number(rest[12]) / TICKS_PER_SECOND });
+      out.set(Number(tid), statTimes(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
     } catch {
       // The thread ended meanwhile.
     }
