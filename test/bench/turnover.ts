@@ -2,13 +2,9 @@
 // 10 teams and 40 students (joined as commands: no sockets), stepped by the teacher's clock on a SQLite file
 // through the writer thread, as the server runs them; CPU read per thread from /proc (Linux), so the writer
 // thread's work and the collector's helpers count with the event loop's.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildApp } from '../../server/app.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
-import type { Room } from '../../server/rooms/room.ts';
+import { readdirSync, readFileSync } from 'node:fs';
 import { statCpuSeconds } from './procstat.ts';
+import { pausedRooms, withBenchApp } from './rooms.ts';
 import { fmt } from './stats.ts';
 
 /** CPU time of each thread of this process, in ms (clock ticks of 10 ms: sum over many rooms). */
@@ -34,32 +30,9 @@ export interface TurnoverResult {
 
 export async function benchTurnover(rooms = 60, minutes = 60, rounds = 2): Promise<TurnoverResult> {
   const teams = 10;
-  const dir = mkdtempSync(join(tmpdir(), 'opsroom-turnover-'));
-  const app = await buildApp({
-    databasePath: join(dir, 'turnover.db'),
-    clock: new ManualClock(),
-    webRoot: null,
-    commitSlotMs: 0,
-    roomLimits: { creations: { capacity: 1e6, refillPerSecond: 1e6 } },
-  });
   const ms = { main: zero(), other: zero() };
-  try {
-    const list: Room[] = [];
-    for (let r = 0; r < rooms; r++) {
-      const simulator = r % 2 ? 'web-service' : 'payment-switch';
-      const scenario = simulator === 'payment-switch' ? 'sale-surge' : 'traffic-surge';
-      const res = await app.inject({
-        method: 'POST',
-        url: '/api/rooms',
-        payload: { simulator, scenario, teamCount: teams, minutes, tempo: 1, seed: r + 1 },
-      });
-      const room = await app.rooms.get(res.json().code);
-      if (!room) throw new Error('the room just made is not there');
-      for (let i = 0; i < teams * 4; i++) await room.dispatch({ type: 'join', name: `S${i}`, tokenHash: `t${r}-${i}` });
-      await room.dispatch({ type: 'clock', action: 'start' });
-      await room.dispatch({ type: 'clock', action: 'pause' });
-      list.push(room);
-    }
+  await withBenchApp('turnover', async (app) => {
+    const list = await pausedRooms(app, rooms, { teams, minutes, students: 4 });
     const measured = async (phase: Phase, run: () => Promise<unknown>) => {
       const before = threadCpuMs();
       await run();
@@ -72,7 +45,7 @@ export async function benchTurnover(rooms = 60, minutes = 60, rounds = 2): Promi
     const all = (action: 'step' | 'next' | 'start' | 'pause') =>
       Promise.all(list.map((room) => room.dispatch({ type: 'clock', action })));
     for (let k = 0; k < rounds; k++) {
-      // The first round was started above; the next ones as a teacher does after the scores: next, start.
+      // The first round was started by pausedRooms; the next ones as a teacher does after the scores: next, start.
       if (k > 0) {
         await measured('next', () => all('next'));
         await measured('start', async () => {
@@ -82,10 +55,7 @@ export async function benchTurnover(rooms = 60, minutes = 60, rounds = 2): Promi
       }
       for (let m = 1; m <= minutes; m++) await measured(m === minutes ? 'lastMinute' : 'minute', () => all('step'));
     }
-  } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
   const perTeam = (o: Record<Phase, number>): Record<Phase, number> => {
     const n = rooms * teams;
     return {
