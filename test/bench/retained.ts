@@ -1,8 +1,8 @@
-// Bench 3e: what each team-minute leaves alive in the rooms' memory. At 10,000 students the collector's cost
-// follows the number of small objects that outlive a minute (docs/performance.md, "The eighth stretch"), not
-// their bytes: this counts them. Rooms of 10 teams are played in process (manual clock, a SQLite file) to minute
-// 10 and to minute 30; a heap snapshot after each (a full collection first) gives the live objects by kind, and
-// the difference over the team-minutes between them is what each minute adds for good (the team's history).
+// Bench 3e: what each team-minute leaves alive in the rooms' memory. At 10,000 students what outlives a minute
+// is what the collector pays for (docs/performance.md, "The eighth stretch"): this counts it. Rooms of 10 teams
+// are played in process (manual clock, a SQLite file) to minute 10 and to minute 30; a heap snapshot after each
+// (a full collection first) gives the live objects by kind, and the difference over the team-minutes between
+// them is what each minute adds for good (the team's history).
 import { getHeapSnapshot } from 'node:v8';
 import { pausedRooms, withBenchApp } from './rooms.ts';
 import { fmt } from './stats.ts';
