@@ -1,23 +1,22 @@
-// CPU and memory of another process, sampled from /proc (Linux).
+// CPU and memory of a process (another, or this one), by thread too, read from /proc (Linux).
 import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // _SC_CLK_TCK on Linux
 
-/** User and system CPU of a `/proc/…/stat` line (a process's or a thread's), each in seconds. */
-function statTimes(stat: string): { user: number; system: number } {
+/**
+ * User and system CPU of a `/proc/…/stat` line (a process's or a thread's), each in clock ticks: whole numbers,
+ * so that a difference of two readings is exact (no -0 where nothing was spent).
+ */
+function statTicks(stat: string): { user: number; system: number } {
   // Fields after the command name (which may hold spaces) start at index 2 of the rest.
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(rest[11]) / TICKS_PER_SECOND, system: Number(rest[12]) / TICKS_PER_SECOND };
+  return { user: Number(rest[11]), system: Number(rest[12]) };
 }
 
-/** User and system CPU of a `/proc/…/stat` line together, in seconds. */
-export function statCpuSeconds(stat: string): number {
-  const t = statTimes(stat);
-  return t.user + t.system;
-}
-
+/** A process's user and system CPU together, in seconds. */
 export function cpuSeconds(pid: number): number {
-  return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  const t = statTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  return (t.user + t.system) / TICKS_PER_SECOND;
 }
 
 /** Where a process's CPU went, in seconds: its main thread (user and system) and all its other threads. */
@@ -27,12 +26,12 @@ export interface ThreadSplit {
   others: number;
 }
 
-/** Each thread's CPU now, by thread id (the main thread's id is the process's). */
-function threadTimes(pid: number): Map<number, { user: number; system: number }> {
+/** Each thread's CPU now in clock ticks, by thread id (the main thread's id is the process's): for splitBetween. */
+export function threadTimes(pid: number): Map<number, { user: number; system: number }> {
   const out = new Map<number, { user: number; system: number }>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      out.set(Number(tid), statTimes(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
+      out.set(Number(tid), statTicks(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
     } catch {
       // The thread ended meanwhile.
     }
@@ -41,20 +40,28 @@ function threadTimes(pid: number): Map<number, { user: number; system: number }>
 }
 
 /**
- * The CPU of each thread between two readings. Other threads are V8's helpers (the collector's parallel and
+ * The CPU of each thread between two readings, in seconds. Other threads are V8's helpers (the collector's parallel and
  * concurrent work, compilation) and the process's own workers (Opsroom's database writer); one that started
  * in between counts from zero, one that ended is not counted.
  */
-function splitBetween(pid: number, a: ReturnType<typeof threadTimes>, b: ReturnType<typeof threadTimes>): ThreadSplit {
-  const out: ThreadSplit = { mainUser: 0, mainSystem: 0, others: 0 };
+export function splitBetween(
+  pid: number,
+  a: ReturnType<typeof threadTimes>,
+  b: ReturnType<typeof threadTimes>,
+): ThreadSplit {
+  const ticks: ThreadSplit = { mainUser: 0, mainSystem: 0, others: 0 };
   for (const [tid, t] of b) {
     const t0 = a.get(tid) ?? { user: 0, system: 0 };
     if (tid === pid) {
-      out.mainUser = t.user - t0.user;
-      out.mainSystem = t.system - t0.system;
-    } else out.others += t.user + t.system - t0.user - t0.system;
+      ticks.mainUser = t.user - t0.user;
+      ticks.mainSystem = t.system - t0.system;
+    } else ticks.others += t.user + t.system - t0.user - t0.system;
   }
-  return out;
+  return {
+    mainUser: ticks.mainUser / TICKS_PER_SECOND,
+    mainSystem: ticks.mainSystem / TICKS_PER_SECOND,
+    others: ticks.others / TICKS_PER_SECOND,
+  };
 }
 
 export function rssMB(pid: number): number {

@@ -2,18 +2,9 @@
 // 10 teams and 40 students (joined as commands: no sockets), stepped by the teacher's clock on a SQLite file
 // through the writer thread, as the server runs them; CPU read per thread from /proc (Linux), so the writer
 // thread's work and the collector's helpers count with the event loop's.
-import { readdirSync, readFileSync } from 'node:fs';
-import { statCpuSeconds } from './procstat.ts';
+import { splitBetween, threadTimes } from './procstat.ts';
 import { pausedRooms, withBenchApp } from './rooms.ts';
 import { fmt } from './stats.ts';
-
-/** CPU time of each thread of this process, in ms (clock ticks of 10 ms: sum over many rooms). */
-function threadCpuMs(): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const t of readdirSync('/proc/self/task'))
-    out.set(t, 1000 * statCpuSeconds(readFileSync(`/proc/self/task/${t}/stat`, 'utf8')));
-  return out;
-}
 
 type Phase = 'minute' | 'lastMinute' | 'next' | 'start';
 const PHASES: Phase[] = ['minute', 'lastMinute', 'next', 'start'];
@@ -34,13 +25,11 @@ export async function benchTurnover(rooms = 60, minutes = 60, rounds = 2): Promi
   await withBenchApp('turnover', async (app) => {
     const list = await pausedRooms(app, rooms, { teams, minutes, students: 4 });
     const measured = async (phase: Phase, run: () => Promise<unknown>) => {
-      const before = threadCpuMs();
+      const before = threadTimes(process.pid);
       await run();
-      for (const [t, v] of threadCpuMs()) {
-        const d = v - (before.get(t) ?? 0);
-        if (t === String(process.pid)) ms.main[phase] += d;
-        else ms.other[phase] += d;
-      }
+      const s = splitBetween(process.pid, before, threadTimes(process.pid));
+      ms.main[phase] += 1000 * (s.mainUser + s.mainSystem);
+      ms.other[phase] += 1000 * s.others;
     };
     const all = (action: 'step' | 'next' | 'start' | 'pause') =>
       Promise.all(list.map((room) => room.dispatch({ type: 'clock', action })));
