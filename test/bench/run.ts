@@ -1,4 +1,4 @@
-// `npm run bench [-- --only sim,tick,turnover,fanout,limit,retained,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
+// `npm run bench [-- --only sim,tick,turnover,fanout,limit,retained,roomwork,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
 // [--seconds S] [--repeat N] [--cpu-prof DIR]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
@@ -13,6 +13,7 @@ import { benchLoad, reportLoad } from './load.ts';
 import { benchMetrics, reportMetrics } from './metrics.ts';
 import { benchReplay, reportReplay } from './replay.ts';
 import { benchRetained, reportRetained } from './retained.ts';
+import { benchRoomWork, reportRoomWork } from './roomwork.ts';
 import { benchSimulation, reportSimulation } from './sim.ts';
 import { machine } from './stats.ts';
 import { benchTick, reportTick } from './tick.ts';
@@ -90,6 +91,10 @@ if (asked('retained')) {
     '\n[3e] what a team-minute leaves alive: 24 rooms of 10 teams played in process, heap counted at minutes 10 and 30',
   );
   console.log(reportRetained(await benchRetained()));
+}
+if (asked('roomwork')) {
+  console.log("\n[3f] the rooms' own work per team-minute, in process, with the server's Node flags (no sockets)");
+  console.log(reportRoomWork(await benchRoomWork()));
 }
 if (asked('cluster')) {
   const sizes = studentsArg ? limitSizes : [2000, 4000];

@@ -1,0 +1,52 @@
+// Bench 3f: the rooms' own work per team-minute, without sockets — the steady yardstick for the limit probe's
+// CPU per snapshot, whose single runs move by ±3 µs on this machine (docs/performance.md, "The ninth stretch").
+// 250 rooms of 10 teams (the limit probe's 10,000 students) played in process by a manual clock in a process
+// of their own with the server's Node flags: the simulation, goals and score, the texts, the hand-over and the
+// commit through the writer thread, as the server does them; CPU per thread from /proc.
+import { serverFlags } from './fanout.ts';
+import { startChild } from './spawn.ts';
+import { fmt } from './stats.ts';
+
+export interface RoomWorkOptions {
+  rooms: number;
+  teams: number;
+  /** Minutes played before the measured ones (the compiler's warm-up). */
+  warmup: number;
+  minutes: number;
+  /** Rooms stepped together, sharing a commit. */
+  group: number;
+}
+
+export const ROOMWORK_DEFAULTS: RoomWorkOptions = { rooms: 250, teams: 10, warmup: 10, minutes: 45, group: 50 };
+
+export interface RoomWorkResult {
+  opts: RoomWorkOptions;
+  /** µs of CPU per team-minute, by thread. */
+  mainUser: number;
+  mainSystem: number;
+  v8: number;
+  writer: number;
+  wallUs: number;
+}
+
+export async function benchRoomWork(opts: RoomWorkOptions = ROOMWORK_DEFAULTS): Promise<RoomWorkResult> {
+  const args = [opts.rooms, opts.teams, opts.warmup, opts.minutes, opts.group].map(String);
+  const child = startChild('./roomwork-child.ts', args, {}, serverFlags());
+  try {
+    const { roomwork } = await child.next<{ roomwork: Omit<RoomWorkResult, 'opts'> }>((m) => 'roomwork' in m);
+    return { opts, ...roomwork };
+  } finally {
+    await child.stop();
+  }
+}
+
+/** A team-minute feeds its four students and a tenth of its teacher's room minute. */
+const SNAPSHOTS_PER_TEAM_MINUTE = 4.1;
+
+export function reportRoomWork(r: RoomWorkResult): string {
+  const total = r.mainUser + r.mainSystem + r.v8 + r.writer;
+  return [
+    `${r.opts.rooms} rooms of ${r.opts.teams} teams, ${r.opts.minutes} minutes measured after ${r.opts.warmup}, ${r.opts.group} rooms stepped together: CPU per team-minute ${fmt(total)} µs = ${fmt(total / SNAPSHOTS_PER_TEAM_MINUTE)} µs per delivered snapshot at 4 students a team`,
+    `  by thread: main ${fmt(r.mainUser)} + ${fmt(r.mainSystem)} µs (user + system), V8's helpers ${fmt(r.v8)} µs, database writer ${fmt(r.writer)} µs; wall ${fmt(r.wallUs)} µs per team-minute`,
+  ].join('\n');
+}
