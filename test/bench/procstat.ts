@@ -40,6 +40,23 @@ export function threadTimes(pid: number): Map<number, { user: number; system: nu
 }
 
 /**
+ * Each thread's time on a CPU now in nanoseconds, by thread id, from the scheduler's own clock
+ * (`/proc/…/task/…/schedstat`): exact where the ticks of `threadTimes` are a sample, one every 4 ms here, that a
+ * load coming in bursts on a timer can alias. No split between user and system.
+ */
+export function threadRuntimes(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(Number(tid), Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/**
  * The CPU of each thread between two readings, in seconds. Other threads are V8's helpers (the collector's parallel and
  * concurrent work, compilation) and the process's own workers (Opsroom's database writer); one that started
  * in between counts from zero, one that ended is not counted.

@@ -1,10 +1,9 @@
 // The room-work bench's measuring process (roomwork.ts), started with the server's Node flags: rooms played in
 // process, CPU read per thread around the measured minutes; prints one JSON line.
-import { threadTimes } from './procstat.ts';
+import { threadRuntimes, threadTimes } from './procstat.ts';
 import { pausedRooms, withBenchApp } from './rooms.ts';
 
-const [rooms, teams, warmup, minutes, group] = process.argv.slice(2).map(Number);
-const TICKS_PER_SECOND = 100;
+const [rooms, teams, warmup, minutes, group, periodMs] = process.argv.slice(2).map(Number);
 
 // Threads there before the app are the main thread and V8's (the collector's helpers, the compiler, tsx's loader);
 // those started with it are Opsroom's: the database writer (and libuv's pool, idle here).
@@ -13,39 +12,52 @@ const v8Threads = new Set(threadTimes(process.pid).keys());
 await withBenchApp('roomwork', async (app) => {
   // One minute longer than played: no round ends in the measured minutes (a round's end is bench 2b's).
   const list = await pausedRooms(app, rooms, { teams, minutes: warmup + minutes + 1, students: 0 });
-  // As the server's rooms come due a few at a time and share a commit: `group` rooms stepped together.
+  // As the server's rooms come due a few at a time and share a commit: `group` rooms stepped together, the groups
+  // spread over the period as the rooms' clocks are. At the real tempo what a minute makes lives as long as it does
+  // in the server, which is what the collector's cost depends on; as fast as possible (period 0) it lives a tenth
+  // of that, and the collector's share is not the server's.
+  let due = performance.now();
   const minute = async () => {
-    for (let i = 0; i < list.length; i += group)
+    for (let i = 0; i < list.length; i += group) {
+      due += (periodMs * group) / list.length;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       await Promise.all(list.slice(i, i + group).map((room) => room.dispatch({ type: 'clock', action: 'step' })));
+    }
   };
   // The first minutes are the compiler's warm-up (docs/performance.md, "The fifth stretch").
   for (let m = 0; m < warmup; m++) await minute();
+  due = performance.now();
   const before = threadTimes(process.pid);
+  const ran0 = threadRuntimes(process.pid);
   const wall0 = performance.now();
   for (let m = 0; m < minutes; m++) await minute();
   const wall = performance.now() - wall0;
+  const ran = threadRuntimes(process.pid);
   const after = threadTimes(process.pid);
-  const ticks = { mainUser: 0, mainSystem: 0, v8: 0, app: 0 };
-  for (const [tid, t] of after) {
-    const t0 = before.get(tid) ?? { user: 0, system: 0 };
-    const user = t.user - t0.user;
-    const system = t.system - t0.system;
-    if (tid === process.pid) {
-      ticks.mainUser = user;
-      ticks.mainSystem = system;
-    } else if (v8Threads.has(tid)) ticks.v8 += user + system;
-    else ticks.app += user + system;
+  // Each thread's time from the scheduler's clock (exact); the main thread's split into user and system from the
+  // ticks (a sample), scaled to it.
+  const ns = { main: 0, v8: 0, app: 0 };
+  for (const [tid, t] of ran) {
+    const d = t - (ran0.get(tid) ?? 0);
+    if (tid === process.pid) ns.main = d;
+    else if (v8Threads.has(tid)) ns.v8 += d;
+    else ns.app += d;
   }
+  const t0 = before.get(process.pid) ?? { user: 0, system: 0 };
+  const t1 = after.get(process.pid) ?? t0;
+  const userTicks = t1.user - t0.user;
+  const userShare = userTicks / Math.max(1, userTicks + t1.system - t0.system);
   const teamMinutes = rooms * teams * minutes;
-  const us = (t: number) => (t / TICKS_PER_SECOND / teamMinutes) * 1e6;
+  const us = (n: number) => n / 1000 / teamMinutes;
   process.stdout.write(
     `${JSON.stringify({
       roomwork: {
         teamMinutes,
-        mainUser: us(ticks.mainUser),
-        mainSystem: us(ticks.mainSystem),
-        v8: us(ticks.v8),
-        writer: us(ticks.app),
+        mainUser: us(ns.main) * userShare,
+        mainSystem: us(ns.main) * (1 - userShare),
+        v8: us(ns.v8),
+        writer: us(ns.app),
         wallUs: (wall * 1000) / teamMinutes,
       },
     })}\n`,

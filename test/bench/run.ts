@@ -1,10 +1,11 @@
 // `npm run bench [-- --only sim,tick,turnover,fanout,limit,retained,roomwork,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
-// [--seconds S] [--repeat N] [--cpu-prof DIR]`:
+// [--seconds S] [--repeat N] [--cpu-prof DIR] [--period MS]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students), `--seconds` the limit probe's measured window (20),
 // `--repeat` its number of alternated Opsroom / bare pairs at each size (1; with more, a line of medians follows),
-// `--cpu-prof` writes a CPU profile of each server over the measured window into DIR. `npm run soak` is separate.
+// `--cpu-prof` writes a CPU profile of each server over the measured window into DIR, `--period` the room-work
+// bench's ms per simulated minute (1000; 0: as fast as the rooms go). `npm run soak` is separate.
 import { mkdirSync } from 'node:fs';
 import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
 import { benchBaseline, benchCoach, reportBaseline, reportCoach } from './coach.ts';
@@ -13,7 +14,7 @@ import { benchLoad, reportLoad } from './load.ts';
 import { benchMetrics, reportMetrics } from './metrics.ts';
 import { benchReplay, reportReplay } from './replay.ts';
 import { benchRetained, reportRetained } from './retained.ts';
-import { benchRoomWork, reportRoomWork } from './roomwork.ts';
+import { benchRoomWork, ROOMWORK_DEFAULTS, reportRoomWork } from './roomwork.ts';
 import { benchSimulation, reportSimulation } from './sim.ts';
 import { machine } from './stats.ts';
 import { benchTick, reportTick } from './tick.ts';
@@ -44,6 +45,8 @@ const limitSeconds = secondsArg ? positiveInts('seconds', secondsArg)[0] : undef
 const repeatArg = option('repeat');
 const limitRepeat = repeatArg ? positiveInts('repeat', repeatArg)[0] : 1;
 const cpuProfileDir = option('cpu-prof');
+const periodArg = option('period');
+const periodMs = periodArg === '0' ? 0 : periodArg ? positiveInts('period', periodArg)[0] : undefined;
 if (cpuProfileDir) mkdirSync(cpuProfileDir, { recursive: true });
 const quick = args.includes('--quick');
 const want = (name: string) => !only || only.has(name);
@@ -94,7 +97,9 @@ if (asked('retained')) {
 }
 if (asked('roomwork')) {
   console.log("\n[3f] the rooms' own work per team-minute, in process, with the server's Node flags (no sockets)");
-  console.log(reportRoomWork(await benchRoomWork()));
+  console.log(
+    reportRoomWork(await benchRoomWork({ ...ROOMWORK_DEFAULTS, periodMs: periodMs ?? ROOMWORK_DEFAULTS.periodMs })),
+  );
 }
 if (asked('cluster')) {
   const sizes = studentsArg ? limitSizes : [2000, 4000];
