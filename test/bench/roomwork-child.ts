@@ -14,8 +14,8 @@ await withBenchApp('roomwork', async (app) => {
   const list = await pausedRooms(app, rooms, { teams, minutes: warmup + minutes + 1, students: 0 });
   // As the server's rooms come due a few at a time and share a commit: `group` rooms stepped together, the groups
   // spread over the period as the rooms' clocks are. At the real tempo what a minute makes lives as long as it does
-  // in the server, which is what the collector's cost depends on; as fast as possible (period 0) it lives a tenth
-  // of that, and the collector's share is not the server's.
+  // in the server, which is what the collector's cost depends on; as fast as possible (period 0) it lives a
+  // fifteenth of that, and the collector's share is not the server's.
   let due = performance.now();
   const minute = async () => {
     for (let i = 0; i < list.length; i += group) {
