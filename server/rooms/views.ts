@@ -116,12 +116,9 @@ export function headlineTrends(round: RoundRun): Record<number, Record<string, n
 /**
  * Texts of recent snapshots: a minute's text is made once for its write and read again by its broadcasts
  * moments later. Two generations of at most TEXTS entries: older texts are let go (a history keeps its
- * snapshots, not their texts) and made again should one be asked for. 2,048 covers a tick and its broadcasts
- * with room to spare (at 10,000 students, 2,500 team-minutes a second: 0.8–1.6 s), and lets a text die young: kept
- * 16,384 deep, every text outlived two scavenges and was copied twice, 2.5 µs of the collector's CPU per
- * team-minute (`npm run bench -- --only roomwork`, docs/performance.md, "The ninth stretch").
+ * snapshots, not their texts) and made again should one be asked for.
  */
-const TEXTS = 2_048;
+const TEXTS = 16_384;
 let texts = new Map<Snapshot, string>();
 let olderTexts = new Map<Snapshot, string>();
 
