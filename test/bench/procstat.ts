@@ -26,17 +26,22 @@ export interface ThreadSplit {
   others: number;
 }
 
-/** Each thread's CPU now in clock ticks, by thread id (the main thread's id is the process's): for splitBetween. */
-export function threadTimes(pid: number): Map<number, { user: number; system: number }> {
-  const out = new Map<number, { user: number; system: number }>();
+/** One reading per thread of a process, by thread id, from `/proc/<pid>/task/<tid>/<file>`. */
+function perThread<T>(pid: number, file: string, read: (text: string) => T): Map<number, T> {
+  const out = new Map<number, T>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      out.set(Number(tid), statTicks(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
+      out.set(Number(tid), read(readFileSync(`/proc/${pid}/task/${tid}/${file}`, 'utf8')));
     } catch {
       // The thread ended meanwhile.
     }
   }
   return out;
+}
+
+/** Each thread's CPU now in clock ticks, by thread id (the main thread's id is the process's): for splitBetween. */
+export function threadTimes(pid: number): Map<number, { user: number; system: number }> {
+  return perThread(pid, 'stat', statTicks);
 }
 
 /**
@@ -45,15 +50,7 @@ export function threadTimes(pid: number): Map<number, { user: number; system: nu
  * load coming in bursts on a timer can alias. No split between user and system.
  */
 export function threadRuntimes(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      out.set(Number(tid), Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return out;
+  return perThread(pid, 'schedstat', (text) => Number(text.split(' ')[0]));
 }
 
 /**

@@ -1,6 +1,6 @@
 // The room-work bench's measuring process (roomwork.ts), started with the server's Node flags: rooms played in
 // process, CPU read per thread around the measured minutes; prints one JSON line.
-import { threadRuntimes, threadTimes } from './procstat.ts';
+import { splitBetween, threadRuntimes, threadTimes } from './procstat.ts';
 import { pausedRooms, withBenchApp } from './rooms.ts';
 
 const [rooms, teams, warmup, minutes, group, periodMs] = process.argv.slice(2).map(Number);
@@ -44,10 +44,8 @@ await withBenchApp('roomwork', async (app) => {
     else if (v8Threads.has(tid)) ns.v8 += d;
     else ns.app += d;
   }
-  const t0 = before.get(process.pid) ?? { user: 0, system: 0 };
-  const t1 = after.get(process.pid) ?? t0;
-  const userTicks = t1.user - t0.user;
-  const userShare = userTicks / Math.max(1, userTicks + t1.system - t0.system);
+  const split = splitBetween(process.pid, before, after);
+  const userShare = split.mainUser / Math.max(1 / 100, split.mainUser + split.mainSystem);
   const teamMinutes = rooms * teams * minutes;
   const us = (n: number) => n / 1000 / teamMinutes;
   process.stdout.write(
