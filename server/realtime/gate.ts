@@ -118,21 +118,31 @@ export function normalizedCode(input: string): string {
   return code;
 }
 
-function seatStudent(room: Room, player: PlayerState, socketId: string | undefined, deps: AnswerDeps): StudentSeat {
+async function seatStudent(
+  room: Room,
+  player: PlayerState,
+  socketId: string | undefined,
+  deps: AnswerDeps,
+): Promise<StudentSeat> {
   const { code } = room;
-  const v = room.viewOf(player.id);
+  // Read first (from the database), then join the channels in the same turn as the history is checked to end
+  // at the latest minute sent: the sockets hear every later one, and none is missing in between.
+  let history = await room.historyFor(player.id);
+  while (history && !room.isLatest(history)) history = await room.historyFor(player.id);
+  const seated = room.player(player.id) ?? player;
+  const v = room.viewOf(seated.id);
   const view = v && channelName(code, v);
   if (socketId)
-    deps.join(socketId, seatChannels(code, { role: 'student', playerId: player.id, teamId: player.teamId, view }));
-  room.connect(player.id);
+    deps.join(socketId, seatChannels(code, { role: 'student', playerId: seated.id, teamId: seated.teamId, view }));
+  room.connect(seated.id);
   return {
     ...{
       code,
-      playerId: player.id,
-      teamId: player.teamId,
+      playerId: seated.id,
+      teamId: seated.teamId,
       view,
       room: room.view('public'),
-      history: room.historyFor(player.id),
+      history,
       scores: room.scores(),
     },
     ...{
@@ -184,7 +194,7 @@ export async function answer(room: Room, ask: Ask, deps: AnswerDeps): Promise<un
       return ask.view ? { reply, room: room.view('teacher') } : { reply };
     }
     case 'team': {
-      const history = room.historyOf(ask.teamId);
+      const history = await room.historyOf(ask.teamId);
       if (!history) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${ask.teamId} has no round in progress`);
       return history;
     }

@@ -15,13 +15,14 @@ export class AppendOnly<T> implements Iterable<T> {
 
   /** A new version with `item` at the end; this one is unchanged. */
   append(item: T): AppendOnly<T> {
-    if (this.items.length === this.length) {
-      this.items.push(item);
-      return new AppendOnly(this.items, this.length + 1);
-    }
-    const copy = this.items.slice(0, this.length);
-    copy.push(item);
-    return new AppendOnly(copy, copy.length);
+    return this.appendAll([item]);
+  }
+
+  /** A new version with `items` at the end, in their order; this one is unchanged. */
+  appendAll(items: readonly T[]): AppendOnly<T> {
+    const base = this.items.length === this.length ? this.items : this.items.slice(0, this.length);
+    for (const item of items) base.push(item);
+    return new AppendOnly(base, base.length);
   }
 
   at(i: number): T | undefined {

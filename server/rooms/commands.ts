@@ -59,6 +59,8 @@ export type Message =
   | { kind: 'summary'; round: RoundRun; sentAt: number }
   /** A player's sockets follow them to their (new) team; null: no team. */
   | { kind: 'place'; playerId: number; teamId: number | null }
+  /** A player's team history, read back from the database by the shell and sent to their sockets (a move). */
+  | { kind: 'history'; playerId: number }
   /** A removed player's sockets are disconnected. */
   | { kind: 'drop'; playerId: number };
 

@@ -12,6 +12,7 @@ import type {
   TeacherMessage,
   TeamHistory,
 } from '../../shared/protocol/types.ts';
+import type { Snapshot } from '../../shared/sim/types.ts';
 import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
 import { FencedError, type Write } from '../db/writes.ts';
@@ -22,7 +23,8 @@ import type { Mismatches } from './load.ts';
 import type { EventName, RoomOutput } from './output.ts';
 import { NotOwnerError, type RoomGuard } from './ownership.ts';
 import { Presence } from './presence.ts';
-import type { PlayerState, RoomState, RoundRun } from './state.ts';
+import { storedMinutes } from './round.ts';
+import type { PlayerState, RoomState, RoundRun, TeamRun } from './state.ts';
 import { historyFor, teamMinutes, viewMoves, viewOf, type ViewChannel } from './split-view.ts';
 import { transition } from './transitions/index.ts';
 import {
@@ -77,6 +79,8 @@ export class Room {
   /** When the last minute fell due (or the clock started): the next is one tempo later. */
   private lastBeat = 0;
   private disposed: Error | null = null;
+  /** The round the room was loaded with (recoveryMismatches are of its teams). */
+  private readonly loadedRound: number;
 
   constructor(
     private readonly deps: RoomDeps,
@@ -87,6 +91,7 @@ export class Room {
     readonly guard: RoomGuard | null = null,
   ) {
     this.current = state;
+    this.loadedRound = state.round.id;
     this.presence = new Presence(deps.clock.now());
   }
 
@@ -205,6 +210,9 @@ export class Room {
         case 'summary':
           if (out.listens?.(this.code, { kind: 'observers' }) !== false)
             out.emit(this.code, { kind: 'observers' }, 'summary', roomSummary(m.round, m.sentAt));
+          break;
+        case 'history':
+          void this.sendHistory(m.playerId);
           break;
         case 'place':
           out.placePlayer(
@@ -359,15 +367,59 @@ export class Room {
   summary(): RoomSummary | null {
     return this.started ? roomSummary(this.current.round, this.deps.clock.now()) : null;
   }
-  historyOf(teamId: number): TeamHistory | null {
-    const t = this.current.round.teams.get(teamId);
-    return t ? teamHistory(this.current.round, t) : null;
+  async historyOf(teamId: number): Promise<TeamHistory | null> {
+    const read = await this.minutesOf(teamId);
+    return read && teamHistory(read.state.round, read.team, read.snapshots);
   }
   /** A student's team's history as they may see it (split view keeps what their roles see). */
-  historyFor(playerId: number): TeamHistory | null {
+  async historyFor(playerId: number): Promise<TeamHistory | null> {
+    const teamId = this.player(playerId)?.teamId;
+    const read = teamId != null ? await this.minutesOf(teamId) : null;
+    // The player as they are once the minutes are read: their roles may have moved meanwhile.
     const p = this.player(playerId);
-    const t = p?.teamId != null ? this.current.round.teams.get(p.teamId) : undefined;
-    return p && t ? historyFor(this.current, t, p) : null;
+    return read && p && p.teamId === teamId ? historyFor(read.state, read.team, p, read.snapshots) : null;
+  }
+
+  /** Whether a history read earlier still ends at its team's latest minute, in the room's current round. */
+  isLatest(h: TeamHistory): boolean {
+    const { round } = this.current;
+    return round.id === h.roundId && round.teams.get(h.teamId)?.snapshot.minute === h.snapshots.at(-1)?.minute;
+  }
+
+  /** A moved player's new team history to their sockets, once read (a reload's join reads it the same way). */
+  private async sendHistory(playerId: number): Promise<void> {
+    try {
+      const h = await this.historyFor(playerId);
+      if (h && !this.disposed) this.deps.out.emit(this.code, { kind: 'player', playerId }, 'history', h);
+    } catch (err) {
+      // The desk finds out at its next minute, which is not its team's, and joins again for its history.
+      this.deps.log.warn({ err, code: this.code, playerId }, 'could not read a moved player’s history');
+    }
+  }
+
+  /**
+   * A team's minutes `0…` its latest, read back from the database: the room keeps only each team's latest
+   * (state.ts), and every minute seen was stored first. With the state they go with: should the round move on
+   * while they are read, its new latest minute is added (or, a minute further or a new round, read again), so
+   * that what is returned is whole and as current as the room once the promise settles.
+   */
+  private async minutesOf(teamId: number): Promise<{ state: RoomState; team: TeamRun; snapshots: Snapshot[] } | null> {
+    for (;;) {
+      const { round } = this.current;
+      const team = round.teams.get(teamId);
+      if (!team) return null;
+      const upTo = team.snapshot.minute;
+      const rows = await this.deps.store.snapshotsOfRound(round.id, { teamId, upToMinute: upTo });
+      const state = this.current;
+      const now = state.round.teams.get(teamId);
+      if (state.round.id !== round.id || !now || now.snapshot.minute > upTo + 1) continue;
+      // A team whose stored minutes differed from its re-simulation at the load goes on from the simulation,
+      // which its history then shows too (as its goals and score do).
+      const differed = this.recoveryMismatches.some((m) => m.teamId === teamId) && round.id === this.loadedRound;
+      const snapshots = storedMinutes(round, team, differed ? [] : rows);
+      if (now.snapshot.minute === upTo + 1) snapshots.push(now.snapshot);
+      return { state, team: now, snapshots };
+    }
   }
   /** The view channel a student's sockets belong in now (split-view.ts). */
   viewOf(playerId: number): ViewChannel | null {

@@ -59,22 +59,49 @@ export function roundRun(row: RoundRecord): RoundRun {
 }
 
 /**
- * Each team's goal tallies over its snapshots, kept beside the (immutable) team rather than in it: the next
- * minute adds to them. A team made some other way (a rename, a load) is tallied from its snapshots once.
+ * Each team's goal tallies over its minutes, kept beside the (immutable) team rather than in it: the next
+ * minute adds to them. A team made from a list of minutes (a load) is tallied over them once.
  */
 const tallies = new WeakMap<TeamRun, readonly GoalTally[]>();
 
-/**
- * The team evaluated over its minutes so far against the round's baseline (live progress, or the verdict at
- * the end). `before`: the same team one minute earlier, whose tallies the new minute adds to.
- */
-function withSim(round: RoundRun, t: Omit<TeamRun, 'progress' | 'score' | 'ledger'>, before?: TeamRun): TeamRun {
-  return evaluated(round, t.teamId, t.idx, t.name, t.sim, t.snapshots, t.changes, before);
+/** The model's headline indicators, in order: the teacher's trends keep these of every minute. */
+const headlineKeys = new WeakMap<RoundRun['model'], readonly string[]>();
+function headlinesOf(model: RoundRun['model'], s: Snapshot): number[] {
+  let keys = headlineKeys.get(model);
+  if (!keys) {
+    keys = model.indicators.filter((i) => i.headline).map((i) => i.key);
+    headlineKeys.set(model, keys);
+  }
+  return keys.map((k) => s.indicators[k]);
+}
+
+/** A team's minutes `0…n` at once (minute 0 of a round, or a round read back or re-simulated): tallied over all of them. */
+function fromMinutes(
+  round: RoundRun,
+  seat: TeamSeat,
+  sim: TeamRun['sim'],
+  minutes: readonly Snapshot[],
+  changes: readonly ChangeRecord[],
+): TeamRun {
+  const headlines: number[] = [];
+  for (const s of minutes) headlines.push(...headlinesOf(round.model, s));
+  const now = round.scenarioDef.goals.map((g) => {
+    let acc: GoalTally | null = null;
+    for (const s of minutes) acc = tallyGoal(g, acc, s);
+    if (!acc) throw new RangeError(`team ${seat.teamId} of round ${round.id} has no minute to tally`);
+    return acc;
+  });
+  const last = minutes.at(-1);
+  if (!last) throw new RangeError(`team ${seat.teamId} of round ${round.id} has no minute`);
+  const { idx, name } = seat;
+  return evaluated(round, seat.teamId, idx, name, sim, last, AppendOnly.of(headlines), AppendOnly.of(changes), now);
 }
 
 /**
- * withSim with the team's fields given one by one: a minute makes one TeamRun (a literal of one shape), not a
- * copy of the last one spread and spread again (the tick's path, 2,500 team-minutes a second at 10,000 students).
+ * The team evaluated over its minutes so far against the round's baseline (live progress, or the verdict at
+ * the end), its fields given one by one: a minute makes one TeamRun (a literal of one shape), not a copy of the
+ * last one spread and spread again (the tick's path, 2,500 team-minutes a second at 10,000 students).
+ * `now`: the goals' tallies up to `last`.
  */
 function evaluated(
   round: RoundRun,
@@ -82,33 +109,21 @@ function evaluated(
   idx: number,
   name: string,
   sim: TeamRun['sim'],
-  snapshots: TeamRun['snapshots'],
+  last: Snapshot,
+  headlines: TeamRun['headlines'],
   changes: TeamRun['changes'],
-  before?: TeamRun,
+  now: readonly GoalTally[],
 ): TeamRun {
   const base = round.baseline;
   if (!base) throw new Error(`round ${round.id} has teams but no baseline`);
-  const goals = round.scenarioDef.goals;
-  const last = snapshots.at(-1);
-  if (!last) throw new Error(`team ${teamId} has no minute`);
-  const prev = before && tallies.get(before);
-  const now: GoalTally[] = new Array(goals.length);
-  for (let i = 0; i < goals.length; i++) {
-    if (prev) now[i] = tallyGoal(goals[i], prev[i], last);
-    else {
-      let acc: GoalTally | null = null;
-      for (const s of snapshots) acc = tallyGoal(goals[i], acc, s);
-      if (!acc) throw new RangeError(`team ${teamId} of round ${round.id} has no minute to tally`);
-      now[i] = acc;
-    }
-  }
   const r = evaluateTallies(round.scenarioDef, now, last, base.run);
   const team: TeamRun = {
     teamId,
     idx,
     name,
     sim,
-    snapshots,
+    snapshot: last,
+    headlines,
     changes,
     progress: r.goals,
     score: r.score,
@@ -126,14 +141,12 @@ export function openTeam(
   changes: readonly ChangeRecord[] = [],
 ): TeamRun {
   const sim = createRound(round.model, { scenario: round.scenario, seed, noise: round.noise });
-  return withSim(round, { ...seat, sim, snapshots: AppendOnly.of([sim.snapshot]), changes: AppendOnly.of(changes) });
+  return fromMinutes(round, seat, sim, [sim.snapshot], changes);
 }
 
 /** The team's latest minute. */
 export function latest(t: TeamRun): Snapshot {
-  const s = t.snapshots.at(-1);
-  if (!s) throw new Error(`team ${t.teamId} has no minute`);
-  return s;
+  return t.snapshot;
 }
 
 /** The team one minute on, with the changes recorded for that minute. */
@@ -146,7 +159,32 @@ export function advanceTeam(round: RoundRun, t: TeamRun, minute: number): TeamRu
     if (c?.minute === minute) due.push({ key: c.key, value: c.value });
   }
   const sim: SimStateBase = stepRound(round.model, t.sim, due);
-  return evaluated(round, t.teamId, t.idx, t.name, sim, t.snapshots.append(sim.snapshot), t.changes, t);
+  const s = sim.snapshot;
+  const prev = tallies.get(t);
+  if (!prev) throw new Error(`team ${t.teamId} of round ${round.id} has no goal tallies`);
+  const goals = round.scenarioDef.goals;
+  const now: GoalTally[] = new Array(goals.length);
+  for (let i = 0; i < goals.length; i++) now[i] = tallyGoal(goals[i], prev[i], s);
+  const headlines = t.headlines.appendAll(headlinesOf(round.model, s));
+  return evaluated(round, t.teamId, t.idx, t.name, sim, s, headlines, t.changes, now);
+}
+
+/** A team re-simulated from `seed` and its recorded changes up to `minute`; `each` sees every minute on the way. */
+function replayTeam(
+  round: RoundRun,
+  seat: TeamSeat,
+  seed: number,
+  changes: readonly ChangeRecord[],
+  minute: number,
+  each: (s: Snapshot) => void,
+): TeamRun {
+  let t = openTeam(round, seat, seed, changes);
+  each(t.snapshot);
+  for (let m = 1; m <= minute; m++) {
+    t = advanceTeam(round, t, m);
+    each(t.snapshot);
+  }
+  return t;
 }
 
 /**
@@ -161,17 +199,36 @@ export function rebuildTeam(
   stored: ReadonlyMap<number, string>,
   minute: number,
 ): { team: TeamRun; mismatches: number[] } {
-  let t = openTeam(round, seat, seed, changes);
   const mismatches: number[] = [];
-  const check = (s: Snapshot) => {
+  const team = replayTeam(round, seat, seed, changes, minute, (s) => {
     if (stored.get(s.minute) !== JSON.stringify(s)) mismatches.push(s.minute);
-  };
-  check(latest(t));
-  for (let m = 1; m <= minute; m++) {
-    t = advanceTeam(round, t, m);
-    check(latest(t));
+  });
+  return { team, mismatches };
+}
+
+/**
+ * A team's minutes `0…` its latest from their stored rows (MinuteRecord), as they were seen. Should one be
+ * missing (a finished round whose load re-simulated it, load.ts), they are all re-simulated from the round's
+ * seed and the team's changes.
+ */
+export function storedMinutes(
+  round: RoundRun,
+  t: TeamRun,
+  rows: readonly { minute: number; data: string }[],
+): Snapshot[] {
+  const upTo = t.snapshot.minute;
+  const byMinute = new Map(rows.map((r) => [r.minute, r.data]));
+  const out: Snapshot[] = [];
+  for (let m = 0; m <= upTo; m++) {
+    const data = byMinute.get(m);
+    if (data === undefined) break;
+    out.push(JSON.parse(data) as Snapshot);
   }
-  return { team: t, mismatches };
+  if (out.length === upTo + 1) return out;
+  if (round.seed === null) throw new Error(`round ${round.id} has teams but no seed`);
+  const replayed: Snapshot[] = [];
+  replayTeam(round, t, round.seed, t.changes.toArray(), upTo, (s) => replayed.push(s));
+  return replayed;
 }
 
 /**
@@ -192,7 +249,7 @@ export function storedTeam(
     if (data === undefined) return null;
     snapshots.push(JSON.parse(data) as Snapshot);
   }
-  return withSim(round, { ...seat, sim: null, snapshots: AppendOnly.of(snapshots), changes: AppendOnly.of(changes) });
+  return fromMinutes(round, seat, null, snapshots, changes);
 }
 
 /**

@@ -5,7 +5,7 @@
 // feed and replays are sent everything.
 import { splitSnapshot, viewKey, visibleKeys } from '../../shared/classroom/split.ts';
 import type { TeamHistory, TeamMinute } from '../../shared/protocol/types.ts';
-import type { SimMeta } from '../../shared/sim/types.ts';
+import type { SimMeta, Snapshot } from '../../shared/sim/types.ts';
 import { emit, type Emit } from './commands.ts';
 import type { Channel } from './output.ts';
 import type { PlayerState, RoomState, RoundRun, TeamRun } from './state.ts';
@@ -83,13 +83,17 @@ export function teamMinutes(s: RoomState, r: RoundRun, sentAt: number): Emit<'mi
   );
 }
 
-/** A team's history as one student may see it (every minute split to their view when split view is on). */
+/**
+ * A team's history as one student may see it (every minute split to their view when split view is on).
+ * `snapshots`: the team's minutes `0…` its latest.
+ */
 export function historyFor(
   s: RoomState,
   t: TeamRun,
   p: Pick<PlayerState, 'teamId' | 'roles' | 'removed'>,
+  snapshots: Snapshot[],
 ): TeamHistory {
-  const h = teamHistory(s.round, t);
+  const h = teamHistory(s.round, t, snapshots);
   if (!s.config.splitView) return h;
   const keys = keysOf(s.round.model, viewKey(s.round.model, p.roles));
   return { ...h, snapshots: h.snapshots.map((x) => splitSnapshot(x, keys)) };

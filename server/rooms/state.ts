@@ -43,10 +43,21 @@ export interface TeamRun {
   readonly name: string;
   /**
    * The simulation, to step the next minute from; null for a team of a finished round read back from its
-   * stored minutes (load.ts), which never steps again. Its latest minute is the last of `snapshots`.
+   * stored minutes (load.ts), which never steps again.
    */
   readonly sim: SimStateBase | null;
-  readonly snapshots: AppendOnly<Snapshot>;
+  /**
+   * The latest minute. The earlier ones are not kept: they are in the database, stored before they were seen,
+   * and a desk's history is read from there (Room.historyFor). A round's past minutes held as objects were a
+   * third of what the collector copied at 10,000 students (docs/performance.md, "The tenth stretch").
+   */
+  readonly snapshot: Snapshot;
+  /**
+   * The headline indicators of every minute so far, for the teacher's trends: minute m's values at
+   * m·k … m·k + k − 1, k the model's headline indicators in their order (one block of numbers, not an object
+   * a minute).
+   */
+  readonly headlines: AppendOnly<number>;
   /** Every change of the round for this team, applied or pending, in arrival order. */
   readonly changes: AppendOnly<ChangeRecord>;
   readonly progress: readonly GoalResult[];

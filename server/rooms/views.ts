@@ -75,9 +75,10 @@ export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
   };
 }
 
-export function teamHistory(r: RoundRun, t: TeamRun): TeamHistory {
+/** A team's history: `snapshots`, its minutes `0…` its latest, as stored (Room.historyOf reads them). */
+export function teamHistory(r: RoundRun, t: TeamRun, snapshots: Snapshot[]): TeamHistory {
   return {
-    ...{ roundId: r.id, teamId: t.teamId, snapshots: t.snapshots.toArray(), changes: t.changes.toArray() },
+    ...{ roundId: r.id, teamId: t.teamId, snapshots, changes: t.changes.toArray() },
     ...{ roleChanges: roleChangesOf(r, t.teamId), progress: [...t.progress], score: t.score, ledger: t.ledger },
     baseline: r.baseline?.series ?? { total: [], calm: [] },
   };
@@ -104,10 +105,14 @@ function teamSummary(round: RoundRun, t: TeamRun): TeamSummary {
 /** Headline series of every team so far (the teacher's small trends): teamId → indicator → values by minute. */
 export function headlineTrends(round: RoundRun): Record<number, Record<string, number[]>> {
   const out: Record<number, Record<string, number[]>> = {};
+  const keys = round.model.indicators.filter((i) => i.headline).map((i) => i.key);
   for (const t of round.teams.values()) {
     const series: Record<string, number[]> = {};
-    for (const i of round.model.indicators)
-      if (i.headline) series[i.key] = [...t.snapshots].map((s) => s.indicators[i.key]);
+    for (const [k, key] of keys.entries()) {
+      const values: number[] = [];
+      for (let at = k; at < t.headlines.length; at += keys.length) values.push(t.headlines.at(at) as number);
+      series[key] = values;
+    }
     out[t.teamId] = series;
   }
   return out;
@@ -115,10 +120,11 @@ export function headlineTrends(round: RoundRun): Record<number, Record<string, n
 
 /**
  * Texts of recent snapshots: a minute's text is made once for its write and read again by its broadcasts
- * moments later. Two generations of at most TEXTS entries: older texts are let go (a history keeps its
- * snapshots, not their texts) and made again should one be asked for.
+ * moments later. Two generations of at most TEXTS entries (at 10,000 students a text lives 0.8–1.6 s, which
+ * covers its tick and its broadcasts): older texts are let go and made again should one be asked for. Deeper,
+ * they outlive a scavenge or two and are copied for nothing (docs/performance.md, "The tenth stretch").
  */
-const TEXTS = 16_384;
+const TEXTS = 2_048;
 let texts = new Map<Snapshot, string>();
 let olderTexts = new Map<Snapshot, string>();
 

@@ -117,6 +117,6 @@ describe('the server', () => {
     const first = () => minutes.find((m) => m.snapshot.minute === 1);
     await until(() => first() !== undefined, 'minute 1');
     expect(first()!.snapshot.controls.stepUpBand).toBe(0.3);
-    expect(room.historyOf(first()!.teamId)!.snapshots.at(-1)!.controls.stepUpBand).toBe(0.3);
+    expect((await room.historyOf(first()!.teamId))!.snapshots.at(-1)!.controls.stepUpBand).toBe(0.3);
   });
 });

@@ -58,12 +58,12 @@ describe('a finished room', () => {
     expect(create).not.toHaveBeenCalled();
     expect(back.round.state).toBe('finished');
     // What was stored is what is shown, and nothing is reported at load: checking is verify-replays' job.
-    expect(back.historyOf(teamIds[1])!.snapshots[3].indicators.goodApproval).toBe(stored);
+    expect((await back.historyOf(teamIds[1]))!.snapshots[3].indicators.goodApproval).toBe(stored);
     expect(back.recoveryMismatches).toEqual([]);
     expect(env.errors).toEqual([]);
     // Everything else is as it was: views, the untouched team's history, scores, the teacher's minute.
     expect(back.view('teacher')).toEqual(before.view('teacher'));
-    expect(back.historyOf(teamIds[0])).toEqual(before.historyOf(teamIds[0]));
+    expect(await back.historyOf(teamIds[0])).toEqual(await before.historyOf(teamIds[0]));
     expect(back.scores()).toEqual(before.scores());
     expect(back.trends()[teamIds[0]]).toEqual(before.trends()[teamIds[0]]);
     expect(back.latestMinute()).toEqual(before.latestMinute());
@@ -95,7 +95,7 @@ describe('a finished room', () => {
     const step = vi.spyOn(model, 'step');
     const back = await env.manager.get(before.code);
     expect(step).toHaveBeenCalled();
-    expect(back.historyOf(teamIds[0])).toEqual(before.historyOf(teamIds[0]));
+    expect(await back.historyOf(teamIds[0])).toEqual(await before.historyOf(teamIds[0]));
     expect(back.recoveryMismatches).toEqual([{ teamId: teamIds[0], minutes: [4] }]);
   });
 });
@@ -103,13 +103,13 @@ describe('a finished room', () => {
 test('a paused room is still rebuilt by re-simulation and checked against what was stored', async () => {
   const env = roomEnv();
   const { room: before, teamIds } = await playedAndSwept(env, 'paused');
-  const original = before.historyOf(teamIds[1])!.snapshots[2].indicators.goodApproval;
+  const original = (await before.historyOf(teamIds[1]))!.snapshots[2].indicators.goodApproval;
   tamper(env, before.round.id, teamIds[1], 2);
   const step = vi.spyOn(model, 'step');
   const back = await env.manager.get(before.code);
   expect(step).toHaveBeenCalled();
   // The simulation is what goes on, so the re-simulated minute is the one shown; the difference is reported.
-  expect(back.historyOf(teamIds[1])!.snapshots[2].indicators.goodApproval).toBe(original);
+  expect((await back.historyOf(teamIds[1]))!.snapshots[2].indicators.goodApproval).toBe(original);
   expect(back.recoveryMismatches).toEqual([{ teamId: teamIds[1], minutes: [2] }]);
   expect(env.errors).toEqual([
     expect.objectContaining({ room: before.code, mismatches: [{ teamId: teamIds[1], minutes: [2] }] }),

@@ -93,7 +93,7 @@ describe('against doing nothing', () => {
     const scores = env.out.of('scores').at(-1)!;
     expect(scores.endedEarlyAt).toBe(6);
     expect(scores.teams.find((t) => t.teamId === ana.teamId)?.score).toBe(upTo6.result.score);
-    expect(room.historyOf(ana.teamId!)?.ledger.baseline).toBe(baselineSeries(baseline).total[6]);
+    expect((await room.historyOf(ana.teamId!))?.ledger.baseline).toBe(baselineSeries(baseline).total[6]);
   });
 
   test('a replay carries the baseline series; the web’s figures from it equal the server’s', async () => {
@@ -103,7 +103,7 @@ describe('against doing nothing', () => {
     const replay = await buildReplay(env.store, roundRow, roomRow);
     const series = baselineSeries(baselineRun(paymentSwitch, 'sale-surge', SEED, MINUTES));
     for (const t of replay.teams) expect(t.baseline).toEqual(series);
-    const history = room.historyOf(ana.teamId!)!;
+    const history = (await room.historyOf(ana.teamId!))!;
     expect(history.baseline).toEqual(series);
     const again = evaluateWithSeries(def, history.snapshots, history.baseline, paymentSwitch.ledger.total);
     expect(again.score).toBe(history.score);
@@ -122,7 +122,7 @@ describe('against doing nothing', () => {
     const back = await env.manager.get(code);
     expect(back.scores()?.teams.find((t) => t.teamId === ana.teamId)?.score).toBe(3065.8);
     // Its ledger figures are still computed against the baseline.
-    expect(back.historyOf(ana.teamId!)?.ledger.baseline).toBeGreaterThan(0);
+    expect((await back.historyOf(ana.teamId!))?.ledger.baseline).toBeGreaterThan(0);
   });
 
   test('a what-if starts against the same baseline as the round it comes from', async () => {
@@ -130,11 +130,11 @@ describe('against doing nothing', () => {
     const fork = await env.manager.fork(room.teacherId, room.round.id, ana.teamId!, 5);
     const opened = await env.manager.get(fork.code);
     const team = [...opened.round.teams.values()][0];
-    expect(opened.historyOf(team.teamId)?.baseline).toEqual(room.historyOf(ana.teamId!)?.baseline);
+    expect((await opened.historyOf(team.teamId))?.baseline).toEqual((await room.historyOf(ana.teamId!))?.baseline);
     expect(team.score).toBe(
       evaluateRound(
         def,
-        room.historyOf(ana.teamId!)!.snapshots.slice(0, 6),
+        (await room.historyOf(ana.teamId!))!.snapshots.slice(0, 6),
         baselineRun(paymentSwitch, 'sale-surge', SEED, MINUTES),
       ).score,
     );

@@ -117,7 +117,7 @@ describe('the hindsight coach', () => {
     const fork = res.json();
     const room = await server.app.rooms.get(fork.code);
     const team = room.view('teacher').teams[0].id;
-    const history = room.historyOf(team)!;
+    const history = (await room.historyOf(team))!;
     expect(history.snapshots.at(-1)!.minute).toBe(s.forkMinute);
     expect(history.changes.filter((c) => c.minute > s.forkMinute)).toEqual(
       pending.map((c) =>

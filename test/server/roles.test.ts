@@ -144,7 +144,7 @@ describe('roles during a round', () => {
       room.dispatch({ type: 'control', playerId: cy.id, key: 'issuerTimeoutS', value: 5 }),
     ).rejects.toMatchObject({ code: 'NOT_OWNER' });
     // A reload (a desk rejoining, a restarted server) has them, from the team's history.
-    expect(room.historyOf(team)?.roleChanges.filter((c) => c.reason === 'remove')).toEqual(told[0].changes);
+    expect((await room.historyOf(team))?.roleChanges.filter((c) => c.reason === 'remove')).toEqual(told[0].changes);
     const row = await env.store.roomByCode(room.code);
     const reloaded = (await loadRoom(env.store, row!)).state;
     expect([...reloaded.round.roleChanges]).toEqual([...room.state.round.roleChanges]);

@@ -186,7 +186,7 @@ describe('a room', () => {
       noise: true,
       minutes: 2,
     });
-    expect(team.snapshots.toArray()).toEqual(clean.snapshots);
+    expect((await a.historyOf(team.teamId))?.snapshots).toEqual(clean.snapshots);
   });
 
   test('teacher keys are kept as hashes and a key opens only its own rooms', async () => {
@@ -222,7 +222,7 @@ describe('a room', () => {
     await idle.dispatch({ type: 'clock', action: 'start' });
     await env.advance(20_000);
     await idle.dispatch({ type: 'clock', action: 'pause' });
-    const before = { view: idle.view('teacher'), history: idle.historyOf(idle.view('teacher').teams[0].id) };
+    const before = { view: idle.view('teacher'), history: await idle.historyOf(idle.view('teacher').teams[0].id) };
     const running = (await env.manager.create({ teamCount: 1, minutes: 240, tempo: 20 })).room;
     await running.dispatch({ type: 'clock', action: 'start' });
     await env.advance(40 * 60_000);
@@ -243,7 +243,7 @@ describe('a room', () => {
       ...before.view,
       players: before.view.players.map((p) => ({ ...p, connected: false })),
     });
-    expect(back.historyOf(back.view('teacher').teams[0].id)).toEqual(before.history);
+    expect(await back.historyOf(back.view('teacher').teams[0].id)).toEqual(before.history);
     expect(back.recoveryMismatches).toEqual([]);
   });
 });

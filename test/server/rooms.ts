@@ -18,6 +18,15 @@ export class TestStore extends SqliteStore {
   /** When set, transactions wait for it (a slow disk) before they are applied. */
   hold: Promise<void> | null = null;
 
+  /** When set, a read of stored minutes answers only once it settles, with what was stored when it began. */
+  slowReads: Promise<void> | null = null;
+
+  override async snapshotsOfRound(...args: Parameters<SqliteStore['snapshotsOfRound']>) {
+    const rows = await super.snapshotsOfRound(...args);
+    if (this.slowReads) await this.slowReads;
+    return rows;
+  }
+
   override async commit(lists: readonly (readonly Write[])[]): Promise<void> {
     this.transactions.push(lists);
     if (this.hold) await this.hold;

@@ -15,7 +15,8 @@ function seen(s: RoomState) {
   return {
     ...{
       view: roomView(s, () => false, 'teacher'),
-      histories: teams.map((t) => teamHistory(r, t)),
+      // The room keeps each team's latest minute and its trends' numbers; the rest is in the database.
+      histories: teams.map((t) => ({ ...teamHistory(r, t, [t.snapshot]), headlines: t.headlines.toArray() })),
       names: teams.map((t) => t.name),
     },
     ...{ roleChanges: [...r.roleChanges], members: [...r.members.values()], messages: [...r.messages] },

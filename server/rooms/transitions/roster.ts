@@ -7,7 +7,6 @@ import { emit, unchanged, type Transition, type TransitionCtx } from '../command
 import { activePlayers, activeTeams, members, nextSeq, teamWithRoom, uniqueName } from '../roster.ts';
 import { withTeam } from '../round.ts';
 import type { PlayerState, RoomState } from '../state.ts';
-import { historyFor } from '../split-view.ts';
 import { Draft } from './draft.ts';
 import { handOverRoles, takeRoles } from './roles.ts';
 
@@ -34,8 +33,7 @@ export function seat(d: Draft, p: PlayerState, teamId: number, ctx: TransitionCt
   ]);
   takeRoles(d, p.id, 'move', ctx);
   d.send({ kind: 'place', playerId: p.id, teamId });
-  const run = d.state.round.teams.get(teamId);
-  if (run) d.send(emit({ kind: 'player', playerId: p.id }, 'history', historyFor(d.state, run, player(d.state, p.id))));
+  if (d.state.round.teams.has(teamId)) d.send({ kind: 'history', playerId: p.id });
 }
 
 export const join: Transition<'join'> = (s, cmd, ctx) => {
