@@ -1,6 +1,7 @@
 // Bench 8: loading a room from the database, as the first look-up of its code after a restart or after
 // it left memory does — a 30-team, 240-minute round finished (read from its stored minutes) and one
-// paused at its last minute (re-simulated from seed and changes, as a round that goes on must be).
+// paused at its last minute (re-simulated from seed and changes, as a round that goes on must be) — and a
+// team's history read back from the database, as a desk's reload asks for it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,8 +75,18 @@ export async function benchLoad(teams = 30, minutes = 240, runs = 15) {
       }
       out[end] = { total: summary(totals), block: summary(blocks) };
     }
+    // A desk's history after a reload: the room keeps each team's latest minute only, the rest is read back.
+    const reader = managerOn();
+    const paused = await reader.get(codes.paused);
+    const teamId = [...paused.round.teams.keys()][0];
+    const reads: number[] = [];
+    for (let i = 0; i < runs + 2; i++) {
+      const t = await timed(() => paused.historyOf(teamId));
+      if (i >= 2) reads.push(t.total);
+    }
+    await reader.close();
     const verify = await timed(() => verifyRounds(store));
-    return { teams, minutes, ...out, verify };
+    return { teams, minutes, ...out, history: summary(reads), verify };
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -88,6 +99,7 @@ export function reportLoad(r: Awaited<ReturnType<typeof benchLoad>>): string {
   return [
     line('finished, read from stored minutes:', r.finished),
     line('paused, re-simulated and checked:', r.paused),
+    `a team's history (${r.minutes} minutes) read back: median ${fmt(r.history.median, 1)} ms (p95 ${fmt(r.history.p95, 1)})`,
     `verify-replays of both rounds (re-simulated): ${fmt(r.verify.total, 0)} ms`,
   ].join('\n');
 }
