@@ -64,16 +64,18 @@ export function roundRun(row: RoundRecord): RoundRun {
  */
 const tallies = new WeakMap<TeamRun, readonly GoalTally[]>();
 
-/** The model's headline indicators, in order: the teacher's trends keep these of every minute. */
-const headlineKeys = new WeakMap<RoundRun['model'], readonly string[]>();
-function headlinesOf(model: RoundRun['model'], s: Snapshot): number[] {
-  let keys = headlineKeys.get(model);
+/** The model's headline indicators, in order: the teacher's trends keep these of every minute (TeamRun.headlines). */
+const headlineKeysOf = new WeakMap<RoundRun['model'], readonly string[]>();
+export function headlineKeys(model: RoundRun['model']): readonly string[] {
+  let keys = headlineKeysOf.get(model);
   if (!keys) {
     keys = model.indicators.filter((i) => i.headline).map((i) => i.key);
-    headlineKeys.set(model, keys);
+    headlineKeysOf.set(model, keys);
   }
-  return keys.map((k) => s.indicators[k]);
+  return keys;
 }
+const headlinesOf = (model: RoundRun['model'], s: Snapshot): number[] =>
+  headlineKeys(model).map((k) => s.indicators[k]);
 
 /** A team's minutes `0…n` at once (minute 0 of a round, or a round read back or re-simulated): tallied over all of them. */
 function fromMinutes(

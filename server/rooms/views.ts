@@ -16,7 +16,7 @@ import type {
 } from '../../shared/protocol/types.ts';
 import type { GoalResult, Snapshot } from '../../shared/sim/types.ts';
 import { activePlayers, activeTeams } from './roster.ts';
-import { latest } from './round.ts';
+import { headlineKeys, latest } from './round.ts';
 import type { RoomState, RoundRun, TeamRun } from './state.ts';
 
 /**
@@ -105,7 +105,7 @@ function teamSummary(round: RoundRun, t: TeamRun): TeamSummary {
 /** Headline series of every team so far (the teacher's small trends): teamId → indicator → values by minute. */
 export function headlineTrends(round: RoundRun): Record<number, Record<string, number[]>> {
   const out: Record<number, Record<string, number[]>> = {};
-  const keys = round.model.indicators.filter((i) => i.headline).map((i) => i.key);
+  const keys = headlineKeys(round.model);
   for (const t of round.teams.values()) {
     const series: Record<string, number[]> = {};
     for (const [k, key] of keys.entries()) {
