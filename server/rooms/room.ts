@@ -409,14 +409,14 @@ export class Room {
       const team = round.teams.get(teamId);
       if (!team) return null;
       const upTo = team.snapshot.minute;
-      const rows = await this.deps.store.snapshotsOfRound(round.id, { teamId, upToMinute: upTo });
+      // A team whose stored minutes differed from its re-simulation at the load goes on from the simulation,
+      // which its history then shows too (as its goals and score do): nothing to read.
+      const differed = this.recoveryMismatches.some((m) => m.teamId === teamId) && round.id === this.loadedRound;
+      const rows = differed ? [] : await this.deps.store.snapshotsOfRound(round.id, { teamId, upToMinute: upTo });
       const state = this.current;
       const now = state.round.teams.get(teamId);
       if (state.round.id !== round.id || !now || now.snapshot.minute > upTo + 1) continue;
-      // A team whose stored minutes differed from its re-simulation at the load goes on from the simulation,
-      // which its history then shows too (as its goals and score do).
-      const differed = this.recoveryMismatches.some((m) => m.teamId === teamId) && round.id === this.loadedRound;
-      const snapshots = storedMinutes(round, team, differed ? [] : rows);
+      const snapshots = storedMinutes(round, team, rows);
       if (now.snapshot.minute === upTo + 1) snapshots.push(now.snapshot);
       return { state, team: now, snapshots };
     }

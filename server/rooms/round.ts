@@ -3,7 +3,7 @@
 import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { ledgerAt } from '../../shared/classroom/ledger.ts';
-import { evaluateTallies, tallyGoal, type GoalTally } from '../../shared/sim/score.ts';
+import { evaluateTallies, tallyGoal, tallyOver, type GoalTally } from '../../shared/sim/score.ts';
 import type { ChangeRecord } from '../../shared/protocol/types.ts';
 import type { ControlChange, SimStateBase, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundRecord } from '../db/store.ts';
@@ -87,12 +87,7 @@ function fromMinutes(
 ): TeamRun {
   const headlines: number[] = [];
   for (const s of minutes) headlines.push(...headlinesOf(round.model, s));
-  const now = round.scenarioDef.goals.map((g) => {
-    let acc: GoalTally | null = null;
-    for (const s of minutes) acc = tallyGoal(g, acc, s);
-    if (!acc) throw new RangeError(`team ${seat.teamId} of round ${round.id} has no minute to tally`);
-    return acc;
-  });
+  const now = round.scenarioDef.goals.map((g) => tallyOver(g, minutes));
   const last = minutes.at(-1);
   if (!last) throw new RangeError(`team ${seat.teamId} of round ${round.id} has no minute`);
   const { idx, name } = seat;
@@ -144,11 +139,6 @@ export function openTeam(
 ): TeamRun {
   const sim = createRound(round.model, { scenario: round.scenario, seed, noise: round.noise });
   return fromMinutes(round, seat, sim, [sim.snapshot], changes);
-}
-
-/** The team's latest minute. */
-export function latest(t: TeamRun): Snapshot {
-  return t.snapshot;
 }
 
 /** The team one minute on, with the changes recorded for that minute. */

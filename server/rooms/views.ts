@@ -16,7 +16,7 @@ import type {
 } from '../../shared/protocol/types.ts';
 import type { GoalResult, Snapshot } from '../../shared/sim/types.ts';
 import { activePlayers, activeTeams } from './roster.ts';
-import { headlineKeys, latest } from './round.ts';
+import { headlineKeys } from './round.ts';
 import type { RoomState, RoundRun, TeamRun } from './state.ts';
 
 /**
@@ -68,7 +68,7 @@ export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
   // The team's own list (never changed once made): the minute's text is made once for it (teamFieldsJson).
   return {
     teamId: t.teamId,
-    snapshot: latest(t),
+    snapshot: t.snapshot,
     progress: t.progress as GoalResult[],
     score: t.score,
     ledger: t.ledger,
@@ -85,7 +85,7 @@ export function teamHistory(r: RoundRun, t: TeamRun, snapshots: Snapshot[]): Tea
 }
 
 function teamSummary(round: RoundRun, t: TeamRun): TeamSummary {
-  const s = latest(t);
+  const s = t.snapshot;
   const headline: Record<string, number> = {};
   for (const i of round.model.indicators) if (i.headline) headline[i.key] = s.indicators[i.key];
   const na = s.na?.filter((key) => key in headline);

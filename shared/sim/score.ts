@@ -29,13 +29,17 @@ export function talliedValue(goal: GoalDef, t: GoalTally): number {
   return t.n > 0 ? t.sum / t.n : t.last;
 }
 
-/** Value of one goal over the played minutes (snapshots of minutes 0..M, in order). */
-export function goalValue(goal: GoalDef, snapshots: readonly Snapshot[]): number {
-  if (snapshots.length === 0) throw new RangeError('no snapshots to evaluate');
+/** One goal's tally over the played minutes (snapshots of minutes 0..M, in order). */
+export function tallyOver(goal: GoalDef, snapshots: readonly Snapshot[]): GoalTally {
   let t: GoalTally | null = null;
   for (const s of snapshots) t = tallyGoal(goal, t, s);
   if (!t) throw new RangeError('no snapshots to evaluate');
-  return talliedValue(goal, t);
+  return t;
+}
+
+/** Value of one goal over the played minutes (snapshots of minutes 0..M, in order). */
+export function goalValue(goal: GoalDef, snapshots: readonly Snapshot[]): number {
+  return talliedValue(goal, tallyOver(goal, snapshots));
 }
 
 /** Whether a value is on the right side of a goal's target (the target included). */

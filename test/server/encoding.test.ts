@@ -10,7 +10,6 @@ import { encodesRawJson, RawJsonEncoder, rawJson } from '../../server/realtime/e
 import { FeedHub } from '../../server/realtime/feed.ts';
 import { DEFAULT_CONNECTION_LIMITS } from '../../server/realtime/guard.ts';
 import { socketOutput, type IoServer } from '../../server/realtime/socket.ts';
-import { latest } from '../../server/rooms/round.ts';
 import { roomMinuteJson, snapshotJson, teamMinuteJson } from '../../server/rooms/views.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { collect, connect, createRoom, ok, startServer, until, type TestServer } from './helpers.ts';
@@ -143,7 +142,7 @@ test('clients receive pre-encoded minutes as ordinary events, from a server with
       roundId: room.round.id,
       sentAt: roomMinutes[2].sentAt,
       teamId: team.teamId,
-      snapshot: latest(team),
+      snapshot: team.snapshot,
       progress: team.progress,
       score: team.score,
       ledger: team.ledger,

@@ -7,7 +7,7 @@ import type { ClockAction, RoundState } from '../../../shared/protocol/types.ts'
 import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { activeTeams } from '../roster.ts';
 import { AppendOnly } from '../append-only.ts';
-import { baselineOf, latest, openTeam } from '../round.ts';
+import { baselineOf, openTeam } from '../round.ts';
 import type { RoomState } from '../state.ts';
 import { Draft } from './draft.ts';
 import { recordStart } from './roles.ts';
@@ -44,7 +44,7 @@ function start(d: Draft, ctx: TransitionCtx): void {
     {
       op: 'insertSnapshots',
       roundId: r.id,
-      rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(latest(t)) })),
+      rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(t.snapshot) })),
     },
   );
   recordStart(d, ctx);

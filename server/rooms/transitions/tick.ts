@@ -2,7 +2,7 @@
 // transaction with the round's minute (and, at the last minute, its scores and finished state),
 // then sent. The room's timer asks for it; the teacher's `step` plays it while paused.
 import { emit, unchanged, type Transition } from '../commands.ts';
-import { advanceTeam, latest, results } from '../round.ts';
+import { advanceTeam, results } from '../round.ts';
 import type { MinuteRecord } from '../../db/writes.ts';
 import type { RoundRun, TeamRun } from '../state.ts';
 import { teamMinutes } from '../split-view.ts';
@@ -35,7 +35,7 @@ export function playMinute(d: Draft, sentAt: number): void {
   for (const [id, before] of r.teams) {
     const t = advanceTeam(r, before, minute);
     teams.set(id, t);
-    rows.push({ teamId: t.teamId, minute, data: snapshotJson(latest(t)) });
+    rows.push({ teamId: t.teamId, minute, data: snapshotJson(t.snapshot) });
   }
   d.patchRound({ minute, teams });
   d.write({ op: 'insertSnapshots', roundId: r.id, rows });
