@@ -6,7 +6,7 @@ import type { RoundResult, ScenarioDef, Snapshot } from '../sim/types.ts';
 
 /** A baseline's totals by minute, as they travel (`TeamHistory.baseline`, `ReplayTeam.baseline`). */
 export function baselineSeries(b: Baseline): BaselineSeries {
-  return { total: b.snapshots.map((s) => s.indicators[b.total]), calm: [...b.calm] };
+  return { total: [...b.nothing], calm: [...b.calm] };
 }
 
 /** The team's ledger at `s.minute` against doing nothing and a calm hour at the same minute. */

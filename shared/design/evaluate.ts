@@ -1,8 +1,8 @@
 // Evaluating plays: a play's score on each seed against that seed's doing-nothing baseline.
 // Small and pure, so the design report and the hindsight coach share them.
-import { baselineRun, scenarioDef } from '../sim/engine.ts';
+import { baselineWithRun, scenarioDef } from '../sim/engine.ts';
 import { evaluateRound, type Baseline } from '../sim/score.ts';
-import type { ScenarioDef, SimModel } from '../sim/types.ts';
+import type { ScenarioDef, SimModel, Snapshot } from '../sim/types.ts';
 import { runPlay, type Play } from './play.ts';
 
 /** One scenario over a fixed set of seeds, with every seed's baseline computed once. */
@@ -13,18 +13,22 @@ export interface Bench {
   minutes: number;
   noise: boolean;
   baselines: readonly Baseline[];
+  /** Each seed's minutes of doing nothing, the baseline's run. */
+  nothing: readonly (readonly Snapshot[])[];
 }
 
 export function makeBench(model: SimModel, scenario: string, seeds: readonly number[], noise = true): Bench {
   const def = scenarioDef(model, scenario);
   const minutes = def.minutes ?? model.defaultMinutes;
+  const runs = seeds.map((seed) => baselineWithRun(model, scenario, seed, minutes, noise));
   return {
     model,
     scenario: def,
     seeds,
     minutes,
     noise,
-    baselines: seeds.map((seed) => baselineRun(model, scenario, seed, minutes, noise)),
+    baselines: runs.map((r) => r.baseline),
+    nothing: runs.map((r) => r.nothing),
   };
 }
 

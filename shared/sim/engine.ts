@@ -146,8 +146,20 @@ export function runRound<S extends SimStateBase>(
  * minutes. Pure; the server computes it once per round and passes it to `evaluateRound`.
  */
 export function baselineRun(model: SimModel, scenario: string, seed: number, minutes: number, noise = true): Baseline {
+  return baselineWithRun(model, scenario, seed, minutes, noise).baseline;
+}
+
+/** `baselineRun`, with the minutes of doing nothing it was made from (the design report's space is made of them). */
+export function baselineWithRun(
+  model: SimModel,
+  scenario: string,
+  seed: number,
+  minutes: number,
+  noise = true,
+): { baseline: Baseline; nothing: readonly Snapshot[] } {
   const { snapshots } = runRound(model, { scenario, seed, noise, minutes });
   const total = model.ledger.total;
   const calm = scenario === 'free' ? snapshots : runRound(model, { scenario: 'free', seed, noise, minutes }).snapshots;
-  return { snapshots, calm: calm.map((s) => s.indicators[total]), total };
+  const totals = (run: readonly Snapshot[]) => run.map((s) => s.indicators[total]);
+  return { baseline: { nothing: totals(snapshots), calm: totals(calm), total }, nothing: snapshots };
 }

@@ -58,10 +58,12 @@ export function evaluateGoal(goal: GoalDef, snapshots: readonly Snapshot[]): Goa
 /**
  * The references of a round's score (`baselineRun` in engine.ts): doing nothing — the same scenario,
  * seed and minutes with no control change — and a calm hour — free play, same seed and minutes.
- * `total` is the ledger total's indicator key.
+ * `total` is the ledger total's indicator key. Only the totals are kept, not the runs' minutes: a round holds
+ * its references for as long as it is played, and a team's every minute reads one number of each.
  */
 export interface Baseline {
-  snapshots: readonly Snapshot[];
+  /** Doing nothing's ledger total at each minute (index = minute). */
+  nothing: readonly number[];
   /** The calm hour's ledger total at each minute (index = minute). */
   calm: readonly number[];
   total: string;
@@ -86,11 +88,10 @@ export function ledgerTotals(
 
 /** The ledger totals at the minute of `last`. */
 function ledgerTotalsAt(last: Snapshot, baseline: Baseline): { ledger: number; nothing: number; calm: number } {
-  const ref = baseline.snapshots[last.minute];
+  const nothing = baseline.nothing[last.minute];
   const calm = baseline.calm[last.minute];
-  if (!ref || ref.minute !== last.minute || calm === undefined)
-    throw new RangeError(`the baseline has no minute ${last.minute}`);
-  return { ledger: last.indicators[baseline.total], nothing: ref.indicators[baseline.total], calm };
+  if (nothing === undefined || calm === undefined) throw new RangeError(`the baseline has no minute ${last.minute}`);
+  return { ledger: last.indicators[baseline.total], nothing, calm };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   evaluateRound,
   goalValue,
   goalsOnlyScore,
+  ledgerTotals,
   MISSION_POINTS,
   saving,
   teamScore,
@@ -63,6 +64,19 @@ describe('team score', () => {
     expect(evaluateRound(scenarioDef(paymentSwitch, 'sale-surge'), snaps, base).score).toBe(0);
     const short = baselineRun(paymentSwitch, 'sale-surge', 2, 10);
     expect(() => evaluateRound(scenarioDef(paymentSwitch, 'sale-surge'), snaps, short)).toThrow(/no minute 20/);
+  });
+  it("the references keep the two runs' ledger totals by minute, not their minutes", () => {
+    const total = paymentSwitch.ledger.total;
+    const base = baselineRun(paymentSwitch, 'sale-surge', 2, 30);
+    const nothing = runRound(paymentSwitch, { scenario: 'sale-surge', seed: 2, noise: true, minutes: 30 }).snapshots;
+    const calm = runRound(paymentSwitch, { scenario: 'free', seed: 2, noise: true, minutes: 30 }).snapshots;
+    expect(Object.keys(base).sort()).toEqual(['calm', 'nothing', 'total']);
+    expect(base.nothing).toEqual(nothing.map((s) => s.indicators[total]));
+    expect(base.calm).toEqual(calm.map((s) => s.indicators[total]));
+    // Doing nothing scores against itself at every minute: a saving of 0.
+    for (const m of [1, 12, 30])
+      expect(ledgerTotals(nothing.slice(0, m + 1), base).nothing).toBe(nothing[m].indicators[total]);
+    expect(evaluateRound(scenarioDef(paymentSwitch, 'sale-surge'), nothing, base).score).toBe(0);
   });
 });
 
