@@ -14,7 +14,7 @@ export interface Bench {
   noise: boolean;
   baselines: readonly Baseline[];
   /** Each seed's minutes of doing nothing, the baseline's run. */
-  nothing: readonly (readonly Snapshot[])[];
+  nothingRuns: readonly (readonly Snapshot[])[];
 }
 
 export function makeBench(model: SimModel, scenario: string, seeds: readonly number[], noise = true): Bench {
@@ -28,7 +28,7 @@ export function makeBench(model: SimModel, scenario: string, seeds: readonly num
     minutes,
     noise,
     baselines: runs.map((r) => r.baseline),
-    nothing: runs.map((r) => r.nothing),
+    nothingRuns: runs.map((r) => r.run),
   };
 }
 

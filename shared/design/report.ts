@@ -60,7 +60,12 @@ function median(xs: number[]): number {
 /** The oracle: per seed, the best open-loop schedule near what the best play did on that seed. */
 function oracle(bench: Bench, space: ReturnType<typeof buildSpace>, best: Play, budget: number): PlayEval {
   const perSeed = bench.seeds.map((seed, i) => {
-    const one: Bench = { ...bench, seeds: [seed], baselines: [bench.baselines[i]], nothing: [bench.nothing[i]] };
+    const one: Bench = {
+      ...bench,
+      seeds: [seed],
+      baselines: [bench.baselines[i]],
+      nothingRuns: [bench.nothingRuns[i]],
+    };
     const { applied } = runPlay(
       bench.model,
       { scenario: bench.scenario.id, seed, noise: bench.noise, minutes: bench.minutes },
@@ -85,7 +90,7 @@ export function scenarioReport(model: SimModel, scenarioId: string, opts: Report
   const def = bench.scenario;
   const targeted = def.kind === 'full-shift' || (model.id === 'web-service' && def.kind !== 'free');
   // The space: what the desk showed in the baselines and, for thresholds, under the documented play.
-  const runs = [...bench.nothing];
+  const runs = [...bench.nothingRuns];
   if (opts.documented)
     for (const seed of opts.seeds.slice(0, 5))
       runs.push(

@@ -156,10 +156,10 @@ export function baselineWithRun(
   seed: number,
   minutes: number,
   noise = true,
-): { baseline: Baseline; nothing: readonly Snapshot[] } {
+): { baseline: Baseline; run: readonly Snapshot[] } {
   const { snapshots } = runRound(model, { scenario, seed, noise, minutes });
   const total = model.ledger.total;
   const calm = scenario === 'free' ? snapshots : runRound(model, { scenario: 'free', seed, noise, minutes }).snapshots;
   const totals = (run: readonly Snapshot[]) => run.map((s) => s.indicators[total]);
-  return { baseline: { nothing: totals(snapshots), calm: totals(calm), total }, nothing: snapshots };
+  return { baseline: { nothing: totals(snapshots), calm: totals(calm), total }, run: snapshots };
 }

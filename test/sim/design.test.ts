@@ -154,7 +154,7 @@ describe('evaluation and the seed', () => {
 
 describe('the space of plays and its moves', () => {
   const bench = makeBench(paymentSwitch, 'sale-day', [1, 2]);
-  const space = buildSpace(paymentSwitch, bench.nothing, 60);
+  const space = buildSpace(paymentSwitch, bench.nothingRuns, 60);
   it('knows the events of the desk and candidate crossings of the indicators (no running totals)', () => {
     expect(space.events).toEqual(
       expect.arrayContaining(['sale-announced', 'surge-start', 'card-testing-start', 'issuer-slow']),
@@ -205,7 +205,7 @@ describe('the space of plays and its moves', () => {
 describe('search and report', () => {
   it('the search finds a fixed play for the fraud wave that beats doing nothing, the same for the same seed', () => {
     const bench = makeBench(paymentSwitch, 'fraud-wave', [1, 2]);
-    const space = buildSpace(paymentSwitch, bench.nothing, bench.minutes);
+    const space = buildSpace(paymentSwitch, bench.nothingRuns, bench.minutes);
     const a = searchPlays(bench, space, { limits: FIXED, budget: 60, seed: 3 });
     const b = searchPlays(bench, space, { limits: FIXED, budget: 60, seed: 3 });
     expect(a).toEqual(b);

@@ -119,14 +119,13 @@ async function connect(url = cfg.url): Promise<WireSocket> {
 const myRooms = Array.from({ length: cfg.rooms }, (_, r) => r).filter((r) => r % cfg.procs === cfg.part);
 
 /** One delivered student snapshot: order, then latency and size while measuring. */
-function studentReceived(t: Track, round: number, minute: number, sentAt: number, raw: string): boolean {
+function studentReceived(t: Track, round: number, minute: number, sentAt: number, raw: string): void {
   const now = Date.now();
   const late = track(t, round, minute, sentAt, now);
-  if (!measuring) return false;
+  if (!measuring) return;
   studentLatency.add(late);
   studentSinceTick.add(now - sentAt);
   studentBytes += raw.length;
-  return true;
 }
 
 function teacherReceived(t: Track, m: { roundId: number; minute: number; sentAt: number }, raw: string): void {
@@ -244,10 +243,8 @@ async function setupBaseline(): Promise<() => Promise<void>> {
     if (teacher) s.on('room:minute', (m, raw) => teacherReceived(t, m, raw));
     else studentTracks.push(t);
     if (!teacher)
-      s.on(
-        'minute',
-        (m: { roundId: number; minute: number; sentAt: number }, raw) =>
-          void studentReceived(t, m.roundId, m.minute, m.sentAt, raw),
+      s.on('minute', (m: { roundId: number; minute: number; sentAt: number }, raw) =>
+        studentReceived(t, m.roundId, m.minute, m.sentAt, raw),
       );
     await s.request('sub', channel);
   });
