@@ -8,6 +8,12 @@
 // counted and cut by the outbound guard (guard.ts), which sees what the socket holds through ws's
 // `bufferedAmount`. It reads a few private fields of socket.io-adapter, engine.io and ws (those engine.io itself
 // uses); test/server/frames.test.ts fails should an upgrade change them.
+//
+// The direct frame is written into one buffer that lives as long as the process (FrameScratch), not into new
+// Buffers: with a view per student, nearly every broadcast has one receiver, and socket.io's frame (a Buffer of
+// the text, and a second for header + text) put ~50 MB/s of new ArrayBuffers in the young generation, which made
+// V8 scavenge for "external memory pressure" every ~1.7 s instead of when the young generation fills
+// (docs/performance.md, "The twelfth stretch").
 import type { Socket as NetSocket } from 'node:net';
 import { Adapter, type BroadcastOptions } from 'socket.io-adapter';
 
@@ -34,7 +40,7 @@ interface SocketLike {
 
 /** What the in-memory adapter keeps private and this subclass uses. */
 interface AdapterInternals {
-  _encode(packet: unknown, packetOpts: { wsPreEncodedFrame?: Buffer[] }): unknown[];
+  encoder: { encode(packet: unknown): unknown[] };
   apply(opts: BroadcastOptions, each: (socket: SocketLike) => void): void;
 }
 
@@ -52,9 +58,51 @@ function idleSocket(conn: EngineLike): NetSocket | null {
   return net && !net.destroyed && net.writable ? net : null;
 }
 
+/**
+ * A WebSocket text frame (server frames are not masked) written into a buffer kept for the next frame too. A
+ * frame that a socket could not take at once stays referenced by its pending write: the buffer is then given up
+ * to it (`pin`) and the next frame gets a new one. A frame made while another is being written (a write that
+ * broadcasts again) gets a buffer of its own.
+ */
+class FrameScratch {
+  private buf = Buffer.allocUnsafeSlow(64 * 1024);
+  private busy = false;
+
+  /** The frame of `text` (engine.io's packet, its type included), valid until `done`. */
+  frame(text: string): Buffer {
+    const len = Buffer.byteLength(text);
+    const head = len < 126 ? 2 : len < 65_536 ? 4 : 10;
+    let buf = this.buf;
+    if (this.busy) buf = Buffer.allocUnsafeSlow(head + len);
+    else if (buf.length < head + len) buf = this.buf = Buffer.allocUnsafeSlow(Math.max(head + len, 2 * buf.length));
+    this.busy = true;
+    buf[0] = 0x81; // FIN, text
+    if (head === 2) buf[1] = len;
+    else if (head === 4) {
+      buf[1] = 126;
+      buf.writeUInt16BE(len, 2);
+    } else {
+      buf[1] = 127;
+      buf.writeUInt32BE(0, 2);
+      buf.writeUInt32BE(len, 6);
+    }
+    buf.write(text, head, len, 'utf8');
+    return buf.subarray(0, head + len);
+  }
+
+  /** The frame is written; `pinned`: a write of it is still pending, so its bytes must stay as they are. */
+  done(frame: Buffer, pinned: boolean): void {
+    if (frame.buffer !== this.buf.buffer) return;
+    this.busy = false;
+    if (pinned) this.buf = Buffer.allocUnsafeSlow(this.buf.length);
+  }
+}
+
 export class FrameAdapter extends Adapter {
   /** Receivers written to directly and through socket.io, since the start (the fanout bench reads them). */
   readonly counts = { direct: 0, queued: 0 };
+
+  private readonly scratch = new FrameScratch();
 
   override broadcast(packet: unknown, opts: BroadcastOptions): void {
     const flags = opts.flags ?? {};
@@ -64,27 +112,31 @@ export class FrameAdapter extends Adapter {
       return;
     }
     const self = this as unknown as AdapterInternals;
-    const packetOpts: { preEncoded: true; compress?: boolean; wsPreEncodedFrame?: Buffer[] } = {
-      preEncoded: true,
-      compress: flags.compress,
-    };
+    // Receivers that are not idle get the encoded packet through engine.io, which frames it when it sends it.
+    const packetOpts = { preEncoded: true, compress: flags.compress };
     (packet as { nsp: string }).nsp = this.nsp.name;
-    const encoded = self._encode(packet, packetOpts);
-    const frame = packetOpts.wsPreEncodedFrame;
-    // No frame made (binary attachments: several packets): socket.io's own path for everyone.
-    let whole: Buffer | null = null;
-    self.apply(opts, (socket) => {
-      socket.notifyOutgoingListeners?.(packet);
-      const net = frame ? idleSocket(socket.conn) : null;
-      if (net && frame) {
-        // Server frames are not masked: one buffer serves every receiver.
-        whole ??= frame.length === 1 ? frame[0] : Buffer.concat(frame);
-        net.write(whole);
-        this.counts.direct++;
-      } else {
-        socket.client.writeToEngine(encoded, packetOpts);
-        this.counts.queued++;
-      }
-    });
+    const encoded = self.encoder.encode(packet);
+    // Binary attachments (several packets): socket.io's own path for everyone.
+    const text = encoded.length === 1 && typeof encoded[0] === 'string' ? `4${encoded[0]}` : null;
+    let frame: Buffer | null = null;
+    let pinned = false;
+    try {
+      self.apply(opts, (socket) => {
+        socket.notifyOutgoingListeners?.(packet);
+        const net = text !== null ? idleSocket(socket.conn) : null;
+        if (net && text !== null) {
+          frame ??= this.scratch.frame(text);
+          net.write(frame);
+          // Not all taken by the kernel at once: the rest waits in the socket, pointing into the frame.
+          if (net.writableLength > 0) pinned = true;
+          this.counts.direct++;
+        } else {
+          socket.client.writeToEngine(encoded, packetOpts);
+          this.counts.queued++;
+        }
+      });
+    } finally {
+      if (frame) this.scratch.done(frame, pinned);
+    }
   }
 }

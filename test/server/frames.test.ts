@@ -103,6 +103,34 @@ describe('the adapter alone', () => {
     expect(adapter().counts.queued - before.queued).toBeGreaterThan(0);
   });
 
+  test('a frame still waiting in one socket is not overwritten by the next frame to another', async () => {
+    // The direct frames are written into one buffer kept from frame to frame (FrameScratch); a frame the kernel
+    // did not take at once must keep its bytes while the next broadcast is framed for another socket.
+    const slow = await client(['websocket'], 'slow');
+    const fast = await client(['websocket'], 'fast');
+    const gotSlow = collect(slow as never, 'n' as never);
+    const gotFast = collect(fast as never, 'n' as never);
+    const raw = (slow.io.engine.transport as unknown as { ws: { _socket: { pause(): void; resume(): void } } }).ws
+      ._socket;
+    raw.pause();
+    const before = { ...adapter().counts };
+    const sentSlow: unknown[] = [];
+    // Until the slow socket stops taking frames at once: the last one written directly is then partly pending.
+    for (let n = 0; adapter().counts.queued === before.queued; n++) {
+      const payload = { n, text: 'a'.repeat(200_000) };
+      io.to('slow').emit('n', payload);
+      sentSlow.push(payload);
+      if (n > 10_000) throw new Error('the paused socket never filled');
+    }
+    const sentFast = Array.from({ length: 5 }, (_, n) => ({ n, text: 'b'.repeat(200_000 + n) }));
+    for (const p of sentFast) io.to('fast').emit('n', p);
+    await until(() => gotFast.length === sentFast.length, 'the fast socket’s frames');
+    raw.resume();
+    await until(() => gotSlow.length === sentSlow.length, 'the slow socket’s frames', 20_000);
+    expect(gotFast).toEqual(sentFast);
+    expect(gotSlow).toEqual(sentSlow);
+  });
+
   test('a broadcast does not overtake what waits in engine.io for the same socket', async () => {
     const ws = await client(['websocket'], 'mix');
     const got = collect(ws as never, 'n' as never);
