@@ -61,7 +61,7 @@ function idleSocket(conn: EngineLike): NetSocket | null {
 /**
  * A WebSocket text frame (server frames are not masked) written into a buffer kept for the next frame too. A
  * frame that a socket could not take at once stays referenced by its pending write: the buffer is then given up
- * to it (`pin`) and the next frame gets a new one. A frame made while another is being written (a write that
+ * to it (`done(frame, true)`) and the next frame gets a new one. A frame made while another is being written (a write that
  * broadcasts again) gets a buffer of its own.
  */
 class FrameScratch {
