@@ -58,11 +58,14 @@ function idleSocket(conn: EngineLike): NetSocket | null {
   return net && !net.destroyed && net.writable ? net : null;
 }
 
+/** The kept buffer grows up to this size; a larger frame (a long history, say) gets a buffer of its own. */
+const SCRATCH_MAX = 1 << 20;
+
 /**
  * A WebSocket text frame (server frames are not masked) written into a buffer kept for the next frame too. A
  * frame that a socket could not take at once stays referenced by its pending write: the buffer is then given up
- * to it (`done(frame, true)`) and the next frame gets a new one. A frame made while another is being written (a write that
- * broadcasts again) gets a buffer of its own.
+ * to it (`done(frame, true)`) and the next frame gets a new one. A frame made while another is being written (a
+ * write that broadcasts again) gets a buffer of its own.
  */
 class FrameScratch {
   private buf = Buffer.allocUnsafeSlow(64 * 1024);
@@ -73,9 +76,9 @@ class FrameScratch {
     const len = Buffer.byteLength(text);
     const head = len < 126 ? 2 : len < 65_536 ? 4 : 10;
     let buf = this.buf;
-    if (this.busy) buf = Buffer.allocUnsafeSlow(head + len);
-    else if (buf.length < head + len) buf = this.buf = Buffer.allocUnsafeSlow(Math.max(head + len, 2 * buf.length));
-    this.busy = true;
+    if (this.busy || head + len > SCRATCH_MAX) buf = Buffer.allocUnsafeSlow(head + len);
+    else if (buf.length < head + len) buf = this.buf = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, 2 * (head + len)));
+    if (buf === this.buf) this.busy = true;
     buf[0] = 0x81; // FIN, text
     if (head === 2) buf[1] = len;
     else if (head === 4) {
