@@ -56,6 +56,8 @@ export interface RunHooks {
  * the bare server runs on the same Node. SERVER_NODE_FLAGS (space-separated) replaces them, to measure another setting.
  */
 export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [...SERVER_NODE_FLAGS];
+/** LOADGEN_NODE_FLAGS (space-separated): Node's flags for the load generators, e.g. `--cpu-prof --cpu-prof-dir=DIR`. */
+const loadgenFlags = () => process.env.LOADGEN_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
 
 export async function runOne(
   mode: 'opsroom' | 'baseline',
@@ -100,7 +102,7 @@ export async function runOne(
         changeProbability: mode === 'opsroom' ? (opts.changeProbability ?? 0.01) : 0,
         roundMinutes: opts.roundMinutes,
       };
-      gens.push(startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)]));
+      gens.push(startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)], {}, loadgenFlags()));
     }
     // Every generator connects its sockets first; then all start together and measure the same window.
     await Promise.all(gens.map((g) => g.next((m) => m.event === 'ready')));

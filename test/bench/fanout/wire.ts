@@ -7,10 +7,13 @@
 import WebSocket from 'ws';
 
 export type Handler = (arg: any, raw: string) => void;
+/** A handler given the packet's text only, with its argument left unparsed (a generator reads a few fields). */
+export type RawHandler = (raw: string) => void;
 
 export class WireSocket {
   private acks = new Map<number, (result: any) => void>();
   private handlers = new Map<string, Handler>();
+  private rawHandlers = new Map<string, RawHandler>();
   private nextAck = 0;
   /** Every frame received after the handshake (events of every kind, acks, pings) and their bytes. */
   framesIn = 0;
@@ -64,8 +67,10 @@ export class WireSocket {
       // "42": an event
       const comma = text.indexOf('",', 4);
       const event = comma < 0 ? text.slice(4, -2) : text.slice(4, comma);
+      const raw = this.rawHandlers.get(event);
       const handler = this.handlers.get(event);
-      if (handler) handler(comma < 0 ? undefined : JSON.parse(text.slice(comma + 2, -1)), text);
+      if (raw) raw(text);
+      else if (handler) handler(comma < 0 ? undefined : JSON.parse(text.slice(comma + 2, -1)), text);
     } else if (type === 0x33) {
       // "43<id>[result]"
       const bracket = text.indexOf('[', 2);
@@ -79,6 +84,11 @@ export class WireSocket {
   /** One handler per event (the last one set wins). */
   on(event: string, handler: Handler): void {
     this.handlers.set(event, handler);
+  }
+
+  /** One raw handler per event, which takes the place of `on`'s. */
+  onRaw(event: string, handler: RawHandler): void {
+    this.rawHandlers.set(event, handler);
   }
 
   emit(event: string, arg: unknown): void {
