@@ -3,7 +3,7 @@
 import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { ledgerAt } from '../../shared/classroom/ledger.ts';
-import { evaluateTallies, tallyGoal, tallyOver, type GoalTally } from '../../shared/sim/score.ts';
+import { evaluateTallies, noTallies, tallyGoals, type GoalTallies } from '../../shared/sim/score.ts';
 import type { ChangeRecord } from '../../shared/protocol/types.ts';
 import type { ControlChange, SimStateBase, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundRecord } from '../db/store.ts';
@@ -62,7 +62,7 @@ export function roundRun(row: RoundRecord): RoundRun {
  * Each team's goal tallies over its minutes, kept beside the (immutable) team rather than in it: the next
  * minute adds to them. A team made from a list of minutes (a load) is tallied over them once.
  */
-const tallies = new WeakMap<TeamRun, readonly GoalTally[]>();
+const tallies = new WeakMap<TeamRun, GoalTallies>();
 
 /** The model's headline indicators, in order: the teacher's trends keep these of every minute (TeamRun.headlines). */
 const headlineKeysOf = new WeakMap<RoundRun['model'], readonly string[]>();
@@ -87,7 +87,9 @@ function fromMinutes(
 ): TeamRun {
   const headlines: number[] = [];
   for (const s of minutes) headlines.push(...headlinesOf(round.model, s));
-  const now = round.scenarioDef.goals.map((g) => tallyOver(g, minutes));
+  const goals = round.scenarioDef.goals;
+  let now = noTallies(goals);
+  for (const s of minutes) now = tallyGoals(goals, now, s);
   const last = minutes.at(-1);
   if (!last) throw new RangeError(`team ${seat.teamId} of round ${round.id} has no minute`);
   const { idx, name } = seat;
@@ -109,7 +111,7 @@ function evaluated(
   last: Snapshot,
   headlines: TeamRun['headlines'],
   changes: TeamRun['changes'],
-  now: readonly GoalTally[],
+  now: GoalTallies,
 ): TeamRun {
   const base = round.baseline;
   if (!base) throw new Error(`round ${round.id} has teams but no baseline`);
@@ -154,9 +156,7 @@ export function advanceTeam(round: RoundRun, t: TeamRun, minute: number): TeamRu
   const s = sim.snapshot;
   const prev = tallies.get(t);
   if (!prev) throw new Error(`team ${t.teamId} of round ${round.id} has no goal tallies`);
-  const goals = round.scenarioDef.goals;
-  const now: GoalTally[] = new Array(goals.length);
-  for (let i = 0; i < goals.length; i++) now[i] = tallyGoal(goals[i], prev[i], s);
+  const now = tallyGoals(round.scenarioDef.goals, prev, s);
   const headlines = t.headlines.appendAll(headlinesOf(round.model, s));
   return evaluated(round, t.teamId, t.idx, t.name, sim, s, headlines, t.changes, now);
 }

@@ -12,21 +12,52 @@ export interface GoalTally {
   readonly last: number;
 }
 
+/** Whether a minute counts in a goal's window. A share with nothing under it (fraud rate when nothing is approved) says nothing about the goal. */
+const counts = (goal: GoalDef, s: Snapshot): boolean =>
+  goal.aggregate !== 'final' && s.minute >= (goal.from ?? 1) && !s.na?.includes(goal.indicator);
+
 /** The tally with one more minute (`prev` null: the first). */
 export function tallyGoal(goal: GoalDef, prev: GoalTally | null, s: Snapshot): GoalTally {
   const v = s.indicators[goal.indicator];
-  // A share with nothing under it (fraud rate when nothing is approved) says nothing about the goal.
-  const counted = goal.aggregate !== 'final' && s.minute >= (goal.from ?? 1) && !s.na?.includes(goal.indicator);
   const sum = prev?.sum ?? 0;
   const n = prev?.n ?? 0;
-  return counted ? { sum: sum + v, n: n + 1, last: v } : { sum, n, last: v };
+  return counts(goal, s) ? { sum: sum + v, n: n + 1, last: v } : { sum, n, last: v };
+}
+
+function goalValueOf(goal: GoalDef, sum: number, n: number, last: number): number {
+  if (goal.aggregate === 'final') return last;
+  // A round ended before the window opened (or a share never had anything under it): the last minute seen.
+  return n > 0 ? sum / n : last;
 }
 
 /** Value of one goal from its tally. */
 export function talliedValue(goal: GoalDef, t: GoalTally): number {
-  if (goal.aggregate === 'final') return t.last;
-  // A round ended before the window opened (or a share never had anything under it): the last minute seen.
-  return t.n > 0 ? t.sum / t.n : t.last;
+  return goalValueOf(goal, t.sum, t.n, t.last);
+}
+
+/**
+ * A scenario's goal tallies as one list of numbers, three a goal in the goals' order: sum, n, last. A room keeps one
+ * per team and makes the next every minute: one array of unboxed numbers alive with the team's minute, where a
+ * tally object per goal was three objects (the tally and two boxed numbers) for each scavenge to copy
+ * (docs/performance.md, "The thirteenth stretch"). Added up in the same order as `tallyGoal`: the same numbers.
+ */
+export type GoalTallies = readonly number[];
+
+/** The tallies of no minute yet. */
+export const noTallies = (goals: readonly GoalDef[]): number[] => new Array<number>(3 * goals.length).fill(0);
+
+/** The tallies with one more minute. */
+export function tallyGoals(goals: readonly GoalDef[], prev: GoalTallies, s: Snapshot): number[] {
+  const next = prev.slice();
+  for (let i = 0; i < goals.length; i++) {
+    const v = s.indicators[goals[i].indicator];
+    if (counts(goals[i], s)) {
+      next[3 * i] += v;
+      next[3 * i + 1] += 1;
+    }
+    next[3 * i + 2] = v;
+  }
+  return next;
 }
 
 /** One goal's tally over the played minutes (snapshots of minutes 0..M, in order). */
@@ -153,15 +184,15 @@ export function evaluateRound(scenario: ScenarioDef, snapshots: readonly Snapsho
   );
 }
 
-/** evaluateRound from each goal's tally (in the scenario's order of goals) and the last minute played. */
+/** evaluateRound from the goals' tallies (GoalTallies) and the last minute played. */
 export function evaluateTallies(
   scenario: ScenarioDef,
-  tallies: readonly GoalTally[],
+  tallies: GoalTallies,
   last: Snapshot,
   baseline?: Baseline,
 ): RoundResult {
   return scored(
-    scenario.goals.map((g, i) => goalResult(g, talliedValue(g, tallies[i]))),
+    scenario.goals.map((g, i) => goalResult(g, goalValueOf(g, tallies[3 * i], tallies[3 * i + 1], tallies[3 * i + 2]))),
     last,
     baseline,
   );

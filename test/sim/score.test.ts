@@ -3,18 +3,24 @@
 // shedding everything, a control at an extreme — never above doing nothing.
 import { describe, expect, it } from 'vitest';
 import { baselineRun, runRound, scenarioDef } from '../../shared/sim/engine.ts';
+import { randomControlValue } from '../../shared/sim/controls.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
+import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
 import {
   DEAD_ZONE,
   evaluateRound,
+  evaluateTallies,
   goalValue,
   goalsOnlyScore,
   ledgerTotals,
   MISSION_POINTS,
+  noTallies,
   saving,
+  tallyGoals,
   teamScore,
 } from '../../shared/sim/score.ts';
-import type { GoalResult, ScheduledChange, Snapshot } from '../../shared/sim/types.ts';
+import type { GoalResult, ScheduledChange, SimModel, Snapshot } from '../../shared/sim/types.ts';
+import { webService } from '../../shared/sim/web-service/index.ts';
 
 const goal = (met: boolean): GoalResult => ({ id: 'g', indicator: 'x', op: '<=', value: 1, target: 1, met });
 
@@ -94,6 +100,32 @@ describe('a mean goal skips the minutes where its share has nothing under it', (
     const g = { id: 'x', indicator: 'x', aggregate: 'mean' as const, op: '<=' as const, target: 1 };
     expect(goalValue(g, [snap(0, 9), snap(1, 4), snap(2, 0, ['x']), snap(3, 2)])).toBe(3);
     expect(goalValue(g, [snap(0, 9), snap(1, 0, ['x'])])).toBe(0);
+  });
+});
+
+describe('the running tallies a room keeps (one list of numbers per team)', () => {
+  it.each<[SimModel, string]>([
+    [paymentSwitch, 'issuer-outage'],
+    [webService, 'bad-deploy'],
+  ])('give every minute exactly the verdict and score of the whole round so far (%#)', (model, scenario) => {
+    const def = scenarioDef(model, scenario);
+    const rng = rngFromSeed(11);
+    const changes = [3, 9, 20, 31].map((minute) => {
+      const c = model.controls[Math.floor(uniform(rng) * model.controls.length)];
+      return { minute, key: c.key, value: randomControlValue(c, () => uniform(rng)) };
+    });
+    const baseline = baselineRun(model, scenario, 4, 40);
+    const { snapshots } = runRound(model, { scenario, seed: 4, noise: true, minutes: 40, changes });
+    expect(def.goals.length).toBeGreaterThan(1);
+    let tallies = noTallies(def.goals);
+    snapshots.forEach((s, m) => {
+      tallies = tallyGoals(def.goals, tallies, s);
+      // toEqual compares numbers with Object.is: the same sums in the same order, not merely close ones.
+      expect(evaluateTallies(def, tallies, s, baseline)).toEqual(
+        evaluateRound(def, snapshots.slice(0, m + 1), baseline),
+      );
+    });
+    expect(tallies).toHaveLength(3 * def.goals.length);
   });
 });
 
