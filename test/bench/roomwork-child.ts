@@ -1,9 +1,12 @@
 // The room-work bench's measuring process (roomwork.ts), started with the server's Node flags: rooms played in
-// process, CPU read per thread around the measured minutes; prints one JSON line.
+// process, CPU read per thread around the measured minutes; prints one JSON line. With `survivors` (and --expose-gc),
+// one more minute after them is sampled for what it leaves alive (survivors.ts).
 import { splitBetween, threadRuntimes, threadTimes } from './procstat.ts';
 import { pausedRooms, withBenchApp } from './rooms.ts';
+import { survivorsOf, type Census } from './survivors.ts';
 
-const [rooms, teams, warmup, minutes, group, periodMs] = process.argv.slice(2).map(Number);
+const [rooms, teams, warmup, minutes, group, periodMs] = process.argv.slice(2, 8).map(Number);
+const sampled = process.argv[8] === 'survivors' ? 1 : 0;
 
 // Threads there before the app are the main thread and V8's (the collector's helpers, the compiler, tsx's loader);
 // those started with it are Opsroom's: the database writer (and libuv's pool, idle here).
@@ -11,7 +14,7 @@ const v8Threads = new Set(threadTimes(process.pid).keys());
 
 await withBenchApp('roomwork', async (app) => {
   // One minute longer than played: no round ends in the measured minutes (a round's end is bench 2b's).
-  const list = await pausedRooms(app, rooms, { teams, minutes: warmup + minutes + 1, students: 0 });
+  const list = await pausedRooms(app, rooms, { teams, minutes: warmup + minutes + sampled + 1, students: 0 });
   // As the server's rooms come due a few at a time and share a commit: `group` rooms stepped together, the groups
   // spread over the period as the rooms' clocks are. At the real tempo what a minute makes lives as long as it does
   // in the server, which is what the collector's cost depends on; as fast as possible (period 0) it lives a
@@ -44,6 +47,8 @@ await withBenchApp('roomwork', async (app) => {
     else if (v8Threads.has(tid)) ns.v8 += d;
     else ns.app += d;
   }
+  // Outside the measured minutes: the sampling profiler costs CPU.
+  const survivors: Census | null = sampled ? await survivorsOf(minute) : null;
   const split = splitBetween(process.pid, before, after);
   const userShare = split.mainUser / Math.max(1 / 100, split.mainUser + split.mainSystem);
   const teamMinutes = rooms * teams * minutes;
@@ -57,6 +62,7 @@ await withBenchApp('roomwork', async (app) => {
         v8: us(ns.v8),
         writer: us(ns.app),
         wallUs: (wall * 1000) / teamMinutes,
+        survivors,
       },
     })}\n`,
   );

@@ -6,6 +6,7 @@
 import { serverFlags } from './fanout.ts';
 import { startChild } from './spawn.ts';
 import { fmt } from './stats.ts';
+import { reportSurvivors, type Census } from './survivors.ts';
 
 export interface RoomWorkOptions {
   rooms: number;
@@ -17,6 +18,8 @@ export interface RoomWorkOptions {
   group: number;
   /** A simulated minute every this many ms (the limit probe's tempo: 1,000); 0: as fast as the rooms go. */
   periodMs: number;
+  /** After the measured minutes, count what one more minute leaves alive (survivors.ts). */
+  survivors?: boolean;
 }
 
 export const ROOMWORK_DEFAULTS: RoomWorkOptions = {
@@ -36,11 +39,14 @@ export interface RoomWorkResult {
   v8: number;
   writer: number;
   wallUs: number;
+  survivors: Census | null;
 }
 
 export async function benchRoomWork(opts: RoomWorkOptions = ROOMWORK_DEFAULTS): Promise<RoomWorkResult> {
   const args = [opts.rooms, opts.teams, opts.warmup, opts.minutes, opts.group, opts.periodMs].map(String);
-  const child = startChild('./roomwork-child.ts', args, {}, serverFlags());
+  if (opts.survivors) args.push('survivors');
+  const flags = opts.survivors ? [...serverFlags(), '--expose-gc'] : serverFlags();
+  const child = startChild('./roomwork-child.ts', args, {}, flags);
   try {
     const { roomwork } = await child.next<{ roomwork: Omit<RoomWorkResult, 'opts'> }>((m) => 'roomwork' in m);
     return { opts, ...roomwork };
@@ -57,5 +63,6 @@ export function reportRoomWork(r: RoomWorkResult): string {
   return [
     `${r.opts.rooms} rooms of ${r.opts.teams} teams, ${r.opts.minutes} minutes measured after ${r.opts.warmup}, ${r.opts.group} rooms stepped together, ${r.opts.periodMs ? `a minute every ${r.opts.periodMs} ms` : 'as fast as they go'}: CPU per team-minute ${fmt(total)} µs = ${fmt(total / SNAPSHOTS_PER_TEAM_MINUTE)} µs per delivered snapshot at 4 students a team`,
     `  by thread: main ${fmt(r.mainUser)} + ${fmt(r.mainSystem)} µs (user + system), V8's helpers ${fmt(r.v8)} µs, database writer ${fmt(r.writer)} µs${r.opts.periodMs ? '' : `; wall ${fmt(r.wallUs)} µs per team-minute`}`,
+    ...(r.survivors ? [reportSurvivors(r.survivors, r.opts.rooms * r.opts.teams)] : []),
   ].join('\n');
 }

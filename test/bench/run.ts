@@ -1,11 +1,12 @@
 // `npm run bench [-- --only sim,tick,turnover,fanout,limit,retained,roomwork,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
-// [--seconds S] [--repeat N] [--cpu-prof DIR] [--period MS]`:
+// [--seconds S] [--repeat N] [--cpu-prof DIR] [--period MS] [--survivors]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students), `--seconds` the limit probe's measured window (20),
 // `--repeat` its number of alternated Opsroom / bare pairs at each size (1; with more, a line of medians follows),
 // `--cpu-prof` writes a CPU profile of each server over the measured window into DIR, `--period` the room-work
-// bench's ms per simulated minute (1000; 0: as fast as the rooms go). `npm run soak` is separate.
+// bench's ms per simulated minute (1000; 0: as fast as the rooms go), `--survivors` has it count, after its
+// measured minutes, what one more minute leaves alive for the next scavenge. `npm run soak` is separate.
 import { mkdirSync } from 'node:fs';
 import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
 import { benchBaseline, benchCoach, reportBaseline, reportCoach } from './coach.ts';
@@ -98,7 +99,13 @@ if (asked('retained')) {
 if (asked('roomwork')) {
   console.log("\n[3f] the rooms' own work per team-minute, in process, with the server's Node flags (no sockets)");
   console.log(
-    reportRoomWork(await benchRoomWork({ ...ROOMWORK_DEFAULTS, periodMs: periodMs ?? ROOMWORK_DEFAULTS.periodMs })),
+    reportRoomWork(
+      await benchRoomWork({
+        ...ROOMWORK_DEFAULTS,
+        periodMs: periodMs ?? ROOMWORK_DEFAULTS.periodMs,
+        survivors: args.includes('--survivors'),
+      }),
+    ),
   );
 }
 if (asked('cluster')) {
