@@ -29,8 +29,9 @@ export interface Census {
  * ScaleSize, rounded): the one size, a multiple of 8, that gives back what was reported. Rounded, the count cannot be
  * solved for from the product alone.
  */
+const countFor = (size: number) => Math.floor(1 / (1 - Math.exp(-size / INTERVAL)) + 0.5);
+
 export function sizeOf(reported: number): number {
-  const countFor = (size: number) => Math.floor(1 / (1 - Math.exp(-size / INTERVAL)) + 0.5);
   if (countFor(reported) === 1) return reported;
   for (let size = 8; size <= 2 * INTERVAL; size += 8)
     if (reported % size === 0 && countFor(size) === reported / size) return size;
@@ -38,9 +39,10 @@ export function sizeOf(reported: number): number {
 }
 
 export function census(profile: Profile, top = 12): Census {
-  const nodes = new Map<number, ProfileNode>();
+  // Each node's site, named once: a profile has far fewer nodes than samples.
+  const siteOf = new Map<number, string>();
   const walk = (n: ProfileNode) => {
-    nodes.set(n.id, n);
+    siteOf.set(n.id, `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}`);
     for (const c of n.children) walk(c);
   };
   walk(profile.head);
@@ -48,9 +50,8 @@ export function census(profile: Profile, top = 12): Census {
   let objects = 0;
   let bytes = 0;
   for (const s of profile.samples) {
-    const frame = nodes.get(s.nodeId)?.callFrame;
-    if (!frame) continue;
-    const site = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}`;
+    const site = siteOf.get(s.nodeId);
+    if (site === undefined) continue;
     const count = s.size / sizeOf(s.size);
     const at = bySite.get(site) ?? { objects: 0, bytes: 0 };
     at.objects += count;
