@@ -20,7 +20,7 @@
 type Plain = Record<string, unknown>;
 
 interface Shape {
-  readonly id: string;
+  readonly keys: readonly string[];
   readonly make: new (src: Plain) => Plain;
   readonly fill: (dst: Plain, src: Plain) => void;
 }
@@ -38,7 +38,7 @@ const shapes = new Map<string, Shape>();
 const shapeOfSlot = new WeakMap<object, Shape>();
 const MAX_SHAPES = 512;
 
-function compile(id: string, keys: readonly string[]): Shape {
+function compile(keys: readonly string[]): Shape {
   // Each key is written by name (a string literal in the source, JSON-quoted), so every access is to a known field.
   const at = keys.map((k) => `[${JSON.stringify(k)}]`);
   const make = new Function(
@@ -51,7 +51,7 @@ function compile(id: string, keys: readonly string[]): Shape {
     'refill',
     `return function fill(dst, src) {\n${at.map((a) => `  { const v = src${a}; dst${a} = typeof v === 'object' && v !== null ? refill(dst${a}, v) : v; }`).join('\n')}\n};`,
   )(refill) as Shape['fill'];
-  return { id, make, fill };
+  return { keys, make, fill };
 }
 
 /** The shape of `o`'s keys, compiled on first sight; null past MAX_SHAPES (such objects are copied by spreading). */
@@ -60,7 +60,7 @@ function shapeFor(o: object): Shape | null {
   const id = keys.join('\u0000');
   let shape = shapes.get(id);
   if (!shape && shapes.size < MAX_SHAPES) {
-    shape = compile(id, keys);
+    shape = compile(keys);
     shapes.set(id, shape);
   }
   return shape ?? null;
@@ -81,9 +81,24 @@ export function ownedCopy<T>(v: T): T {
   return o as T;
 }
 
-/** Numbers over numbers of the same length (its own function: its element accesses see lists of numbers only). */
-function copyNumbers(into: number[], from: readonly number[]): void {
-  for (let i = 0; i < from.length; i++) into[i] = from[i];
+/**
+ * Numbers over a list of the same length, until something in `from` is not a number (false: the caller writes the
+ * rest). Its own function: its element accesses see lists of numbers only.
+ */
+function copiedNumbers(into: unknown[], from: readonly unknown[]): boolean {
+  for (let i = 0; i < from.length; i++) {
+    const v = from[i];
+    if (typeof v !== 'number') return false;
+    into[i] = v;
+  }
+  return true;
+}
+
+/** Whether `o`'s own keys are `keys`, in order (a walk of its keys, nothing allocated: this runs per object a minute). */
+function hasKeys(o: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const k in o) if (k !== keys[i++]) return false;
+  return i === keys.length;
 }
 
 /**
@@ -96,12 +111,11 @@ export function refill<T>(into: unknown, from: T): T {
   if (into === from) throw new Error('refill: a slot must not share its objects with what is written into it');
   if (Array.isArray(from)) {
     if (!Array.isArray(into) || into.length !== from.length) return ownedCopy(from);
-    if (isNumbers(from) && isNumbers(into)) copyNumbers(into, from);
-    else for (let i = 0; i < from.length; i++) into[i] = refill(into[i], from[i]);
+    if (!copiedNumbers(into, from)) for (let i = 0; i < from.length; i++) into[i] = refill(into[i], from[i]);
     return into as T;
   }
   const shape = isObject(into) ? shapeOfSlot.get(into) : undefined;
-  if (!shape || shape.id !== Object.keys(from).join('\u0000')) return ownedCopy(from);
+  if (!shape || !hasKeys(from, shape.keys)) return ownedCopy(from);
   shape.fill(into as Plain, from as Plain);
   return into as T;
 }
