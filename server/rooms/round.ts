@@ -4,12 +4,11 @@ import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts'
 import { getModel } from '../../shared/sim/registry.ts';
 import { ledgerAt } from '../../shared/classroom/ledger.ts';
 import { evaluateTallies, noTallies, tallyGoals, type GoalTallies } from '../../shared/sim/score.ts';
-import type { ChangeRecord, LedgerFigures } from '../../shared/protocol/types.ts';
-import type { ControlChange, GoalResult, SimStateBase, Snapshot } from '../../shared/sim/types.ts';
+import type { ChangeRecord } from '../../shared/protocol/types.ts';
+import type { ControlChange, SimStateBase, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundRecord } from '../db/store.ts';
 import type { TeamResultRecord } from '../db/writes.ts';
 import { AppendOnly } from './append-only.ts';
-import { ownedCopy, refill } from './in-place.ts';
 import { roundBaseline, type RoundBaseline } from './baseline.ts';
 import type { RoundRun, TeamRun } from './state.ts';
 
@@ -93,56 +92,43 @@ function fromMinutes(
   for (const s of minutes) now = tallyGoals(goals, now, s);
   const last = minutes.at(-1);
   if (!last) throw new RangeError(`team ${seat.teamId} of round ${round.id} has no minute`);
-  const r = evaluated(round, last, now);
-  return teamRun(seat, sim, last, r, r.score, AppendOnly.of(headlines), AppendOnly.of(changes));
+  const { idx, name } = seat;
+  return evaluated(round, seat.teamId, idx, name, sim, last, AppendOnly.of(headlines), AppendOnly.of(changes), now);
 }
 
 /**
- * A team's minute as fresh objects: its simulation (snapshot included), goals against the round's baseline (live
- * progress, or the verdict at the end), ledger and goal tallies (`tallies`: up to `sim.snapshot`).
+ * The team evaluated over its minutes so far against the round's baseline (live progress, or the verdict at
+ * the end), its fields given one by one: a minute makes one TeamRun (a literal of one shape), not a copy of the
+ * last one spread and spread again (the tick's path, 2,500 team-minutes a second at 10,000 students).
+ * `now`: the goals' tallies up to `last`.
  */
-interface TeamMinuteParts {
-  sim: SimStateBase;
-  progress: GoalResult[];
-  ledger: LedgerFigures;
-  tallies: GoalTallies;
-}
-
-function evaluated(round: RoundRun, s: Snapshot, now: GoalTallies) {
-  const base = round.baseline;
-  if (!base) throw new Error(`round ${round.id} has teams but no baseline`);
-  const r = evaluateTallies(round.scenarioDef, now, s, base.run);
-  const ledger = ledgerAt(s, round.model.ledger.total, base.series);
-  return { progress: r.goals, ledger, tallies: now, score: r.score };
-}
-
-/**
- * The team with its fields given one by one: a minute makes one TeamRun (a literal of one shape), not a copy of
- * the last one spread and spread again (the tick's path, 2,500 team-minutes a second at 10,000 students).
- * `sim`: null for a team read from its stored minutes, whose last one is `last`.
- */
-function teamRun(
-  seat: TeamSeat,
-  sim: SimStateBase | null,
+function evaluated(
+  round: RoundRun,
+  teamId: number,
+  idx: number,
+  name: string,
+  sim: TeamRun['sim'],
   last: Snapshot,
-  parts: Omit<TeamMinuteParts, 'sim'>,
-  score: number | null,
   headlines: TeamRun['headlines'],
   changes: TeamRun['changes'],
+  now: GoalTallies,
 ): TeamRun {
+  const base = round.baseline;
+  if (!base) throw new Error(`round ${round.id} has teams but no baseline`);
+  const r = evaluateTallies(round.scenarioDef, now, last, base.run);
   const team: TeamRun = {
-    teamId: seat.teamId,
-    idx: seat.idx,
-    name: seat.name,
+    teamId,
+    idx,
+    name,
     sim,
     snapshot: last,
     headlines,
     changes,
-    progress: parts.progress,
-    score,
-    ledger: parts.ledger,
+    progress: r.goals,
+    score: r.score,
+    ledger: ledgerAt(last, round.model.ledger.total, base.series),
   };
-  tallies.set(team, parts.tallies);
+  tallies.set(team, now);
   return team;
 }
 
@@ -157,72 +143,22 @@ export function openTeam(
   return fromMinutes(round, seat, sim, [sim.snapshot], changes);
 }
 
-/** The team's changes recorded for `minute`, in arrival order. */
-function dueAt(t: TeamRun, minute: number): ControlChange[] {
+/** The team one minute on, with the changes recorded for that minute. */
+export function advanceTeam(round: RoundRun, t: TeamRun, minute: number): TeamRun {
+  if (!t.sim) throw new Error(`team ${t.teamId} of round ${round.id} was read from its stored minutes: it cannot step`);
   const due: ControlChange[] = [];
   // Indexed, not iterated: no iterator allocated per team-minute on the tick's path.
   for (let i = 0; i < t.changes.length; i++) {
     const c = t.changes.at(i);
     if (c?.minute === minute) due.push({ key: c.key, value: c.value });
   }
-  return due;
-}
-
-function stepParts(round: RoundRun, t: TeamRun, minute: number) {
-  if (!t.sim) throw new Error(`team ${t.teamId} of round ${round.id} was read from its stored minutes: it cannot step`);
+  const sim: SimStateBase = stepRound(round.model, t.sim, due);
+  const s = sim.snapshot;
   const prev = tallies.get(t);
   if (!prev) throw new Error(`team ${t.teamId} of round ${round.id} has no goal tallies`);
-  const sim: SimStateBase = stepRound(round.model, t.sim, dueAt(t, minute));
-  const r = evaluated(round, sim.snapshot, tallyGoals(round.scenarioDef.goals, prev, sim.snapshot));
-  // Always these keys in this order: a slot is written over with the next minute's parts in place.
-  const parts: TeamMinuteParts = { sim, progress: r.progress, ledger: r.ledger, tallies: r.tallies };
-  return { parts, score: r.score };
-}
-
-function teamAt(round: RoundRun, t: TeamRun, parts: TeamMinuteParts, score: number | null): TeamRun {
-  const s = parts.sim.snapshot;
-  return teamRun(t, parts.sim, s, parts, score, t.headlines.appendAll(headlinesOf(round.model, s)), t.changes);
-}
-
-/** The team one minute on, with the changes recorded for that minute, as fresh objects (a re-simulation's step). */
-export function advanceTeam(round: RoundRun, t: TeamRun, minute: number): TeamRun {
-  const { parts, score } = stepParts(round, t, minute);
-  return teamAt(round, t, parts, score);
-}
-
-/**
- * A team's two slots (in-place.ts): the current state's minute is in one, the next is written into the other.
- * Found from either slot's simulation; null until first written.
- */
-interface SlotPair {
-  a: TeamMinuteParts | null;
-  b: TeamMinuteParts | null;
-}
-const slotsOf = new WeakMap<SimStateBase, SlotPair>();
-
-/**
- * The team one minute on, as the room's clock plays it: `advanceTeam`'s minute written into the slot of objects the
- * current team does not use, so that a failed write of this minute leaves the current team as it was. Its objects
- * are the team's for two minutes: what keeps one longer (a text, a stored row) copies it. `forget`: drops what was
- * made from the slot's previous contents (texts cached by its objects' identity).
- */
-export function playTeam(
-  round: RoundRun,
-  t: TeamRun,
-  minute: number,
-  forget: (old: { snapshot: Snapshot; progress: readonly GoalResult[] }) => void,
-): TeamRun {
-  const { parts, score } = stepParts(round, t, minute);
-  const cur = t.sim as SimStateBase;
-  const pair = slotsOf.get(cur) ?? { a: null, b: null };
-  const intoA = pair.a?.sim !== cur;
-  const spare = intoA ? pair.a : pair.b;
-  if (spare) forget({ snapshot: spare.sim.snapshot, progress: spare.progress });
-  const slot = spare ? refill(spare, parts) : ownedCopy(parts);
-  if (intoA) pair.a = slot;
-  else pair.b = slot;
-  slotsOf.set(slot.sim, pair);
-  return teamAt(round, t, slot, score);
+  const now = tallyGoals(round.scenarioDef.goals, prev, s);
+  const headlines = t.headlines.appendAll(headlinesOf(round.model, s));
+  return evaluated(round, t.teamId, t.idx, t.name, sim, s, headlines, t.changes, now);
 }
 
 /** A team re-simulated from `seed` and its recorded changes up to `minute`; `each` sees every minute on the way. */

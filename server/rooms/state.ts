@@ -1,12 +1,6 @@
 // A room's state as one immutable value: configuration, teams, players and the round with every
 // team's simulation. Transitions (transitions/*.ts) build the next value and never change this one;
 // who is connected right now is not part of it (presence.ts).
-//
-// One exception, for the collector's sake: a running team's latest minute (TeamRun's sim, snapshot, progress and
-// ledger) lives in one of two slots of objects the room writes over in turn (round.ts, `playTeam`). A state's
-// minute stays as it is while that state is the room's current one and through the next minute; the one after is
-// written into the same slot. So the current state and the one before it never change, a failed write changes
-// nothing, and whatever keeps a minute longer than that keeps a copy of it (a text, a stored row, as transports do).
 import type {
   ChangeRecord,
   LedgerFigures,

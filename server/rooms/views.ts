@@ -142,16 +142,6 @@ export function snapshotJson(s: Snapshot): string {
   return text;
 }
 
-/**
- * Forgets the texts made from a team's slot of minute objects before the slot is written over with another
- * minute (round.ts, `playTeam`): they are cached by the objects' identity, which the slot keeps.
- */
-export function forgetTexts(old: { snapshot: Snapshot; progress: readonly GoalResult[] }): void {
-  texts.delete(old.snapshot);
-  olderTexts.delete(old.snapshot);
-  resultTexts.delete(old.progress);
-}
-
 // The encoders below write every field of their type: adding one to the type without writing it fails here.
 type Covers<T, K extends keyof T> = [Exclude<keyof T, K>] extends [never] ? true : false;
 const teamFields: Covers<RoomMinute['teams'][number], 'teamId' | 'snapshot' | 'progress' | 'score' | 'ledger'> = true;

@@ -37,14 +37,13 @@ function seen(s: RoomState) {
 }
 
 /** Every team's minutes so far, as its desk receives them: the room itself keeps only the latest. */
-// Copies: a team's minute objects are the room's for two minutes, then hold a later one (round.ts, `playTeam`).
 function minutesOf(s: RoomState): Map<number, Snapshot[]> {
-  return new Map([...s.round.teams.values()].map((t) => [t.teamId, [structuredClone(t.snapshot)]]));
+  return new Map([...s.round.teams.values()].map((t) => [t.teamId, [t.snapshot]]));
 }
 function addMinutes(played: Map<number, Snapshot[]>, s: RoomState): void {
   for (const t of s.round.teams.values()) {
     const list = played.get(t.teamId)!;
-    if (t.snapshot.minute === list.length) list.push(structuredClone(t.snapshot));
+    if (t.snapshot.minute === list.length) list.push(t.snapshot);
   }
 }
 

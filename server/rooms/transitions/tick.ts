@@ -2,11 +2,11 @@
 // transaction with the round's minute (and, at the last minute, its scores and finished state),
 // then sent. The room's timer asks for it; the teacher's `step` plays it while paused.
 import { emit, unchanged, type Transition } from '../commands.ts';
-import { playTeam, results } from '../round.ts';
+import { advanceTeam, results } from '../round.ts';
 import type { MinuteRecord } from '../../db/writes.ts';
 import type { RoundRun, TeamRun } from '../state.ts';
 import { teamMinutes } from '../split-view.ts';
-import { forgetTexts, roomMinute, roundScores, snapshotJson } from '../views.ts';
+import { roomMinute, roundScores, snapshotJson } from '../views.ts';
 import { Draft } from './draft.ts';
 
 /** Every team's minute to its members (split-view.ts), the teacher's view of all of them, the observers' summary. */
@@ -33,7 +33,7 @@ export function playMinute(d: Draft, sentAt: number): void {
   const teams = new Map<number, TeamRun>();
   const rows: MinuteRecord[] = [];
   for (const [id, before] of r.teams) {
-    const t = playTeam(r, before, minute, forgetTexts);
+    const t = advanceTeam(r, before, minute);
     teams.set(id, t);
     rows.push({ teamId: t.teamId, minute, data: snapshotJson(t.snapshot) });
   }
