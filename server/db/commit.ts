@@ -14,6 +14,8 @@ const RELEASE_CHUNK = 8;
 
 interface Waiting {
   writes: readonly Write[];
+  /** When it was asked for (performance.now()). */
+  at: number;
   resolve(): void;
   reject(e: unknown): void;
 }
@@ -48,7 +50,7 @@ export class Committer {
   commit(writes: readonly Write[]): Promise<void> {
     if (writes.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      this.batch.push({ writes, resolve, reject });
+      this.batch.push({ writes, at: performance.now(), resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         this.schedule();
@@ -115,6 +117,8 @@ export class Committer {
 
   /** Never rejects: each caller hears its own outcome. */
   private async apply(batch: Waiting[]): Promise<void> {
+    const start = performance.now();
+    for (const w of batch) this.metrics.commitWaited(start - w.at);
     try {
       await this.write(batch.map((w) => w.writes));
       this.release(batch);

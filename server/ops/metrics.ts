@@ -6,6 +6,14 @@ export interface Metrics {
   tick(durationMs: number): void;
   /** How late a planned minute started against its plan. */
   tickLag(lateMs: number): void;
+  /**
+   * Where one stored minute's time went: `compute` (every team stepped, the writes and messages made), `store` (from
+   * asking for the commit until the room goes on: the wait for the group commit's turn, the transaction, the answer
+   * picked up), `send` (the new state in place, the minute broadcast).
+   */
+  tickPhases(computeMs: number, storeMs: number, sendMs: number): void;
+  /** How long a list of writes waited for its transaction to start (the previous one, the commit slot). */
+  commitWaited(waitMs: number): void;
   /** A minute could not be computed or stored (the round paused). */
   tickFailed(): void;
   /** One database transaction (the group commit of one turn), holding `minutes` room-minutes. */
@@ -19,6 +27,8 @@ export interface Metrics {
 export const noMetrics: Metrics = {
   tick() {},
   tickLag() {},
+  tickPhases() {},
+  commitWaited() {},
   tickFailed() {},
   committed() {},
   sent() {},

@@ -38,6 +38,19 @@ export class PromMetrics implements Metrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
+  private readonly phaseSeconds = new Histogram({
+    name: 'opsroom_tick_phase_seconds',
+    help: "One stored minute's time by phase: compute (teams stepped), store (commit asked until the room goes on), send",
+    labelNames: ['phase'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [this.registry],
+  });
+  private readonly commitWaitSeconds = new Histogram({
+    name: 'opsroom_commit_wait_seconds',
+    help: 'How long a list of writes waited for its transaction to start (the one before it, the commit slot)',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
   private readonly tickFailures = new Counter({
     name: 'opsroom_tick_failures_total',
     help: 'Minutes that could not be computed or stored (each pauses its round)',
@@ -128,6 +141,14 @@ export class PromMetrics implements Metrics {
   }
   tickLag(lateMs: number): void {
     this.lagSeconds.observe(ms(Math.max(0, lateMs)));
+  }
+  tickPhases(computeMs: number, storeMs: number, sendMs: number): void {
+    this.phaseSeconds.observe({ phase: 'compute' }, ms(computeMs));
+    this.phaseSeconds.observe({ phase: 'store' }, ms(storeMs));
+    this.phaseSeconds.observe({ phase: 'send' }, ms(sendMs));
+  }
+  commitWaited(waitMs: number): void {
+    this.commitWaitSeconds.observe(ms(waitMs));
   }
   tickFailed(): void {
     this.tickFailures.inc();

@@ -143,13 +143,16 @@ export class Room {
       const now = clock.now();
       const connected = (id: number) => this.presence.isConnected(id);
       const out = transition(prev, cmd, { now, ids: store.ids, drawSeed, connected });
+      const t1 = performance.now();
       await this.store(out.writes, cmd.type);
+      const t2 = performance.now();
       this.current = out.next;
       this.syncTimer(prev.round, out.next.round, now);
       // Sockets follow their player's view first, so that a minute sent by this command reaches them.
       for (const v of viewMoves(prev, out.next)) this.deps.out.viewPlayer(this.code, v.playerId, v.from, v.to);
       this.send(out.messages);
       this.logLife(prev.round, out.next.round);
+      if (cmd.type === 'tick') this.deps.metrics?.tickPhases(t1 - t0, t2 - t1, performance.now() - t2);
       return out.reply;
     } finally {
       if (cmd.type === 'tick') this.deps.metrics?.tick(performance.now() - t0);

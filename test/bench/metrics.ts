@@ -1,5 +1,5 @@
-// Bench 7: what metrics cost. Recording: the calls one tick of a 30-team room makes (lag, commit, 33
-// messages, duration), timed in a loop. Scraping: GET /metrics of a server with 200 rooms in memory
+// Bench 7: what metrics cost. Recording: the calls one tick of a 30-team room makes (lag, commit wait, commit, 33
+// messages, phases, duration), timed in a loop. Scraping: GET /metrics of a server with 200 rooms in memory
 // (100 running), timed over HTTP, and the size of the answer.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,11 +13,13 @@ export async function benchMetrics(ticks = 200_000, rooms = 200, scrapes = 60) {
   const m = new PromMetrics();
   const oneTick = () => {
     m.tickLag(0.4);
+    m.commitWaited(0.3);
     m.committed(2.1, 1);
     for (let t = 0; t < 30; t++) m.sent('minute', 4);
     m.sent('room:minute', 1);
     m.sent('summary', 1);
     m.sent('feed:summary', 2);
+    m.tickPhases(0.3, 2.2, 0.1);
     m.tick(2.6);
   };
   for (let i = 0; i < 10_000; i++) oneTick();

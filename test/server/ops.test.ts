@@ -68,6 +68,10 @@ describe('metrics', () => {
       // Every transaction is timed: the new room, two joins, the start and five minutes.
       expect(sample(after, 'opsroom_commit_duration_seconds_count')).toBe(9);
       expect(sample(after, 'opsroom_tick_duration_seconds_count')).toBe(5);
+      // Each stored minute by phase; each list of writes waited for its transaction (here at most a turn).
+      for (const phase of ['compute', 'store', 'send'])
+        expect(sample(after, 'opsroom_tick_phase_seconds_count', { phase })).toBe(5);
+      expect(sample(after, 'opsroom_commit_wait_seconds_count')).toBe(9);
       // Every minute fired on its plan (a manual clock is never late): all lag in the first bucket.
       expect(sample(after, 'opsroom_tick_lag_seconds_count')).toBe(5);
       expect(sample(after, 'opsroom_tick_lag_seconds_bucket', { le: '0.001' })).toBe(5);
@@ -145,6 +149,8 @@ describe('metrics', () => {
       const text = await (await fetch(`${server.url}/metrics`)).text();
       expect(sample(text, 'opsroom_tick_failures_total')).toBe(1);
       expect(sample(text, 'opsroom_tick_duration_seconds_count')).toBe(1);
+      // A minute that was not stored has no phases: they describe stored minutes.
+      expect(sample(text, 'opsroom_tick_phase_seconds_count', { phase: 'store' })).toBe(0);
       // Nothing changed: the round is still running at its last stored minute, and the next beat retries.
       expect(sample(text, 'opsroom_rooms', { state: 'running' })).toBe(1);
       const logged = lines.map((l) => JSON.parse(l));
