@@ -1,7 +1,7 @@
 // Group commit: the rooms whose minute falls due in one turn share one transaction, and none of them
 // is seen before that transaction is stored; a failing write list fails its own room only.
 import { expect, test } from 'vitest';
-import { Committer } from '../../server/db/commit.ts';
+import { Committer, RELEASE_CHUNK } from '../../server/db/commit.ts';
 import type { Write } from '../../server/db/writes.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
 import type { Room } from '../../server/rooms/room.ts';
@@ -208,7 +208,8 @@ test('the callers of a large stored transaction hear it a few at a time, one tur
   const start = env.store.transactions.length;
   const heard: number[][] = [];
   let turn = 0;
-  const asked = Array.from({ length: 20 }, (_, i) =>
+  const callers = 2 * RELEASE_CHUNK + 6;
+  const asked = Array.from({ length: callers }, (_, i) =>
     committer.commit([{ op: 'insertTeacher', id: 100 + i, keyHash: `chunk${i}`, createdAt: 0 }]).then(async () => {
       // Stored before heard: every caller finds its row.
       expect(await env.store.teacherByKeyHash(`chunk${i}`)).toBe(100 + i);
@@ -229,6 +230,6 @@ test('the callers of a large stored transaction hear it a few at a time, one tur
   counting = false;
   expect(env.store.transactions.length).toBe(start + 1);
   const told = heard.filter((h) => h?.length);
-  expect(told.map((h) => h.length)).toEqual([8, 8, 4]);
-  expect(told.flat()).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  expect(told.map((h) => h.length)).toEqual([RELEASE_CHUNK, RELEASE_CHUNK, 6]);
+  expect(told.flat()).toEqual(Array.from({ length: callers }, (_, i) => i));
 });
