@@ -11,9 +11,9 @@ import type { Write } from './writes.ts';
 
 /**
  * Callers told per turn of the event loop once their transaction is stored (release). Large enough that an ordinary
- * transaction (10–18 lists at 10,000 students: a few rooms' minutes and the changes of the same 20 ms) is told in one
+ * transaction (9–19 lists at 10,000 students: a few rooms' minutes and the changes of the same 20 ms) is told in one
  * turn: at 8, a stored minute waited one or two more turns of a loop busy with 10,000 sockets, and the time from asking
- * for the commit to the broadcast was 57–200 ms on average where the wait and the transaction took 22–40
+ * for the commit to the broadcast was 57–197 ms on average where the wait and the transaction took 22–40
  * (docs/performance.md, "The fourteenth stretch"). Small enough that a backlog (a disk slower than a slot) still lets
  * the timers run between chunks.
  */
