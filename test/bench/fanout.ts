@@ -5,7 +5,7 @@
 // Keeping the generator out of the figures: it speaks socket.io's wire protocol directly over `ws` (wire.ts),
 // can be split over several processes (`procs`), and reports its own CPU per message and event-loop delay next to
 // the server's figures, so a run in which the generator, not the server, was the bottleneck shows it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
@@ -25,6 +25,8 @@ export interface FanoutOptions {
   procs: number;
   changeProbability?: number;
   roundMinutes?: number;
+  /** Each server on the first CPU alone, the generators on the others (`--pin`). */
+  pin?: boolean;
 }
 export const FANOUT_DEFAULTS: FanoutOptions = {
   rooms: 50,
@@ -59,6 +61,27 @@ export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filte
 /** LOADGEN_NODE_FLAGS (space-separated): Node's flags for the load generators, e.g. `--cpu-prof --cpu-prof-dir=DIR`. */
 const loadgenFlags = () => process.env.LOADGEN_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
 
+/** The CPUs this process may run on, from Linux's list ("0-3,6" → [0, 1, 2, 3, 6]). */
+export function allowedCpus(status = readFileSync('/proc/self/status', 'utf8')): number[] {
+  const list = /Cpus_allowed_list:\s*(\S+)/.exec(status)?.[1];
+  if (!list) throw new Error('--pin needs Linux: /proc/self/status has no Cpus_allowed_list');
+  return list.split(',').flatMap((part) => {
+    const [a, b = a] = part.split('-').map(Number);
+    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  });
+}
+
+/**
+ * `--pin`: the server (Opsroom or bare, each in its turn) on the first CPU this process may use, with every thread
+ * it starts, and the load generators on the others, so that the generators' work does not run on the server's
+ * core. Without it the scheduler mixes them; with two cores the server then loses its core to a generator in the
+ * middle of a broadcast.
+ */
+export function pinning(cpus = allowedCpus()): { server: string; generators: string } {
+  if (cpus.length < 2) throw new Error(`--pin needs at least 2 CPUs; this process may use ${cpus.length}`);
+  return { server: String(cpus[0]), generators: cpus.slice(1).join(',') };
+}
+
 export async function runOne(
   mode: 'opsroom' | 'baseline',
   opts: FanoutOptions,
@@ -66,6 +89,7 @@ export async function runOne(
   hooks: RunHooks = {},
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-bench-'));
+  const pin = opts.pin ? pinning() : undefined;
   const profile: Record<string, string> = hooks.cpuProfileDir ? { CPU_PROFILE_DIR: hooks.cpuProfileDir } : {};
   const server =
     mode === 'opsroom'
@@ -74,6 +98,7 @@ export async function runOne(
           [],
           { DATABASE_PATH: join(dir, 'bench.db'), ...profile, ...hooks.serverEnv },
           [...serverFlags(), ...(hooks.serverNodeArgs ?? [])],
+          pin?.server,
         )
       : startChild(
           './fanout/baseline-server.ts',
@@ -86,6 +111,7 @@ export async function runOne(
             TEACHER_BYTES: String(Math.round(bytes!.teacher)),
           },
           serverFlags(),
+          pin?.server,
         );
   const gens: Child[] = [];
   try {
@@ -102,7 +128,7 @@ export async function runOne(
         changeProbability: mode === 'opsroom' ? (opts.changeProbability ?? 0.01) : 0,
         roundMinutes: opts.roundMinutes,
       };
-      gens.push(startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)], {}, loadgenFlags()));
+      gens.push(startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)], {}, loadgenFlags(), pin?.generators));
     }
     // Every generator connects its sockets first; then all start together and measure the same window.
     await Promise.all(gens.map((g) => g.next((m) => m.event === 'ready')));
@@ -258,7 +284,7 @@ export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): strin
  */
 export async function probeLimit(
   students: number[],
-  opts: { seconds?: number; procs?: number; cpuProfileDir?: string; repeat?: number } = {},
+  opts: { seconds?: number; procs?: number; cpuProfileDir?: string; repeat?: number; pin?: boolean } = {},
 ) {
   const out = [];
   for (const n of students) {
@@ -270,6 +296,7 @@ export async function probeLimit(
       seconds: opts.seconds ?? 20,
       warmupSeconds: 10,
       procs: opts.procs ?? procsFor(n),
+      pin: opts.pin,
     };
     const pairs = [];
     for (let i = 0; i < (opts.repeat ?? 1); i++)
@@ -324,7 +351,7 @@ export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): strin
     const sum = (f: (p: (typeof pairs)[number]) => number) => pairs.reduce((a, p) => a + f(p), 0);
     lines.push(
       `${String(pairs[0].opsroom.students).padStart(6)} students, median of ${pairs.length} alternated pairs: CPU/snapshot ${fmt(o, 1)} µs vs bare socket.io ${fmt(b, 1)} µs = ${fmt(o / b, 2)}× ` +
-        `(each pair: ${pairs.map((p) => fmt(p.ratios.cpuPerMessage, 2)).join(', ')}), p99 from due median ${median(p99s)} ms (worst ${Math.max(...p99s)}), ` +
+        `(each pair: ${pairs.map((p) => fmt(p.ratios.cpuPerMessage, 2)).join(', ')}), p99 from due median ${median(p99s)} ms (worst ${Math.max(...p99s)}; bare ${median(pairs.map((p) => p.baseline.latencyMs.p99))}), ` +
         `missed ${sum((p) => p.opsroom.missed)}, out-of-order ${sum((p) => p.opsroom.outOfOrder)}, stalled ${sum((p) => p.opsroom.stalled)}, ` +
         `RSS median ${fmt(median(pairs.map((p) => p.opsroom.server.rssMaxMB)), 0)} MB (bare ${fmt(median(pairs.map((p) => p.baseline.server.rssMaxMB)), 0)})`,
     );

@@ -1,9 +1,11 @@
 // `npm run bench [-- --only sim,tick,turnover,fanout,limit,retained,roomwork,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
-// [--seconds S] [--repeat N] [--cpu-prof DIR] [--period MS] [--survivors]`:
+// [--seconds S] [--repeat N] [--pin] [--cpu-prof DIR] [--period MS] [--survivors]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students), `--seconds` the limit probe's measured window (20),
 // `--repeat` its number of alternated Opsroom / bare pairs at each size (1; with more, a line of medians follows),
+// `--pin` runs each server of the fan-out and the limit probe alone on the first CPU it may use, and their load
+// generators on the others (taskset),
 // `--cpu-prof` writes a CPU profile of each server over the measured window into DIR, `--period` the room-work
 // bench's ms per simulated minute (1000; 0: as fast as the rooms go), `--survivors` has it count, after its
 // measured minutes, what one more minute leaves alive for the next scavenge. `npm run soak` is separate.
@@ -50,6 +52,7 @@ const periodArg = option('period');
 const periodMs = periodArg === '0' ? 0 : periodArg ? positiveInts('period', periodArg)[0] : undefined;
 if (cpuProfileDir) mkdirSync(cpuProfileDir, { recursive: true });
 const quick = args.includes('--quick');
+const pin = args.includes('--pin');
 const want = (name: string) => !only || only.has(name);
 /** Not in the default run: the limit probe takes a few minutes more. */
 const asked = (name: string) => !!only?.has(name);
@@ -70,6 +73,7 @@ if (want('turnover')) {
 if (want('fanout')) {
   const base = {
     ...FANOUT_DEFAULTS,
+    pin,
     procs: procs ?? procsFor(FANOUT_DEFAULTS.rooms * FANOUT_DEFAULTS.teams * FANOUT_DEFAULTS.perTeam),
   };
   const opts = quick ? { ...base, seconds: 30, warmupSeconds: 10 } : base;
@@ -82,12 +86,12 @@ if (asked('limit')) {
   const pairs =
     limitRepeat > 1 ? `${limitRepeat} alternated pairs of Opsroom then bare socket.io` : 'Opsroom, then bare socket.io';
   console.log(
-    `\n[3b] where the limit is: at each size ${pairs} with the same payloads, ${limitSeconds ?? 20} s each, load generators on the same machine`,
+    `\n[3b] where the limit is: at each size ${pairs} with the same payloads, ${limitSeconds ?? 20} s each, load generators on the same machine${pin ? ' (each server alone on one CPU, the generators on the others)' : ''}`,
   );
   // One line per size as soon as it is measured.
   for (const n of limitSizes)
     console.log(
-      reportLimit(await probeLimit([n], { procs, seconds: limitSeconds, cpuProfileDir, repeat: limitRepeat })),
+      reportLimit(await probeLimit([n], { procs, seconds: limitSeconds, cpuProfileDir, repeat: limitRepeat, pin })),
     );
 }
 if (asked('retained')) {

@@ -27,9 +27,13 @@ export function startChild(
   args: string[] = [],
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
+  cpus?: string,
 ): Child {
   const file = fileURLToPath(new URL(relativeToBench, import.meta.url));
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--max-old-space-size=2048', ...nodeArgs, file, ...args], {
+  const node = [process.execPath, '--import', 'tsx', '--max-old-space-size=2048', ...nodeArgs, file, ...args];
+  // taskset execs Node in place: the child's pid stays Node's, which procstat.ts reads.
+  const [command, ...argv] = cpus ? ['taskset', '--cpu-list', cpus, ...node] : node;
+  const proc = spawn(command, argv, {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
