@@ -78,7 +78,7 @@ if (want('fanout')) {
   };
   const opts = quick ? { ...base, seconds: 30, warmupSeconds: 10 } : base;
   console.log(
-    `\n[3] fan-out: ${opts.rooms * opts.teams * opts.perTeam} students in ${opts.rooms} rooms of ${opts.teams} teams, 1 simulated minute per second, ${opts.seconds} s (load generator: ${opts.procs} process(es) of their own)`,
+    `\n[3] fan-out: ${opts.rooms * opts.teams * opts.perTeam} students in ${opts.rooms} rooms of ${opts.teams} teams, 1 simulated minute per second, ${opts.seconds} s (load generator: ${opts.procs} process(es) of their own${pin ? ', on other CPUs than the server' : ''})`,
   );
   console.log(reportFanout(await withBaseline(opts, { cpuProfileDir })));
 }
