@@ -135,6 +135,7 @@ async function runCluster(
     const total = {
       cpuPercent: measured.reduce((a, s) => a + s.cpuPercent, 0),
       cpuSeconds: measured.reduce((a, s) => a + s.cpuSeconds, 0),
+      minorFaults: measured.reduce((a, s) => a + s.minorFaults, 0),
       threads: {
         mainUser: measured.reduce((a, s) => a + s.threads.mainUser, 0),
         mainSystem: measured.reduce((a, s) => a + s.threads.mainSystem, 0),

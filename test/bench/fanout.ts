@@ -207,6 +207,8 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
     server: {
       ...server,
       usPerMessage: (1e6 * server.cpuSeconds) / messages,
+      /** Fresh pages the server was given per second (its scavenges' promotions, mostly). */
+      minorFaultsPerSecond: server.minorFaults / seconds,
       /** The same CPU per delivered message by thread: the event loop's own, and its helpers' and workers'. */
       usPerMessageBy: {
         mainUser: (1e6 * server.threads.mainUser) / messages,
@@ -255,7 +257,7 @@ const serverLoop = (x: RunResult) => {
     .map(([kind, g]) => `${g.count} ${kind} ${fmt(g.totalMs, 0)} ms (max ${fmt(g.maxMs, 0)})`)
     .join(', ');
   const m = x.probe.memoryMB;
-  return `server loop delay p99 ${fmt(x.probe.loopDelayMs.p99, 0)} ms (max ${fmt(x.probe.loopDelayMs.max, 0)}), GC ${gc || 'none'}, heap ${m.heapUsed}/${m.heapTotal} MB (external ${m.external})`;
+  return `server loop delay p99 ${fmt(x.probe.loopDelayMs.p99, 0)} ms (max ${fmt(x.probe.loopDelayMs.max, 0)}), GC ${gc || 'none'}, heap ${m.heapUsed}/${m.heapTotal} MB (external ${m.external}), page faults ${fmt(x.server.minorFaultsPerSecond, 0)}/s`;
 };
 
 const generator = (x: RunResult) =>

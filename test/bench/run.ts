@@ -19,7 +19,7 @@ import { benchReplay, reportReplay } from './replay.ts';
 import { benchRetained, reportRetained } from './retained.ts';
 import { benchRoomWork, ROOMWORK_DEFAULTS, reportRoomWork } from './roomwork.ts';
 import { benchSimulation, reportSimulation } from './sim.ts';
-import { machine } from './stats.ts';
+import { firstTouchCost, fmt, machine } from './stats.ts';
 import { benchTick, reportTick } from './tick.ts';
 import { benchTurnover, reportTurnover } from './turnover.ts';
 
@@ -87,6 +87,10 @@ if (asked('limit')) {
     limitRepeat > 1 ? `${limitRepeat} alternated pairs of Opsroom then bare socket.io` : 'Opsroom, then bare socket.io';
   console.log(
     `\n[3b] where the limit is: at each size ${pairs} with the same payloads, ${limitSeconds ?? 20} s each, load generators on the same machine${pin ? ' (each server alone on one CPU, the generators on the others)' : ''}`,
+  );
+  const touch = firstTouchCost();
+  console.log(
+    `this machine: the first touch of a fresh page costs ${fmt(touch.usPerFault, 1)} µs (${fmt(touch.faultsPerPage, 2)} faults a page)`,
   );
   // One line per size as soon as it is measured.
   for (const n of limitSizes)

@@ -32,6 +32,31 @@ export function machine(): string {
   return `${c[0]?.model ?? 'unknown CPU'} × ${c.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}`;
 }
 
+/**
+ * What this machine charges for the first touch of a fresh page of memory (a minor page fault): the median, in µs, of
+ * three buffers of `mb` MB allocated and written one byte per page. A large zero-filled buffer is mapped fresh and left
+ * untouched, so each write takes one fault. A scavenge that promotes onto fresh old-space pages pays this thousands
+ * of times (docs/performance.md, "The sixteenth stretch"); it varies many times over between machines, more under a
+ * hypervisor that maps the guest's memory in software.
+ */
+export function firstTouchCost(mb = 64): { usPerFault: number; faultsPerPage: number } {
+  const page = 4096;
+  const runs: { us: number; faults: number; pages: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const bytes = new Uint8Array(mb * 2 ** 20);
+    const f0 = process.resourceUsage().minorPageFault;
+    const t0 = process.hrtime.bigint();
+    for (let at = 0; at < bytes.length; at += page) bytes[at] = 1;
+    const ns = Number(process.hrtime.bigint() - t0);
+    runs.push({ us: ns / 1000, faults: process.resourceUsage().minorPageFault - f0, pages: bytes.length / page });
+  }
+  const perFault = runs.map((r) => r.us / Math.max(1, r.faults)).sort((a, b) => a - b);
+  return {
+    usPerFault: perFault[1],
+    faultsPerPage: runs.reduce((a, r) => a + r.faults, 0) / runs.reduce((a, r) => a + r.pages, 0),
+  };
+}
+
 export const fmt = (x: number, digits = 1) => x.toFixed(digits);
 
 /** Latencies in whole milliseconds, counted per millisecond: cheap to add, to send between processes and to merge. */
