@@ -207,7 +207,7 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
     server: {
       ...server,
       usPerMessage: (1e6 * server.cpuSeconds) / messages,
-      /** Fresh pages the server was given per second (its scavenges' promotions, mostly). */
+      /** Fresh pages the server was given per second in the window (minor page faults). */
       minorFaultsPerSecond: server.minorFaults / seconds,
       /** The same CPU per delivered message by thread: the event loop's own, and its helpers' and workers'. */
       usPerMessageBy: {

@@ -3,13 +3,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100; // _SC_CLK_TCK on Linux
 
+/** The fields of a `/proc/…/stat` line after the command name (which may hold spaces): the state first. */
+const afterName = (stat: string): string[] => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+
 /**
  * User and system CPU of a `/proc/…/stat` line (a process's or a thread's), each in clock ticks: whole numbers,
  * so that a difference of two readings is exact (no -0 where nothing was spent).
  */
 function statTicks(stat: string): { user: number; system: number } {
-  // Fields after the command name (which may hold spaces) start at index 2 of the rest.
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const rest = afterName(stat);
   return { user: Number(rest[11]), system: Number(rest[12]) };
 }
 
@@ -21,11 +23,10 @@ export function cpuSeconds(pid: number): number {
 
 /**
  * A process's minor page faults so far, all its threads together (`minflt` of `/proc/<pid>/stat`): each the first
- * touch of a page the kernel had not yet given it. V8 takes fresh pages for what a scavenge promotes.
+ * touch of a page the kernel had not yet given it.
  */
 export function minorFaults(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
+  return Number(afterName(readFileSync(`/proc/${pid}/stat`, 'utf8'))[7]);
 }
 
 /** Where a process's CPU went, in seconds: its main thread (user and system) and all its other threads. */
