@@ -5,13 +5,13 @@
 // Keeping the generator out of the figures: it speaks socket.io's wire protocol directly over `ws` (wire.ts),
 // can be split over several processes (`procs`), and reports its own CPU per message and event-loop delay next to
 // the server's figures, so a run in which the generator, not the server, was the bottleneck shows it.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
 import type { ProbeReport } from './fanout/probe.ts';
-import { sampleProcess } from './procstat.ts';
+import { allowedCpus, sampleProcess } from './procstat.ts';
 import { startChild, type Child } from './spawn.ts';
 import { fmt, Histogram } from './stats.ts';
 
@@ -60,16 +60,6 @@ export interface RunHooks {
 export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [...SERVER_NODE_FLAGS];
 /** LOADGEN_NODE_FLAGS (space-separated): Node's flags for the load generators, e.g. `--cpu-prof --cpu-prof-dir=DIR`. */
 const loadgenFlags = () => process.env.LOADGEN_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
-
-/** The CPUs this process may run on, from Linux's list ("0-3,6" → [0, 1, 2, 3, 6]). */
-export function allowedCpus(status = readFileSync('/proc/self/status', 'utf8')): number[] {
-  const list = /Cpus_allowed_list:\s*(\S+)/.exec(status)?.[1];
-  if (!list) throw new Error('--pin needs Linux: /proc/self/status has no Cpus_allowed_list');
-  return list.split(',').flatMap((part) => {
-    const [a, b = a] = part.split('-').map(Number);
-    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
-  });
-}
 
 /**
  * `--pin`: the server (Opsroom or bare, each in its turn) on the first CPU this process may use, with every thread

@@ -88,6 +88,16 @@ export function splitBetween(
   };
 }
 
+/** The CPUs this process may run on, from Linux's list ("0-3,6" → [0, 1, 2, 3, 6]). */
+export function allowedCpus(status = readFileSync('/proc/self/status', 'utf8')): number[] {
+  const list = /Cpus_allowed_list:\s*(\S+)/.exec(status)?.[1];
+  if (!list) throw new Error('--pin needs Linux: /proc/self/status has no Cpus_allowed_list');
+  return list.split(',').flatMap((part) => {
+    const [a, b = a] = part.split('-').map(Number);
+    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  });
+}
+
 export function rssMB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const m = /VmRSS:\s+(\d+) kB/.exec(status);

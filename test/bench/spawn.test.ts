@@ -1,9 +1,10 @@
-// The benchmarks' children (spawn.ts) and `--pin` (fanout.ts): a child, every thread of it, on the CPUs asked for.
+// The benchmarks' children (spawn.ts) and `--pin` (fanout.ts, procstat.ts): a child, every thread of it, on the CPUs asked for.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allowedCpus, pinning } from './fanout.ts';
+import { pinning } from './fanout.ts';
+import { allowedCpus } from './procstat.ts';
 import { startChild } from './spawn.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'opsroom-spawn-'));
