@@ -7,6 +7,11 @@ export interface Metrics {
   /** How late a planned minute started against its plan. */
   tickLag(lateMs: number): void;
   /**
+   * A minute played and broadcast, this long after it fell due: the lag, the compute, the store and the send
+   * together, the delay its students see leave the server.
+   */
+  minuteDelay(delayMs: number): void;
+  /**
    * Where one stored minute's time went: `compute` (every team stepped, the writes and messages made), `store` (from
    * asking for the commit until the room goes on: the wait for the group commit's turn, the transaction, the answer
    * picked up), `send` (the new state in place, the minute broadcast).
@@ -27,6 +32,7 @@ export interface Metrics {
 export const noMetrics: Metrics = {
   tick() {},
   tickLag() {},
+  minuteDelay() {},
   tickPhases() {},
   commitWaited() {},
   tickFailed() {},

@@ -38,6 +38,13 @@ export class PromMetrics implements Metrics {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
+  /** Fine around 100 ms: the share of minutes out within it is the service level a class feels. */
+  private readonly delaySeconds = new Histogram({
+    name: 'opsroom_minute_delay_seconds',
+    help: "From when a room's minute fell due to its broadcast: the lag, compute, store and send of a played minute",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
   private readonly phaseSeconds = new Histogram({
     name: 'opsroom_tick_phase_seconds',
     help: "One stored minute's time by phase: compute (teams stepped), store (commit asked until the room goes on), send",
@@ -141,6 +148,9 @@ export class PromMetrics implements Metrics {
   }
   tickLag(lateMs: number): void {
     this.lagSeconds.observe(ms(Math.max(0, lateMs)));
+  }
+  minuteDelay(delayMs: number): void {
+    this.delaySeconds.observe(ms(Math.max(0, delayMs)));
   }
   tickPhases(computeMs: number, storeMs: number, sendMs: number): void {
     this.phaseSeconds.observe({ phase: 'compute' }, ms(computeMs));

@@ -32,8 +32,11 @@ export interface Commands {
   share: { input: { shared: boolean }; reply: undefined };
   /** A short message to one team, or to all (null). */
   message: { input: { teamId: number | null; text: string }; reply: TeacherMessage };
-  /** The room's timer: one minute of a running round (nothing otherwise). `firedAt`: when it fell due. */
-  tick: { input: { firedAt: number }; reply: undefined };
+  /**
+   * The room's timer: one minute of a running round (nothing otherwise). `firedAt`: when the timer fired (the
+   * minute's `sentAt`); `dueAt`: when the minute fell due by the round's plan, for the delay it is measured by.
+   */
+  tick: { input: { firedAt: number; dueAt: number }; reply: undefined };
   /** After a load: a round that was running when its process stopped resumes paused. */
   recover: { input: Record<never, never>; reply: undefined };
 }

@@ -152,7 +152,12 @@ export class Room {
       for (const v of viewMoves(prev, out.next)) this.deps.out.viewPlayer(this.code, v.playerId, v.from, v.to);
       this.send(out.messages);
       this.logLife(prev.round, out.next.round);
-      if (cmd.type === 'tick') this.deps.metrics?.tickPhases(t1 - t0, t2 - t1, performance.now() - t2);
+      if (cmd.type === 'tick') {
+        this.deps.metrics?.tickPhases(t1 - t0, t2 - t1, performance.now() - t2);
+        // A beat that found its round paused or ended played no minute: nothing reached a class late.
+        const { dueAt } = cmd as CommandOf<'tick'>;
+        if (out.next.round.minute !== prev.round.minute) this.deps.metrics?.minuteDelay(clock.now() - dueAt);
+      }
       return out.reply;
     } finally {
       if (cmd.type === 'tick') this.deps.metrics?.tick(performance.now() - t0);
@@ -283,7 +288,7 @@ export class Room {
     this.timer = null;
     this.deps.metrics?.tickLag(this.deps.clock.now() - at);
     if (this.current.round.state === 'running') this.schedule(at);
-    this.dispatch({ type: 'tick', firedAt: this.deps.clock.now() }).catch((err: unknown) => {
+    this.dispatch({ type: 'tick', firedAt: this.deps.clock.now(), dueAt: at }).catch((err: unknown) => {
       if (this.disposed) return;
       this.deps.metrics?.tickFailed();
       const minute = this.current.round.minute + 1;

@@ -3,6 +3,7 @@
 import { expect, test } from 'vitest';
 import { Committer, RELEASE_CHUNK } from '../../server/db/commit.ts';
 import type { Write } from '../../server/db/writes.ts';
+import { noMetrics } from '../../server/ops/metrics.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
 import type { Room } from '../../server/rooms/room.ts';
 import { roomEnv } from './rooms.ts';
@@ -45,6 +46,35 @@ test('two rooms due in the same turn commit in one transaction, and neither is b
   expect(env.store.transactions.length).toBe(transactions + 1);
   expect((await env.store.roundById(a.round.id))?.minute).toBe(1);
   expect((await env.store.roundById(b.round.id))?.minute).toBe(1);
+});
+
+test('a minute is measured from when it fell due to its broadcast: a late start and a slow disk both count', async () => {
+  const delays: number[] = [];
+  const env = roomEnv({ metrics: { ...noMetrics, minuteDelay: (ms) => void delays.push(ms) } });
+  const a = (await env.manager.create({ teamCount: 2, tempo: 1, seed: 1 })).room;
+  await a.dispatch({ type: 'clock', action: 'start' });
+  // On time, on a quick disk: out when due.
+  await env.advance(1000);
+  expect(delays).toEqual([0]);
+
+  // Minute 2 falls due at 2000; the clock is 40 ms on before the room gets to it, and its transaction then waits
+  // 250 ms for the disk.
+  let release = () => {};
+  env.store.hold = new Promise((r) => (release = r));
+  const transactions = env.store.transactions.length;
+  env.clock.advance(1040);
+  while (env.store.transactions.length === transactions) await turn();
+  env.clock.advance(250);
+  env.store.hold = null;
+  release();
+  await env.manager.settled();
+  expect(a.round.minute).toBe(2);
+  expect(delays).toEqual([0, 290]);
+
+  // A beat that plays nothing (the round paused meanwhile) is not a minute, and is not measured.
+  await a.dispatch({ type: 'clock', action: 'pause' });
+  await env.advance(5000);
+  expect(delays).toEqual([0, 290]);
 });
 
 test('commands of one room in one turn are handled in order, each stored before the next starts', async () => {

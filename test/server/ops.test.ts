@@ -75,6 +75,9 @@ describe('metrics', () => {
       // Every minute fired on its plan (a manual clock is never late): all lag in the first bucket.
       expect(sample(after, 'opsroom_tick_lag_seconds_count')).toBe(5);
       expect(sample(after, 'opsroom_tick_lag_seconds_bucket', { le: '0.001' })).toBe(5);
+      // So each minute went out when due: five played minutes, all in the first bucket of the delay.
+      expect(sample(after, 'opsroom_minute_delay_seconds_count')).toBe(5);
+      expect(sample(after, 'opsroom_minute_delay_seconds_bucket', { le: '0.005' })).toBe(5);
       expect(sample(after, 'opsroom_tick_failures_total')).toBe(0);
       // Two students got minutes 0–5; the teacher got each room minute.
       expect(

@@ -6,6 +6,7 @@ import { SqliteStore } from '../../server/db/sqlite.ts';
 import type { Write } from '../../server/db/writes.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
+import type { Metrics } from '../../server/ops/metrics.ts';
 import { MemoryOutput } from '../../server/rooms/output.ts';
 import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
 
@@ -35,7 +36,8 @@ export class TestStore extends SqliteStore {
   }
 }
 
-export function roomEnv() {
+/** `metrics`: what the rooms report (none when left out). */
+export function roomEnv(opts: { metrics?: Metrics } = {}) {
   const store = new TestStore(openDatabase(':memory:').db);
   const committer = new Committer(store);
   const out = new MemoryOutput();
@@ -50,6 +52,7 @@ export function roomEnv() {
     clock,
     log,
     drawSeed: () => Math.floor(uniform(rng) * 2 ** 32),
+    metrics: opts.metrics,
   });
   return {
     store,
