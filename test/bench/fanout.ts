@@ -251,7 +251,7 @@ const serverLoop = (x: RunResult) => {
 };
 
 const generator = (x: RunResult) =>
-  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms)`;
+  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms, max ${fmt(x.loadgen.loopDelayMaxMs, 0)})`;
 
 export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): string {
   const line = (name: string, x: RunResult) =>
@@ -310,11 +310,19 @@ const byThread = (x: RunResult) => {
   return `main ${fmt(t.mainUser, 1)} + ${fmt(t.mainSystem, 1)} µs (user + system), other threads ${fmt(t.others, 1)} µs`;
 };
 
+/** The server's own count of its minutes, from due to broadcast: what of the delay was the server's. */
+const atServer = (x: RunResult) => {
+  const d = x.probe.minuteDelay;
+  return d
+    ? `; at the server, due to broadcast: p99 ${fmt(d.p99Ms, 0)} ms, ${fmt(100 * d.within100Ms, 1)} % within 100 ms`
+    : '';
+};
+
 /** One line per pair: `N students: … p99 X ms … max … missed M … out-of-order K … server CPU … RSS …`. */
 function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<typeof withBaseline>>): string {
   return [
     `${String(r.students).padStart(6)} students: ${fmt(r.deliveredPerSecond, 0)} snapshots/s (${fmt(100 * r.deliveredShare, 0)} % of due)`,
-    `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (since the tick started: p99 ${r.sinceTickMs.p99} ms)`,
+    `p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms (since the tick started: p99 ${r.sinceTickMs.p99} ms${atServer(r)})`,
     `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}, server CPU ${fmt(r.server.cpuPercent, 0)} %, RSS ${fmt(r.server.rssMaxMB, 0)} MB`,
     `CPU/snapshot ${fmt(r.server.usPerMessage, 1)} µs vs bare socket.io ${fmt(b.server.usPerMessage, 1)} µs = ${fmt(ratios.cpuPerMessage, 2)}×`,
     `by thread: ${byThread(r)} vs bare ${byThread(b)}`,

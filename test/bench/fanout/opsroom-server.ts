@@ -4,8 +4,6 @@ import { buildApp } from '../../../server/app.ts';
 import { OPEN_LIMITS, printPort } from './open.ts';
 import { probeServer } from './probe.ts';
 
-probeServer('opsroom');
-
 const app = await buildApp({
   databasePath: process.env.DATABASE_PATH!,
   webRoot: null,
@@ -15,6 +13,8 @@ const app = await buildApp({
     ? { beatSlotMs: Number(process.env.SLOT_MS), commitSlotMs: Number(process.env.SLOT_MS) }
     : {}),
 });
+// Its own /metrics, asked in process (app.inject: no socket), at the measured window's start and end.
+probeServer('opsroom', async () => (await app.inject({ method: 'GET', url: '/metrics' })).body);
 await app.listen({ port: 0, host: '127.0.0.1' });
 printPort(app.server);
 // For the soak: the live heap (after a full collection when --expose-gc is on) and RSS, every so often.

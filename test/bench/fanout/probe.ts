@@ -1,7 +1,8 @@
 // What a bench server reports about itself over the measured window, driven by its parent (fanout.ts):
 // - {"do":"measure"} on stdin starts the window, {"do":"report"} ends it and prints {"probe": {...}}: the event
 //   loop's delay (p50, p99, max, beyond the sampling interval) and the garbage collections (count and total and
-//   longest pause, by kind) — what a late minute waited for;
+//   longest pause, by kind) — what a late minute waited for — and, where the server has its own metrics, their
+//   minutes' delay from due to broadcast over the same window (what the server did, apart from the generators);
 // - with CPU_PROFILE_DIR set, the first SIGUSR2 starts V8's CPU profiler and the second writes
 //   DIR/<name>-<pid>.cpuprofile and prints {"profiled": path} (the bench's `--cpu-prof DIR`: the measured
 //   window only, unlike `node --cpu-prof`).
@@ -10,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver, constants } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { between, bucketsOf, histogramQuantile, shareWithin } from '../prom.ts';
 
 const RESOLUTION_MS = 10;
 const GC_KINDS: Record<number, string> = {
@@ -22,13 +24,19 @@ const GC_KINDS: Record<number, string> = {
 export interface ProbeReport {
   loopDelayMs: { p50: number; p99: number; max: number };
   gc: Record<string, { count: number; totalMs: number; maxMs: number }>;
+  /** Opsroom's played minutes in the window, from due to broadcast at the server (opsroom_minute_delay_seconds). */
+  minuteDelay?: { count: number; p99Ms: number; within100Ms: number };
   /** process.memoryUsage() at the end of the window, in MB. */
   memoryMB: { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
 }
 
 const print = (msg: object) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 
-export function probeServer(name: string): void {
+const DELAY = 'opsroom_minute_delay_seconds';
+
+/** `scrape`: the server's /metrics text, read at the window's start and end. */
+export function probeServer(name: string, scrape?: () => Promise<string>): void {
+  let delaysBefore: Promise<[number, number][]> | null = null;
   const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   let gc: ProbeReport['gc'] = {};
   const gcs = new PerformanceObserver((list) => {
@@ -50,6 +58,7 @@ export function probeServer(name: string): void {
       loop.reset();
       loop.enable();
       gcs.observe({ entryTypes: ['gc'] });
+      delaysBefore = scrape ? scrape().then((t) => bucketsOf(t, DELAY)) : null;
     } else if (cmd.do === 'report') {
       loop.disable();
       gcs.disconnect();
@@ -62,13 +71,24 @@ export function probeServer(name: string): void {
         external: mb(m.external),
         arrayBuffers: mb(m.arrayBuffers),
       };
-      print({
-        probe: {
-          loopDelayMs: { p50: delay(loop.percentile(50)), p99: delay(loop.percentile(99)), max: delay(loop.max) },
-          gc,
-          memoryMB,
-        } satisfies ProbeReport,
-      });
+      const report: ProbeReport = {
+        loopDelayMs: { p50: delay(loop.percentile(50)), p99: delay(loop.percentile(99)), max: delay(loop.max) },
+        gc,
+        memoryMB,
+      };
+      if (!scrape || !delaysBefore) return print({ probe: report });
+      // A scrape that fails leaves the figure out, not the report: the parent waits for it.
+      void Promise.all([delaysBefore, scrape()])
+        .then(([before, text]) => {
+          const window = between(before, bucketsOf(text, DELAY));
+          report.minuteDelay = {
+            count: window.at(-1)?.[1] ?? 0,
+            p99Ms: 1000 * histogramQuantile(window, 0.99),
+            within100Ms: shareWithin(window, 0.1),
+          };
+        })
+        .catch((err: unknown) => process.stderr.write(`probe: no minute delays (${String(err)})\n`))
+        .finally(() => print({ probe: report }));
     }
   });
 
