@@ -1,7 +1,7 @@
 // The shell around a room's state: it handles one command at a time (a promise queue), stores what
 // the command's transition asks to store, and only then swaps in the next state and sends the
-// messages — stored before seen. A failed commit changes nothing. It also owns the room's timer
-// (cleared in dispose()) and who is connected.
+// messages — stored before seen. A failed commit changes nothing. It also owns the room's timer (its
+// Beats, stopped in dispose()) and who is connected.
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type {
   RoleChange,
@@ -17,7 +17,8 @@ import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
 import { FencedError, type Write } from '../db/writes.ts';
 import type { Metrics } from '../ops/metrics.ts';
-import type { Clock, Timer } from './clock.ts';
+import { Beats } from './beats.ts';
+import type { Clock } from './clock.ts';
 import { emit, type CommandOf, type Commands, type CommandType, type Emit, type Message } from './commands.ts';
 import type { Mismatches } from './load.ts';
 import type { EventName, RoomOutput } from './output.ts';
@@ -75,9 +76,7 @@ export class Room {
   /** The last command in the queue; the next one starts when it settles. */
   private tail: Promise<unknown> = Promise.resolve();
   private queued = 0;
-  private timer: Timer | null = null;
-  /** When the last minute fell due (or the clock started): the next is one tempo later. */
-  private lastBeat = 0;
+  private readonly beats: Beats;
   private disposed: Error | null = null;
   /** The round the room was loaded with (recoveryMismatches are of its teams). */
   private readonly loadedRound: number;
@@ -93,6 +92,7 @@ export class Room {
     this.current = state;
     this.loadedRound = state.round.id;
     this.presence = new Presence(deps.clock.now());
+    this.beats = new Beats(deps.clock, deps.beatSlotMs ?? 0, (at) => this.beat(at));
   }
 
   get state(): RoomState {
@@ -147,7 +147,7 @@ export class Room {
       await this.store(out.writes, cmd.type);
       const t2 = performance.now();
       this.current = out.next;
-      this.syncTimer(prev.round, out.next.round, now);
+      this.beats.follow(prev.round, out.next.round, now);
       // Sockets follow their player's view first, so that a minute sent by this command reaches them.
       for (const v of viewMoves(prev, out.next)) this.deps.out.viewPlayer(this.code, v.playerId, v.from, v.to);
       this.send(out.messages);
@@ -245,38 +245,14 @@ export class Room {
    */
   resumeClock(): void {
     const r = this.current.round;
-    if (r.state !== 'running' || this.timer) return;
+    if (r.state !== 'running' || this.beats.planned) return;
     const now = this.deps.clock.now();
     this.send([
       ...teamMinutes(this.current, r, now),
       emit({ kind: 'teacher' }, 'room:minute', roomMinute(r, now)),
       { kind: 'summary', round: r, sentAt: now },
     ]);
-    this.schedule(now);
-  }
-
-  /** Keeps the timer in step with the round: running ⇔ a minute is planned. `decidedAt`: the transition's time. */
-  private syncTimer(prev: RoundRun, next: RoundRun, decidedAt: number): void {
-    if (next.state !== 'running') this.clearTimer();
-    // Started or resumed: the first minute comes one tempo after the start (the time minute 0 was sent with),
-    // not one tempo after its commit.
-    else if (prev.state !== 'running' || prev.id !== next.id) this.schedule(decidedAt);
-    // A new tempo: the next minute comes one new tempo after the last one (at once if that is past).
-    else if (prev.tempo !== next.tempo) this.schedule(this.lastBeat);
-  }
-
-  /**
-   * Plans the minute one tempo after `from`; planned from the previous plan, so the clock does not drift. It
-   * fires at the end of its slot (beatSlotMs), with every other room's minute due in the same slot.
-   */
-  private schedule(from: number): void {
-    this.clearTimer();
-    if (this.disposed) return;
-    this.lastBeat = from;
-    const at = from + this.current.round.tempo * 1000;
-    const slot = this.deps.beatSlotMs ?? 0;
-    const fireAt = slot > 0 ? Math.ceil(at / slot) * slot : at;
-    this.timer = this.deps.clock.setTimeout(() => this.beat(at), Math.max(0, fireAt - this.deps.clock.now()));
+    this.beats.plan(now, r.tempo);
   }
 
   /**
@@ -285,9 +261,9 @@ export class Room {
    * next beat tries again.
    */
   private beat(at: number): void {
-    this.timer = null;
     this.deps.metrics?.tickLag(this.deps.clock.now() - at);
-    if (this.current.round.state === 'running') this.schedule(at);
+    const r = this.current.round;
+    if (r.state === 'running') this.beats.plan(at, r.tempo);
     this.dispatch({ type: 'tick', firedAt: this.deps.clock.now(), dueAt: at }).catch((err: unknown) => {
       if (this.disposed) return;
       this.deps.metrics?.tickFailed();
@@ -300,11 +276,6 @@ export class Room {
         message: `minute ${minute} could not be computed or stored; it is tried again at the next beat`,
       });
     });
-  }
-
-  private clearTimer(): void {
-    this.deps.clock.clearTimeout(this.timer);
-    this.timer = null;
   }
 
   // ── presence ─────────────────────────────────────────────────────────
@@ -438,6 +409,6 @@ export class Room {
   /** Clears the room's timer; commands after this are refused (with `reason`, when the room moved elsewhere). */
   dispose(reason?: Error): void {
     this.disposed = reason ?? new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
-    this.clearTimer();
+    this.beats.stop();
   }
 }
