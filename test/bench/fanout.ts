@@ -337,7 +337,8 @@ function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<type
 
 /**
  * Every pair's line; with more than one pair at a size, then a summary line: the medians of Opsroom's and the
- * bare server's CPU per snapshot and the ratio of those medians, Opsroom's median and worst p99 from due, and
+ * bare server's CPU per snapshot and the ratio of those medians, Opsroom's median and worst p99 from due (and the
+ * medians of its own p99 and share within 100 ms, from due to broadcast), and
  * the missed and out-of-order minutes over all of its runs.
  */
 export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): string {
@@ -348,10 +349,14 @@ export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): strin
     const o = median(pairs.map((p) => p.opsroom.server.usPerMessage));
     const b = median(pairs.map((p) => p.baseline.server.usPerMessage));
     const p99s = pairs.map((p) => p.opsroom.latencyMs.p99);
+    const delays = pairs.flatMap((p) => p.opsroom.probe.minuteDelay ?? []);
+    const serverDelay = delays.length
+      ? `, at the server p99 median ${fmt(median(delays.map((d) => d.p99Ms)), 0)} ms, within 100 ms median ${fmt(100 * median(delays.map((d) => d.within100Ms)), 1)} %`
+      : '';
     const sum = (f: (p: (typeof pairs)[number]) => number) => pairs.reduce((a, p) => a + f(p), 0);
     lines.push(
       `${String(pairs[0].opsroom.students).padStart(6)} students, median of ${pairs.length} alternated pairs: CPU/snapshot ${fmt(o, 1)} µs vs bare socket.io ${fmt(b, 1)} µs = ${fmt(o / b, 2)}× ` +
-        `(each pair: ${pairs.map((p) => fmt(p.ratios.cpuPerMessage, 2)).join(', ')}), p99 from due median ${median(p99s)} ms (worst ${Math.max(...p99s)}; bare ${median(pairs.map((p) => p.baseline.latencyMs.p99))}), ` +
+        `(each pair: ${pairs.map((p) => fmt(p.ratios.cpuPerMessage, 2)).join(', ')}), p99 from due median ${median(p99s)} ms (worst ${Math.max(...p99s)}; bare ${median(pairs.map((p) => p.baseline.latencyMs.p99))})${serverDelay}, ` +
         `missed ${sum((p) => p.opsroom.missed)}, out-of-order ${sum((p) => p.opsroom.outOfOrder)}, stalled ${sum((p) => p.opsroom.stalled)}, ` +
         `RSS median ${fmt(median(pairs.map((p) => p.opsroom.server.rssMaxMB)), 0)} MB (bare ${fmt(median(pairs.map((p) => p.baseline.server.rssMaxMB)), 0)})`,
     );
