@@ -311,11 +311,11 @@ const byThread = (x: RunResult) => {
 };
 
 /** The server's own count of its minutes, from due to broadcast: what of the delay was the server's. */
+const serverDelay = (d: { p99Ms: number; within100Ms: number }) =>
+  `p99 ${fmt(d.p99Ms, 0)} ms, ${fmt(100 * d.within100Ms, 1)} % within 100 ms`;
 const atServer = (x: RunResult) => {
   const d = x.probe.minuteDelay;
-  return d
-    ? `; at the server, due to broadcast: p99 ${fmt(d.p99Ms, 0)} ms, ${fmt(100 * d.within100Ms, 1)} % within 100 ms`
-    : '';
+  return d ? `; at the server, due to broadcast: ${serverDelay(d)}` : '';
 };
 
 /** One line per pair: `N students: … p99 X ms … max … missed M … out-of-order K … server CPU … RSS …`. */
@@ -350,13 +350,13 @@ export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): strin
     const b = median(pairs.map((p) => p.baseline.server.usPerMessage));
     const p99s = pairs.map((p) => p.opsroom.latencyMs.p99);
     const delays = pairs.flatMap((p) => p.opsroom.probe.minuteDelay ?? []);
-    const serverDelay = delays.length
-      ? `, at the server p99 median ${fmt(median(delays.map((d) => d.p99Ms)), 0)} ms, within 100 ms median ${fmt(100 * median(delays.map((d) => d.within100Ms)), 1)} %`
+    const atServerMedian = delays.length
+      ? `, at the server (medians): ${serverDelay({ p99Ms: median(delays.map((d) => d.p99Ms)), within100Ms: median(delays.map((d) => d.within100Ms)) })}`
       : '';
     const sum = (f: (p: (typeof pairs)[number]) => number) => pairs.reduce((a, p) => a + f(p), 0);
     lines.push(
       `${String(pairs[0].opsroom.students).padStart(6)} students, median of ${pairs.length} alternated pairs: CPU/snapshot ${fmt(o, 1)} µs vs bare socket.io ${fmt(b, 1)} µs = ${fmt(o / b, 2)}× ` +
-        `(each pair: ${pairs.map((p) => fmt(p.ratios.cpuPerMessage, 2)).join(', ')}), p99 from due median ${median(p99s)} ms (worst ${Math.max(...p99s)}; bare ${median(pairs.map((p) => p.baseline.latencyMs.p99))})${serverDelay}, ` +
+        `(each pair: ${pairs.map((p) => fmt(p.ratios.cpuPerMessage, 2)).join(', ')}), p99 from due median ${median(p99s)} ms (worst ${Math.max(...p99s)}; bare ${median(pairs.map((p) => p.baseline.latencyMs.p99))})${atServerMedian}, ` +
         `missed ${sum((p) => p.opsroom.missed)}, out-of-order ${sum((p) => p.opsroom.outOfOrder)}, stalled ${sum((p) => p.opsroom.stalled)}, ` +
         `RSS median ${fmt(median(pairs.map((p) => p.opsroom.server.rssMaxMB)), 0)} MB (bare ${fmt(median(pairs.map((p) => p.baseline.server.rssMaxMB)), 0)})`,
     );
