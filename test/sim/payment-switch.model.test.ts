@@ -7,12 +7,11 @@ import { expectedMinExp, expTail, lognormalPartialMean, normalCdf } from '../../
 import { simulateMinute, type MinuteInputs } from '../../shared/sim/payment-switch/flows.ts';
 import { paymentSwitch, type PaymentSwitchState } from '../../shared/sim/payment-switch/index.ts';
 import {
-  BACKOFF_WEIGHTS,
-  emptyRing,
-  H,
+  emptyRetries,
   rowOf,
   schedule,
-  slotOf,
+  takeDue,
+  waiting,
   ISSUER_FAILED,
 } from '../../shared/sim/payment-switch/retries.ts';
 import type { ScheduledChange, Snapshot } from '../../shared/sim/types.ts';
@@ -34,7 +33,6 @@ function deepFreeze<T>(o: T): T {
 
 function baseInputs(over: Partial<MinuteInputs> = {}): MinuteInputs {
   return {
-    minute: 1,
     serversInService: 24,
     shedding: false,
     backoff: false,
@@ -225,7 +223,7 @@ describe('scenario timelines and events', () => {
 
 describe('fraud screening (§3)', () => {
   it('threshold and step-up band: declined, challenged, stopped as the binormal model says', () => {
-    const f = simulateMinute(baseInputs({ threshold: 2.6, band: 1.3, fraudShare: 0.01 }), emptyRing());
+    const f = simulateMinute(baseInputs({ threshold: 2.6, band: 1.3, fraudShare: 0.01 }), emptyRetries());
     expect(f.goodDeclinedByRule).toBeCloseTo(1 - normalCdf(2.6), 15);
     const gChal = normalCdf(2.6) - normalCdf(1.3);
     const fChal = normalCdf(0.1) - normalCdf(-1.2);
@@ -237,48 +235,52 @@ describe('fraud screening (§3)', () => {
 });
 
 describe('retry cohorts (§9)', () => {
-  it('backoff weights: P(land j minutes later) for d ~ Exp(1, 2, 4), tail kept in the last minute', () => {
+  it('backoff: retry k lands j minutes later with P = e^(−(j−1)/m) − e^(−j/m), m = 1, 2, 4, and none is lost', () => {
     for (const [k, mean] of [1, 2, 4].entries()) {
-      const w = BACKOFF_WEIGHTS[k];
-      expect(w.length).toBe(H);
-      expect(w.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 14);
-      expect(w[0]).toBeCloseTo(1 - Math.exp(-1 / mean), 15);
-      expect(w[1]).toBeCloseTo(Math.exp(-1 / mean) - Math.exp(-2 / mean), 15);
-      expect(w[H - 1]).toBeCloseTo(Math.exp(-(H - 1) / mean), 15);
+      const cells = emptyRetries();
+      const row = rowOf(1, ISSUER_FAILED, k + 1);
+      schedule(cells, row, 100, true);
+      let landed = 0;
+      for (let j = 1; j <= 120; j++) {
+        const due = takeDue(cells, row);
+        expect(due).toBeCloseTo(100 * (Math.exp(-(j - 1) / mean) - Math.exp(-j / mean)), 12);
+        landed += due;
+      }
+      // What has not landed after 120 minutes is still waiting: nothing disappears.
+      expect(waiting(cells)).toBeCloseTo(100 * Math.exp(-120 / mean), 12);
+      expect(landed + waiting(cells)).toBeCloseTo(100, 12);
     }
   });
-  it('schedule: immediate lands next minute; backoff spreads over the horizon, wrapping the ring', () => {
-    const ring = emptyRing();
+  it('immediate lands all next minute; a backoff pool goes on landing beside it', () => {
+    const cells = emptyRetries();
     const row = rowOf(1, ISSUER_FAILED, 3);
-    schedule(ring, row, 3, 10, 100, false);
-    expect(ring[slotOf(row, 11)]).toBe(100);
-    const r2 = emptyRing();
-    schedule(r2, row, 3, 10, 100, true);
-    let total = 0;
-    for (let j = 1; j <= H; j++) {
-      expect(r2[slotOf(row, 10 + j)]).toBeCloseTo(100 * BACKOFF_WEIGHTS[2][j - 1], 12);
-      total += r2[slotOf(row, 10 + j)];
-    }
-    expect(total).toBeCloseTo(100, 10);
+    schedule(cells, row, 100, false);
+    schedule(cells, row, 50, true);
+    schedule(cells, row, 0, false);
+    expect(waiting(cells)).toBe(150);
+    expect(takeDue(cells, row)).toBeCloseTo(100 + 50 * (1 - Math.exp(-1 / 4)), 12);
+    expect(takeDue(cells, row)).toBeCloseTo(50 * Math.exp(-1 / 4) * (1 - Math.exp(-1 / 4)), 12);
+    // Other rows were not touched.
+    expect(takeDue(cells, rowOf(0, ISSUER_FAILED, 3))).toBe(0);
   });
   it('technical failures come back next minute with p = 0.95, keep their issuer group, and give up after 3 retries', () => {
     // Nearly every group-B attempt times out (T = 2 s vs 120 s), group A almost never (e^−8): B is retried.
-    const ring = emptyRing();
+    const ring = emptyRetries();
     const inp = baseInputs({ timeoutS: 2, groupBMeanS: 120 });
     const tauB = expTail(120, 2);
     const tauA = expTail(0.25, 2);
-    const m1 = simulateMinute({ ...inp, minute: 1 }, ring);
+    const m1 = simulateMinute(inp, ring);
     const fwdB = 24_000 * 0.25 * (0.999 * normalCdf(3) + 0.001 * normalCdf(0.5));
     const fwdA = 3 * fwdB;
     expect(m1.awaitingRetry).toBeCloseTo(0.95 * (fwdB * tauB + fwdA * tauA), 6);
-    const m2 = simulateMinute({ ...inp, minute: 2, newCount: 0 }, ring);
+    const m2 = simulateMinute({ ...inp, newCount: 0 }, ring);
     expect(m2.retryTps * 60).toBeCloseTo(m1.awaitingRetry, 6);
     // Retried B attempts are not screened again and time out again: ~0.95·τ of them return.
-    const m3 = simulateMinute({ ...inp, minute: 3, newCount: 0 }, ring);
-    const m4 = simulateMinute({ ...inp, minute: 4, newCount: 0 }, ring);
+    const m3 = simulateMinute({ ...inp, newCount: 0 }, ring);
+    const m4 = simulateMinute({ ...inp, newCount: 0 }, ring);
     expect(m3.retryTps / m2.retryTps).toBeCloseTo(0.95 * tauB, 2);
     expect(m4.awaitingRetry).toBe(0); // third retries are final
-    const m5 = simulateMinute({ ...inp, minute: 5, newCount: 0 }, ring);
+    const m5 = simulateMinute({ ...inp, newCount: 0 }, ring);
     expect(m5.offeredTps).toBe(0);
   });
   it('in the outage, healthy issuers keep their approval while group B drags the total down', () => {
@@ -307,7 +309,7 @@ describe('retry cohorts (§9)', () => {
 describe('issuer answers and stand-in (§7–8)', () => {
   it('stand-in approves the timed-out attempts under the limit, with the truncated lognormal volume', () => {
     const inp = baseInputs({ timeoutS: 1, groupBMeanS: 12, standInLimit: 80 });
-    const f = simulateMinute(inp, emptyRing());
+    const f = simulateMinute(inp, emptyRetries());
     expect(f.queueDropShare).toBeLessThan(1e-9);
     const mu = Math.log(40);
     let volume = 0;
@@ -326,10 +328,10 @@ describe('issuer answers and stand-in (§7–8)', () => {
     expect(f.standInTps).toBeCloseTo(count / 60, 9);
   });
   it('a retry of an "issuer unavailable" decline is over the limit: it is never stood in', () => {
-    const ring = emptyRing();
+    const ring = emptyRetries();
     const inp = baseInputs({ timeoutS: 1, groupBMeanS: 12, standInLimit: 80 });
-    simulateMinute({ ...inp, minute: 1 }, ring);
-    const m2 = simulateMinute({ ...inp, minute: 2, newCount: 0 }, ring);
+    simulateMinute(inp, ring);
+    const m2 = simulateMinute({ ...inp, newCount: 0 }, ring);
     expect(m2.retryTps).toBeGreaterThan(10);
     expect(m2.issuerTimeoutShare).toBeGreaterThan(0.5);
     expect(m2.standInTps).toBe(0);
@@ -349,7 +351,7 @@ describe("slots and Little's law (§4–6)", () => {
   it('busy slots = λ·S / N, climbing as group B slows', () => {
     let prev = 0;
     for (const mB of [0.25, 0.5, 1, 2, 4, 8, 12]) {
-      const f = simulateMinute(baseInputs({ groupBMeanS: mB, timeoutS: 15 }), emptyRing());
+      const f = simulateMinute(baseInputs({ groupBMeanS: mB, timeoutS: 15 }), emptyRetries());
       const phiG = 0.999 * normalCdf(3);
       const phiF = 0.001 * normalCdf(0.5);
       const hold = (m: number) => expectedMinExp(m, 15) + expTail(m, 15) * 0.08;

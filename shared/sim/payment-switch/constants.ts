@@ -53,11 +53,6 @@ export const RETRY_P = 0.95;
 export const MAX_RETRIES = 3;
 /** Backoff policy: mean delay (minutes) before retry 1, 2, 3. */
 export const BACKOFF_MEAN_MIN = [1, 2, 4] as const;
-/**
- * Retries are scheduled at most this many minutes ahead; the backoff tail beyond it (e^(−29/4) ≈ 0.07 %
- * of third retries) lands in the last minute instead of being lost.
- */
-export const RETRY_HORIZON = 30;
 
 // The team's ledger (docs/models/payment-switch.md, "The ledger"). Not in the seed: every figure is an
 // assumption chosen so that the server bill, lost customers, friction and fraud all weigh in play.

@@ -19,10 +19,21 @@ import {
   SWITCH_TIME_S,
 } from './constants.ts';
 import { queueMinute } from './queue.ts';
-import { CLASSES, FRESH, ISSUER_FAILED, KINDS, ROWS, isFraud, isGroupB, rowOf, schedule, slotOf } from './retries.ts';
+import {
+  CLASSES,
+  FRESH,
+  ISSUER_FAILED,
+  KINDS,
+  ROWS,
+  isFraud,
+  isGroupB,
+  rowOf,
+  schedule,
+  takeDue,
+  waiting,
+} from './retries.ts';
 
 export interface MinuteInputs {
-  minute: number;
   serversInService: number;
   shedding: boolean;
   backoff: boolean;
@@ -81,17 +92,17 @@ export interface MinuteFlows {
 // Scratch space reused by every call (a step is synchronous), so a minute allocates almost nothing.
 /** Offered attempts per (class, kind, attempt number 0..3): index (cls·KINDS + kind)·4 + attempt. */
 const offered = new Float64Array(CLASSES * KINDS * (MAX_RETRIES + 1));
-/** Failures to retry per ring row. */
+/** Failures to retry per row of the retry cohorts. */
 const toRetry = new Float64Array(ROWS);
 
 const off = (cls: number, kind: number, attempt: number): number => (cls * KINDS + kind) * (MAX_RETRIES + 1) + attempt;
 
 /**
- * Simulates one minute. Reads and empties the ring's slot for `minute` (due retries) and schedules
- * this minute's failures into `ring`, which must be the step's own copy.
+ * Simulates one minute. Takes the retries due this minute out of `retries` and schedules this
+ * minute's failures into it; `retries` must be the step's own copy.
  */
-export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
-  const { minute, threshold: t, band: b, timeoutS: T, standInLimit: limit } = inp;
+export function simulateMinute(inp: MinuteInputs, retries: number[]): MinuteFlows {
+  const { threshold: t, band: b, timeoutS: T, standInLimit: limit } = inp;
 
   // §1 Arrivals, split into the four classes.
   offered.fill(0);
@@ -103,17 +114,15 @@ export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
   offered[off(2, FRESH, 0)] = n * f * (1 - shareB);
   offered[off(3, FRESH, 0)] = n * f * shareB;
 
-  // §2 Retries due this minute join them; their slot is emptied for reuse by the horizon.
+  // §2 Retries due this minute join them.
   let due = 0;
   for (let cls = 0; cls < CLASSES; cls++) {
     for (let kind = 0; kind < KINDS; kind++) {
       for (let k = 1; k <= MAX_RETRIES; k++) {
-        const s = slotOf(rowOf(cls, kind, k), minute);
-        const x = ring[s];
+        const x = takeDue(retries, rowOf(cls, kind, k));
         if (x !== 0) {
           offered[off(cls, kind, k)] = x;
           due += x;
-          ring[s] = 0;
         }
       }
     }
@@ -272,22 +281,8 @@ export function simulateMinute(inp: MinuteInputs, ring: number[]): MinuteFlows {
 
   let awaiting = 0;
   if (inp.scheduleRetries) {
-    for (let row = 0; row < ROWS; row++) {
-      const y = toRetry[row];
-      if (y > 0) schedule(ring, row, (row % MAX_RETRIES) + 1, minute, y, inp.backoff);
-    }
-    // Four running sums: a single one would chain 720 dependent additions.
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    for (let i = 0; i < ring.length; i += 4) {
-      s0 += ring[i];
-      s1 += ring[i + 1];
-      s2 += ring[i + 2];
-      s3 += ring[i + 3];
-    }
-    awaiting = s0 + s1 + s2 + s3;
+    for (let row = 0; row < ROWS; row++) schedule(retries, row, toRetry[row], inp.backoff);
+    awaiting = waiting(retries);
   }
 
   const freshAll = freshGenuine + freshFraud;

@@ -18,7 +18,7 @@ import {
 } from './constants.ts';
 import { CONTROLS, HEADLINE_KEYS, statusOf } from './defs.ts';
 import { simulateMinute, type MinuteFlows } from './flows.ts';
-import { emptyRing } from './retries.ts';
+import { emptyRetries } from './retries.ts';
 import { conditions, scenarioEvents, SCENARIOS, type Conditions } from './scenarios.ts';
 import { adaptWave, drawPlan, shiftConditions, shiftEvents, type ShiftPlan } from './shift.ts';
 
@@ -29,7 +29,7 @@ export interface PaymentSwitchState extends SimStateBase {
   serversInService: number;
   /** Booting servers as [minute they enter service, count], oldest first. */
   booting: [number, number][];
-  /** Expected attempts waiting to retry, by (class, kind, retry number) and minute: see retries.ts. */
+  /** Expected attempts waiting to retry, by (class, kind, retry number): next minute's, then backoff pools (retries.ts). */
   retries: number[];
   /** Whether a retry storm is going on (for its start and end events). */
   storm: boolean;
@@ -194,7 +194,6 @@ function roundEvents(scenario: string, plan: ShiftPlan | undefined, minute: numb
 
 function minuteInputs(
   controls: Record<string, ControlValue>,
-  minute: number,
   serving: number,
   newCount: number,
   cond: Conditions & { waveShare: number },
@@ -203,7 +202,6 @@ function minuteInputs(
   scheduleRetries: boolean,
 ) {
   return {
-    minute,
     serversInService: serving,
     shedding: controls.shedding as boolean,
     backoff: controls.retryPolicy === 'backoff',
@@ -239,10 +237,10 @@ export function createState(opts: CreateOptions): PaymentSwitchState {
   const cond = roundConditions(opts.scenario, plan, 0);
   const surge = cond.surgeTarget;
   // The opening screen shows expected flows: no draws, nothing scheduled, nothing accumulated.
-  const ring = emptyRing();
+  const retries = emptyRetries();
   const flows = simulateMinute(
-    minuteInputs(controls, 0, serving, 60 * BASE_RATE_TPS * surge, cond, D_PRIME, cond.groupBMeanS, false),
-    ring,
+    minuteInputs(controls, serving, 60 * BASE_RATE_TPS * surge, cond, D_PRIME, cond.groupBMeanS, false),
+    retries,
   );
   const state: PaymentSwitchState = {
     model: 'payment-switch',
@@ -255,7 +253,7 @@ export function createState(opts: CreateOptions): PaymentSwitchState {
     surge,
     serversInService: serving,
     booting,
-    retries: ring,
+    retries,
     storm: false,
     serverMinutes: 0,
     waveMean: D_PRIME,
@@ -308,10 +306,10 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
   const newCount = arrivalCount(rng, BASE_RATE_TPS * surge, ARRIVAL_BURST, state.noise);
   const groupBMeanS = state.noise ? cond.groupBMeanS * (1 + GROUP_B_WOBBLE * (2 * uniform(rng) - 1)) : cond.groupBMeanS;
 
-  const ring = state.retries.slice();
+  const retries = state.retries.slice();
   const flows = simulateMinute(
-    minuteInputs(controls, minute, serving, newCount, cond, state.waveMean, groupBMeanS, true),
-    ring,
+    minuteInputs(controls, serving, newCount, cond, state.waveMean, groupBMeanS, true),
+    retries,
   );
 
   const serverMinutes = state.serverMinutes + serving + bootingCount(booting);
@@ -344,7 +342,7 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
     surge,
     serversInService: serving,
     booting,
-    retries: ring,
+    retries,
     storm,
     serverMinutes,
     waveMean: state.plan

@@ -1,6 +1,7 @@
-// Retry cohorts (spec §9). A flat ring buffer of expected attempts per (class, kind, retry number)
-// and minute, so the state stays plain JSON and a step copies one small array.
-import { BACKOFF_MEAN_MIN, MAX_RETRIES, RETRY_HORIZON } from './constants.ts';
+// Retry cohorts (spec §9). Two numbers per (class, kind, retry number): the attempts landing next
+// minute (immediate) and a backoff pool. A backoff delay is exponential, so what is still waiting
+// lands the same share each minute whatever its age: the pool needs no ages and no horizon.
+import { BACKOFF_MEAN_MIN, MAX_RETRIES } from './constants.ts';
 
 /** Traffic classes: genuine/fraud × issuer group A/B. Group is bit 0, fraud is bit 1. */
 export const CLASSES = 4;
@@ -16,56 +17,52 @@ export const ISSUER_FAILED = 1;
 export const KINDS = 2;
 /** One row per (class, kind, retry number 1..3). */
 export const ROWS = CLASSES * KINDS * MAX_RETRIES;
-export const H = RETRY_HORIZON;
-export const RING_SIZE = ROWS * H;
+/** The state's array: `ROWS` cells landing next minute, then `ROWS` backoff pools. */
+export const CELLS = 2 * ROWS;
+
+/**
+ * Share of a backoff pool still waiting after a minute, by retry number: q = e^(−1/m). Retry k waits
+ * d ~ Exp(m) and lands at t + max(1, ⌈d⌉), so j minutes later with P = q^(j−1)(1 − q): each minute
+ * the pool lands 1 − q of itself, the memoryless property of the exponential.
+ */
+export const BACKOFF_STAY: readonly number[] = BACKOFF_MEAN_MIN.map((mean) => Math.exp(-1 / mean));
 
 export function rowOf(cls: number, kind: number, retry: number): number {
   return (cls * KINDS + kind) * MAX_RETRIES + (retry - 1);
 }
 
+export function emptyRetries(): number[] {
+  return new Array<number>(CELLS).fill(0);
+}
+
 /**
- * Backoff weights: BACKOFF_WEIGHTS[k − 1][j − 1] = share of retry k landing j minutes later.
- * d ~ Exp(mean) lands at t + max(1, ⌈d⌉): P(j = 1) = 1 − e^(−1/m), P(j) = e^(−(j−1)/m) − e^(−j/m);
- * the tail beyond the horizon goes to the last minute so no attempt is lost. Computed once.
+ * Takes out of `cells` (the step's own copy) the attempts of `row` that land this minute: all those
+ * scheduled for next minute, and 1 − q of the backoff pool.
  */
-export const BACKOFF_WEIGHTS: readonly Float64Array[] = BACKOFF_MEAN_MIN.map((mean) => {
-  const w = new Float64Array(H);
-  for (let j = 1; j <= H; j++) {
-    const from = j === 1 ? 1 : Math.exp(-(j - 1) / mean);
-    const to = j === H ? 0 : Math.exp(-j / mean);
-    w[j - 1] = from - to;
+export function takeDue(cells: number[], row: number): number {
+  const pool = cells[ROWS + row];
+  let due = cells[row];
+  cells[row] = 0;
+  if (pool !== 0) {
+    const stay = pool * BACKOFF_STAY[row % MAX_RETRIES];
+    due += pool - stay;
+    cells[ROWS + row] = stay;
   }
-  return w;
-});
-
-export function emptyRing(): number[] {
-  return new Array<number>(RING_SIZE).fill(0);
-}
-
-/** Slot of minute `minute` in a row of the ring. */
-export function slotOf(row: number, minute: number): number {
-  return row * H + (minute % H);
+  return due;
 }
 
 /**
- * Adds `amount` attempts of `row` failed in minute `minute` to the ring (mutates `ring`, a copy owned
- * by the step). Immediate: all in minute + 1; backoff: spread with the retry's weights.
+ * Adds `amount` attempts of `row` that failed this minute (mutates `cells`, the step's own copy).
+ * Immediate: all land next minute; backoff: they join the row's pool.
  */
-export function schedule(
-  ring: number[],
-  row: number,
-  retry: number,
-  minute: number,
-  amount: number,
-  backoff: boolean,
-): void {
+export function schedule(cells: number[], row: number, amount: number, backoff: boolean): void {
   if (!(amount > 0)) return;
-  const base = row * H;
-  if (!backoff) {
-    ring[base + ((minute + 1) % H)] += amount;
-    return;
-  }
-  const w = BACKOFF_WEIGHTS[retry - 1];
-  // The slot of `minute` was emptied before scheduling, so offset H reuses it.
-  for (let j = 1; j <= H; j++) ring[base + ((minute + j) % H)] += amount * w[j - 1];
+  cells[backoff ? ROWS + row : row] += amount;
+}
+
+/** Every attempt still waiting to retry. */
+export function waiting(cells: readonly number[]): number {
+  let sum = 0;
+  for (let i = 0; i < CELLS; i++) sum += cells[i];
+  return sum;
 }
