@@ -165,7 +165,7 @@ function buildSnapshot(
     minute,
     indicators,
     status,
-    controls: { ...controls },
+    controls,
     detail: {
       surge,
       groupBSlow: groupBMeanS > 4 * ISSUER_MEAN_S ? 1 : 0,
@@ -292,7 +292,8 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
     booting = still;
     events.push({ kind: 'servers-ready', count: ready });
   }
-  const controls = { ...state.controls };
+  // Controls change only with a change: a minute without one shares the last minute's (states are never mutated).
+  const controls = changes.length > 0 ? { ...state.controls } : state.controls;
   for (const ch of changes) {
     if (ch.key === 'servers')
       ({ serving, booting } = setServers(serving, booting, ch.value as number, minute + BOOT_MINUTES));

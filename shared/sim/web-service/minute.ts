@@ -97,8 +97,8 @@ export function simulate(
   if (prev === null) {
     burnWindow = new Array<number>(BURN_WINDOW).fill(f.errorRate);
   } else {
-    burnWindow = prev.burnWindow.slice(1);
-    burnWindow.push(f.errorRate);
+    // One array of exactly 60, kept a minute: a push after slice(1) would grow it to room for ~100.
+    burnWindow = prev.burnWindow.slice(1).concat(f.errorRate);
     instanceMinutes = prev.instanceMinutes + billed;
     // Spent budget is gone: the remaining share never rises, and stops at 0 (exhausted).
     budget = Math.max(0, prev.errorBudgetRemaining - f.errorRate / SLO_BUDGET / MINUTES_PER_MONTH);
@@ -155,7 +155,7 @@ export function simulate(
     clock: SETUPS[base.scenario].clock + m,
     indicators,
     status,
-    controls: { ...controls },
+    controls,
     detail: {
       warm: ctx.warm,
       warmUpMinutesLeft: ctx.warmUpEndsAt === null ? 0 : ctx.warmUpEndsAt - m,

@@ -119,7 +119,8 @@ export function step(state: WebServiceState, changes: readonly ControlChange[]):
   fleet = done.fleet;
   if (done.ready > 0) events.push({ kind: 'instances-ready', count: done.ready });
 
-  const controls = { ...state.controls };
+  // Controls change only with a change: a minute without one shares the last minute's (states are never mutated).
+  const controls = changes.length > 0 ? { ...state.controls } : state.controls;
   const pressed = splitChanges(changes, controls);
   fleet = applyFloor(fleet, controls.minInstances as number, controls.autoscaling as boolean, readyAt);
 
