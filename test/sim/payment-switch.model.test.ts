@@ -62,6 +62,12 @@ describe('states are plain data, never mutated', () => {
     expect(next).not.toBe(s);
     expect(next.minute).toBe(9);
     expect(next.rng).not.toBe(s.rng);
+    expect(next.controls).not.toBe(s.controls);
+    expect(next.snapshot.controls).toMatchObject({ servers: 12, retryPolicy: 'backoff' });
+    // A minute without a change shares the controls of the one before, in its state and its snapshot.
+    const after = stepRound(paymentSwitch, next);
+    expect(after.controls).toBe(next.controls);
+    expect(after.snapshot.controls).toBe(next.controls);
   });
   it('a state survives JSON and steps to the same result', () => {
     let s = createRound(paymentSwitch, { scenario: 'issuer-outage', seed: 11, noise: true });

@@ -96,6 +96,21 @@ describe('web service: determinism and randomness', () => {
     stepRound(webService, s0, [{ key: 'rollback', value: PRESS }]);
     expect(s0).toEqual(copy);
   });
+  it('a minute without a change shares the controls; a change makes new ones and leaves the last minute as it was', () => {
+    const s0 = createRound(webService, { scenario: 'bad-deploy', seed: 3, noise: true });
+    const s1 = stepRound(webService, s0);
+    expect(s1.controls).toBe(s0.controls);
+    expect(s1.snapshot.controls).toBe(s1.controls);
+    const before = JSON.stringify(s1);
+    const s2 = stepRound(webService, s1, [
+      { key: 'cacheTtlS', value: 120 },
+      { key: 'warmUp', value: PRESS },
+    ]);
+    expect(JSON.stringify(s1)).toBe(before);
+    expect(s2.controls).not.toBe(s1.controls);
+    expect(s2.snapshot.controls.cacheTtlS).toBe(120);
+    expect(s1.snapshot.controls.cacheTtlS).not.toBe(120);
+  });
 });
 
 /** A random valid change for a random control. */
