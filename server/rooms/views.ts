@@ -120,11 +120,13 @@ export function headlineTrends(round: RoundRun): Record<number, Record<string, n
 
 /**
  * Texts of recent snapshots: a minute's text is made once for its write and read again by its broadcasts
- * moments later. Two generations of at most TEXTS entries (at 10,000 students a text lives 0.8–1.6 s, which
- * covers its tick and its broadcasts): older texts are let go and made again should one be asked for. Deeper,
- * they outlive a scavenge or two and are copied for nothing (docs/performance.md, "The tenth stretch").
+ * moments later. Two generations of at most TEXTS entries: at 10,000 students (2,500 texts a second) a text is
+ * kept for 512–1,024 more texts, 0.2–0.4 s, which covers its tick, its transaction and its broadcasts, also
+ * after a collector's pause (the minutes due in a pause make their texts after it). Older texts are let go and
+ * made again should one be asked for. Every text still held is copied by the next scavenge: 2,048 a generation
+ * kept ~3 MB more alive at each (docs/performance.md, "The tenth stretch" and "The eighteenth stretch").
  */
-const TEXTS = 2_048;
+const TEXTS = 512;
 let texts = new Map<Snapshot, string>();
 let olderTexts = new Map<Snapshot, string>();
 
