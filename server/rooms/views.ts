@@ -119,27 +119,40 @@ export function headlineTrends(round: RoundRun): Record<number, Record<string, n
 }
 
 /**
- * Texts of recent snapshots: a minute's text is made once for its write and read again by its broadcasts
- * moments later. Two generations of at most TEXTS entries: at 10,000 students (2,500 texts a second) a text is
- * kept for 512–1,024 more texts, 0.2–0.4 s, which covers its tick, its transaction and its broadcasts, also
- * after a collector's pause (the minutes due in a pause make their texts after it). Older texts are let go and
- * made again should one be asked for. Every text still held is copied by the next scavenge: 2,048 a generation
- * kept ~3 MB more alive at each (docs/performance.md, "The tenth stretch" and "The eighteenth stretch").
+ * Texts of recent minutes: a minute's text is made once for its write and read again by its broadcasts moments
+ * later. Two generations of at most RECENT entries: at 10,000 students (2,500 team-minutes a second) a text is kept
+ * for 512–1,024 more, 0.2–0.4 s, which covers its tick, its transaction and its broadcasts, also after a
+ * collector's pause (the minutes due in a pause make their texts after it). Older texts are let go and made again
+ * should one be asked for. Every text still held is copied by the next scavenge: 2,048 a generation kept ~3 MB
+ * more alive at each (docs/performance.md, "The tenth stretch" and "The eighteenth stretch").
  */
-const TEXTS = 512;
-let texts = new Map<Snapshot, string>();
-let olderTexts = new Map<Snapshot, string>();
+const RECENT = 512;
+
+class RecentTexts<K, V> {
+  private texts = new Map<K, V>();
+  private older = new Map<K, V>();
+
+  get(key: K): V | undefined {
+    return this.texts.get(key) ?? this.older.get(key);
+  }
+
+  set(key: K, value: V): void {
+    if (this.texts.size >= RECENT) {
+      this.older = this.texts;
+      this.texts = new Map();
+    }
+    this.texts.set(key, value);
+  }
+}
+
+const snapshotTexts = new RecentTexts<Snapshot, string>();
 
 /** A snapshot's JSON (snapshots are never changed once made), made once while it is recent. */
 export function snapshotJson(s: Snapshot): string {
-  let text = texts.get(s) ?? olderTexts.get(s);
+  let text = snapshotTexts.get(s);
   if (text === undefined) {
     text = JSON.stringify(s);
-    if (texts.size >= TEXTS) {
-      olderTexts = texts;
-      texts = new Map();
-    }
-    texts.set(s, text);
+    snapshotTexts.set(s, text);
   }
   return text;
 }
@@ -154,10 +167,13 @@ void [teamFields, minuteFields, roomFields];
 const json = JSON.stringify;
 
 /**
- * The text of a team-minute's goals, score and ledger, made once: the team's channel and the teacher's minute
- * both carry it. Keyed by the progress list (a new one every minute), checked against the score and ledger.
+ * The text of a team-minute's goals, score and ledger, made once while recent: the team's channel and the teacher's
+ * minute both carry it. Keyed by the progress list (a new one every minute), checked against the score and ledger.
  */
-const resultTexts = new WeakMap<readonly GoalResult[], { score: number | null; ledger: LedgerFigures; text: string }>();
+const resultTexts = new RecentTexts<
+  readonly GoalResult[],
+  { score: number | null; ledger: LedgerFigures; text: string }
+>();
 function resultsJson(t: RoomMinute['teams'][number]): string {
   const known = resultTexts.get(t.progress);
   if (known && known.score === t.score && known.ledger === t.ledger) return known.text;
