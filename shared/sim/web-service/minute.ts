@@ -97,8 +97,10 @@ export function simulate(
   if (prev === null) {
     burnWindow = new Array<number>(BURN_WINDOW).fill(f.errorRate);
   } else {
-    // One array of exactly 60, kept a minute: a push after slice(1) would grow it to room for ~100.
-    burnWindow = prev.burnWindow.slice(1).concat(f.errorRate);
+    // One copy of exactly 60, shifted in place: a push after slice(1) would grow it to room for ~100.
+    burnWindow = prev.burnWindow.slice();
+    burnWindow.copyWithin(0, 1);
+    burnWindow[BURN_WINDOW - 1] = f.errorRate;
     instanceMinutes = prev.instanceMinutes + billed;
     // Spent budget is gone: the remaining share never rises, and stops at 0 (exhausted).
     budget = Math.max(0, prev.errorBudgetRemaining - f.errorRate / SLO_BUDGET / MINUTES_PER_MONTH);
