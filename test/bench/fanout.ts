@@ -37,8 +37,12 @@ export const FANOUT_DEFAULTS: FanoutOptions = {
   procs: 1,
 };
 
-/** Generator processes for a number of students: one per 5,000 (one process then uses about a third of a core). */
-export const procsFor = (students: number) => Math.max(1, Math.ceil(students / 5000));
+/**
+ * Generator processes for a number of students: one per 2,500 (four then use about 45 % of a core at 10,000). Each
+ * process's pauses are shorter and hold up fewer students than with half as many (docs/performance.md, "The
+ * nineteenth stretch").
+ */
+export const procsFor = (students: number) => Math.max(1, Math.ceil(students / 2500));
 
 /** socket.io's framing around an event's JSON payload: `42["minute",` … `]`. */
 const framing = (event: string) => `42["${event}",`.length + 1;
@@ -58,8 +62,15 @@ export interface RunHooks {
  * the bare server runs on the same Node. SERVER_NODE_FLAGS (space-separated) replaces them, to measure another setting.
  */
 export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [...SERVER_NODE_FLAGS];
-/** LOADGEN_NODE_FLAGS (space-separated): Node's flags for the load generators, e.g. `--cpu-prof --cpu-prof-dir=DIR`. */
-const loadgenFlags = () => process.env.LOADGEN_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+/**
+ * Node's flags for the load generators. A young generation of up to 64 MB: what a generator holds between two
+ * minutes (its sockets' frames in flight) then dies young. With Node's default, a generator promoted ~0.8 MB a
+ * scavenge, collected its old generation every 1–6 s and stalled 125–246 ms in the measured window, on top of the
+ * server's delay. LOADGEN_NODE_FLAGS (space-separated) replaces them, e.g. `--trace-gc` or
+ * `--cpu-prof --cpu-prof-dir=DIR`.
+ */
+export const loadgenFlags = () =>
+  process.env.LOADGEN_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=64'];
 
 /**
  * `--pin`: the server (Opsroom or bare, each in its turn) on the first CPU this process may use, with every thread
@@ -315,7 +326,9 @@ const serverDelay = (d: { p99Ms: number; within100Ms: number }) =>
   `p99 ${fmt(d.p99Ms, 0)} ms, ${fmt(100 * d.within100Ms, 1)} % within 100 ms`;
 const atServer = (x: RunResult) => {
   const d = x.probe.minuteDelay;
-  return d ? `; at the server, due to broadcast: ${serverDelay(d)}` : '';
+  if (!d) return '';
+  const { lag, store, send, commitWait, commit } = d.parts;
+  return `; at the server, due to broadcast: ${serverDelay(d)} (p99 of its parts: tick lag ${fmt(lag, 0)}, store ${fmt(store, 0)} [waiting for a transaction ${fmt(commitWait, 0)}, the transaction ${fmt(commit, 0)}], send ${fmt(send, 0)} ms)`;
 };
 
 /** One line per pair: `N students: … p99 X ms … max … missed M … out-of-order K … server CPU … RSS …`. */

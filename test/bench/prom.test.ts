@@ -35,3 +35,28 @@ test('beyond the last bound a quantile says only "more than it"; an empty window
   expect(histogramQuantile(between(before, bucketsOf(text, 'd_seconds')), 0.99)).toBe(0.5);
   expect(() => bucketsOf(text, 'other_seconds')).toThrow(/no histogram other_seconds/);
 });
+
+test('a histogram with a label: each series read alone', async () => {
+  const registry = new Registry();
+  const h = new Histogram({
+    name: 'p_seconds',
+    help: 'p',
+    labelNames: ['phase'],
+    buckets: [0.01, 0.1],
+    registers: [registry],
+  });
+  for (let i = 0; i < 3; i++) h.observe({ phase: 'store' }, 0.05);
+  h.observe({ phase: 'send' }, 0.005);
+  const text = await registry.metrics();
+  expect(bucketsOf(text, 'p_seconds', 'phase="store"')).toEqual([
+    [0.01, 0],
+    [0.1, 3],
+    [Infinity, 3],
+  ]);
+  expect(bucketsOf(text, 'p_seconds', 'phase="send"')).toEqual([
+    [0.01, 1],
+    [0.1, 1],
+    [Infinity, 1],
+  ]);
+  expect(() => bucketsOf(text, 'p_seconds', 'phase="compute"')).toThrow(/no histogram p_seconds\{phase="compute"\}/);
+});

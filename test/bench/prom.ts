@@ -1,12 +1,16 @@
 // Reading a histogram of the server's own /metrics over a window: the difference of two scrapes, its share within a
 // bound and its quantiles, interpolated within a bucket as Prometheus's histogram_quantile does.
 
-/** A histogram's cumulative buckets in one scrape (Prometheus text format): [upper bound, count], ascending. */
-export function bucketsOf(text: string, name: string): [number, number][] {
+/**
+ * A histogram's cumulative buckets in one scrape (Prometheus text format): [upper bound, count], ascending. `label`
+ * (e.g. `phase="store"`): only the series with that label, for a histogram with several.
+ */
+export function bucketsOf(text: string, name: string, label?: string): [number, number][] {
   const out: [number, number][] = [];
   const re = new RegExp(`^${name}_bucket\\{(?:[^}]*,)?le="([^"]+)"[^}]*\\} (\\S+)$`, 'gm');
-  for (const m of text.matchAll(re)) out.push([m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])]);
-  if (out.length === 0) throw new Error(`no histogram ${name} in the scrape`);
+  for (const m of text.matchAll(re))
+    if (!label || m[0].includes(label)) out.push([m[1] === '+Inf' ? Infinity : Number(m[1]), Number(m[2])]);
+  if (out.length === 0) throw new Error(`no histogram ${name}${label ? `{${label}}` : ''} in the scrape`);
   return out.sort((a, b) => a[0] - b[0]);
 }
 

@@ -227,20 +227,21 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
       return;
     }
     studentTracks.push(t);
-    // Roles are dealt again as teammates arrive: keep the latest roster.
-    let room = ack.room;
-    s.on('room', (v) => (room = v));
-    const own = (): ControlDef[] => {
+    // Roles are dealt again as teammates arrive: the controls of the latest roster. Only those are kept: a roster
+    // of 40 players held by each of 5,000 sockets was most of a generator's heap, which its collector then marked
+    // in steps of 20–30 ms in the middle of the measured window.
+    const own = (room: any): ControlDef[] => {
       const me = room.players.find((p: { id: number }) => p.id === ack.playerId);
       return getModel(room.round.simulator).controls.filter((c) => me?.roles.includes(c.role));
     };
+    let mine = own(ack.room);
+    s.on('room', (v) => (mine = own(v)));
     s.onRaw('minute', (raw) => {
       studentReceived(t, ...minuteOf(raw, SNAPSHOT_MINUTE), raw);
       // Students play from the first minute, in the warm-up too: a server meets its first changes once, early in
       // its life (V8 then generalises the controls' and indicators' fields and compiles the rooms' code again),
       // not in every measured window (docs/performance.md, "The eleventh stretch").
       if (random() >= cfg.changeProbability) return;
-      const mine = own();
       if (!mine.length) return;
       const def = mine[Math.floor(random() * mine.length)];
       changesSent++;

@@ -2,7 +2,8 @@
 // - {"do":"measure"} on stdin starts the window, {"do":"report"} ends it and prints {"probe": {...}}: the event
 //   loop's delay (p50, p99, max, beyond the sampling interval) and the garbage collections (count and total and
 //   longest pause, by kind) — what a late minute waited for — and, where the server has its own metrics, their
-//   minutes' delay from due to broadcast over the same window (what the server did, apart from the generators);
+//   minutes' delay from due to broadcast over the same window (what the server did, apart from the generators),
+//   with the p99 of its parts (the tick's lag behind its plan, its store and send phases);
 // - with CPU_PROFILE_DIR set, the first SIGUSR2 starts V8's CPU profiler and the second writes
 //   DIR/<name>-<pid>.cpuprofile and prints {"profiled": path} (the bench's `--cpu-prof DIR`: the measured
 //   window only, unlike `node --cpu-prof`).
@@ -24,8 +25,12 @@ const GC_KINDS: Record<number, string> = {
 export interface ProbeReport {
   loopDelayMs: { p50: number; p99: number; max: number };
   gc: Record<string, { count: number; totalMs: number; maxMs: number }>;
-  /** Opsroom's played minutes in the window, from due to broadcast at the server (opsroom_minute_delay_seconds). */
-  minuteDelay?: { count: number; p99Ms: number; within100Ms: number };
+  /**
+   * Opsroom's played minutes in the window, from due to broadcast at the server (opsroom_minute_delay_seconds), and
+   * the p99 of its parts over the same window: how late a minute's tick started against its plan, its store (commit
+   * asked until stored) and send phases, and of the store the wait for a transaction to start and the transaction.
+   */
+  minuteDelay?: { count: number; p99Ms: number; within100Ms: number; parts: Record<Part, number> };
   /** process.memoryUsage() at the end of the window, in MB. */
   memoryMB: { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
 }
@@ -33,10 +38,22 @@ export interface ProbeReport {
 const print = (msg: object) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 
 const DELAY = 'opsroom_minute_delay_seconds';
+/** The histograms of a minute's parts, each as [name, label]. */
+const PARTS = {
+  lag: ['opsroom_tick_lag_seconds'],
+  store: ['opsroom_tick_phase_seconds', 'phase="store"'],
+  send: ['opsroom_tick_phase_seconds', 'phase="send"'],
+  /** Of the store phase: the wait for a transaction to start (the one before it, the commit slot), and its length. */
+  commitWait: ['opsroom_commit_wait_seconds'],
+  commit: ['opsroom_commit_duration_seconds'],
+} as const;
+type Part = keyof typeof PARTS;
+const p99Ms = (before: string, after: string, [name, label]: readonly string[]) =>
+  1000 * histogramQuantile(between(bucketsOf(before, name, label), bucketsOf(after, name, label)), 0.99);
 
 /** `scrape`: the server's /metrics text, read at the window's start and end. */
 export function probeServer(name: string, scrape?: () => Promise<string>): void {
-  let delaysBefore: Promise<[number, number][]> | null = null;
+  let scrapedBefore: Promise<string> | null = null;
   const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   let gc: ProbeReport['gc'] = {};
   const gcs = new PerformanceObserver((list) => {
@@ -58,7 +75,7 @@ export function probeServer(name: string, scrape?: () => Promise<string>): void 
       loop.reset();
       loop.enable();
       gcs.observe({ entryTypes: ['gc'] });
-      delaysBefore = scrape ? scrape().then((t) => bucketsOf(t, DELAY)) : null;
+      scrapedBefore = scrape ? scrape() : null;
     } else if (cmd.do === 'report') {
       loop.disable();
       gcs.disconnect();
@@ -76,15 +93,22 @@ export function probeServer(name: string, scrape?: () => Promise<string>): void 
         gc,
         memoryMB,
       };
-      if (!scrape || !delaysBefore) return print({ probe: report });
+      if (!scrape || !scrapedBefore) return print({ probe: report });
       // A scrape that fails leaves the figure out, not the report: the parent waits for it.
-      void Promise.all([delaysBefore, scrape()])
+      void Promise.all([scrapedBefore, scrape()])
         .then(([before, text]) => {
-          const window = between(before, bucketsOf(text, DELAY));
+          const window = between(bucketsOf(before, DELAY), bucketsOf(text, DELAY));
           report.minuteDelay = {
             count: window.at(-1)?.[1] ?? 0,
             p99Ms: 1000 * histogramQuantile(window, 0.99),
             within100Ms: shareWithin(window, 0.1),
+            parts: {
+              lag: p99Ms(before, text, PARTS.lag),
+              store: p99Ms(before, text, PARTS.store),
+              send: p99Ms(before, text, PARTS.send),
+              commitWait: p99Ms(before, text, PARTS.commitWait),
+              commit: p99Ms(before, text, PARTS.commit),
+            },
           };
         })
         .catch((err: unknown) => process.stderr.write(`probe: no minute delays (${String(err)})\n`))
