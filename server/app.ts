@@ -47,7 +47,8 @@ import {
   type RealtimeLimits,
 } from './realtime/socket.ts';
 import { realClock, type Clock } from './rooms/clock.ts';
-import { DEFAULT_ROOM_LIMITS, RoomManager, type RoomLimits } from './rooms/manager.ts';
+import { DEFAULT_ROOM_LIMITS, type RoomLimits } from './rooms/creation.ts';
+import { RoomManager } from './rooms/manager.ts';
 
 export interface AppOptions {
   /** SQLite file, or ':memory:' (not used in cluster mode). */

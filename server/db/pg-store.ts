@@ -1,22 +1,14 @@
 // The Store on PostgreSQL (cluster mode): the same reads and writes as sqlite.ts through drizzle's node-postgres
-// driver. Several processes write the same database, so fresh ids come from the tables' identity sequences, drawn
-// ahead into a pool that `ids.ready()` refills before each transition (a transition takes its ids synchronously).
+// driver. Several processes write the same database, so fresh ids come from the tables' identity sequences
+// (pg.ids.ts); each write's statement is in pg.writes.ts, and commit() here merges the minutes' into a few.
 import { and, asc, desc, eq, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
 import { withoutCredentials } from '../net/service-url.ts';
 import { PG_PROBE_WRITE } from './health.ts';
 import { openPostgres, type PgDb, type PgOptions } from './pg.ts';
-import {
-  changeRecord,
-  changeRow,
-  memberRecord,
-  playerRecord,
-  roleChangeRecord,
-  roleChangeRow,
-  roomRecord,
-  roundRecord,
-  whatIf,
-} from './rows.ts';
+import { SequenceIds } from './pg.ids.ts';
+import { applyWrite, fence, MAX_PARAMETERS, refuseStale, SNAPSHOTS_PER_INSERT } from './pg.writes.ts';
+import { changeRecord, memberRecord, playerRecord, roleChangeRecord, roomRecord, roundRecord, whatIf } from './rows.ts';
 import {
   changes,
   goalResults,
@@ -33,90 +25,7 @@ import {
   teams,
 } from './schema.pg.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
-import {
-  FencedError,
-  type IdSource,
-  type IdTable,
-  type MinuteRecord,
-  type RoundMemberRecord,
-  type TeamResultRecord,
-  type Write,
-} from './writes.ts';
-
-type Tx = Parameters<Parameters<PgDb['transaction']>[0]>[0];
-
-/** Rows in one INSERT of snapshots (4 parameters each: PostgreSQL takes at most 65,535 a statement). */
-const SNAPSHOTS_PER_INSERT = 4000;
-/** Parameters of one statement, with room to spare under PostgreSQL's 65,535. */
-const MAX_PARAMETERS = 60_000;
-
-/** FencedError for the first room whose fence was not stored (the rows are the rooms it was stored for). */
-function refuseStale(fences: readonly Extract<Write, { op: 'fence' }>[], stored: readonly { id: number }[]): void {
-  if (stored.length === fences.length) return;
-  const ok = new Set(stored.map((r) => Number(r.id)));
-  const stale = fences.find((f) => !ok.has(f.roomId));
-  if (stale) throw new FencedError(stale.roomId, stale.token);
-}
-
-const ID_TABLES: readonly IdTable[] = ['teachers', 'rooms', 'teams', 'players', 'rounds', 'changes', 'messages'];
-
-/**
- * How many ids of a table are kept ready, and how many one refill draws. `low` stays well above what one burst of
- * transitions can take between two `ready()` calls (a room with 30 teams takes 30 team ids; a class's changes
- * arrive one by one), so `next()` never finds the pool empty.
- */
-const POOL: Record<IdTable, { low: number; batch: number }> = {
-  teachers: { low: 64, batch: 128 },
-  rooms: { low: 64, batch: 128 },
-  teams: { low: 256, batch: 512 },
-  players: { low: 256, batch: 512 },
-  rounds: { low: 64, batch: 128 },
-  changes: { low: 1024, batch: 2048 },
-  messages: { low: 64, batch: 128 },
-};
-
-/** Ids drawn from PostgreSQL sequences. Each process draws its own; gaps in ids are of no consequence. */
-export class SequenceIds implements IdSource {
-  private readonly pools = Object.fromEntries(ID_TABLES.map((t) => [t, { ids: [] as number[], at: 0 }])) as Record<
-    IdTable,
-    { ids: number[]; at: number }
-  >;
-  private refilling: Promise<void> | null = null;
-
-  constructor(private readonly db: PgDb) {}
-
-  next(table: IdTable): number {
-    const p = this.pools[table];
-    if (p.at >= p.ids.length) throw new Error(`no ${table} id ready: await ids.ready() before a transition`);
-    return p.ids[p.at++];
-  }
-
-  private left(table: IdTable): number {
-    return this.pools[table].ids.length - this.pools[table].at;
-  }
-
-  ready(): Promise<void> {
-    if (ID_TABLES.every((t) => this.left(t) >= POOL[t].low)) return Promise.resolve();
-    // One refill at a time; whoever waits for it checks again (others may have drawn meanwhile).
-    this.refilling ??= this.refill().finally(() => (this.refilling = null));
-    return this.refilling.then(() => this.ready());
-  }
-
-  private async refill(): Promise<void> {
-    const low = ID_TABLES.filter((t) => this.left(t) < POOL[t].low);
-    await Promise.all(
-      low.map(async (table) => {
-        const { rows } = await this.db.$client.query<{ id: number }>(
-          `SELECT nextval(pg_get_serial_sequence($1, 'id'))::int AS id FROM generate_series(1, $2)`,
-          [table, POOL[table].batch],
-        );
-        const p = this.pools[table];
-        p.ids = [...p.ids.slice(p.at), ...rows.map((r) => r.id)];
-        p.at = 0;
-      }),
-    );
-  }
-}
+import type { MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
 
 export class PgStore implements Store {
   readonly ids: SequenceIds;
@@ -182,13 +91,13 @@ export class PgStore implements Store {
       return this.minutes(fences, snapshotRows, minutes);
     }
     await this.db.transaction(async (tx) => {
-      await this.fence(
+      await fence(
         tx,
         fences.filter((f) => !created.has(f.roomId)),
       );
-      for (const w of rest) await this.apply(tx, w);
+      for (const w of rest) await applyWrite(tx, w);
       // A room created in this transaction is fenced once its row exists.
-      await this.fence(
+      await fence(
         tx,
         fences.filter((f) => created.has(f.roomId)),
       );
@@ -236,159 +145,6 @@ export class PgStore implements Store {
     }
     const done = await this.db.execute<{ id: number }>(sql`WITH ${sql.join(parts, sql`, `)} SELECT id FROM f`);
     refuseStale(fences, done.rows);
-  }
-
-  /** Stores each room's token unless a higher one is stored: then nothing of the transaction is (FencedError). */
-  private async fence(tx: Tx, fences: readonly Extract<Write, { op: 'fence' }>[]): Promise<void> {
-    if (fences.length === 0) return;
-    const values = sql.join(
-      fences.map((f) => sql`(${f.roomId}::int, ${f.token}::int, ${f.at}::bigint)`),
-      sql`, `,
-    );
-    // The row locks taken here also order this commit against a takeover's claim of the same room.
-    const done = await tx.execute<{ id: number }>(
-      sql`UPDATE rooms SET fence = v.token, fenced_at = v.at FROM (VALUES ${values}) AS v(id, token, at) WHERE rooms.id = v.id AND rooms.fence <= v.token RETURNING rooms.id`,
-    );
-    refuseStale(fences, done.rows);
-  }
-
-  private async apply(tx: Tx, w: Write): Promise<void> {
-    switch (w.op) {
-      case 'insertTeacher':
-        await tx.insert(teachers).values({ id: w.id, keyHash: w.keyHash, createdAt: w.createdAt });
-        return;
-      case 'insertRoom':
-        await tx.insert(rooms).values({
-          id: w.id,
-          code: w.code,
-          teacherId: w.teacherId,
-          config: JSON.stringify(w.config),
-          createdAt: w.createdAt,
-        });
-        return;
-      case 'setRoomConfig':
-        await tx
-          .update(rooms)
-          .set({ config: JSON.stringify(w.config) })
-          .where(eq(rooms.id, w.roomId));
-        return;
-      case 'setRoomFlags':
-        await tx.update(rooms).set(w.set).where(eq(rooms.id, w.roomId));
-        return;
-      case 'insertTeam':
-        await tx.insert(teams).values({
-          id: w.id,
-          roomId: w.roomId,
-          idx: w.idx,
-          name: w.name,
-          whatIf: w.whatIf ? JSON.stringify(w.whatIf) : null,
-        });
-        return;
-      case 'renameTeam':
-        await tx.update(teams).set({ name: w.name }).where(eq(teams.id, w.teamId));
-        return;
-      case 'insertPlayer':
-        await tx.insert(players).values({
-          id: w.id,
-          roomId: w.roomId,
-          teamId: w.teamId,
-          name: w.name,
-          tokenHash: w.tokenHash,
-          seq: w.seq,
-          roles: JSON.stringify(w.roles),
-          joinedAt: w.joinedAt,
-        });
-        return;
-      case 'updatePlayer': {
-        const { roles, ...rest } = w.set;
-        await tx
-          .update(players)
-          .set({ ...rest, ...(roles ? { roles: JSON.stringify(roles) } : {}) })
-          .where(eq(players.id, w.id));
-        return;
-      }
-      case 'insertRound': {
-        const { forkOf, ...r } = w.round;
-        await tx.insert(rounds).values({
-          ...r,
-          forkOfRoundId: forkOf?.roundId ?? null,
-          forkOfTeamId: forkOf?.teamId ?? null,
-          forkMinute: forkOf?.minute ?? null,
-        });
-        return;
-      }
-      case 'updateRound':
-        await tx.update(rounds).set(w.set).where(eq(rounds.id, w.id));
-        return;
-      case 'insertRoundTeams':
-        if (w.teams.length) await tx.insert(roundTeams).values(w.teams.map((t) => ({ roundId: w.roundId, ...t })));
-        return;
-      case 'renameRoundTeam':
-        await tx
-          .update(roundTeams)
-          .set({ name: w.name })
-          .where(and(eq(roundTeams.roundId, w.roundId), eq(roundTeams.teamId, w.teamId)));
-        return;
-      case 'insertChanges':
-        if (w.changes.length) await tx.insert(changes).values(w.changes.map(changeRow));
-        return;
-      case 'insertSnapshots':
-        if (w.rows.length) await tx.insert(snapshots).values(w.rows.map((r) => ({ roundId: w.roundId, ...r })));
-        return;
-      case 'insertResults':
-        if (w.results.length)
-          await tx
-            .insert(scores)
-            .values(w.results.map((r) => ({ roundId: w.roundId, teamId: r.teamId, score: r.score })));
-        {
-          const goals = w.results.flatMap((r) =>
-            r.goals.map((g) => ({
-              roundId: w.roundId,
-              teamId: r.teamId,
-              goalId: g.id,
-              indicator: g.indicator,
-              op: g.op,
-              value: g.value,
-              target: g.target,
-              met: g.met,
-            })),
-          );
-          if (goals.length) await tx.insert(goalResults).values(goals);
-        }
-        return;
-      case 'insertRoleChanges':
-        if (w.changes.length) await tx.insert(roleChanges).values(w.changes.map(roleChangeRow));
-        return;
-      case 'upsertRoundMembers':
-        if (w.members.length) {
-          const rows = w.members.map((m) => ({
-            roundId: w.roundId,
-            teamId: m.teamId,
-            playerId: m.playerId,
-            seq: m.seq,
-            name: m.name,
-            roles: JSON.stringify(m.roles),
-          }));
-          // One statement: a member listed twice keeps the last name and roles, as one upsert after another would.
-          const last = [...new Map(rows.map((r) => [`${r.teamId}:${r.playerId}`, r])).values()];
-          await tx
-            .insert(roundMembers)
-            .values(last)
-            .onConflictDoUpdate({
-              target: [roundMembers.roundId, roundMembers.teamId, roundMembers.playerId],
-              set: { name: sql`excluded.name`, roles: sql`excluded.roles` },
-            });
-        }
-        return;
-      case 'insertMessage': {
-        const { id, roundId, teamId, text, at } = w.message;
-        await tx.insert(messages).values({ id, roundId, teamId, text, at });
-        return;
-      }
-      case 'fence':
-        await this.fence(tx, [w]);
-        return;
-    }
   }
 
   async claimRoom(roomId: number, token: number): Promise<RoomRecord | undefined> {

@@ -1,21 +1,12 @@
 // The Store on SQLite (better-sqlite3, synchronous inside). This process is the database's only
 // writer, so fresh ids are counted on from each table's max(id) read at open. Its writes may run on a
 // thread of their own (writer.ts): reads stay on this connection, and see each commit once it resolves (WAL).
-import { and, asc, desc, eq, inArray, lt, lte, max, sql, type Placeholder, type SQL } from 'drizzle-orm';
+// How each write is applied: sqlite.writes.ts.
+import { and, asc, desc, eq, inArray, lt, lte, max, sql, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
 import { PROBE_WRITE } from './health.ts';
 import { openDatabase, type Db } from './index.ts';
-import {
-  changeRecord,
-  changeRow,
-  memberRecord,
-  playerRecord,
-  roleChangeRecord,
-  roleChangeRow,
-  roomRecord,
-  roundRecord,
-  whatIf,
-} from './rows.ts';
+import { changeRecord, memberRecord, playerRecord, roleChangeRecord, roomRecord, roundRecord, whatIf } from './rows.ts';
 import {
   changes,
   goalResults,
@@ -33,16 +24,9 @@ import {
 } from './schema.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
 import { MARK_READ, MARK_TABLE, WriterThread, type WriterMark } from './writer.ts';
+import { SqliteWrites } from './sqlite.writes.ts';
 import { SnapshotBatch } from './writer.batch.ts';
-import {
-  FencedError,
-  type IdSource,
-  type IdTable,
-  type MinuteRecord,
-  type RoundMemberRecord,
-  type TeamResultRecord,
-  type Write,
-} from './writes.ts';
+import type { IdSource, IdTable, MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
 
 const ID_TABLES = { teachers, rooms, teams, players, rounds, changes, messages } as const;
 
@@ -67,62 +51,9 @@ class CountingIds implements IdSource {
   }
 }
 
-/**
- * The writes of every minute, of every change, and of every round's start and end, prepared once: for the others
- * drizzle builds the SQL and SQLite prepares it at each call, which cost more than the row itself. At 10,000
- * students a second brings ~100 changes, and ~4 rounds ending and starting with a few dozen rows each.
- */
-function prepareWrites(db: Db) {
-  const p = sql.placeholder;
-  const row = <K extends string>(...keys: K[]) =>
-    Object.fromEntries(keys.map((k) => [k, p(k)])) as unknown as Record<K, Placeholder>;
-  return {
-    roundMinute: db
-      .update(rounds)
-      .set({ minute: sql`${p('minute')}` })
-      .where(eq(rounds.id, p('id')))
-      .prepare(),
-    change: db
-      .insert(changes)
-      .values(row('id', 'roundId', 'teamId', 'minute', 'key', 'value', 'playerId', 'authorName', 'at'))
-      .prepare(),
-    roleChange: db
-      .insert(roleChanges)
-      .values(
-        row('roundId', 'teamId', 'minute', 'role', 'reason', 'at', 'fromPlayerId', 'fromName', 'toPlayerId', 'toName'),
-      )
-      .prepare(),
-    roundTeam: db
-      .insert(roundTeams)
-      .values(row('roundId', 'teamId', 'idx', 'name'))
-      .prepare(),
-    score: db
-      .insert(scores)
-      .values(row('roundId', 'teamId', 'score'))
-      .prepare(),
-    goalResult: db
-      .insert(goalResults)
-      .values(row('roundId', 'teamId', 'goalId', 'indicator', 'op', 'value', 'target', 'met'))
-      .prepare(),
-    roundMember: db
-      .insert(roundMembers)
-      .values(row('roundId', 'teamId', 'playerId', 'seq', 'name', 'roles'))
-      .onConflictDoUpdate({
-        target: [roundMembers.roundId, roundMembers.teamId, roundMembers.playerId],
-        set: { name: sql`excluded.name`, roles: sql`excluded.roles` },
-      })
-      .prepare(),
-  };
-}
-
-const onlyMinute = (set: object) => {
-  for (const k in set) if (k !== 'minute') return false;
-  return true;
-};
-
 export class SqliteStore implements Store {
   readonly ids: IdSource;
-  private prepared: ReturnType<typeof prepareWrites> | null = null;
+  private readonly writes: SqliteWrites;
   private snapshotRows: SnapshotBatch | null = null;
 
   constructor(
@@ -133,6 +64,7 @@ export class SqliteStore implements Store {
     private readonly writer: WriterThread | null = null,
   ) {
     this.ids = new CountingIds(db);
+    this.writes = new SqliteWrites(db);
   }
 
   /**
@@ -172,162 +104,12 @@ export class SqliteStore implements Store {
     const batch = this.snapshotRows;
     try {
       this.db.transaction(() => {
-        for (const list of lists) for (const w of list) this.apply(w, batch);
+        for (const list of lists) for (const w of list) this.writes.apply(w, batch);
         batch.flush();
         also?.();
       });
     } finally {
       batch.clear();
-    }
-  }
-
-  /**
-   * One write; snapshots are gathered in `batch`. Only the round's minute may pass gathered snapshots (another
-   * table, no reader in between); every other write inserts them first, so each sees what precedes it.
-   */
-  private apply(w: Write, batch: SnapshotBatch): void {
-    const { db } = this;
-    if (w.op === 'insertSnapshots') {
-      for (const r of w.rows) batch.add(w.roundId, r.teamId, r.minute, r.data);
-      return;
-    }
-    this.prepared ??= prepareWrites(db);
-    const { prepared } = this;
-    if (w.op === 'updateRound' && w.set.minute !== undefined && onlyMinute(w.set)) {
-      prepared.roundMinute.run({ id: w.id, minute: w.set.minute });
-      return;
-    }
-    batch.flush();
-    switch (w.op) {
-      case 'insertTeacher':
-        db.insert(teachers).values({ id: w.id, keyHash: w.keyHash, createdAt: w.createdAt }).run();
-        return;
-      case 'insertRoom':
-        db.insert(rooms)
-          .values({
-            id: w.id,
-            code: w.code,
-            teacherId: w.teacherId,
-            config: JSON.stringify(w.config),
-            createdAt: w.createdAt,
-          })
-          .run();
-        return;
-      case 'setRoomConfig':
-        db.update(rooms)
-          .set({ config: JSON.stringify(w.config) })
-          .where(eq(rooms.id, w.roomId))
-          .run();
-        return;
-      case 'setRoomFlags':
-        db.update(rooms).set(w.set).where(eq(rooms.id, w.roomId)).run();
-        return;
-      case 'insertTeam':
-        db.insert(teams)
-          .values({
-            id: w.id,
-            roomId: w.roomId,
-            idx: w.idx,
-            name: w.name,
-            whatIf: w.whatIf ? JSON.stringify(w.whatIf) : null,
-          })
-          .run();
-        return;
-      case 'renameTeam':
-        db.update(teams).set({ name: w.name }).where(eq(teams.id, w.teamId)).run();
-        return;
-      case 'insertPlayer':
-        db.insert(players)
-          .values({
-            id: w.id,
-            roomId: w.roomId,
-            teamId: w.teamId,
-            name: w.name,
-            tokenHash: w.tokenHash,
-            seq: w.seq,
-            roles: JSON.stringify(w.roles),
-            joinedAt: w.joinedAt,
-          })
-          .run();
-        return;
-      case 'updatePlayer': {
-        const { roles, ...rest } = w.set;
-        db.update(players)
-          .set({ ...rest, ...(roles ? { roles: JSON.stringify(roles) } : {}) })
-          .where(eq(players.id, w.id))
-          .run();
-        return;
-      }
-      case 'insertRound': {
-        const { forkOf, ...r } = w.round;
-        db.insert(rounds)
-          .values({
-            ...r,
-            forkOfRoundId: forkOf?.roundId ?? null,
-            forkOfTeamId: forkOf?.teamId ?? null,
-            forkMinute: forkOf?.minute ?? null,
-          })
-          .run();
-        return;
-      }
-      case 'updateRound':
-        db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
-        return;
-      case 'insertRoundTeams':
-        for (const t of w.teams)
-          prepared.roundTeam.run({ roundId: w.roundId, teamId: t.teamId, idx: t.idx, name: t.name });
-        return;
-      case 'renameRoundTeam':
-        db.update(roundTeams)
-          .set({ name: w.name })
-          .where(and(eq(roundTeams.roundId, w.roundId), eq(roundTeams.teamId, w.teamId)))
-          .run();
-        return;
-      case 'insertChanges':
-        for (const c of w.changes) prepared.change.run(changeRow(c));
-        return;
-      case 'insertResults':
-        for (const r of w.results) {
-          prepared.score.run({ roundId: w.roundId, teamId: r.teamId, score: r.score });
-          for (const g of r.goals) {
-            const { id: goalId, indicator, op, value, target } = g;
-            // A placeholder's value reaches SQLite as is: the boolean column's 0 or 1 is written here.
-            prepared.goalResult.run({
-              roundId: w.roundId,
-              teamId: r.teamId,
-              goalId,
-              indicator,
-              op,
-              value,
-              target,
-              met: g.met ? 1 : 0,
-            });
-          }
-        }
-        return;
-      case 'insertRoleChanges':
-        for (const c of w.changes) prepared.roleChange.run(roleChangeRow(c));
-        return;
-      case 'upsertRoundMembers':
-        for (const m of w.members) {
-          const { teamId, playerId, seq, name } = m;
-          prepared.roundMember.run({ roundId: w.roundId, teamId, playerId, seq, name, roles: JSON.stringify(m.roles) });
-        }
-        return;
-      case 'insertMessage': {
-        const { id, roundId, teamId, text, at } = w.message;
-        db.insert(messages).values({ id, roundId, teamId, text, at }).run();
-        return;
-      }
-      case 'fence': {
-        const done = db
-          .update(rooms)
-          .set({ fence: w.token, fencedAt: w.at })
-          .where(and(eq(rooms.id, w.roomId), lte(rooms.fence, w.token)))
-          .run();
-        if (done.changes === 0) throw new FencedError(w.roomId, w.token);
-        return;
-      }
     }
   }
 

@@ -10,7 +10,7 @@ import { forkBody } from '../../shared/protocol/schemas.ts';
 import { CSV_PARTS, type CoachReport, type StudentRounds } from '../../shared/protocol/types.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/store.ts';
 import type { Coach } from '../replay/coach.ts';
-import { hashSecret } from '../rooms/manager.ts';
+import { hashSecret } from '../rooms/creation.ts';
 import { ReplayCache, type CachedBody } from '../replay/cache.ts';
 import { pickLocale } from '../replay/csv-words.ts';
 import { exportName, type ExportFile } from '../replay/exports.ts';

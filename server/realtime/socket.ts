@@ -13,7 +13,7 @@ import { schemas, type ClientEvent } from '../../shared/protocol/schemas.ts';
 import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
 import { noMetrics, type Metrics } from '../ops/metrics.ts';
 import { refusalsOf } from '../ops/refusals.ts';
-import { hashSecret, newSecret } from '../rooms/manager.ts';
+import { hashSecret, newSecret } from '../rooms/creation.ts';
 import type { Logger } from '../rooms/room.ts';
 import type { EventName, EventPayload, RoomOutput } from '../rooms/output.ts';
 import { roomMinuteJson, teamMinuteJson } from '../rooms/views.ts';

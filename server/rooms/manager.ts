@@ -1,20 +1,27 @@
 // All rooms of the process: creation, look-up by code (loading from the database on demand),
 // student tokens and teacher keys, what-if forks, and recovery of interrupted rounds at start-up.
+// Secrets, codes and creation limits are in creation.ts; what a fork is read from, fork.ts.
 // In cluster mode an Ownership (ownership.ts) decides which rooms this process may hold: each room is
 // claimed when created or loaded, and dropped here when another process has taken it.
-import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { CODE_ALPHABET, CODE_LENGTH, normalizeCode } from '../../shared/classroom/code.ts';
+import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { RoomView, RoundConfig } from '../../shared/protocol/types.ts';
+import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Write } from '../db/writes.ts';
 import type { RoomRecord, RoundRecord } from '../db/store.ts';
-import { KeyedLimiter, type BucketConfig } from '../realtime/limits.ts';
 import type { Timer } from './clock.ts';
 import type { ConfigPatch } from './commands.ts';
-import { DEFAULT_CONFIG, resolveConfig, withSplitView } from './config.ts';
-import { getModel } from '../../shared/sim/registry.ts';
-import type { ScheduledChange } from '../../shared/sim/types.ts';
-import { checkPending } from './transitions/open.ts';
+import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
+import {
+  CreationGate,
+  DEFAULT_ROOM_LIMITS,
+  hashSecret,
+  newCode,
+  newSecret,
+  type Requester,
+  type RoomLimits,
+} from './creation.ts';
+import { readFork } from './fork.ts';
 import { loadRoom } from './load.ts';
 import { NotOwnerError, type Ownership, type RoomGuard } from './ownership.ts';
 import { Room, type RoomDeps } from './room.ts';
@@ -24,52 +31,15 @@ import { roomView } from './views.ts';
 
 type Loaded = Awaited<ReturnType<typeof loadRoom>>;
 
-export function newSecret(): string {
-  return randomBytes(32).toString('base64url');
-}
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
-}
-
-function newCode(): string {
-  let c = '';
-  for (let i = 0; i < CODE_LENGTH; i++) c += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
-  return c;
-}
-
 const notFound = () => new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'no room has this code');
 const closed = () => new ClassroomError(ErrorCode.ROOM_CLOSED, "this room's last round ended over an hour ago");
-
-export interface RoomLimits {
-  /** Rooms made (new ones and what-if forks alike) per address, and per teacher. */
-  creations: BucketConfig;
-  /** Rooms a teacher may have whose latest round is not finished, among those made in the last `liveWindowMs`. */
-  liveRooms: number;
-  liveWindowMs: number;
-  /** How long after its last round ended a room is still shown to anonymous viewers and new students. */
-  viewerWindowMs: number;
-}
-export const DEFAULT_ROOM_LIMITS: RoomLimits = {
-  // 30 in a burst, then one every 20 s (30 per 10 minutes).
-  creations: { capacity: 30, refillPerSecond: 30 / 600 },
-  liveRooms: 40,
-  liveWindowMs: 24 * 3600_000,
-  viewerWindowMs: 3600_000,
-};
-
-/** Who asks for a new room: the address it came from (limited), when known. */
-export interface Requester {
-  address?: string;
-}
 
 export class RoomManager {
   private rooms = new Map<string, Room>();
   /** Rooms being read from the database, so two look-ups of one code load it once. */
   private loading = new Map<string, Promise<Room>>();
   private sweepTimer: Timer | null = null;
-  private readonly creations: KeyedLimiter;
-  /** One room creation at a time per teacher, so the live-room quota is counted right. */
-  private creating = new Map<number, Promise<unknown>>();
+  private readonly gate: CreationGate;
 
   constructor(
     readonly deps: RoomDeps,
@@ -77,41 +47,7 @@ export class RoomManager {
     /** Cluster mode: which rooms this process may hold. */
     readonly ownership: Ownership | null = null,
   ) {
-    this.creations = new KeyedLimiter(limits.creations, deps.clock);
-  }
-
-  /** Takes one room creation from the address's allowance, then from the teacher's; refused by the first that has none left. */
-  private allowCreation(from: Requester, teacherId?: number): void {
-    const refuse = (limit: string, who: string) => {
-      this.deps.metrics?.rateLimited(limit);
-      return new ClassroomError(ErrorCode.RATE_LIMITED, `too many new rooms from ${who}: wait a little`);
-    };
-    if (from.address !== undefined && !this.creations.take(`a:${from.address}`))
-      throw refuse('rooms:address', 'this address');
-    if (teacherId !== undefined && !this.creations.take(`t:${teacherId}`))
-      throw refuse('rooms:teacher', 'this teacher');
-  }
-
-  /** Runs `fn` after the teacher's previous creation, refused when they have too many rooms not finished. */
-  private withinQuota<T>(teacherId: number, fn: () => Promise<T>): Promise<T> {
-    const prev = this.creating.get(teacherId) ?? Promise.resolve();
-    const run = prev.then(async () => {
-      const { store, clock } = this.deps;
-      const live = await store.liveRoomCount(teacherId, clock.now() - this.limits.liveWindowMs);
-      if (live >= this.limits.liveRooms) {
-        throw new ClassroomError(
-          ErrorCode.ROOM_QUOTA,
-          `you have ${live} rooms whose round is not finished (at most ${this.limits.liveRooms}): end one, or use one of them`,
-        );
-      }
-      return fn();
-    });
-    const tail = run.catch(() => undefined);
-    this.creating.set(teacherId, tail);
-    void tail.then(() => {
-      if (this.creating.get(teacherId) === tail) this.creating.delete(teacherId);
-    });
-    return run;
+    this.gate = new CreationGate(deps, limits);
   }
 
   private async stored(writes: readonly Write[]): Promise<void> {
@@ -140,9 +76,9 @@ export class RoomManager {
   ): Promise<{ room: Room; teacherKey: string }> {
     const config = resolveConfig(DEFAULT_CONFIG, patch);
     const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
-    this.allowCreation(from, known);
+    this.gate.allow(from, known);
     if (known === undefined) return this.createFor(config, teacherKey);
-    return this.withinQuota(known, () => this.createFor(config, teacherKey, known));
+    return this.gate.withinQuota(known, () => this.createFor(config, teacherKey, known));
   }
 
   private async createFor(
@@ -370,8 +306,8 @@ export class RoomManager {
     from: Requester = {},
     pending: readonly ScheduledChange[] = [],
   ): Promise<{ code: string; roundId: number; room: RoomView }> {
-    this.allowCreation(from, teacherId);
-    return this.withinQuota(teacherId, () => this.forkFor(teacherId, roundId, teamId, minute, pending));
+    this.gate.allow(from, teacherId);
+    return this.gate.withinQuota(teacherId, () => this.forkFor(teacherId, roundId, teamId, minute, pending));
   }
 
   private async forkFor(
@@ -382,34 +318,11 @@ export class RoomManager {
     pending: readonly ScheduledChange[],
   ): Promise<{ code: string; roundId: number; room: RoomView }> {
     const { store, clock } = this.deps;
-    const origin = await store.roundById(roundId);
-    const originRoom = origin && (await store.roomById(origin.roomId));
-    if (!origin || !originRoom || originRoom.teacherId !== teacherId)
-      throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `no round ${roundId} of yours`);
-    const seed = origin.seed;
-    if (origin.state === 'lobby' || seed === null)
-      throw new ClassroomError(ErrorCode.BAD_STATE, 'this round has not started');
-    if (!Number.isInteger(minute) || minute < 0 || minute > origin.minute) {
-      throw new ClassroomError(ErrorCode.BAD_REQUEST, `minute must be between 0 and ${origin.minute}`);
-    }
-    const team = (await store.roundTeams(roundId)).find((t) => t.teamId === teamId);
-    if (!team) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} did not play round ${roundId}`);
-    const { simulator, scenario, minutes, tempo } = origin;
-    const config = resolveConfig(withSplitView({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }), {});
-    const [changes, snapshots, code] = await Promise.all([
-      store.changesOfRound(roundId, { teamId, upToMinute: minute }),
-      store.snapshotsOfRound(roundId, { teamId, upToMinute: minute }),
+    const [{ config, from }, code] = await Promise.all([
+      readFork(store, { teacherId, roundId, teamId, minute, pending }),
       this.freeCode(),
     ]);
     await store.ids.ready();
-    const from = {
-      round: { ...origin, seed },
-      team,
-      minute,
-      changes,
-      snapshots,
-      pending: checkPending(getModel(simulator), pending, minute, minutes),
-    };
     const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
     if (forked.mismatches.length)
       throw new Error(

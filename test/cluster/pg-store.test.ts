@@ -9,7 +9,8 @@ import { SqliteStore } from '../../server/db/sqlite.ts';
 import type { Store } from '../../server/db/store.ts';
 import { FencedError, type Write } from '../../server/db/writes.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
-import { hashSecret, RoomManager } from '../../server/rooms/manager.ts';
+import { hashSecret } from '../../server/rooms/creation.ts';
+import { RoomManager } from '../../server/rooms/manager.ts';
 import { MemoryOutput } from '../../server/rooms/output.ts';
 import type { PlayerState } from '../../server/rooms/state.ts';
 

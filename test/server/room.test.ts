@@ -4,7 +4,7 @@ import { dealRoles } from '../../shared/classroom/roles.ts';
 import { normalizeCode, CODE_ALPHABET } from '../../shared/classroom/code.ts';
 import { baselineRun, runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
-import { hashSecret } from '../../server/rooms/manager.ts';
+import { hashSecret } from '../../server/rooms/creation.ts';
 import { roomEnv, type RoomEnv } from './rooms.ts';
 
 describe('dealing roles', () => {

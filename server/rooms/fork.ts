@@ -1,0 +1,53 @@
+// What a what-if room is made from: the round, team and minute asked for, checked against what is stored (the
+// round is the teacher's, has started and reached that minute; the team played it), and the team's recorded
+// changes and minutes up to there. transitions/open.ts's forkRoom then builds the room from it.
+import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import type { RoundConfig } from '../../shared/protocol/types.ts';
+import { getModel } from '../../shared/sim/registry.ts';
+import type { ScheduledChange } from '../../shared/sim/types.ts';
+import type { Store } from '../db/store.ts';
+import { resolveConfig, withSplitView } from './config.ts';
+import { checkPending, type ForkSource } from './transitions/open.ts';
+
+export interface ForkAsk {
+  teacherId: number;
+  roundId: number;
+  teamId: number;
+  minute: number;
+  /** Changes to record in the fork as pending, each after `minute` (the hindsight coach's play). */
+  pending: readonly ScheduledChange[];
+}
+
+/** The fork's configuration (one team, split view) and its source; a clear error if it cannot be made. */
+export async function readFork(store: Store, ask: ForkAsk): Promise<{ config: RoundConfig; from: ForkSource }> {
+  const { teacherId, roundId, teamId, minute, pending } = ask;
+  const origin = await store.roundById(roundId);
+  const originRoom = origin && (await store.roomById(origin.roomId));
+  if (!origin || !originRoom || originRoom.teacherId !== teacherId)
+    throw new ClassroomError(ErrorCode.ROUND_NOT_FOUND, `no round ${roundId} of yours`);
+  const seed = origin.seed;
+  if (origin.state === 'lobby' || seed === null)
+    throw new ClassroomError(ErrorCode.BAD_STATE, 'this round has not started');
+  if (!Number.isInteger(minute) || minute < 0 || minute > origin.minute) {
+    throw new ClassroomError(ErrorCode.BAD_REQUEST, `minute must be between 0 and ${origin.minute}`);
+  }
+  const team = (await store.roundTeams(roundId)).find((t) => t.teamId === teamId);
+  if (!team) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} did not play round ${roundId}`);
+  const { simulator, scenario, minutes, tempo } = origin;
+  const config = resolveConfig(withSplitView({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }), {});
+  const [changes, snapshots] = await Promise.all([
+    store.changesOfRound(roundId, { teamId, upToMinute: minute }),
+    store.snapshotsOfRound(roundId, { teamId, upToMinute: minute }),
+  ]);
+  return {
+    config,
+    from: {
+      round: { ...origin, seed },
+      team,
+      minute,
+      changes,
+      snapshots,
+      pending: checkPending(getModel(simulator), pending, minute, minutes),
+    },
+  };
+}
