@@ -3,7 +3,8 @@
 //   loop's delay (p50, p99, max, beyond the sampling interval) and the garbage collections (count and total and
 //   longest pause, by kind) — what a late minute waited for — and, where the server has its own metrics, their
 //   minutes' delay from due to broadcast over the same window (what the server did, apart from the generators),
-//   with the p99 of its parts (the tick's lag behind its plan, its store and send phases);
+//   with the p99 of its parts (the tick's lag behind its plan, its store phase — and of it the wait for a
+//   transaction and the transaction — and its send phase);
 // - with CPU_PROFILE_DIR set, the first SIGUSR2 starts V8's CPU profiler and the second writes
 //   DIR/<name>-<pid>.cpuprofile and prints {"profiled": path} (the bench's `--cpu-prof DIR`: the measured
 //   window only, unlike `node --cpu-prof`).
