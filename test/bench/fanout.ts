@@ -38,11 +38,13 @@ export const FANOUT_DEFAULTS: FanoutOptions = {
 };
 
 /**
- * Generator processes for a number of students: one per 2,500 (four then use about 45 % of a core at 10,000). Each
- * process's pauses are shorter and hold up fewer students than with half as many (docs/performance.md, "The
- * nineteenth stretch").
+ * Generator processes for a number of students. Pinned (`pin`: the generators on cores of their own), one per 2,500
+ * (four use about 40 % of their core at 10,000): each process's pauses are shorter and hold up fewer students than
+ * with half as many. Unpinned, one per 5,000: every generator process also competes with the server's threads for
+ * the same cores, and at 10,000 students four put the server's own p99 at 968 ms where two put it at 287 ms
+ * (docs/performance.md, "The nineteenth stretch").
  */
-export const procsFor = (students: number) => Math.max(1, Math.ceil(students / 2500));
+export const procsFor = (students: number, pin = false) => Math.max(1, Math.ceil(students / (pin ? 2500 : 5000)));
 
 /** socket.io's framing around an event's JSON payload: `42["minute",` … `]`. */
 const framing = (event: string) => `42["${event}",`.length + 1;
@@ -298,7 +300,7 @@ export async function probeLimit(
       perTeam: 4,
       seconds: opts.seconds ?? 20,
       warmupSeconds: 10,
-      procs: opts.procs ?? procsFor(n),
+      procs: opts.procs ?? procsFor(n, opts.pin),
       pin: opts.pin,
     };
     const pairs = [];

@@ -74,7 +74,7 @@ if (want('fanout')) {
   const base = {
     ...FANOUT_DEFAULTS,
     pin,
-    procs: procs ?? procsFor(FANOUT_DEFAULTS.rooms * FANOUT_DEFAULTS.teams * FANOUT_DEFAULTS.perTeam),
+    procs: procs ?? procsFor(FANOUT_DEFAULTS.rooms * FANOUT_DEFAULTS.teams * FANOUT_DEFAULTS.perTeam, pin),
   };
   const opts = quick ? { ...base, seconds: 30, warmupSeconds: 10 } : base;
   console.log(
