@@ -2,7 +2,7 @@
 // only if no higher one is, or nothing of the transaction is (FencedError).
 import { and, eq, sql } from 'drizzle-orm';
 import type { PgDb } from './pg.ts';
-import { changeRow, roleChangeRow } from './rows.ts';
+import { changeRow, playerPatch, playerRow, roleChangeRow, roomRow, roundRow, teamRow } from './rows.ts';
 import {
   changes,
   goalResults,
@@ -59,13 +59,7 @@ export async function applyWrite(tx: Tx, w: Write): Promise<void> {
       await tx.insert(teachers).values({ id: w.id, keyHash: w.keyHash, createdAt: w.createdAt });
       return;
     case 'insertRoom':
-      await tx.insert(rooms).values({
-        id: w.id,
-        code: w.code,
-        teacherId: w.teacherId,
-        config: JSON.stringify(w.config),
-        createdAt: w.createdAt,
-      });
+      await tx.insert(rooms).values(roomRow(w));
       return;
     case 'setRoomConfig':
       await tx
@@ -77,47 +71,20 @@ export async function applyWrite(tx: Tx, w: Write): Promise<void> {
       await tx.update(rooms).set(w.set).where(eq(rooms.id, w.roomId));
       return;
     case 'insertTeam':
-      await tx.insert(teams).values({
-        id: w.id,
-        roomId: w.roomId,
-        idx: w.idx,
-        name: w.name,
-        whatIf: w.whatIf ? JSON.stringify(w.whatIf) : null,
-      });
+      await tx.insert(teams).values(teamRow(w));
       return;
     case 'renameTeam':
       await tx.update(teams).set({ name: w.name }).where(eq(teams.id, w.teamId));
       return;
     case 'insertPlayer':
-      await tx.insert(players).values({
-        id: w.id,
-        roomId: w.roomId,
-        teamId: w.teamId,
-        name: w.name,
-        tokenHash: w.tokenHash,
-        seq: w.seq,
-        roles: JSON.stringify(w.roles),
-        joinedAt: w.joinedAt,
-      });
+      await tx.insert(players).values(playerRow(w));
       return;
-    case 'updatePlayer': {
-      const { roles, ...rest } = w.set;
-      await tx
-        .update(players)
-        .set({ ...rest, ...(roles ? { roles: JSON.stringify(roles) } : {}) })
-        .where(eq(players.id, w.id));
+    case 'updatePlayer':
+      await tx.update(players).set(playerPatch(w.set)).where(eq(players.id, w.id));
       return;
-    }
-    case 'insertRound': {
-      const { forkOf, ...r } = w.round;
-      await tx.insert(rounds).values({
-        ...r,
-        forkOfRoundId: forkOf?.roundId ?? null,
-        forkOfTeamId: forkOf?.teamId ?? null,
-        forkMinute: forkOf?.minute ?? null,
-      });
+    case 'insertRound':
+      await tx.insert(rounds).values(roundRow(w.round));
       return;
-    }
     case 'updateRound':
       await tx.update(rounds).set(w.set).where(eq(rounds.id, w.id));
       return;

@@ -3,7 +3,7 @@
 import type { ChangeRecord, RoleChange, WhatIfOrigin } from '../../shared/protocol/types.ts';
 import type { changes, players, roleChanges, rooms, roundMembers, rounds } from './schema.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord } from './store.ts';
-import type { RoundMemberRecord } from './writes.ts';
+import type { RoundMemberRecord, Write } from './writes.ts';
 
 type RoomRow = typeof rooms.$inferSelect;
 type PlayerRow = typeof players.$inferSelect;
@@ -76,4 +76,36 @@ export const changeRecord = (row: ChangeRow): ChangeRecord => ({
 export const changeRow = (c: ChangeRecord) => ({
   ...{ id: c.id, roundId: c.roundId, teamId: c.teamId, minute: c.minute, key: c.key, value: JSON.stringify(c.value) },
   ...{ playerId: c.author.playerId, authorName: c.author.name, at: c.at },
+});
+
+// Writes as rows: what each dialect's applier (sqlite.writes.ts, pg.writes.ts) inserts or sets for them.
+type W<K extends Write['op']> = Extract<Write, { op: K }>;
+
+export const roomRow = (w: W<'insertRoom'>) => ({
+  ...{ id: w.id, code: w.code, teacherId: w.teacherId },
+  ...{ config: JSON.stringify(w.config), createdAt: w.createdAt },
+});
+
+export const teamRow = (w: W<'insertTeam'>) => ({
+  ...{ id: w.id, roomId: w.roomId, idx: w.idx, name: w.name },
+  whatIf: w.whatIf ? JSON.stringify(w.whatIf) : null,
+});
+
+export const playerRow = (w: W<'insertPlayer'>) => ({
+  ...{ id: w.id, roomId: w.roomId, teamId: w.teamId, name: w.name, tokenHash: w.tokenHash, seq: w.seq },
+  ...{ roles: JSON.stringify(w.roles), joinedAt: w.joinedAt },
+});
+
+/** A player's changed fields, the roles as their stored text. */
+export const playerPatch = ({ roles, ...rest }: W<'updatePlayer'>['set']) => ({
+  ...rest,
+  ...(roles ? { roles: JSON.stringify(roles) } : {}),
+});
+
+/** A round as a row: the fork it came from flattened. */
+export const roundRow = ({ forkOf, ...r }: W<'insertRound'>['round']) => ({
+  ...r,
+  forkOfRoundId: forkOf?.roundId ?? null,
+  forkOfTeamId: forkOf?.teamId ?? null,
+  forkMinute: forkOf?.minute ?? null,
 });

@@ -2,7 +2,7 @@
 // change bring through statements prepared once, snapshots gathered into multi-row inserts (writer.batch.ts).
 import { and, eq, lte, sql, type Placeholder } from 'drizzle-orm';
 import type { Db } from './index.ts';
-import { changeRow, roleChangeRow } from './rows.ts';
+import { changeRow, playerPatch, playerRow, roleChangeRow, roomRow, roundRow, teamRow } from './rows.ts';
 import {
   changes,
   goalResults,
@@ -101,15 +101,7 @@ export class SqliteWrites {
         db.insert(teachers).values({ id: w.id, keyHash: w.keyHash, createdAt: w.createdAt }).run();
         return;
       case 'insertRoom':
-        db.insert(rooms)
-          .values({
-            id: w.id,
-            code: w.code,
-            teacherId: w.teacherId,
-            config: JSON.stringify(w.config),
-            createdAt: w.createdAt,
-          })
-          .run();
+        db.insert(rooms).values(roomRow(w)).run();
         return;
       case 'setRoomConfig':
         db.update(rooms)
@@ -121,53 +113,20 @@ export class SqliteWrites {
         db.update(rooms).set(w.set).where(eq(rooms.id, w.roomId)).run();
         return;
       case 'insertTeam':
-        db.insert(teams)
-          .values({
-            id: w.id,
-            roomId: w.roomId,
-            idx: w.idx,
-            name: w.name,
-            whatIf: w.whatIf ? JSON.stringify(w.whatIf) : null,
-          })
-          .run();
+        db.insert(teams).values(teamRow(w)).run();
         return;
       case 'renameTeam':
         db.update(teams).set({ name: w.name }).where(eq(teams.id, w.teamId)).run();
         return;
       case 'insertPlayer':
-        db.insert(players)
-          .values({
-            id: w.id,
-            roomId: w.roomId,
-            teamId: w.teamId,
-            name: w.name,
-            tokenHash: w.tokenHash,
-            seq: w.seq,
-            roles: JSON.stringify(w.roles),
-            joinedAt: w.joinedAt,
-          })
-          .run();
+        db.insert(players).values(playerRow(w)).run();
         return;
-      case 'updatePlayer': {
-        const { roles, ...rest } = w.set;
-        db.update(players)
-          .set({ ...rest, ...(roles ? { roles: JSON.stringify(roles) } : {}) })
-          .where(eq(players.id, w.id))
-          .run();
+      case 'updatePlayer':
+        db.update(players).set(playerPatch(w.set)).where(eq(players.id, w.id)).run();
         return;
-      }
-      case 'insertRound': {
-        const { forkOf, ...r } = w.round;
-        db.insert(rounds)
-          .values({
-            ...r,
-            forkOfRoundId: forkOf?.roundId ?? null,
-            forkOfTeamId: forkOf?.teamId ?? null,
-            forkMinute: forkOf?.minute ?? null,
-          })
-          .run();
+      case 'insertRound':
+        db.insert(rounds).values(roundRow(w.round)).run();
         return;
-      }
       case 'updateRound':
         db.update(rounds).set(w.set).where(eq(rounds.id, w.id)).run();
         return;
