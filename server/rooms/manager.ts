@@ -23,13 +23,12 @@ import {
 } from './creation.ts';
 import { readFork } from './fork.ts';
 import { loadRoom } from './load.ts';
+import { type Loaded, recoverRooms } from './recover.ts';
 import { NotOwnerError, type Ownership, type RoomGuard } from './ownership.ts';
 import { Room, type RoomDeps } from './room.ts';
 import type { PlayerState } from './state.ts';
 import { forkRoom, openRoom } from './transitions/open.ts';
 import { roomView } from './views.ts';
-
-type Loaded = Awaited<ReturnType<typeof loadRoom>>;
 
 const notFound = () => new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'no room has this code');
 const closed = () => new ClassroomError(ErrorCode.ROOM_CLOSED, "this room's last round ended over an hour ago");
@@ -333,40 +332,11 @@ export class RoomManager {
     return { code, roundId: forked.state.round.id, room: roomView(forked.state, () => false, 'teacher') };
   }
 
-  /**
-   * Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused. All
-   * are read first, then their pauses asked for in one turn, so that they share one transaction.
-   */
-  async recover(): Promise<Room[]> {
-    const { store } = this.deps;
-    const rounds = await store.roundsInState(['running', 'paused']);
-    // A room that cannot be recovered now (a damaged page, a row that no longer makes sense) is logged
-    // and left for its next look-up; the others go on.
-    const rows: (RoomRecord | undefined)[] = [];
-    const reads = await Promise.allSettled(
-      rounds.map(async (r, i) => {
-        if ((await store.latestRound(r.roomId))?.id !== r.id) return null;
-        const row = await store.roomById(r.roomId);
-        rows[i] = row;
-        return row && !this.rooms.has(row.code) ? loadRoom(store, row) : null;
-      }),
-    );
-    const loaded = await Promise.allSettled(
-      reads.map((r, i) => {
-        if (r.status === 'rejected') return Promise.reject(r.reason);
-        const row = rows[i];
-        return row && r.value ? this.loadOnce(row, r.value) : null;
-      }),
-    );
-    return loaded.flatMap((r, i) => {
-      if (r.status === 'fulfilled') {
-        if (!r.value) return [];
-        const round = r.value.round;
-        this.deps.log.info({ room: r.value.code, round: round.id, minute: round.minute }, 'round recovered, paused');
-        return [r.value];
-      }
-      this.deps.log.error({ room: rows[i]?.code, round: rounds[i].id, err: r.reason }, 'could not recover the room');
-      return [];
+  /** Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused (recover.ts). */
+  recover(): Promise<Room[]> {
+    return recoverRooms(this.deps.store, this.deps.log, {
+      holds: (code) => this.rooms.has(code),
+      load: (row, read) => this.loadOnce(row, read),
     });
   }
 

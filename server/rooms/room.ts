@@ -12,7 +12,6 @@ import type {
   TeacherMessage,
   TeamHistory,
 } from '../../shared/protocol/types.ts';
-import type { Snapshot } from '../../shared/sim/types.ts';
 import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
 import { FencedError, type Write } from '../db/writes.ts';
@@ -24,8 +23,8 @@ import type { Mismatches } from './load.ts';
 import type { EventName, RoomOutput } from './output.ts';
 import { NotOwnerError, type RoomGuard } from './ownership.ts';
 import { Presence } from './presence.ts';
-import { storedMinutes } from './round.ts';
-import type { PlayerState, RoomState, RoundRun, TeamRun } from './state.ts';
+import { readTeamMinutes, type TeamMinutes } from './minutes.ts';
+import type { PlayerState, RoomState, RoundRun } from './state.ts';
 import { historyFor, teamMinutes, viewMoves, viewOf, type ViewChannel } from './split-view.ts';
 import { transition } from './transitions/index.ts';
 import {
@@ -376,29 +375,11 @@ export class Room {
     }
   }
 
-  /**
-   * A team's minutes `0…` its latest, read back from the database: the room keeps only each team's latest
-   * (state.ts), and every minute seen was stored first. With the state they go with: should the round move on
-   * while they are read, its new latest minute is added (or, a minute further or a new round, read again), so
-   * that what is returned is whole and as current as the room once the promise settles.
-   */
-  private async minutesOf(teamId: number): Promise<{ state: RoomState; team: TeamRun; snapshots: Snapshot[] } | null> {
-    for (;;) {
-      const { round } = this.current;
-      const team = round.teams.get(teamId);
-      if (!team) return null;
-      const upTo = team.snapshot.minute;
-      // A team whose stored minutes differed from its re-simulation at the load goes on from the simulation,
-      // which its history then shows too (as its goals and score do): nothing to read.
-      const differed = this.recoveryMismatches.some((m) => m.teamId === teamId) && round.id === this.loadedRound;
-      const rows = differed ? [] : await this.deps.store.snapshotsOfRound(round.id, { teamId, upToMinute: upTo });
-      const state = this.current;
-      const now = state.round.teams.get(teamId);
-      if (state.round.id !== round.id || !now || now.snapshot.minute > upTo + 1) continue;
-      const snapshots = storedMinutes(round, team, rows);
-      if (now.snapshot.minute === upTo + 1) snapshots.push(now.snapshot);
-      return { state, team: now, snapshots };
-    }
+  /** A team's minutes `0…` its latest, read back from the database, with the state they go with (minutes.ts). */
+  private minutesOf(teamId: number): Promise<TeamMinutes | null> {
+    const differed = (roundId: number) =>
+      roundId === this.loadedRound && this.recoveryMismatches.some((m) => m.teamId === teamId);
+    return readTeamMinutes(() => this.current, this.deps.store, teamId, differed);
   }
   /** The view channel a student's sockets belong in now (split-view.ts). */
   viewOf(playerId: number): ViewChannel | null {
