@@ -1,6 +1,6 @@
 // All rooms of the process: creation, look-up by code (loading from the database on demand),
 // student tokens and teacher keys, what-if forks, and recovery of interrupted rounds at start-up.
-// Secrets, codes and creation limits are in creation.ts; what a fork is read from, fork.ts.
+// Secrets, codes and creation limits are in creation.ts; what a fork is read from, fork.ts; recovery, recover.ts.
 // In cluster mode an Ownership (ownership.ts) decides which rooms this process may hold: each room is
 // claimed when created or loaded, and dropped here when another process has taken it.
 import { normalizeCode } from '../../shared/classroom/code.ts';
