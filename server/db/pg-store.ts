@@ -25,7 +25,7 @@ import {
   teams,
 } from './schema.pg.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
-import type { MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
+import { minuteMove, type MinuteRecord, type RoundMemberRecord, type TeamResultRecord, type Write } from './writes.ts';
 
 export class PgStore implements Store {
   readonly ids: SequenceIds;
@@ -72,10 +72,10 @@ export class PgStore implements Store {
     const created = new Set<number>();
     for (const list of lists) {
       for (const w of list) {
+        const moved = minuteMove(w);
         if (w.op === 'fence') fences.push(w);
         else if (w.op === 'insertSnapshots') for (const r of w.rows) snapshotRows.push({ roundId: w.roundId, ...r });
-        else if (w.op === 'updateRound' && Object.keys(w.set).length === 1 && w.set.minute !== undefined)
-          minutes.push({ id: w.id, minute: w.set.minute });
+        else if (moved) minutes.push(moved);
         else {
           if (w.op === 'insertRoom') created.add(w.id);
           rest.push(w);

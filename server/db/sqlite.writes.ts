@@ -18,7 +18,7 @@ import {
   teams,
 } from './schema.ts';
 import type { SnapshotBatch } from './writer.batch.ts';
-import { FencedError, type Write } from './writes.ts';
+import { FencedError, minuteMove, type Write } from './writes.ts';
 
 /**
  * The writes of every minute, of every change, and of every round's start and end, prepared once: for the others
@@ -68,11 +68,6 @@ function prepareWrites(db: Db) {
   };
 }
 
-const onlyMinute = (set: object) => {
-  for (const k in set) if (k !== 'minute') return false;
-  return true;
-};
-
 /** Applies writes on one connection; its statements are prepared at the first write that needs them. */
 export class SqliteWrites {
   private prepared: ReturnType<typeof prepareWrites> | null = null;
@@ -91,8 +86,9 @@ export class SqliteWrites {
     }
     this.prepared ??= prepareWrites(db);
     const { prepared } = this;
-    if (w.op === 'updateRound' && w.set.minute !== undefined && onlyMinute(w.set)) {
-      prepared.roundMinute.run({ id: w.id, minute: w.set.minute });
+    const moved = minuteMove(w);
+    if (moved) {
+      prepared.roundMinute.run(moved);
       return;
     }
     batch.flush();
