@@ -4,6 +4,7 @@
 // How each write is applied: sqlite.writes.ts.
 import { and, asc, desc, eq, inArray, lt, lte, max, sql, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
+import { Checkpointer, FALLBACK_CHECKPOINT_PAGES } from './checkpointer.ts';
 import { PROBE_WRITE } from './health.ts';
 import { openDatabase, type Db } from './index.ts';
 import { changeRecord, memberRecord, playerRecord, roleChangeRecord, roomRecord, roundRecord, whatIf } from './rows.ts';
@@ -62,6 +63,8 @@ export class SqliteStore implements Store {
     readonly integrity: readonly string[] = ['ok'],
     /** Commits on a thread of its own (writer.ts); without, on this thread's connection. */
     private readonly writer: WriterThread | null = null,
+    /** With the writer thread, the log's checkpoints on a thread of their own too (checkpointer.ts). */
+    readonly checkpointer: Checkpointer | null = null,
   ) {
     this.ids = new CountingIds(db);
     this.writes = new SqliteWrites(db);
@@ -70,14 +73,22 @@ export class SqliteStore implements Store {
   /**
    * Opens (and migrates) the file, or ':memory:', after SQLite's quick check; a path that cannot hold a
    * database throws DatabaseOpenError. `writerThread`: the file's writes go through a thread of their own,
-   * so that waiting for the disk never holds up this thread (the server does this).
+   * so that waiting for the disk never holds up this thread (the server does this), and the log is checkpointed
+   * on another (checkpointer.ts).
    */
-  static open(path: string, opts: { writerThread?: boolean } = {}): SqliteStore {
+  static open(path: string, opts: { writerThread?: boolean; checkpointEveryMs?: number } = {}): SqliteStore {
     const { db, integrity } = openDatabase(path);
     if (!opts.writerThread || path === ':memory:') return new SqliteStore(db, integrity);
     db.$client.exec(MARK_TABLE);
+    // This connection writes only the health probe; its checkpoint too is left to the checkpoint thread.
+    db.$client.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
     const mark = db.$client.prepare(MARK_READ);
-    return new SqliteStore(db, integrity, new WriterThread(path, () => mark.get() as WriterMark | undefined));
+    return new SqliteStore(
+      db,
+      integrity,
+      new WriterThread(path, () => mark.get() as WriterMark | undefined),
+      new Checkpointer(path, opts.checkpointEveryMs),
+    );
   }
 
   /**
@@ -90,6 +101,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.writer?.close();
+    await this.checkpointer?.close();
     this.db.$client.close();
   }
 

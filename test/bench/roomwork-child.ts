@@ -2,6 +2,7 @@
 // process, CPU read per thread around the measured minutes; prints one JSON line. With `survivors` (and --expose-gc),
 // one more minute after them is sampled for what it leaves alive (survivors.ts).
 import { splitBetween, threadRuntimes, threadTimes } from './procstat.ts';
+import { between, bucketsOf, histogramQuantile, shareWithin } from './prom.ts';
 import { pausedRooms, withBenchApp } from './rooms.ts';
 import { survivorsOf, type Census } from './survivors.ts';
 
@@ -31,6 +32,10 @@ await withBenchApp('roomwork', async (app) => {
   // The first minutes are the compiler's warm-up (docs/performance.md, "The fifth stretch").
   for (let m = 0; m < warmup; m++) await minute();
   due = performance.now();
+  // The transactions' durations over the measured minutes, from the server's own histogram.
+  const commits = async () =>
+    bucketsOf((await app.inject({ url: '/metrics' })).body, 'opsroom_commit_duration_seconds');
+  const commits0 = await commits();
   const before = threadTimes(process.pid);
   const ran0 = threadRuntimes(process.pid);
   const wall0 = performance.now();
@@ -38,6 +43,7 @@ await withBenchApp('roomwork', async (app) => {
   const wall = performance.now() - wall0;
   const ran = threadRuntimes(process.pid);
   const after = threadTimes(process.pid);
+  const tx = between(commits0, await commits());
   // Each thread's time from the scheduler's clock (exact); the main thread's split into user and system from the
   // ticks (a sample), scaled to it.
   const ns = { main: 0, v8: 0, app: 0 };
@@ -62,6 +68,12 @@ await withBenchApp('roomwork', async (app) => {
         v8: us(ns.v8),
         writer: us(ns.app),
         wallUs: (wall * 1000) / teamMinutes,
+        transactions: {
+          count: tx.at(-1)?.[1] ?? 0,
+          p50Ms: histogramQuantile(tx, 0.5) * 1000,
+          p99Ms: histogramQuantile(tx, 0.99) * 1000,
+          over10Ms: 1 - shareWithin(tx, 0.01),
+        },
         survivors,
       },
     })}\n`,

@@ -39,6 +39,8 @@ export interface RoomWorkResult {
   v8: number;
   writer: number;
   wallUs: number;
+  /** The database transactions of the measured minutes (one per group of rooms), from the server's histogram. */
+  transactions: { count: number; p50Ms: number; p99Ms: number; over10Ms: number };
   survivors: Census | null;
 }
 
@@ -62,7 +64,8 @@ export function reportRoomWork(r: RoomWorkResult): string {
   const total = r.mainUser + r.mainSystem + r.v8 + r.writer;
   return [
     `${r.opts.rooms} rooms of ${r.opts.teams} teams, ${r.opts.minutes} minutes measured after ${r.opts.warmup}, ${r.opts.group} rooms stepped together, ${r.opts.periodMs ? `a minute every ${r.opts.periodMs} ms` : 'as fast as they go'}: CPU per team-minute ${fmt(total)} µs = ${fmt(total / SNAPSHOTS_PER_TEAM_MINUTE)} µs per delivered snapshot at 4 students a team`,
-    `  by thread: main ${fmt(r.mainUser)} + ${fmt(r.mainSystem)} µs (user + system), V8's helpers ${fmt(r.v8)} µs, database writer ${fmt(r.writer)} µs${r.opts.periodMs ? '' : `; wall ${fmt(r.wallUs)} µs per team-minute`}`,
+    `  by thread: main ${fmt(r.mainUser)} + ${fmt(r.mainSystem)} µs (user + system), V8's helpers ${fmt(r.v8)} µs, database writer and checkpoints ${fmt(r.writer)} µs${r.opts.periodMs ? '' : `; wall ${fmt(r.wallUs)} µs per team-minute`}`,
+    `  ${r.transactions.count} transactions: p50 ${fmt(r.transactions.p50Ms)} ms, p99 ${fmt(r.transactions.p99Ms)} ms, ${fmt(100 * r.transactions.over10Ms)} % over 10 ms`,
     ...(r.survivors ? [reportSurvivors(r.survivors, r.opts.rooms * r.opts.teams)] : []),
   ].join('\n');
 }

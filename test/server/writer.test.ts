@@ -1,10 +1,10 @@
 // SQLite's writes on their own thread (server/db/writer.ts): a commit is readable on the main connection once
 // it resolves, a refused list stores nothing and fails alone, what was asked before close is stored, and a
-// writer thread that dies fails only what it held.
-import { mkdtempSync, rmSync } from 'node:fs';
+// writer thread that dies fails only what it held. The log's checkpoints run on a thread of their own.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, expect, test, vi } from 'vitest';
 import { Committer } from '../../server/db/commit.ts';
 import { SqliteStore } from '../../server/db/sqlite.ts';
 import type { Write } from '../../server/db/writes.ts';
@@ -131,4 +131,43 @@ test('a transaction stored whose answer never came is acknowledged when the thre
   } finally {
     await store.close();
   }
+});
+
+// The log's checkpoints (server/db/checkpointer.ts): on a thread of their own, not inside the writer's commits.
+const HOUR = 3_600_000;
+/** Teachers with 3,900-character keys: about one 4 KB page each. */
+const bulky = (from: number, n: number): Write[] =>
+  Array.from({ length: n }, (_, i) => teacher(from + i, `${from + i}`.padStart(3900, 'k'))[0]);
+const fileSize = (path: string) => statSync(path).size;
+
+test("the writer's commits leave the log to the checkpoint thread, which copies all of it into the file", async () => {
+  const path = fresh();
+  // No periodic checkpoint in this test: only the one asked for below.
+  const store = SqliteStore.open(path, { writerThread: true, checkpointEveryMs: HOUR });
+  try {
+    const before = fileSize(path);
+    // ~2,500 pages in 25 commits: SQLite's own automatic checkpoint would have run at 1,000 and restarted the log.
+    for (let i = 0; i < 25; i++) await store.commit([bulky(1 + 100 * i, 100)]);
+    expect(fileSize(path)).toBe(before);
+    const done = await store.checkpointer!.checkpoint();
+    expect(done.log).toBeGreaterThan(2_500);
+    expect(done.checkpointed).toBe(done.log);
+    expect(fileSize(path)).toBeGreaterThan(before + 2_500 * 4096);
+    expect(teachers(store)).toHaveLength(2_500);
+  } finally {
+    await store.close();
+  }
+});
+
+test('the checkpoint thread checkpoints on its own, every few ms, and stops with the store', async () => {
+  const path = fresh();
+  const store = SqliteStore.open(path, { writerThread: true, checkpointEveryMs: 10 });
+  const before = fileSize(path);
+  await store.commit([bulky(1, 50)]);
+  // Waits for the thread's own timer (real time: it runs on that thread, not on a clock of this test).
+  await vi.waitFor(() => expect(fileSize(path)).toBeGreaterThan(before + 50 * 4096), { timeout: 10_000, interval: 10 });
+  const checkpointer = store.checkpointer!;
+  await store.close();
+  await expect(checkpointer.checkpoint()).rejects.toThrow(/checkpoint thread stopped/);
+  expect(checkpointer.lastFailure).toBeNull();
 });

@@ -1,0 +1,33 @@
+// The checkpoint thread (checkpointer.ts): its own connection to the file, a PASSIVE checkpoint every `everyMs` and
+// on request. It never writes a row, so its own automatic checkpoint is off.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+
+const { path, everyMs } = workerData;
+const db = new Database(path);
+// FULL: the log is synced before its frames are copied, and the database file after (as the writer's commits).
+db.pragma('synchronous = FULL');
+db.pragma('wal_autocheckpoint = 0');
+const checkpoint = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
+
+const timer = setInterval(() => {
+  try {
+    checkpoint();
+  } catch (e) {
+    parentPort.postMessage({ failed: e instanceof Error ? e.message : String(e) });
+  }
+}, everyMs);
+
+parentPort.on('message', (msg) => {
+  if (msg === 'close') {
+    clearInterval(timer);
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    parentPort.postMessage({ id: msg.id, result: checkpoint() });
+  } catch (e) {
+    parentPort.postMessage({ id: msg.id, error: e instanceof Error ? e.message : String(e) });
+  }
+});

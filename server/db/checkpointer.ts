@@ -1,0 +1,78 @@
+// WAL checkpoints on a thread of their own. SQLite's automatic checkpoint runs inside the commit that takes the log
+// past 1,000 pages: at 10,000 students that was one transaction in ~0.6 s taking 20–38 ms instead of 2, on the writer
+// thread, and every room's minute due meanwhile waited behind it (docs/performance.md, "The twentieth stretch").
+// Here a connection of its own copies the log into the database file every CHECKPOINT_EVERY_MS, PASSIVE: it neither
+// waits for nor blocks the writer or a reader, and what it leaves (frames a reader still needs) goes in the next.
+// The writer's and the main connection's own automatic checkpoint is moved out to FALLBACK_CHECKPOINT_PAGES: with
+// this thread running the log never gets there; should the thread stop, the log still cannot grow without bound.
+import { Worker } from 'node:worker_threads';
+
+export const CHECKPOINT_EVERY_MS = 250;
+/** ~40 MB of log: ten times SQLite's default, reached only if checkpoints stop. */
+export const FALLBACK_CHECKPOINT_PAGES = 10_000;
+
+/** `PRAGMA wal_checkpoint`'s answer: frames in the log, and how many of them are now in the database file. */
+export interface CheckpointResult {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+type Reply = { id: number; result?: CheckpointResult; error?: string } | { failed: string };
+
+export class Checkpointer {
+  private readonly worker: Worker;
+  private seq = 0;
+  private readonly asked = new Map<number, { resolve(r: CheckpointResult): void; reject(e: Error): void }>();
+  private readonly exited: Promise<void>;
+  private stopped: Error | null = null;
+  /** The last periodic checkpoint that failed, if any (the next one tries again). */
+  lastFailure: string | null = null;
+
+  constructor(path: string, everyMs = CHECKPOINT_EVERY_MS) {
+    // Plain JavaScript, no tsx: the thread needs nothing of ours, only better-sqlite3.
+    this.worker = new Worker(new URL('./checkpointer.thread.mjs', import.meta.url), {
+      workerData: { path, everyMs },
+      execArgv: [],
+    });
+    // It never keeps the process alive: a checkpoint cut short is redone by the next connection to open the file.
+    this.worker.unref();
+    this.worker.on('message', (m: Reply) => {
+      if ('failed' in m) {
+        this.lastFailure = m.failed;
+        return;
+      }
+      const waiting = this.asked.get(m.id);
+      this.asked.delete(m.id);
+      if (m.result) waiting?.resolve(m.result);
+      else waiting?.reject(new Error(m.error));
+    });
+    const stop = (why: Error) => {
+      this.stopped ??= why;
+      for (const w of this.asked.values()) w.reject(why);
+      this.asked.clear();
+    };
+    this.worker.on('error', stop);
+    this.exited = new Promise((r) =>
+      this.worker.once('exit', (code) => {
+        stop(new Error(`the checkpoint thread stopped (exit code ${code})`));
+        r();
+      }),
+    );
+  }
+
+  /** One checkpoint now, besides the periodic ones. */
+  checkpoint(): Promise<CheckpointResult> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.asked.set(id, { resolve, reject });
+      this.worker.postMessage({ id });
+    });
+  }
+
+  /** Stops the periodic checkpoints and closes the thread's connection. */
+  async close(): Promise<void> {
+    if (!this.stopped) this.worker.postMessage('close');
+    await this.exited;
+  }
+}
