@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startServices } from '../../server/cluster/services.ts';
-import { loadgenFlags, merge, runOne, procsFor, serverFlags, type FanoutOptions } from './fanout.ts';
+import { loadgenFlags, loadgenNice, merge, runOne, procsFor, serverFlags, type FanoutOptions } from './fanout.ts';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
 import { cpuSeconds, sampleProcess } from './procstat.ts';
 import { startChild, type Child } from './spawn.ts';
@@ -105,7 +105,7 @@ async function runCluster(
           studentUrls,
         },
       };
-      gens.push(startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)], {}, loadgenFlags()));
+      gens.push(startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)], {}, loadgenFlags(), { nice: loadgenNice() }));
     }
     await Promise.all(gens.map((g) => g.next((m) => m.event === 'ready')));
     for (const g of gens) g.send({ do: 'start' });

@@ -75,6 +75,22 @@ export const loadgenFlags = () =>
   process.env.LOADGEN_NODE_FLAGS?.split(' ').filter(Boolean) ?? ['--max-semi-space-size=64'];
 
 /**
+ * The generators' niceness: 19, the lowest priority, so that on a shared machine they run on what the server leaves
+ * and never hold up one of its threads (the main thread, the database writer, V8's helpers). Their own delay still
+ * counts against the server: a snapshot read late is measured late. Unpinned at 10,000 students, two generators at
+ * niceness 0 put the server's own p99 at 287 ms, at 19 at 114–143 ms (docs/performance.md, "The twentieth stretch").
+ * LOADGEN_NICE replaces it (0: the same priority as the server).
+ */
+export const loadgenNice = () => {
+  const v = process.env.LOADGEN_NICE;
+  if (v === undefined || v === '') return 19;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 19)
+    throw new Error(`LOADGEN_NICE must be an integer from 0 to 19, got ${v}`);
+  return n;
+};
+
+/**
  * `--pin`: the server (Opsroom or bare, each in its turn) on the first CPU this process may use, with every thread
  * it starts, and the load generators on the others, so that the generators' work does not run on the server's
  * core. Without it the scheduler mixes them; with two cores the server then loses its core to a generator in the
@@ -101,7 +117,7 @@ export async function runOne(
           [],
           { DATABASE_PATH: join(dir, 'bench.db'), ...profile, ...hooks.serverEnv },
           [...serverFlags(), ...(hooks.serverNodeArgs ?? [])],
-          pin?.server,
+          { cpus: pin?.server },
         )
       : startChild(
           './fanout/baseline-server.ts',
@@ -114,7 +130,7 @@ export async function runOne(
             TEACHER_BYTES: String(Math.round(bytes!.teacher)),
           },
           serverFlags(),
-          pin?.server,
+          { cpus: pin?.server },
         );
   const gens: Child[] = [];
   try {
@@ -131,7 +147,12 @@ export async function runOne(
         changeProbability: mode === 'opsroom' ? (opts.changeProbability ?? 0.01) : 0,
         roundMinutes: opts.roundMinutes,
       };
-      gens.push(startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)], {}, loadgenFlags(), pin?.generators));
+      gens.push(
+        startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)], {}, loadgenFlags(), {
+          cpus: pin?.generators,
+          nice: loadgenNice(),
+        }),
+      );
     }
     // Every generator connects its sockets first; then all start together and measure the same window.
     await Promise.all(gens.map((g) => g.next((m) => m.event === 'ready')));

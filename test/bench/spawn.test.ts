@@ -16,6 +16,12 @@ const allowedByThread = (pid: number) =>
     allowedCpus(readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8')).join(','),
   );
 
+/** A process's niceness: field 19 of /proc/PID/stat, counted after the command's closing parenthesis. */
+const niceOf = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+};
+
 describe('--pin', () => {
   it("reads Linux's list of CPUs and gives the server the first, the generators the rest", () => {
     const status = (list: string) => `Name:\tnode\nCpus_allowed:\tff\nCpus_allowed_list:\t${list}\nMems_allowed:\t1\n`;
@@ -40,12 +46,23 @@ new Worker('setInterval(() => {}, 1000)', { eval: true }).on('online', () => con
 
   it.runIf(mine.length >= 2)('pins the child and every thread it starts to the CPUs given', async () => {
     const { generators } = pinning();
-    const child = startChild(file, [], {}, [], generators);
+    const child = startChild(file, [], {}, [], { cpus: generators });
     try {
       await child.next((m) => m.up);
       const threads = allowedByThread(child.proc.pid!);
       expect(threads.length).toBeGreaterThan(2); // the main thread, V8's helpers, the worker
       expect(new Set(threads)).toEqual(new Set([mine.slice(1).join(',')]));
+    } finally {
+      await child.stop();
+    }
+  });
+
+  it('starts the child at the niceness given, as Node itself (its pid is the one procstat.ts reads)', async () => {
+    const child = startChild(file, [], {}, [], { nice: 19 });
+    try {
+      await child.next((m) => m.up);
+      expect(readFileSync(`/proc/${child.proc.pid}/comm`, 'utf8').trim()).toBe('node');
+      expect(niceOf(child.proc.pid!)).toBe(19);
     } finally {
       await child.stop();
     }

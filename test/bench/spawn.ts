@@ -22,17 +22,27 @@ const logLine = (file: string, line: string) => {
   stdoutLog.write(`${line}\n`);
 };
 
+/** Where a child runs: on these CPUs only (`cpus`, taskset's list), at this niceness (`nice`, 1–19: lower priority). */
+export interface Placement {
+  cpus?: string;
+  nice?: number;
+}
+
 export function startChild(
   relativeToBench: string,
   args: string[] = [],
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
-  cpus?: string,
+  place: Placement = {},
 ): Child {
   const file = fileURLToPath(new URL(relativeToBench, import.meta.url));
   const node = [process.execPath, '--import', 'tsx', '--max-old-space-size=2048', ...nodeArgs, file, ...args];
-  // taskset execs Node in place: the child's pid stays Node's, which procstat.ts reads.
-  const [command, ...argv] = cpus ? ['taskset', '--cpu-list', cpus, ...node] : node;
+  // nice and taskset each exec the next in place: the child's pid stays Node's, which procstat.ts reads.
+  const [command, ...argv] = [
+    ...(place.nice ? ['nice', '-n', String(place.nice)] : []),
+    ...(place.cpus ? ['taskset', '--cpu-list', place.cpus] : []),
+    ...node,
+  ];
   const proc = spawn(command, argv, {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
