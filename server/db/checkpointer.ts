@@ -11,6 +11,10 @@ export const CHECKPOINT_EVERY_MS = 250;
 /** ~40 MB of log: ten times SQLite's default, reached only if checkpoints stop. */
 export const FALLBACK_CHECKPOINT_PAGES = 10_000;
 
+/** A connection that writes beside the checkpoint thread: its own automatic checkpoint only as the backstop. */
+export const leaveCheckpointsToThread = (client: { pragma(source: string): unknown }) =>
+  void client.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+
 /** `PRAGMA wal_checkpoint`'s answer: frames in the log, and how many of them are now in the database file. */
 export interface CheckpointResult {
   busy: number;

@@ -4,7 +4,7 @@
 // How each write is applied: sqlite.writes.ts.
 import { and, asc, desc, eq, inArray, lt, lte, max, sql, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
-import { Checkpointer, FALLBACK_CHECKPOINT_PAGES } from './checkpointer.ts';
+import { Checkpointer, leaveCheckpointsToThread } from './checkpointer.ts';
 import { PROBE_WRITE } from './health.ts';
 import { openDatabase, type Db } from './index.ts';
 import { changeRecord, memberRecord, playerRecord, roleChangeRecord, roomRecord, roundRecord, whatIf } from './rows.ts';
@@ -81,7 +81,7 @@ export class SqliteStore implements Store {
     if (!opts.writerThread || path === ':memory:') return new SqliteStore(db, integrity);
     db.$client.exec(MARK_TABLE);
     // This connection writes only the health probe; its checkpoint too is left to the checkpoint thread.
-    db.$client.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+    leaveCheckpointsToThread(db.$client);
     const mark = db.$client.prepare(MARK_READ);
     return new SqliteStore(
       db,

@@ -1,7 +1,7 @@
 // The database writer thread (writer.ts): its own connection to the file, one transaction per request, the
 // same writes as SqliteStore applies in the main thread, each with the request's number (the mark).
 import { parentPort, workerData } from 'node:worker_threads';
-import { FALLBACK_CHECKPOINT_PAGES } from './checkpointer.ts';
+import { leaveCheckpointsToThread } from './checkpointer.ts';
 import { SqliteStore } from './sqlite.ts';
 import { MARK_WRITE, type WriterReply, type WriterRequest } from './writer.ts';
 
@@ -11,7 +11,7 @@ const port = parentPort;
 const { path, session } = workerData as { path: string; session: string };
 const store = SqliteStore.open(path);
 // Checkpoints are the checkpoint thread's (checkpointer.ts): this connection's own only if that one stops.
-store.db.$client.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+leaveCheckpointsToThread(store.db.$client);
 const mark = store.db.$client.prepare(MARK_WRITE);
 
 port.on('message', (msg: WriterRequest | 'close') => {

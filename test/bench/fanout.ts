@@ -78,8 +78,8 @@ export const loadgenFlags = () =>
  * The generators' niceness: 19, the lowest priority, so that on a shared machine they run on what the server leaves
  * and never hold up one of its threads (the main thread, the database writer, V8's helpers). Their own delay still
  * counts against the server: a snapshot read late is measured late. Unpinned at 10,000 students, two generators at
- * niceness 0 put the server's own p99 at 287 ms, at 19 at 81–173 ms (medians 94–132) (docs/performance.md, "The twentieth stretch").
- * LOADGEN_NICE replaces it (0: the same priority as the server).
+ * niceness 0 put the server's own p99 at 287 ms, at 19 at 81–173 ms, medians 94–132 (docs/performance.md, "The
+ * twentieth stretch"). LOADGEN_NICE replaces it (0: the same priority as the server).
  */
 export const loadgenNice = () => {
   const v = process.env.LOADGEN_NICE;
