@@ -191,6 +191,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     feeds: () => feed.count(),
     broadcastWrites: () =>
       io.sockets.adapter instanceof FrameAdapter ? io.sockets.adapter.counts : { direct: 0, queued: 0 },
+    checkpoints: () => store.checkpoints(),
   });
   app.decorate('rooms', rooms);
   app.decorate('store', store);

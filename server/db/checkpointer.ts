@@ -23,19 +23,39 @@ export interface CheckpointResult {
 }
 type Reply = { id: number; result?: CheckpointResult; error?: string } | { failed: string };
 
+/** The thread's counters, in a shared block of Int32 it writes and the main thread reads (no message per checkpoint). */
+const COUNT = { done: 0, failed: 1, log: 2, waiting: 3, failing: 4 } as const;
+
+/** What an operator reads of the checkpoints (`/api/health`, `/metrics`). */
+export interface CheckpointStatus {
+  /** The thread is running. Stopped, the log is checkpointed only by the writer's backstop, past ~40 MB. */
+  running: boolean;
+  /** Checkpoints done, and failed, since the store opened. */
+  done: number;
+  failed: number;
+  /** The last periodic checkpoint failed (the next one tries again). */
+  failing: boolean;
+  /** Frames in the log at the last checkpoint, and of those not yet in the database file (a reader still needed them). */
+  logFrames: number;
+  framesWaiting: number;
+  /** The message of the last failure, if any. */
+  lastFailure: string | null;
+}
+
 export class Checkpointer {
   private readonly worker: Worker;
   private seq = 0;
   private readonly asked = new Map<number, { resolve(r: CheckpointResult): void; reject(e: Error): void }>();
   private readonly exited: Promise<void>;
   private stopped: Error | null = null;
-  /** The last periodic checkpoint that failed, if any (the next one tries again). */
+  private readonly count = new Int32Array(new SharedArrayBuffer(5 * Int32Array.BYTES_PER_ELEMENT));
+  /** The message of the last periodic checkpoint that failed, if any (the next one tries again). */
   lastFailure: string | null = null;
 
   constructor(path: string, everyMs = CHECKPOINT_EVERY_MS) {
     // Plain JavaScript, no tsx: the thread needs nothing of ours, only better-sqlite3.
     this.worker = new Worker(new URL('./checkpointer.thread.mjs', import.meta.url), {
-      workerData: { path, everyMs },
+      workerData: { path, everyMs, counts: this.count.buffer },
       execArgv: [],
     });
     // It never keeps the process alive: a checkpoint cut short is redone by the next connection to open the file.
@@ -72,6 +92,19 @@ export class Checkpointer {
       this.asked.set(id, { resolve, reject });
       this.worker.postMessage({ id });
     });
+  }
+
+  status(): CheckpointStatus {
+    const at = (i: number) => Atomics.load(this.count, i);
+    return {
+      running: this.stopped === null,
+      done: at(COUNT.done),
+      failed: at(COUNT.failed),
+      failing: at(COUNT.failing) === 1,
+      logFrames: at(COUNT.log),
+      framesWaiting: at(COUNT.waiting),
+      lastFailure: this.lastFailure,
+    };
   }
 
   /** Stops the periodic checkpoints and closes the thread's connection. */

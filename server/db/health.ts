@@ -1,6 +1,7 @@
 // Whether the database can be trusted and written: the check the store made at opening, and a probe
 // write (one row updated and committed) repeated at most every few seconds when health is asked.
 import type { Clock } from '../rooms/clock.ts';
+import type { CheckpointStatus } from './checkpointer.ts';
 import type { Store } from './store.ts';
 
 export interface DatabaseStatus {
@@ -12,6 +13,12 @@ export interface DatabaseStatus {
   writable: boolean;
   /** Why the last probe write failed. */
   writeError?: string;
+  /**
+   * SQLite with its checkpoint thread: how the log is being copied into the database file. A stopped thread or
+   * failing checkpoints lose nothing and do not make the database unhealthy (the writer's backstop checkpoints past
+   * ~40 MB), but commits grow slower: an operator's warning, in `/metrics` too.
+   */
+  checkpoints?: CheckpointStatus;
 }
 
 /** How long a probe's answer stands: a flood of health requests is not a flood of fsyncs. */
@@ -46,7 +53,7 @@ export class DatabaseHealth {
   private probing: Promise<Probe> | null = null;
 
   constructor(
-    private readonly store: Pick<Store, 'integrity' | 'probe'>,
+    private readonly store: Pick<Store, 'integrity' | 'probe' | 'checkpoints'>,
     private readonly clock: Clock,
   ) {}
 
@@ -56,11 +63,13 @@ export class DatabaseHealth {
 
   async status(): Promise<DatabaseStatus> {
     const { error } = await this.probe();
+    const checkpoints = this.store.checkpoints();
     return {
       intact: this.intact,
       ...(this.intact ? {} : { problems: [...this.store.integrity] }),
       writable: error === null,
       ...(error ? { writeError: error } : {}),
+      ...(checkpoints ? { checkpoints } : {}),
     };
   }
 

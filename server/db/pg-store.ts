@@ -57,6 +57,11 @@ export class PgStore implements Store {
     await this.db.$client.query(PG_PROBE_WRITE, [at]);
   }
 
+  /** PostgreSQL checkpoints its own log. */
+  checkpoints(): null {
+    return null;
+  }
+
   /**
    * One transaction for every list. Each statement is a round trip to the server, so the writes every minute
    * brings are merged over all the lists: one statement checks and stores every room's fence (first, so that a

@@ -4,7 +4,7 @@
 // How each write is applied: sqlite.writes.ts.
 import { and, asc, desc, eq, inArray, lt, lte, max, sql, type SQL } from 'drizzle-orm';
 import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
-import { Checkpointer, leaveCheckpointsToThread } from './checkpointer.ts';
+import { Checkpointer, type CheckpointStatus, leaveCheckpointsToThread } from './checkpointer.ts';
 import { PROBE_WRITE } from './health.ts';
 import { openDatabase, type Db } from './index.ts';
 import { changeRecord, memberRecord, playerRecord, roleChangeRecord, roomRecord, roundRecord, whatIf } from './rows.ts';
@@ -97,6 +97,11 @@ export class SqliteStore implements Store {
    */
   async probe(at: number): Promise<void> {
     this.db.$client.prepare(PROBE_WRITE).run(at);
+  }
+
+  /** Null without the checkpoint thread: a store on this thread's connection alone keeps SQLite's own checkpoints. */
+  checkpoints(): CheckpointStatus | null {
+    return this.checkpointer?.status() ?? null;
   }
 
   async close(): Promise<void> {

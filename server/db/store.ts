@@ -12,6 +12,7 @@ import type {
   WhatIfOrigin,
 } from '../../shared/protocol/types.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
+import type { CheckpointStatus } from './checkpointer.ts';
 import type { IdSource, MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
 
 export interface RoomRecord {
@@ -85,6 +86,8 @@ export interface Store {
   readonly integrity: readonly string[];
   /** Writes and commits one row that holds no classroom data; rejects when the database cannot be written. */
   probe(at: number): Promise<void>;
+  /** SQLite with its writer thread: the log's checkpoints (checkpointer.ts); null where the engine keeps its own log. */
+  checkpoints(): CheckpointStatus | null;
 
   /**
    * Cluster mode: stores `token` as the room's fence if it is higher than the stored one, so that from now on

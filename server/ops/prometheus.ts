@@ -3,6 +3,7 @@
 // in between (ticks, commits, messages, refusals) is counted as it happens. docs/operations.md
 // says what each series tells an operator.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CheckpointStatus } from '../db/checkpointer.ts';
 import type { Metrics } from './metrics.ts';
 
 const ROUND_STATES = ['lobby', 'running', 'paused', 'finished'] as const;
@@ -18,6 +19,50 @@ export interface ScrapeSources {
   feeds(): number;
   /** Broadcast copies written straight to an idle websocket, and those queued in socket.io (realtime/frames.ts). */
   broadcastWrites?(): { direct: number; queued: number };
+  /** SQLite's log checkpoints on their thread (db/checkpointer.ts); null on an engine that keeps its own log. */
+  checkpoints?(): CheckpointStatus | null;
+}
+
+/**
+ * The series of the checkpoint thread, registered only where there is one (SQLite with its writer thread): on
+ * PostgreSQL a gauge of 0 would read as a thread that stopped.
+ */
+function checkpointMetrics(registry: Registry, read: () => CheckpointStatus | null): void {
+  const seen = { done: 0, failed: 0 };
+  new Counter({
+    name: 'opsroom_db_checkpoints_total',
+    help: "Checkpoints of SQLite's log into the database file by result (done, failed), on the checkpoint thread",
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      const now = read();
+      if (!now) return;
+      for (const result of ['done', 'failed'] as const) {
+        this.inc({ result }, Math.max(0, now[result] - seen[result]));
+        seen[result] = now[result];
+      }
+    },
+  });
+  new Gauge({
+    name: 'opsroom_db_checkpoint_thread_up',
+    help: 'Whether the checkpoint thread runs (1) or stopped (0: the writer then checkpoints only past ~40 MB of log)',
+    registers: [registry],
+    collect() {
+      this.set(read()?.running ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'opsroom_db_log_frames',
+    help: "Frames (pages) in SQLite's log at the last checkpoint, by state: all, or waiting (not copied: a reader still needed them)",
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const now = read();
+      if (!now) return;
+      this.set({ state: 'all' }, now.logFrames);
+      this.set({ state: 'waiting' }, now.framesWaiting);
+    },
+  });
 }
 
 const ms = (v: number) => v / 1000;
@@ -137,6 +182,8 @@ export class PromMetrics implements Metrics {
   /** Where the scrape-time gauges read from (the app's rooms, socket.io and feed). */
   watch(sources: ScrapeSources): void {
     this.sources = sources;
+    const { checkpoints } = sources;
+    if (checkpoints?.()) checkpointMetrics(this.registry, checkpoints);
   }
 
   async scrape(): Promise<{ contentType: string; body: string }> {

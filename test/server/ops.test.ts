@@ -4,8 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
+import type { SqliteStore } from '../../server/db/sqlite.ts';
 import { joinInfo, lanAddresses, type Interfaces } from '../../server/net/addresses.ts';
 import { startBlock, startSummary } from '../../server/ops/start-block.ts';
 import { collect, connect, createRoom, ok, request, sample, startServer, until } from './helpers.ts';
@@ -93,6 +95,63 @@ describe('metrics', () => {
       expect(sample(after, 'process_resident_memory_bytes')).toBeGreaterThan(10_000_000);
     } finally {
       await server.close();
+    }
+  });
+
+  test("SQLite's log checkpoints: in /api/health and /metrics, where they run on a thread of their own", async () => {
+    // In memory there is no log and no thread: no series (a 0 would read as a thread that stopped).
+    const bare = await startServer();
+    try {
+      const text = await (await fetch(`${bare.url}/metrics`)).text();
+      expect(text).not.toMatch(/opsroom_db_checkpoint/);
+      expect((await (await fetch(`${bare.url}/api/health`)).json()).database.checkpoints).toBeUndefined();
+    } finally {
+      await bare.close();
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'opsroom-ckpt-'));
+    const path = join(dir, 'opsroom.db');
+    const server = await startServer({ databasePath: path });
+    const store = server.app.store as SqliteStore;
+    const reader = new Database(path, { readonly: true });
+    try {
+      const health = async () => {
+        const res = await fetch(`${server.url}/api/health`);
+        return { status: res.status, body: await res.json() };
+      };
+      const scrape = async () => (await fetch(`${server.url}/metrics`)).text();
+      await createRoom(server, { teamCount: 2 });
+      await store.checkpointer!.checkpoint();
+      let text = await scrape();
+      expect(sample(text, 'opsroom_db_checkpoint_thread_up')).toBe(1);
+      expect(sample(text, 'opsroom_db_checkpoints_total', { result: 'done' })).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'opsroom_db_checkpoints_total', { result: 'failed' })).toBe(0);
+      expect(sample(text, 'opsroom_db_log_frames', { state: 'waiting' })).toBe(0);
+      expect((await health()).body.database.checkpoints).toMatchObject({ running: true, failing: false, failed: 0 });
+
+      // A reader holding an old view of the file: the frames written since cannot be copied while it reads.
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM rooms').get();
+      await createRoom(server, { teamCount: 3 });
+      await store.checkpointer!.checkpoint();
+      text = await scrape();
+      expect(sample(text, 'opsroom_db_log_frames', { state: 'waiting' })).toBeGreaterThan(0);
+      const { body } = await health();
+      expect(body.database.checkpoints.framesWaiting).toBeGreaterThan(0);
+      expect(body.database.checkpoints.framesWaiting).toBeLessThanOrEqual(body.database.checkpoints.logFrames);
+      reader.exec('COMMIT');
+      await store.checkpointer!.checkpoint();
+      expect(sample(await scrape(), 'opsroom_db_log_frames', { state: 'waiting' })).toBe(0);
+
+      // The thread stopped: the database is still healthy (the writer's backstop checkpoints), and an operator sees it.
+      await store.checkpointer!.close();
+      const stopped = await health();
+      expect(stopped.status).toBe(200);
+      expect(stopped.body).toMatchObject({ ok: true, database: { writable: true, checkpoints: { running: false } } });
+      expect(sample(await scrape(), 'opsroom_db_checkpoint_thread_up')).toBe(0);
+    } finally {
+      reader.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
