@@ -259,6 +259,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('preClose', async () => {
+    // Nothing is taken from now on; then what is held is closed (cluster mode: its leases released for the others).
+    await cluster?.halt();
     await rooms.close();
     feed.closeAll();
     io.local.disconnectSockets(true);

@@ -234,11 +234,19 @@ export class Cluster {
     }
   }
 
-  /** After the rooms were closed (and their leases released): stops watching and closes the connections. */
-  async stop(): Promise<void> {
+  /**
+   * The process begins to stop: it no longer says it is alive nor takes rooms nobody holds — those its own rooms'
+   * leases free as they close are for the processes that go on. Resolves once a look under way has finished.
+   */
+  async halt(): Promise<void> {
     this.stopped = true;
     this.clock.clearTimeout(this.timer);
     await this.scanning?.catch(() => undefined);
+  }
+
+  /** After the rooms were closed (and their leases released): stops watching and closes the connections. */
+  async stop(): Promise<void> {
+    await this.halt();
     await this.rpc?.stop();
     this.feed?.stop();
     await this.redis.zrem(`${PREFIX}:nodes`, this.node).catch(() => 0);

@@ -16,6 +16,10 @@ export interface StopReport {
 }
 
 export async function stopGracefully(app: FastifyInstance): Promise<StopReport> {
+  // From the first moment of the stop, no room is taken here: not one another process releases meanwhile (cluster
+  // mode), nor one a reconnecting page asks for while the sockets are being told.
+  await app.cluster?.halt();
+  app.rooms.stopTaking();
   let roundsPaused = 0;
   let pauseFailed = 0;
   const handedOver = app.cluster ? app.rooms.all().filter((r) => r.round.state === 'running').length : 0;

@@ -1,13 +1,17 @@
 // What a what-if room is made from: the round, team and minute asked for, checked against what is stored (the
 // round is the teacher's, has started and reached that minute; the team played it), and the team's recorded
-// changes and minutes up to there. transitions/open.ts's forkRoom then builds the room from it.
+// changes and minutes up to there. transitions/open.ts's forkRoom then builds the room from it, and makeFork
+// stores it.
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { RoundConfig } from '../../shared/protocol/types.ts';
+import type { RoomView, RoundConfig } from '../../shared/protocol/types.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Store } from '../db/store.ts';
+import type { Write } from '../db/writes.ts';
 import { resolveConfig, withSplitView } from './config.ts';
-import { checkPending, type ForkSource } from './transitions/open.ts';
+import type { RoomDeps } from './room.ts';
+import { checkPending, forkRoom, type ForkSource } from './transitions/open.ts';
+import { roomView } from './views.ts';
 
 export interface ForkAsk {
   teacherId: number;
@@ -50,4 +54,24 @@ export async function readFork(store: Store, ask: ForkAsk): Promise<{ config: Ro
       pending: checkPending(getModel(simulator), pending, minute, minutes),
     },
   };
+}
+
+/** Reads, builds and stores a what-if room (RoomManager.fork, within the creation limits); it is loaded when opened. */
+export async function makeFork(
+  deps: Pick<RoomDeps, 'store' | 'clock' | 'log'>,
+  ask: ForkAsk,
+  room: { freeCode(): Promise<string>; stored(writes: readonly Write[]): Promise<void> },
+): Promise<{ code: string; roundId: number; room: RoomView }> {
+  const { store, clock } = deps;
+  const { teacherId, roundId, teamId, minute } = ask;
+  const [{ config, from }, code] = await Promise.all([readFork(store, ask), room.freeCode()]);
+  await store.ids.ready();
+  const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
+  if (forked.mismatches.length)
+    throw new Error(
+      `fork of round ${roundId} does not re-simulate to the original (minutes ${forked.mismatches.join(', ')})`,
+    );
+  await room.stored(forked.writes);
+  deps.log.info({ room: code, from: { round: roundId, team: teamId, minute } }, 'what-if room created');
+  return { code, roundId: forked.state.round.id, room: roomView(forked.state, () => false, 'teacher') };
 }

@@ -21,22 +21,29 @@ import {
   type Requester,
   type RoomLimits,
 } from './creation.ts';
-import { readFork } from './fork.ts';
+import { makeFork } from './fork.ts';
 import { loadRoom } from './load.ts';
 import { type Loaded, recoverRooms } from './recover.ts';
 import { NotOwnerError, type Ownership, type RoomGuard } from './ownership.ts';
 import { Room, type RoomDeps } from './room.ts';
 import type { PlayerState } from './state.ts';
-import { forkRoom, openRoom } from './transitions/open.ts';
-import { roomView } from './views.ts';
+import { sweepIdle } from './sweep.ts';
+import { openRoom } from './transitions/open.ts';
 
 const notFound = () => new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'no room has this code');
 const closed = () => new ClassroomError(ErrorCode.ROOM_CLOSED, "this room's last round ended over an hour ago");
+// A transient code: the page tries again, and reaches a process that goes on (or this one, restarted).
+const stopping = () =>
+  new ClassroomError(ErrorCode.STORAGE_FAILED, 'this server is stopping: nothing changed, try again in a moment');
 
 export class RoomManager {
   private rooms = new Map<string, Room>();
   /** Rooms being read from the database, so two look-ups of one code load it once. */
   private loading = new Map<string, Promise<Room>>();
+  /** Rooms being created: a stop waits for them, so that none is added after the rooms were closed. */
+  private creating = new Set<Promise<unknown>>();
+  /** Set when the process begins to stop: no room is loaded, taken or created from then on. */
+  private stopping = false;
   private sweepTimer: Timer | null = null;
   private readonly gate: CreationGate;
 
@@ -73,11 +80,16 @@ export class RoomManager {
     teacherKey?: string,
     from: Requester = {},
   ): Promise<{ room: Room; teacherKey: string }> {
+    if (this.stopping) throw stopping();
     const config = resolveConfig(DEFAULT_CONFIG, patch);
-    const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
-    this.gate.allow(from, known);
-    if (known === undefined) return this.createFor(config, teacherKey);
-    return this.gate.withinQuota(known, () => this.createFor(config, teacherKey, known));
+    const created = (async () => {
+      const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
+      this.gate.allow(from, known);
+      if (known === undefined) return this.createFor(config, teacherKey);
+      return this.gate.withinQuota(known, () => this.createFor(config, teacherKey, known));
+    })();
+    this.creating.add(created);
+    return created.finally(() => this.creating.delete(created));
   }
 
   private async createFor(
@@ -176,6 +188,7 @@ export class RoomManager {
     if (inMemory) return Promise.resolve(inMemory);
     let p = this.loading.get(row.code);
     if (!p) {
+      if (this.stopping) return Promise.reject(stopping());
       p = this.load(row, read).finally(() => this.loading.delete(row.code));
       this.loading.set(row.code, p);
     }
@@ -309,27 +322,21 @@ export class RoomManager {
     return this.gate.withinQuota(teacherId, () => this.forkFor(teacherId, roundId, teamId, minute, pending));
   }
 
-  private async forkFor(
+  private forkFor(
     teacherId: number,
     roundId: number,
     teamId: number,
     minute: number,
     pending: readonly ScheduledChange[],
   ): Promise<{ code: string; roundId: number; room: RoomView }> {
-    const { store, clock } = this.deps;
-    const [{ config, from }, code] = await Promise.all([
-      readFork(store, { teacherId, roundId, teamId, minute, pending }),
-      this.freeCode(),
-    ]);
-    await store.ids.ready();
-    const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
-    if (forked.mismatches.length)
-      throw new Error(
-        `fork of round ${roundId} does not re-simulate to the original (minutes ${forked.mismatches.join(', ')})`,
-      );
-    await this.stored(forked.writes);
-    this.deps.log.info({ room: code, from: { round: roundId, team: teamId, minute } }, 'what-if room created');
-    return { code, roundId: forked.state.round.id, room: roomView(forked.state, () => false, 'teacher') };
+    return makeFork(
+      this.deps,
+      { teacherId, roundId, teamId, minute, pending },
+      {
+        freeCode: () => this.freeCode(),
+        stored: (writes) => this.stored(writes),
+      },
+    );
   }
 
   /** Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused (recover.ts). */
@@ -349,18 +356,18 @@ export class RoomManager {
     await Promise.all(this.all().map((r) => r.settled()));
   }
 
+  /**
+   * The process begins to stop: from now on no room is loaded (a reconnecting student, an ask forwarded here, a
+   * room nobody holds in cluster mode), nor created; asks for them get a transient error. The rooms held go on
+   * until close().
+   */
+  stopTaking(): void {
+    this.stopping = true;
+  }
+
   /** Drops rooms nobody has used for `idleMs` from memory; they reload from the database when needed. */
   sweep(idleMs: number): number {
-    let n = 0;
-    for (const [code, room] of this.rooms) {
-      if (!room.idleFor(idleMs)) continue;
-      room.dispose();
-      this.rooms.delete(code);
-      // Cluster mode: the lease goes too, so that whichever process is asked next can take the room.
-      void room.guard?.release();
-      n++;
-    }
-    return n;
+    return sweepIdle(this.rooms, idleMs);
   }
 
   /** Sweeps every `everyMs` on the room clock, until dispose(). */
@@ -379,8 +386,11 @@ export class RoomManager {
    * leases, so that other processes take them at once (a running round goes on there).
    */
   async close(): Promise<void> {
+    this.stopTaking();
     this.deps.clock.clearTimeout(this.sweepTimer);
     this.sweepTimer = null;
+    // A room being loaded or created when the stop began is closed with the others, not added after them.
+    await Promise.allSettled([...this.loading.values(), ...this.creating]);
     const rooms = this.all();
     for (const r of rooms) r.dispose();
     await Promise.all(rooms.map((r) => r.settled()));

@@ -9,7 +9,7 @@ import { NotOwnerError, type Ownership, type RoomGuard } from '../../server/room
 import { roomEnv } from '../server/rooms.ts';
 
 /** An Ownership whose leases the test holds or loses by hand. */
-function handOwnership(opts: { recent?: boolean } = {}) {
+function handOwnership(opts: { recent?: boolean; claimed?: Promise<void> } = {}) {
   const state = { valid: true, token: 1, released: [] as string[], adopted: [] as string[], lost: [] as string[] };
   const guard = (code: string, onLost: (reason: string) => void): RoomGuard => ({
     seal(roomId: number, writes: readonly Write[]) {
@@ -29,6 +29,7 @@ function handOwnership(opts: { recent?: boolean } = {}) {
       return guard(code, onLost);
     },
     async claim(row: RoomRecord, onLost) {
+      await opts.claimed;
       return { guard: guard(row.code, onLost), row, recent: opts.recent ?? false };
     },
     async adopted(room) {
@@ -135,5 +136,30 @@ describe('a room taken from another process', () => {
     await manager.settled();
     expect(room.round.minute).toBe(1);
     await manager.close();
+  });
+
+  it('when the process begins to stop while taking it, is closed with the others, and nothing is taken after', async () => {
+    const env = roomEnv();
+    const code = await runningRoomIn(env);
+    let claimed!: () => void;
+    const { ownership, state } = handOwnership({ recent: true, claimed: new Promise((r) => (claimed = r)) });
+    const manager = new RoomManager(env.manager.deps, env.manager.limits, ownership);
+    const taking = manager.get(code);
+    await new Promise((r) => setImmediate(r));
+    expect(manager.held(code)).toBeInstanceOf(Promise);
+    const closing = manager.close();
+    claimed();
+    const room = await taking;
+    await closing;
+    expect(manager.all()).toEqual([]);
+    expect(state.released).toEqual([code]);
+    const transactions = env.store.transactions.length;
+    env.clock.advance(10_000);
+    await room.settled();
+    expect(env.store.transactions.length).toBe(transactions);
+    // Asked once the stop began: a transient error, nothing loaded, nothing created.
+    const refused = { code: 'STORAGE_FAILED', message: expect.stringMatching(/stopping/) };
+    await expect(manager.get(code)).rejects.toMatchObject(refused);
+    await expect(manager.create({ teamCount: 1 })).rejects.toMatchObject(refused);
   });
 });
