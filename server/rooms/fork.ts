@@ -60,18 +60,18 @@ export async function readFork(store: Store, ask: ForkAsk): Promise<{ config: Ro
 export async function makeFork(
   deps: Pick<RoomDeps, 'store' | 'clock' | 'log'>,
   ask: ForkAsk,
-  room: { freeCode(): Promise<string>; stored(writes: readonly Write[]): Promise<void> },
+  manager: { freeCode(): Promise<string>; stored(writes: readonly Write[]): Promise<void> },
 ): Promise<{ code: string; roundId: number; room: RoomView }> {
   const { store, clock } = deps;
   const { teacherId, roundId, teamId, minute } = ask;
-  const [{ config, from }, code] = await Promise.all([readFork(store, ask), room.freeCode()]);
+  const [{ config, from }, code] = await Promise.all([readFork(store, ask), manager.freeCode()]);
   await store.ids.ready();
   const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
   if (forked.mismatches.length)
     throw new Error(
       `fork of round ${roundId} does not re-simulate to the original (minutes ${forked.mismatches.join(', ')})`,
     );
-  await room.stored(forked.writes);
+  await manager.stored(forked.writes);
   deps.log.info({ room: code, from: { round: roundId, team: teamId, minute } }, 'what-if room created');
   return { code, roundId: forked.state.round.id, room: roomView(forked.state, () => false, 'teacher') };
 }

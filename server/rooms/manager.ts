@@ -33,7 +33,7 @@ import { openRoom } from './transitions/open.ts';
 const notFound = () => new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'no room has this code');
 const closed = () => new ClassroomError(ErrorCode.ROOM_CLOSED, "this room's last round ended over an hour ago");
 // A transient code: the page tries again, and reaches a process that goes on (or this one, restarted).
-const stopping = () =>
+const stoppingError = () =>
   new ClassroomError(ErrorCode.STORAGE_FAILED, 'this server is stopping: nothing changed, try again in a moment');
 
 export class RoomManager {
@@ -80,7 +80,7 @@ export class RoomManager {
     teacherKey?: string,
     from: Requester = {},
   ): Promise<{ room: Room; teacherKey: string }> {
-    if (this.stopping) throw stopping();
+    if (this.stopping) throw stoppingError();
     const config = resolveConfig(DEFAULT_CONFIG, patch);
     const created = (async () => {
       const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
@@ -188,7 +188,7 @@ export class RoomManager {
     if (inMemory) return Promise.resolve(inMemory);
     let p = this.loading.get(row.code);
     if (!p) {
-      if (this.stopping) return Promise.reject(stopping());
+      if (this.stopping) return Promise.reject(stoppingError());
       p = this.load(row, read).finally(() => this.loading.delete(row.code));
       this.loading.set(row.code, p);
     }
@@ -319,23 +319,12 @@ export class RoomManager {
     pending: readonly ScheduledChange[] = [],
   ): Promise<{ code: string; roundId: number; room: RoomView }> {
     this.gate.allow(from, teacherId);
-    return this.gate.withinQuota(teacherId, () => this.forkFor(teacherId, roundId, teamId, minute, pending));
-  }
-
-  private forkFor(
-    teacherId: number,
-    roundId: number,
-    teamId: number,
-    minute: number,
-    pending: readonly ScheduledChange[],
-  ): Promise<{ code: string; roundId: number; room: RoomView }> {
-    return makeFork(
-      this.deps,
-      { teacherId, roundId, teamId, minute, pending },
-      {
-        freeCode: () => this.freeCode(),
-        stored: (writes) => this.stored(writes),
-      },
+    return this.gate.withinQuota(teacherId, () =>
+      makeFork(
+        this.deps,
+        { teacherId, roundId, teamId, minute, pending },
+        { freeCode: () => this.freeCode(), stored: (writes) => this.stored(writes) },
+      ),
     );
   }
 
