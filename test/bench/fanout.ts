@@ -304,13 +304,21 @@ export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): strin
 
 /**
  * Where one process stops keeping up: at each number of students (rooms of 10 teams × 4, one minute per second),
- * Opsroom and then the bare socket.io baseline with the same payloads, 20 s measured after 10 s of warm-up;
+ * Opsroom and then the bare socket.io baseline with the same payloads, 20 s measured after 10 s of warm-up (a young
+ * process: the compiler still at work on the first round; `warmupSeconds` 75 measures past the first round's end);
  * `repeat` pairs at each size, alternated (O, B, O, B…), since the bare server's own cost per message moves by a
  * third between runs on a virtual machine and one pair says little about the ratio.
  */
 export async function probeLimit(
   students: number[],
-  opts: { seconds?: number; procs?: number; cpuProfileDir?: string; repeat?: number; pin?: boolean } = {},
+  opts: {
+    seconds?: number;
+    warmupSeconds?: number;
+    procs?: number;
+    cpuProfileDir?: string;
+    repeat?: number;
+    pin?: boolean;
+  } = {},
 ) {
   const out = [];
   for (const n of students) {
@@ -320,7 +328,7 @@ export async function probeLimit(
       teams: 10,
       perTeam: 4,
       seconds: opts.seconds ?? 20,
-      warmupSeconds: 10,
+      warmupSeconds: opts.warmupSeconds ?? 10,
       procs: opts.procs ?? procsFor(n, opts.pin),
       pin: opts.pin,
     };

@@ -1,8 +1,9 @@
 // `npm run bench [-- --only sim,tick,turnover,fanout,limit,retained,roomwork,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
-// [--seconds S] [--repeat N] [--pin] [--cpu-prof DIR] [--period MS] [--survivors]`:
+// [--seconds S] [--warmup S] [--repeat N] [--pin] [--cpu-prof DIR] [--period MS] [--survivors]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students), `--seconds` the limit probe's measured window (20),
+// `--warmup` its seconds of play before the window (10; 75 measures a long-running server, past a round's end),
 // `--repeat` its number of alternated Opsroom / bare pairs at each size (1; with more, a line of medians follows),
 // `--pin` runs each server of the fan-out and the limit probe alone on the first CPU it may use, and their load
 // generators on the others (taskset),
@@ -45,6 +46,8 @@ const procsArg = option('procs');
 const procs = procsArg ? positiveInts('procs', procsArg)[0] : undefined;
 const secondsArg = option('seconds');
 const limitSeconds = secondsArg ? positiveInts('seconds', secondsArg)[0] : undefined;
+const warmupArg = option('warmup');
+const limitWarmup = warmupArg ? positiveInts('warmup', warmupArg)[0] : undefined;
 const repeatArg = option('repeat');
 const limitRepeat = repeatArg ? positiveInts('repeat', repeatArg)[0] : 1;
 const cpuProfileDir = option('cpu-prof');
@@ -86,7 +89,7 @@ if (asked('limit')) {
   const pairs =
     limitRepeat > 1 ? `${limitRepeat} alternated pairs of Opsroom then bare socket.io` : 'Opsroom, then bare socket.io';
   console.log(
-    `\n[3b] where the limit is: at each size ${pairs} with the same payloads, ${limitSeconds ?? 20} s each, load generators on the same machine${pin ? ' (each server alone on one CPU, the generators on the others)' : ''}`,
+    `\n[3b] where the limit is: at each size ${pairs} with the same payloads, ${limitSeconds ?? 20} s each after ${limitWarmup ?? 10} s of play, load generators on the same machine${pin ? ' (each server alone on one CPU, the generators on the others)' : ''}`,
   );
   const touch = firstTouchCost();
   console.log(
@@ -95,7 +98,16 @@ if (asked('limit')) {
   // One line per size as soon as it is measured.
   for (const n of limitSizes)
     console.log(
-      reportLimit(await probeLimit([n], { procs, seconds: limitSeconds, cpuProfileDir, repeat: limitRepeat, pin })),
+      reportLimit(
+        await probeLimit([n], {
+          procs,
+          seconds: limitSeconds,
+          warmupSeconds: limitWarmup,
+          cpuProfileDir,
+          repeat: limitRepeat,
+          pin,
+        }),
+      ),
     );
 }
 if (asked('retained')) {
