@@ -135,11 +135,16 @@ async function runCluster(
     const total = {
       cpuPercent: measured.reduce((a, s) => a + s.cpuPercent, 0),
       cpuSeconds: measured.reduce((a, s) => a + s.cpuSeconds, 0),
+      wallSeconds: Math.max(...measured.map((s) => s.wallSeconds)),
       minorFaults: measured.reduce((a, s) => a + s.minorFaults, 0),
       threads: {
         mainUser: measured.reduce((a, s) => a + s.threads.mainUser, 0),
         mainSystem: measured.reduce((a, s) => a + s.threads.mainSystem, 0),
         others: measured.reduce((a, s) => a + s.threads.others, 0),
+      },
+      waited: {
+        main: measured.reduce((a, s) => a + s.waited.main, 0),
+        others: measured.reduce((a, s) => a + s.waited.others, 0),
       },
       rssMaxMB: Math.max(...measured.map((s) => s.rssMaxMB)),
       rssEndMB: 0,

@@ -239,6 +239,11 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
         mainSystem: (1e6 * server.threads.mainSystem) / messages,
         others: (1e6 * server.threads.others) / messages,
       },
+      /** What its threads waited for a core, in ms a second of the window: crowding, not work. */
+      waitedMsPerSecond: {
+        main: (1e3 * server.waited.main) / server.wallSeconds,
+        others: (1e3 * server.waited.others) / server.wallSeconds,
+      },
     },
     loadgen: {
       procs: gens.length,
@@ -246,6 +251,8 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
       usPerMessage: (1e6 * genCpuSeconds) / messages,
       loopDelayP99Ms: Math.max(...reports.map((r) => r.loopDelayMs.p99)),
       loopDelayMaxMs: Math.max(...reports.map((r) => r.loopDelayMs.max)),
+      /** What the generators' threads waited for a core, all processes together, in ms a second. */
+      waitedMsPerSecond: gens.reduce((a, g) => a + (1e3 * (g.waited.main + g.waited.others)) / g.wallSeconds, 0),
     },
   };
 }
@@ -285,7 +292,7 @@ const serverLoop = (x: RunResult) => {
 };
 
 const generator = (x: RunResult) =>
-  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms, max ${fmt(x.loadgen.loopDelayMaxMs, 0)})`;
+  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms, max ${fmt(x.loadgen.loopDelayMaxMs, 0)}, waited for a core ${fmt(x.loadgen.waitedMsPerSecond, 0)} ms/s)`;
 
 export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): string {
   const line = (name: string, x: RunResult) =>
@@ -352,6 +359,12 @@ const byThread = (x: RunResult) => {
   return `main ${fmt(t.mainUser, 1)} + ${fmt(t.mainSystem, 1)} µs (user + system), other threads ${fmt(t.others, 1)} µs`;
 };
 
+/** What a server's threads waited for a core (runnable, not running), in ms a second: the machine's crowding. */
+const waitedFor = (x: RunResult) => {
+  const w = x.server.waitedMsPerSecond;
+  return `main ${fmt(w.main, 0)}, other threads ${fmt(w.others, 0)} ms/s`;
+};
+
 /** The server's own count of its minutes, from due to broadcast: what of the delay was the server's. */
 const serverDelay = (d: { p99Ms: number; within100Ms: number }) =>
   `p99 ${fmt(d.p99Ms, 0)} ms, ${fmt(100 * d.within100Ms, 1)} % within 100 ms`;
@@ -370,6 +383,7 @@ function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<type
     `missed ${r.missed}, out-of-order ${r.outOfOrder}${r.stalled ? `, STALLED ${r.stalled} students` : ''}, server CPU ${fmt(r.server.cpuPercent, 0)} %, RSS ${fmt(r.server.rssMaxMB, 0)} MB`,
     `CPU/snapshot ${fmt(r.server.usPerMessage, 1)} µs vs bare socket.io ${fmt(b.server.usPerMessage, 1)} µs = ${fmt(ratios.cpuPerMessage, 2)}×`,
     `by thread: ${byThread(r)} vs bare ${byThread(b)}`,
+    `waited for a core: ${waitedFor(r)} vs bare ${waitedFor(b)}`,
     `received per snapshot ${fmt(r.wire.framesPerMessage, 2)} frames / ${fmt(r.wire.bytesPerMessage, 0)} B vs bare ${fmt(b.wire.framesPerMessage, 2)} / ${fmt(b.wire.bytesPerMessage, 0)} B`,
     serverLoop(r),
     `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''}, RSS ${fmt(b.server.rssMaxMB, 0)} MB, ${serverLoop(b)})`,

@@ -55,12 +55,47 @@ export function threadTimes(pid: number): Map<number, { user: number; system: nu
 }
 
 /**
+ * A thread's `schedstat` line: nanoseconds on a CPU, nanoseconds runnable but waiting for one (on a run queue
+ * behind other threads), and how many times it ran.
+ */
+export function schedstatOf(text: string): { ranNs: number; waitedNs: number } {
+  const [ran, waited] = text.trim().split(' ').map(Number);
+  if (!Number.isFinite(ran) || !Number.isFinite(waited)) throw new Error(`not a schedstat line: ${text}`);
+  return { ranNs: ran, waitedNs: waited };
+}
+
+/**
  * Each thread's time on a CPU now in nanoseconds, by thread id, from the scheduler's own clock
  * (`/proc/…/task/…/schedstat`): exact where the ticks of `threadTimes` are a sample, one every 4 ms here, that a
  * load coming in bursts on a timer can alias. No split between user and system.
  */
 export function threadRuntimes(pid: number): Map<number, number> {
-  return perThread(pid, 'schedstat', (text) => Number(text.split(' ')[0]));
+  return perThread(pid, 'schedstat', (text) => schedstatOf(text).ranNs);
+}
+
+/**
+ * Each thread's time so far runnable but not running, in nanoseconds, by thread id: what it waited for a core
+ * while other threads (its own process's or another's) had them. On shared cores it tells contention apart from
+ * work: a late minute whose threads waited is the machine's crowding, not the server's cost.
+ */
+export function threadWaits(pid: number): Map<number, number> {
+  return perThread(pid, 'schedstat', (text) => schedstatOf(text).waitedNs);
+}
+
+/** What a process's threads waited for a core between two readings of `threadWaits`, in seconds. */
+export interface WaitSplit {
+  main: number;
+  others: number;
+}
+
+export function waitsBetween(pid: number, a: Map<number, number>, b: Map<number, number>): WaitSplit {
+  const out: WaitSplit = { main: 0, others: 0 };
+  for (const [tid, ns] of b) {
+    const d = (ns - (a.get(tid) ?? 0)) / 1e9;
+    if (tid === pid) out.main = d;
+    else out.others += d;
+  }
+  return out;
 }
 
 /**
@@ -110,10 +145,14 @@ export interface Sampler {
   stop(): {
     cpuPercent: number;
     cpuSeconds: number;
+    /** The window's length in seconds, as this sampler timed it. */
+    wallSeconds: number;
     /** Minor page faults in the window. */
     minorFaults: number;
     /** The window's CPU by thread. */
     threads: ThreadSplit;
+    /** What the process's threads waited for a core in the window (seconds; schedstat, Linux). */
+    waited: WaitSplit;
     rssMaxMB: number;
     rssEndMB: number;
     samples: { t: number; rssMB: number }[];
@@ -125,6 +164,7 @@ export function sampleProcess(pid: number, everyMs = 1000): Sampler {
   let c0 = cpuSeconds(pid);
   let f0 = minorFaults(pid);
   let th0 = threadTimes(pid);
+  let w0 = threadWaits(pid);
   const samples: { t: number; rssMB: number }[] = [];
   let marked = false;
   // Unreferenced, and stopped once the process is gone: a sampler of a process killed mid-run (the failover
@@ -142,6 +182,7 @@ export function sampleProcess(pid: number, everyMs = 1000): Sampler {
       c0 = cpuSeconds(pid);
       f0 = minorFaults(pid);
       th0 = threadTimes(pid);
+      w0 = threadWaits(pid);
       marked = true;
     },
     stop() {
@@ -150,13 +191,16 @@ export function sampleProcess(pid: number, everyMs = 1000): Sampler {
       const cpu = cpuSeconds(pid) - c0;
       const faults = minorFaults(pid) - f0;
       const threads = splitBetween(pid, th0, threadTimes(pid));
+      const waited = waitsBetween(pid, w0, threadWaits(pid));
       const end = rssMB(pid);
       samples.push({ t: wall, rssMB: end });
       return {
         cpuPercent: (100 * cpu) / wall,
         cpuSeconds: cpu,
+        wallSeconds: wall,
         minorFaults: faults,
         threads,
+        waited,
         rssMaxMB: Math.max(...samples.map((s) => s.rssMB)),
         rssEndMB: end,
         samples,
