@@ -6,31 +6,58 @@ import type { Server } from 'socket.io';
 import * as parser from 'socket.io-parser';
 
 /**
- * An event argument given as JSON text. A plain object, not a class, so that it survives a cluster adapter
- * carrying the packet to another process (JSON or msgpack) and is recognised there too.
+ * An event argument given as JSON text, whole or in pieces (their concatenation: a minute's text as made, views.ts).
+ * A plain object, not a class, so that it survives a cluster adapter carrying the packet to another process (JSON
+ * or msgpack) and is recognised there too.
  */
-export interface RawJson {
-  readonly $json: string;
-}
+export type RawJson = { readonly $json: string } | { readonly $parts: readonly string[] };
 
 export const rawJson = (text: string): RawJson => ({ $json: text });
+export const rawJsonParts = (parts: readonly string[]): RawJson => ({ $parts: parts });
 
 const isRaw = (x: unknown): x is RawJson =>
-  typeof x === 'object' && x !== null && typeof (x as RawJson).$json === 'string';
+  typeof x === 'object' &&
+  x !== null &&
+  (typeof (x as { $json?: unknown }).$json === 'string' ||
+    (Array.isArray((x as { $parts?: unknown }).$parts) &&
+      (x as { $parts: unknown[] }).$parts.every((p) => typeof p === 'string')));
+
+/** The text of a raw argument: pieces are joined here, for a receiver that takes socket.io's own path. */
+const textOf = (r: RawJson): string => ('$json' in r ? r.$json : r.$parts.join(''));
+
+/**
+ * A raw event as engine.io's message text (socket.io packet type included) in pieces, for a frame written piece by
+ * piece (frames.ts); null for any other packet.
+ */
+export function rawEventParts(packet: parser.Packet): readonly string[] | null {
+  if (!isRawEvent(packet)) return null;
+  const [event, raw] = packet.data as [string, RawJson];
+  const head = `4${packetHead(packet)}[${JSON.stringify(event)},`;
+  return '$json' in raw ? [head, raw.$json, ']'] : [head, ...raw.$parts, ']'];
+}
+
+function isRawEvent(packet: parser.Packet): boolean {
+  const d: unknown = packet.data;
+  return (
+    packet.type === parser.PacketType.EVENT &&
+    Array.isArray(d) &&
+    d.length === 2 &&
+    typeof d[0] === 'string' &&
+    isRaw(d[1])
+  );
+}
+
+/** As socket.io-parser writes it: type, namespace other than "/" and a comma, ack id. */
+function packetHead(packet: parser.Packet): string {
+  const nsp = packet.nsp && packet.nsp !== '/' ? `${packet.nsp},` : '';
+  return `${packet.type}${nsp}${packet.id ?? ''}`;
+}
 
 export class RawJsonEncoder extends parser.Encoder {
   override encode(packet: parser.Packet): ReturnType<parser.Encoder['encode']> {
-    const d: unknown = packet.data;
-    if (
-      packet.type === parser.PacketType.EVENT &&
-      Array.isArray(d) &&
-      d.length === 2 &&
-      typeof d[0] === 'string' &&
-      isRaw(d[1])
-    ) {
-      // As socket.io-parser writes it: type, namespace other than "/" and a comma, ack id, then the JSON.
-      const nsp = packet.nsp && packet.nsp !== '/' ? `${packet.nsp},` : '';
-      return [`${packet.type}${nsp}${packet.id ?? ''}[${JSON.stringify(d[0])},${d[1].$json}]`];
+    if (isRawEvent(packet)) {
+      const [event, raw] = packet.data as [string, RawJson];
+      return [`${packetHead(packet)}[${JSON.stringify(event)},${textOf(raw)}]`];
     }
     return super.encode(packet);
   }

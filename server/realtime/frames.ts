@@ -16,6 +16,8 @@
 // (docs/performance.md, "The twelfth stretch").
 import type { Socket as NetSocket } from 'node:net';
 import { Adapter, type BroadcastOptions } from 'socket.io-adapter';
+import type { Packet } from 'socket.io-parser';
+import { RawJsonEncoder, rawEventParts } from './encoder.ts';
 
 /** ws's WebSocket as far as the shortcut reads it. */
 interface WsLike {
@@ -71,9 +73,13 @@ class FrameScratch {
   private buf = Buffer.allocUnsafeSlow(64 * 1024);
   private busy = false;
 
-  /** The frame of `text` (engine.io's packet, its type included), valid until `done`. */
-  frame(text: string): Buffer {
-    const len = Buffer.byteLength(text);
+  /**
+   * The frame of engine.io's message text (its packet type included), given as pieces written one after another,
+   * valid until `done`. Each piece is written as it is: a concatenation would be flattened into a new string first.
+   */
+  frame(parts: readonly string[]): Buffer {
+    let len = 0;
+    for (const p of parts) len += Buffer.byteLength(p);
     const head = len < 126 ? 2 : len < 65_536 ? 4 : 10;
     let buf = this.buf;
     if (this.busy || head + len > SCRATCH_MAX) buf = Buffer.allocUnsafeSlow(head + len);
@@ -89,7 +95,8 @@ class FrameScratch {
       buf.writeUInt32BE(0, 2);
       buf.writeUInt32BE(len, 6);
     }
-    buf.write(text, head, len, 'utf8');
+    let at = head;
+    for (const p of parts) at += buf.write(p, at, 'utf8');
     return buf.subarray(0, head + len);
   }
 
@@ -118,22 +125,25 @@ export class FrameAdapter extends Adapter {
     // Receivers that are not idle get the encoded packet through engine.io, which frames it when it sends it.
     const packetOpts = { preEncoded: true, compress: flags.compress };
     (packet as { nsp: string }).nsp = this.nsp.name;
-    const encoded = self.encoder.encode(packet);
+    // A minute's text in the pieces it was made of (encoder.ts), encoded whole only for a receiver that is not idle.
+    const raw = self.encoder instanceof RawJsonEncoder ? rawEventParts(packet as Packet) : null;
+    let encoded: unknown[] | null = raw ? null : self.encoder.encode(packet);
     // Binary attachments (several packets): socket.io's own path for everyone.
-    const text = encoded.length === 1 && typeof encoded[0] === 'string' ? `4${encoded[0]}` : null;
+    const parts = raw ?? (encoded?.length === 1 && typeof encoded[0] === 'string' ? ['4', encoded[0]] : null);
     let frame: Buffer | null = null;
     let pinned = false;
     try {
       self.apply(opts, (socket) => {
         socket.notifyOutgoingListeners?.(packet);
-        const net = text !== null ? idleSocket(socket.conn) : null;
-        if (net && text !== null) {
-          frame ??= this.scratch.frame(text);
+        const net = parts !== null ? idleSocket(socket.conn) : null;
+        if (net && parts !== null) {
+          frame ??= this.scratch.frame(parts);
           net.write(frame);
           // Not all taken by the kernel at once: the rest waits in the socket, pointing into the frame.
           if (net.writableLength > 0) pinned = true;
           this.counts.direct++;
         } else {
+          encoded ??= self.encoder.encode(packet);
           socket.client.writeToEngine(encoded, packetOpts);
           this.counts.queued++;
         }

@@ -16,10 +16,10 @@ import { refusalsOf } from '../ops/refusals.ts';
 import { hashSecret, newSecret } from '../rooms/creation.ts';
 import type { Logger } from '../rooms/room.ts';
 import type { EventName, EventPayload, RoomOutput } from '../rooms/output.ts';
-import { roomMinuteJson, teamMinuteJson } from '../rooms/views.ts';
+import { roomMinuteParts, teamMinuteParts } from '../rooms/views.ts';
 import type { Clock } from '../rooms/clock.ts';
 import { ch, channelName, seatChannels, type Role } from './channels.ts';
-import { encodesRawJson, rawJson } from './encoder.ts';
+import { encodesRawJson, rawJsonParts } from './encoder.ts';
 import type { FeedHub } from './feed.ts';
 import {
   dispatchVia,
@@ -59,10 +59,13 @@ export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
   seats: { capacity: 50, refillPerSecond: 0.2 },
 };
 
-/** Events whose payload is written as JSON text from texts made once (views.ts), not serialised per emit. */
-const preEncoders: { [E in EventName]?: (payload: EventPayload<E>) => string } = {
-  minute: teamMinuteJson,
-  'room:minute': roomMinuteJson,
+/**
+ * Events whose payload is written as JSON text from texts made once (views.ts), not serialised per emit: in pieces,
+ * which the frame is written from one by one (frames.ts).
+ */
+const preEncoders: { [E in EventName]?: (payload: EventPayload<E>) => readonly string[] } = {
+  minute: teamMinuteParts,
+  'room:minute': roomMinuteParts,
 };
 
 /**
@@ -94,8 +97,8 @@ export function socketOutput(io: IoServer, feed: FeedSink, metrics: Metrics = no
       if (receivers > 0 || !localOnly()) {
         // Everyone but the teacher: the room without its secrets.
         const target = to.kind === 'public' ? io.to(name).except(ch.teacher(code)) : io.to(name);
-        const encode = raw ? (preEncoders[event] as ((p: unknown) => string) | undefined) : undefined;
-        (target.emit as (e: string, p: unknown) => void)(event, encode ? rawJson(encode(payload)) : payload);
+        const encode = raw ? (preEncoders[event] as ((p: unknown) => readonly string[]) | undefined) : undefined;
+        (target.emit as (e: string, p: unknown) => void)(event, encode ? rawJsonParts(encode(payload)) : payload);
       }
       metrics.sent(event, receivers);
       if (feed.count(code) === 0) return;

@@ -6,11 +6,17 @@ import * as parser from 'socket.io-parser';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { RoomMinute, TeamMinute } from '../../shared/protocol/types.ts';
-import { encodesRawJson, RawJsonEncoder, rawJson } from '../../server/realtime/encoder.ts';
+import { encodesRawJson, RawJsonEncoder, rawEventParts, rawJson, rawJsonParts } from '../../server/realtime/encoder.ts';
 import { FeedHub } from '../../server/realtime/feed.ts';
 import { DEFAULT_CONNECTION_LIMITS } from '../../server/realtime/guard.ts';
 import { socketOutput, type IoServer } from '../../server/realtime/socket.ts';
-import { roomMinuteJson, snapshotJson, teamMinuteJson } from '../../server/rooms/views.ts';
+import {
+  roomMinuteJson,
+  roomMinuteParts,
+  snapshotJson,
+  teamMinuteJson,
+  teamMinuteParts,
+} from '../../server/rooms/views.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { collect, connect, createRoom, ok, startServer, until, type TestServer } from './helpers.ts';
 import { roomEnv } from './rooms.ts';
@@ -49,7 +55,10 @@ test('a minute written from its snapshot texts is the JSON of the payload, and h
   for (const m of minutes) {
     const row = stored.find((r) => r.teamId === m.teamId && r.minute === m.snapshot.minute)!;
     expect(teamMinuteJson(m)).toContain(`"snapshot":${row.data},`);
+    // The stored text is one of the pieces the frame is written from, not copied into a larger string.
+    expect(teamMinuteParts(m)).toContain(row.data);
   }
+  for (const m of roomMinutes) expect(roomMinuteParts(m).join('')).toBe(roomMinuteJson(m));
 });
 
 test('a snapshot’s text is made once while recent, and made again alike once let go', () => {
@@ -107,8 +116,24 @@ test('the encoder frames raw JSON exactly as socket.io serialises the value, and
     plain.encode({ type: parser.PacketType.EVENT, nsp: '/', data: ['minute', value] }),
   );
 
+  // In pieces, as minutes are made (views.ts): the same text, here and carried to another process.
+  const pieces = rawJsonParts([text.slice(0, 7), text.slice(7, 30), text.slice(30)]);
+  const whole = plain.encode({ type: parser.PacketType.EVENT, nsp: '/', data: ['minute', value] });
+  expect(ours.encode({ type: parser.PacketType.EVENT, nsp: '/', data: ['minute', pieces] })).toEqual(whole);
+  const piecesCarried = JSON.parse(
+    JSON.stringify({ type: parser.PacketType.EVENT, nsp: '/', data: ['minute', pieces] }),
+  );
+  expect(ours.encode(piecesCarried)).toEqual(whole);
+  // What a frame is written from (frames.ts): engine.io's message type, then the same text.
+  const framed = rawEventParts({ type: parser.PacketType.EVENT, nsp: '/admin', id: 7, data: ['minute', pieces] });
+  expect(framed?.join('')).toBe(
+    `4${plain.encode({ type: parser.PacketType.EVENT, nsp: '/admin', id: 7, data: ['minute', value] })[0]}`,
+  );
+  expect(rawEventParts({ type: parser.PacketType.EVENT, nsp: '/', data: ['minute', value] })).toBeNull();
+
   const others: parser.Packet[] = [
     { type: parser.PacketType.EVENT, nsp: '/', data: ['x', { $json: 5 }] },
+    { type: parser.PacketType.EVENT, nsp: '/', data: ['x', { $parts: ['{}', 5] }] },
     { type: parser.PacketType.EVENT, nsp: '/', data: ['x', rawJson(text), 'second argument'] },
     { type: parser.PacketType.ACK, nsp: '/', id: 3, data: [{ ok: true }] },
     { type: parser.PacketType.CONNECT, nsp: '/', data: { sid: 'abc' } },

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { Server } from 'socket.io';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { rawJsonParser, rawJsonParts } from '../../server/realtime/encoder.ts';
 import { FrameAdapter } from '../../server/realtime/frames.ts';
 import { rawSocketIo } from '../security/raw-clients.ts';
 import {
@@ -26,7 +27,7 @@ describe('the adapter alone', () => {
   const clients: Socket[] = [];
   beforeAll(async () => {
     const http = createServer();
-    io = new Server(http, { adapter: FrameAdapter });
+    io = new Server(http, { adapter: FrameAdapter, parser: rawJsonParser });
     io.on('connection', (s) => {
       s.on('join', (room: string, ack: () => void) => {
         for (const r of s.rooms) if (r !== s.id) s.leave(r);
@@ -87,6 +88,36 @@ describe('the adapter alone', () => {
     const broadcasts = expected.filter((e) => !(e as { own?: boolean }).own).length;
     expect(adapter().counts.direct - before.direct).toBeGreaterThan(broadcasts / 2);
     expect(adapter().counts.queued - before.queued).toBeGreaterThanOrEqual(broadcasts);
+  });
+
+  test('a text given in pieces reaches every transport as the value it stands for, written piece by piece', async () => {
+    const ws = await client(['websocket'], 'pieces');
+    const polling = await client(['polling'], 'pieces');
+    const got = { ws: collect(ws as never, 'p' as never), polling: collect(polling as never, 'p' as never) };
+    const before = { ...adapter().counts };
+    // Multi-byte characters in several pieces, and texts on both sides of the frame header's 126 and 65,536 bytes.
+    const expected = [0, 40, 41, 200, 21_844, 21_845, 30_000].map((n) => ({
+      n,
+      s: 'é€'.repeat(n),
+      t: ['\u2028', 'x"y'],
+    }));
+    for (const value of expected) {
+      const text = JSON.stringify(value);
+      const cut = [5, Math.floor(text.length / 2), text.length - 3];
+      const pieces = [
+        text.slice(0, cut[0]),
+        text.slice(cut[0], cut[1]),
+        '',
+        text.slice(cut[1], cut[2]),
+        text.slice(cut[2]),
+      ];
+      io.to('pieces').emit('p', rawJsonParts(pieces));
+    }
+    await until(() => got.ws.length === expected.length && got.polling.length === expected.length, 'every piece');
+    expect(got.ws).toEqual(expected);
+    expect(got.polling).toEqual(expected);
+    expect(adapter().counts.direct - before.direct).toBeGreaterThan(0);
+    expect(adapter().counts.queued - before.queued).toBeGreaterThanOrEqual(expected.length);
   });
 
   test('a burst larger than the socket takes at once stays whole and in order', async () => {
