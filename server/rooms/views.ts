@@ -214,12 +214,6 @@ export function roomMinuteParts(m: RoomMinute): string[] {
   return out;
 }
 
-/** `JSON.stringify(m)`, with the snapshot's text made once. */
-export const teamMinuteJson = (m: TeamMinute): string => teamMinuteParts(m).join('');
-
-/** `JSON.stringify(m)`, with every snapshot's text made once. */
-export const roomMinuteJson = (m: RoomMinute): string => roomMinuteParts(m).join('');
-
 export function roomMinute(r: RoundRun, sentAt: number): RoomMinute {
   return { roundId: r.id, minute: r.minute, sentAt, teams: [...r.teams.values()].map(teamMinute) };
 }
