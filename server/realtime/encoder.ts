@@ -22,44 +22,37 @@ const isRaw = (x: unknown): x is RawJson =>
     (Array.isArray((x as { $parts?: unknown }).$parts) &&
       (x as { $parts: unknown[] }).$parts.every((p) => typeof p === 'string')));
 
-/** The text of a raw argument: pieces are joined here, for a receiver that takes socket.io's own path. */
-const textOf = (r: RawJson): string => ('$json' in r ? r.$json : r.$parts.join(''));
+/**
+ * A raw event's text in pieces after `prefix`, as socket.io-parser writes it: packet type, namespace other than "/"
+ * and a comma, ack id, then the event and its JSON. Null for any other packet.
+ */
+function rawPieces(packet: parser.Packet, prefix: string): string[] | null {
+  const d: unknown = packet.data;
+  if (
+    packet.type !== parser.PacketType.EVENT ||
+    !Array.isArray(d) ||
+    d.length !== 2 ||
+    typeof d[0] !== 'string' ||
+    !isRaw(d[1])
+  )
+    return null;
+  const raw = d[1];
+  const nsp = packet.nsp && packet.nsp !== '/' ? `${packet.nsp},` : '';
+  const head = `${prefix}${packet.type}${nsp}${packet.id ?? ''}[${JSON.stringify(d[0])},`;
+  return '$json' in raw ? [head, raw.$json, ']'] : [head, ...raw.$parts, ']'];
+}
 
 /**
  * A raw event as engine.io's message text (socket.io packet type included) in pieces, for a frame written piece by
  * piece (frames.ts); null for any other packet.
  */
-export function rawEventParts(packet: parser.Packet): readonly string[] | null {
-  if (!isRawEvent(packet)) return null;
-  const [event, raw] = packet.data as [string, RawJson];
-  const head = `4${packetHead(packet)}[${JSON.stringify(event)},`;
-  return '$json' in raw ? [head, raw.$json, ']'] : [head, ...raw.$parts, ']'];
-}
-
-function isRawEvent(packet: parser.Packet): boolean {
-  const d: unknown = packet.data;
-  return (
-    packet.type === parser.PacketType.EVENT &&
-    Array.isArray(d) &&
-    d.length === 2 &&
-    typeof d[0] === 'string' &&
-    isRaw(d[1])
-  );
-}
-
-/** As socket.io-parser writes it: type, namespace other than "/" and a comma, ack id. */
-function packetHead(packet: parser.Packet): string {
-  const nsp = packet.nsp && packet.nsp !== '/' ? `${packet.nsp},` : '';
-  return `${packet.type}${nsp}${packet.id ?? ''}`;
-}
+export const rawEventParts = (packet: parser.Packet): readonly string[] | null => rawPieces(packet, '4');
 
 export class RawJsonEncoder extends parser.Encoder {
   override encode(packet: parser.Packet): ReturnType<parser.Encoder['encode']> {
-    if (isRawEvent(packet)) {
-      const [event, raw] = packet.data as [string, RawJson];
-      return [`${packetHead(packet)}[${JSON.stringify(event)},${textOf(raw)}]`];
-    }
-    return super.encode(packet);
+    // Joined here, for a receiver that takes socket.io's own path (or a cluster adapter's).
+    const pieces = rawPieces(packet, '');
+    return pieces ? [pieces.join('')] : super.encode(packet);
   }
 }
 
