@@ -11,8 +11,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { startServices } from '../../server/cluster/services.ts';
-import { loadgenFlags, loadgenNice, merge, runOne, procsFor, serverFlags, type FanoutOptions } from './fanout.ts';
+import {
+  generatorPids,
+  loadgenFlags,
+  loadgenNice,
+  merge,
+  runOne,
+  procsFor,
+  serverFlags,
+  type FanoutOptions,
+} from './fanout.ts';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
+import { receiverForRun } from './fanout/native.ts';
 import { cpuSeconds, sampleProcess } from './procstat.ts';
 import { startChild, type Child } from './spawn.ts';
 import { fmt } from './stats.ts';
@@ -103,16 +113,17 @@ async function runCluster(
           roundMinutes: opts.roundMinutes,
           roomUrls,
           studentUrls,
+          receiver: receiverForRun().path,
         },
       };
       gens.push(startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)], {}, loadgenFlags(), { nice: loadgenNice() }));
     }
-    await Promise.all(gens.map((g) => g.next((m) => m.event === 'ready')));
+    const ready = await Promise.all(gens.map((g) => g.next((m) => m.event === 'ready')));
     for (const g of gens) g.send({ do: 'start' });
     await Promise.all(gens.map((g) => g.next((m) => m.event === 'started')));
     await pause(opts.warmupSeconds);
     const serverCpu = servers.map((s) => sampleProcess(s.proc.pid!));
-    const genCpu = gens.map((g) => sampleProcess(g.proc.pid!));
+    const genCpu = generatorPids(gens, ready).map((pid) => sampleProcess(pid));
     const pgCpu = sampleTree(services.postgres.pid);
     const redisCpu = sampleTree(services.redis.pid);
     for (const g of gens) g.send({ do: 'measure' });

@@ -10,6 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
+import { receiverForRun } from './fanout/native.ts';
 import type { ProbeReport } from './fanout/probe.ts';
 import { allowedCpus, sampleProcess } from './procstat.ts';
 import { startChild, type Child } from './spawn.ts';
@@ -146,6 +147,7 @@ export async function runOne(
         procs: opts.procs,
         changeProbability: mode === 'opsroom' ? (opts.changeProbability ?? 0.01) : 0,
         roundMinutes: opts.roundMinutes,
+        receiver: receiverForRun().path,
       };
       gens.push(
         startChild('./fanout/loadgen.ts', [JSON.stringify(cfg)], {}, loadgenFlags(), {
@@ -155,12 +157,12 @@ export async function runOne(
       );
     }
     // Every generator connects its sockets first; then all start together and measure the same window.
-    await Promise.all(gens.map((g) => g.next((m) => m.event === 'ready')));
+    const ready = await Promise.all(gens.map((g) => g.next((m) => m.event === 'ready')));
     for (const g of gens) g.send({ do: 'start' });
     await Promise.all(gens.map((g) => g.next((m) => m.event === 'started')));
     await new Promise((r) => setTimeout(r, opts.warmupSeconds * 1000));
     const serverCpu = sampleProcess(server.proc.pid!);
-    const genCpu = gens.map((g) => sampleProcess(g.proc.pid!));
+    const genCpu = generatorPids(gens, ready).map((pid) => sampleProcess(pid));
     for (const g of gens) g.send({ do: 'measure' });
     await Promise.all(gens.map((g) => g.next((m) => m.event === 'measuring')));
     server.send({ do: 'measure' });
@@ -246,7 +248,9 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
       },
     },
     loadgen: {
-      procs: gens.length,
+      procs: reports.length,
+      /** Native receivers among the processes measured (one per generator when they read the students). */
+      receivers: gens.length - reports.length,
       cpuPercent: gens.reduce((a, g) => a + g.cpuPercent, 0),
       usPerMessage: (1e6 * genCpuSeconds) / messages,
       loopDelayP99Ms: Math.max(...reports.map((r) => r.loopDelayMs.p99)),
@@ -258,6 +262,11 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
 }
 
 export type RunResult = Awaited<ReturnType<typeof runOne>>;
+
+/** The processes that make the load: each generator, and the native receiver reading its students if it has one. */
+export function generatorPids(gens: Child[], ready: { receiverPid?: number }[]): number[] {
+  return [...gens.map((g) => g.proc.pid!), ...ready.flatMap((r) => (r.receiverPid ? [r.receiverPid] : []))];
+}
 
 /** Opsroom, then the bare socket.io baseline with Opsroom's mean payload sizes, under the same generators. */
 export async function withBaseline(opts: FanoutOptions, hooks: RunHooks = {}) {
@@ -292,7 +301,7 @@ const serverLoop = (x: RunResult) => {
 };
 
 const generator = (x: RunResult) =>
-  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms, max ${fmt(x.loadgen.loopDelayMaxMs, 0)}, waited for a core ${fmt(x.loadgen.waitedMsPerSecond, 0)} ms/s)`;
+  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''}${x.loadgen.receivers ? ` + ${x.loadgen.receivers} native receiver${x.loadgen.receivers > 1 ? 's' : ''}` : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms, max ${fmt(x.loadgen.loopDelayMaxMs, 0)}, waited for a core ${fmt(x.loadgen.waitedMsPerSecond, 0)} ms/s)`;
 
 export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): string {
   const line = (name: string, x: RunResult) =>

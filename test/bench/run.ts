@@ -11,6 +11,7 @@
 // bench's ms per simulated minute (1000; 0: as fast as the rooms go), `--survivors` has it count, after its
 // measured minutes, what one more minute leaves alive for the next scavenge. `npm run soak` is separate.
 import { mkdirSync } from 'node:fs';
+import { receiverForRun } from './fanout/native.ts';
 import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
 import { benchBaseline, benchCoach, reportBaseline, reportCoach } from './coach.ts';
 import { benchCluster, benchFailover, reportCluster, reportFailover } from './cluster.ts';
@@ -81,7 +82,7 @@ if (want('fanout')) {
   };
   const opts = quick ? { ...base, seconds: 30, warmupSeconds: 10 } : base;
   console.log(
-    `\n[3] fan-out: ${opts.rooms * opts.teams * opts.perTeam} students in ${opts.rooms} rooms of ${opts.teams} teams, 1 simulated minute per second, ${opts.seconds} s (load generator: ${opts.procs} process(es) of their own${pin ? ', on other CPUs than the server' : ''})`,
+    `\n[3] fan-out: ${opts.rooms * opts.teams * opts.perTeam} students in ${opts.rooms} rooms of ${opts.teams} teams, 1 simulated minute per second, ${opts.seconds} s (load generator: ${opts.procs} process(es) of their own${pin ? ', on other CPUs than the server' : ''}; ${receiverForRun().how})`,
   );
   console.log(reportFanout(await withBaseline(opts, { cpuProfileDir })));
 }
@@ -93,7 +94,7 @@ if (asked('limit')) {
   );
   const touch = firstTouchCost();
   console.log(
-    `this machine: the first touch of a fresh page costs ${fmt(touch.usPerFault, 1)} µs (${fmt(touch.faultsPerPage, 2)} faults a page)`,
+    `this machine: the first touch of a fresh page costs ${fmt(touch.usPerFault, 1)} µs (${fmt(touch.faultsPerPage, 2)} faults a page); ${receiverForRun().how}`,
   );
   // One line per size as soon as it is measured.
   for (const n of limitSizes)

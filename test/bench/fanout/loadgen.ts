@@ -13,6 +13,7 @@ import { getModel } from '../../../shared/sim/registry.ts';
 import { rngFromSeed, uniform } from '../../../shared/sim/rng.ts';
 import type { ControlDef, SimulatorId } from '../../../shared/sim/types.ts';
 import { Histogram } from '../stats.ts';
+import { NativeReceiver, type ReceiverReport } from './native.ts';
 import { WireSocket } from './wire.ts';
 
 export interface LoadgenConfig {
@@ -33,6 +34,11 @@ export interface LoadgenConfig {
    */
   roomUrls?: string[];
   studentUrls?: string[];
+  /**
+   * The native receiver's binary (native.ts): once joined, the students' sockets are handed over to it and read
+   * there. Without it they are read here, in JavaScript.
+   */
+  receiver?: string;
 }
 
 const cfg = JSON.parse(process.argv[2]) as LoadgenConfig;
@@ -134,10 +140,18 @@ function numberAfter(text: string, key: string): number {
 /** Where an Opsroom team minute writes its minute: first in its snapshot (checked against the parsed text below). */
 const SNAPSHOT_MINUTE = '"snapshot":{"minute":';
 
+/** A minute's round, minute and sending time as read from its text, against a parse of it: they must agree. */
+function checkMinute(read: readonly number[], raw: string): void {
+  const m = JSON.parse(raw.slice(raw.indexOf(',') + 1, -1));
+  const parsed: [number, number, number] = [m.roundId, m.snapshot?.minute ?? m.minute, m.sentAt];
+  if (parsed.some((x, i) => x !== read[i]))
+    throw new Error(`a minute read as ${read.join('/')} but parsed as ${parsed.join('/')}: ${raw.slice(0, 120)}`);
+}
+
 /**
  * Round, minute and sending time of a student's minute, read from its text without parsing the ~2 KB of JSON
  * (a quarter of the generator's JavaScript): a generator lighter per message measures the server, not itself.
- * The first of every 4,096 is parsed as well and must agree.
+ * The first of every 4,096 is parsed as well and must agree (the native receiver does the same).
  */
 let minutesRead = 0;
 function minuteOf(raw: string, minuteKey: string): [round: number, minute: number, sentAt: number] {
@@ -146,12 +160,7 @@ function minuteOf(raw: string, minuteKey: string): [round: number, minute: numbe
     numberAfter(raw, minuteKey),
     numberAfter(raw, '"sentAt":'),
   ];
-  if ((minutesRead++ & 4095) === 0 || read.some(Number.isNaN)) {
-    const m = JSON.parse(raw.slice(raw.indexOf(',') + 1, -1));
-    const parsed: [number, number, number] = [m.roundId, m.snapshot?.minute ?? m.minute, m.sentAt];
-    if (parsed.some((x, i) => x !== read[i]))
-      throw new Error(`a minute read as ${read.join('/')} but parsed as ${parsed.join('/')}: ${raw.slice(0, 120)}`);
-  }
+  if ((minutesRead++ & 4095) === 0 || read.some(Number.isNaN)) checkMinute(read, raw);
   return read;
 }
 
@@ -165,9 +174,11 @@ function studentReceived(t: Track, round: number, minute: number, sentAt: number
   studentBytes += raw.length;
 }
 
-function teacherReceived(t: Track, m: { roundId: number; minute: number; sentAt: number }, raw: string): void {
+/** A teacher's minute, read as a student's is (both servers write its round, minute and time first). */
+function teacherReceived(t: Track, raw: string): void {
+  const [round, minute, sentAt] = minuteOf(raw, '"minute":');
   const now = Date.now();
-  const late = track(t, m.roundId, m.minute, m.sentAt, now);
+  const late = track(t, round, minute, sentAt, now);
   if (!measuring) return;
   teacherLatency.add(late);
   teacherBytes += raw.length;
@@ -178,6 +189,46 @@ async function inBatches<T>(items: T[], size: number, fn: (x: T) => Promise<void
 }
 
 type Ack = { ok: boolean; error?: { code: string }; [k: string]: any };
+
+/** Every student's socket and the controls of its roles (none for the bare server's). */
+const students: { socket: WireSocket; controls: () => ControlDef[] }[] = [];
+/** Changes prepared for each student handed over; the receiver picks one at random each time it changes. */
+const CHANGES_PER_STUDENT = 16;
+
+/** Until no socket has received a frame for quietMs: the rosters of the last joins have arrived. */
+async function quiet(quietMs = 500, maxMs = 30_000): Promise<void> {
+  const until = Date.now() + maxMs;
+  let frames = wire().frames;
+  let since = Date.now();
+  while (Date.now() - since < quietMs) {
+    if (Date.now() > until) throw new Error(`the sockets were not quiet for ${quietMs} ms within ${maxMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+    const now = wire().frames;
+    if (now !== frames) [frames, since] = [now, Date.now()];
+  }
+}
+
+/** Hands every student's socket to the native receiver, with changes drawn from the controls of its roles. */
+async function handOver(path: string): Promise<NativeReceiver> {
+  await quiet();
+  const handed = students.map(({ socket, controls }) => {
+    const mine = controls();
+    const changes = mine.length
+      ? Array.from({ length: CHANGES_PER_STUDENT }, () => {
+          const def = mine[Math.floor(random() * mine.length)];
+          return JSON.stringify(['student:control', { key: def.key, value: randomControlValue(def, random) }]);
+        })
+      : [];
+    return { socket: socket.handOver(), changes };
+  });
+  studentTracks.length = 0; // read by the receiver from here on
+  return NativeReceiver.start(path, handed, {
+    changeProbability: cfg.changeProbability,
+    seed: 0x5eed + cfg.part,
+    mode: cfg.mode,
+    check: checkMinute,
+  });
+}
 
 async function setupOpsroom(): Promise<() => Promise<void>> {
   const sims: SimulatorId[] = ['payment-switch', 'web-service'];
@@ -204,7 +255,7 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
     const ack = await teacher.request<Ack>('teacher:join', { code, key: teacherKey });
     if (!ack.ok) throw new Error(`teacher:join ${JSON.stringify(ack)}`);
     const t = newTrack();
-    teacher.on('room:minute', (m, raw) => teacherReceived(t, m, raw));
+    teacher.onRaw('room:minute', (raw) => teacherReceived(t, raw));
     teacher.on('scores', () => {
       // The next round at once, as a teacher would after the debrief.
       void teacher
@@ -236,6 +287,7 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
     };
     let mine = own(ack.room);
     s.on('room', (v) => (mine = own(v)));
+    students.push({ socket: s, controls: () => mine });
     s.onRaw('minute', (raw) => {
       studentReceived(t, ...minuteOf(raw, SNAPSHOT_MINUTE), raw);
       // Students play from the first minute, in the warm-up too: a server meets its first changes once, early in
@@ -278,8 +330,11 @@ async function setupBaseline(): Promise<() => Promise<void>> {
   await inBatches(subs, 100, async ({ channel, teacher }) => {
     const s = await connect();
     const t = newTrack();
-    if (teacher) s.on('room:minute', (m, raw) => teacherReceived(t, m, raw));
-    else studentTracks.push(t);
+    if (teacher) s.onRaw('room:minute', (raw) => teacherReceived(t, raw));
+    else {
+      studentTracks.push(t);
+      students.push({ socket: s, controls: () => [] });
+    }
     if (!teacher) s.onRaw('minute', (raw) => studentReceived(t, ...minuteOf(raw, '"minute":'), raw));
     await s.request('sub', channel);
   });
@@ -292,8 +347,12 @@ async function setupBaseline(): Promise<() => Promise<void>> {
 const send = (msg: object) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 
 const start = cfg.mode === 'opsroom' ? await setupOpsroom() : await setupBaseline();
-process.stderr.write(`loadgen ${cfg.mode} ${cfg.part + 1}/${cfg.procs}: ${sockets.length} sockets connected\n`);
-send({ event: 'ready', sockets: sockets.length });
+const receiver = cfg.receiver ? await handOver(cfg.receiver) : null;
+process.stderr.write(
+  `loadgen ${cfg.mode} ${cfg.part + 1}/${cfg.procs}: ${sockets.length} sockets connected` +
+    `${receiver ? `, ${students.length} students read by the native receiver` : ''}\n`,
+);
+send({ event: 'ready', sockets: sockets.length, receiverPid: receiver?.pid });
 
 let t0 = 0;
 for await (const line of createInterface({ input: process.stdin })) {
@@ -313,38 +372,63 @@ for await (const line of createInterface({ input: process.stdin })) {
     loopDelay.enable();
     measuring = true;
     t0 = Date.now();
+    await receiver?.measure();
     send({ event: 'measuring' });
   } else if (cmd.do === 'report') {
     measuring = false;
     loopDelay.disable();
     const seconds = (Date.now() - t0) / 1000;
     const atEnd = wire();
+    const native = receiver ? await receiver.report() : null;
     for (const s of sockets) s.close();
-    send({
-      event: 'report',
-      sockets: sockets.length,
-      seconds,
-      student: studentLatency.toJSON(),
-      studentSinceTick: studentSinceTick.toJSON(),
-      teacher: teacherLatency.toJSON(),
-      studentBytes,
-      teacherBytes,
-      wireFrames: atEnd.frames - wireAtStart.frames,
-      wireBytes: atEnd.bytes - wireAtStart.bytes,
-      missed,
-      outOfOrder,
-      repeated,
-      // Gaps count as missed only once a later minute arrives: a student whose minutes stopped is stalled.
-      stalled: studentTracks.filter((t) => t.lastAt < Date.now() - STALL_MS).length,
-      changesSent,
-      changeErrors,
-      maxGapMs,
-      // The histogram holds the interval between samples: what exceeds the resolution is the delay.
-      loopDelayMs: {
-        p99: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS),
-        max: Math.max(0, loopDelay.max / 1e6 - LOOP_RESOLUTION_MS),
-      },
-    });
+    send(
+      withReceiver(native, {
+        event: 'report',
+        sockets: sockets.length,
+        seconds,
+        student: studentLatency.toJSON(),
+        studentSinceTick: studentSinceTick.toJSON(),
+        teacher: teacherLatency.toJSON(),
+        studentBytes,
+        teacherBytes,
+        wireFrames: atEnd.frames - wireAtStart.frames,
+        wireBytes: atEnd.bytes - wireAtStart.bytes,
+        missed,
+        outOfOrder,
+        repeated,
+        // Gaps count as missed only once a later minute arrives: a student whose minutes stopped is stalled.
+        stalled: studentTracks.filter((t) => t.lastAt < Date.now() - STALL_MS).length,
+        changesSent,
+        changeErrors,
+        maxGapMs,
+        // The histogram holds the interval between samples: what exceeds the resolution is the delay.
+        loopDelayMs: {
+          p99: Math.max(0, loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS),
+          max: Math.max(0, loopDelay.max / 1e6 - LOOP_RESOLUTION_MS),
+        },
+      }),
+    );
     process.exit(0);
   }
+}
+
+/** This process's figures (its teachers, and students read here) with the native receiver's (its students). */
+function withReceiver<R extends Record<string, any>>(native: ReceiverReport | null, own: R): R {
+  if (!native) return own;
+  const hist = (a: [number, number][], b: [number, number][]) =>
+    Histogram.fromJSON(a).merge(Histogram.fromJSON(b)).toJSON();
+  const sum = ['studentBytes', 'wireFrames', 'wireBytes', 'missed', 'outOfOrder', 'repeated', 'stalled'] as const;
+  const out: Record<string, any> = { ...own };
+  for (const k of sum) out[k] = own[k] + native[k];
+  for (const k of ['changesSent', 'changeErrors'] as const) out[k] = own[k] + native[k];
+  return {
+    ...out,
+    student: hist(own.student, native.student),
+    studentSinceTick: hist(own.studentSinceTick, native.studentSinceTick),
+    maxGapMs: Math.max(own.maxGapMs, native.maxGapMs),
+    loopDelayMs: {
+      p99: Math.max(own.loopDelayMs.p99, native.busyMs.p99),
+      max: Math.max(own.loopDelayMs.max, native.busyMs.max),
+    },
+  } as unknown as R;
 }

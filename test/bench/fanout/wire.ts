@@ -4,6 +4,7 @@
 //
 // Frames: "0{…}" open, "2" ping → "3" pong, "40" connect → "40{…}", "42[event, arg]" an event,
 // "42<id>[event, arg]" one that wants an ack, "43<id>[result]" the ack.
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 
 export type Handler = (arg: any, raw: string) => void;
@@ -102,6 +103,29 @@ export class WireSocket {
       this.acks.set(id, resolve);
       this.ws.send(`42${id}${JSON.stringify([event, arg])}`);
     });
+  }
+
+  /**
+   * Stops reading this connection and returns its TCP socket, for another process to read from here on (the native
+   * receiver, native.ts). Refuses if part of a frame has been read, which the other reader would not see.
+   */
+  handOver(): Socket {
+    // ws's own fields: its TCP socket, and where its receiver is: between frames (state 0, GET_INFO) with nothing held.
+    type Receiver = { _state: number; _bufferedBytes: number; _fragments: unknown[] };
+    const ws = this.ws as unknown as { _socket: Socket; _receiver: Receiver };
+    const socket = ws._socket;
+    socket.pause();
+    // A paused socket's handle goes on reading into the stream's buffer; stopped, it leaves the bytes in the kernel.
+    const handle = (socket as unknown as { _handle: { reading: boolean; readStop(): number } | null })._handle;
+    if (handle?.reading) {
+      handle.reading = false;
+      handle.readStop();
+    }
+    const r = ws._receiver;
+    const held = socket.readableLength + r._bufferedBytes;
+    if (held || r._state !== 0 || r._fragments.length)
+      throw new Error(`a socket was handed over in the middle of a frame (${held} bytes of it read)`);
+    return socket;
   }
 
   close(): void {
