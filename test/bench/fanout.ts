@@ -251,6 +251,8 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
       procs: reports.length,
       /** Native receivers among the processes measured (one per generator when they read the students). */
       receivers: gens.length - reports.length,
+      /** The receivers' part of usPerMessage (the samples after the generators' own). */
+      receiverUsPerMessage: (1e6 * gens.slice(reports.length).reduce((a, g) => a + g.cpuSeconds, 0)) / messages,
       cpuPercent: gens.reduce((a, g) => a + g.cpuPercent, 0),
       usPerMessage: (1e6 * genCpuSeconds) / messages,
       loopDelayP99Ms: Math.max(...reports.map((r) => r.loopDelayMs.p99)),
@@ -301,7 +303,7 @@ const serverLoop = (x: RunResult) => {
 };
 
 const generator = (x: RunResult) =>
-  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''}${x.loadgen.receivers ? ` + ${x.loadgen.receivers} native receiver${x.loadgen.receivers > 1 ? 's' : ''}` : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms, max ${fmt(x.loadgen.loopDelayMaxMs, 0)}, waited for a core ${fmt(x.loadgen.waitedMsPerSecond, 0)} ms/s)`;
+  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''}${x.loadgen.receivers ? ` + ${x.loadgen.receivers} native receiver${x.loadgen.receivers > 1 ? 's' : ''}` : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message${x.loadgen.receivers ? `, the receivers ${fmt(x.loadgen.receiverUsPerMessage, 1)}` : ''}, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms, max ${fmt(x.loadgen.loopDelayMaxMs, 0)}, waited for a core ${fmt(x.loadgen.waitedMsPerSecond, 0)} ms/s)`;
 
 export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): string {
   const line = (name: string, x: RunResult) =>

@@ -148,8 +148,4 @@ export class NativeReceiver {
     this.proc.stdin!.write('report\n');
     return this.next<ReceiverReport>('receiver-report');
   }
-
-  kill(): void {
-    this.proc.kill();
-  }
 }
