@@ -52,7 +52,7 @@ const minute = (round: number, m: number, sentAt: number, bytes = 200) => {
 };
 
 describe('the native receiver', () => {
-  it('reads minutes in frames of every length and in pieces, counts gaps, answers pings and sends changes', async () => {
+  it('reads minutes in frames of every length and in pieces, counts gaps, answers both kinds of ping and sends changes', async () => {
     const first = clients.length;
     const wires = [await WireSocket.connect(url), await WireSocket.connect(url)];
     const [a, b] = [clients[first], clients[first + 1]];
@@ -96,6 +96,10 @@ describe('the native receiver', () => {
     a.ws.send('430[{"ok":false,"error":{"code":"NOT_YOUR_ROLE","message":"no"}}]');
     a.ws.send('431[{"ok":false,"error":{"code":"ROUND_FINISHED","message":"over"}}]');
     a.ws.send('432[{"ok":true}]');
+    // A WebSocket ping (not engine.io's) is answered with its payload.
+    const pong = new Promise<Buffer>((resolve) => b.ws.once('pong', resolve));
+    b.ws.ping('hi');
+    expect((await pong).toString()).toBe('hi');
     // A ping after everything: its pong says the frames before it were read.
     a.ws.send('2');
     b.ws.send('2');

@@ -11,6 +11,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = fileURLToPath(new URL('./receiver.c', import.meta.url));
+/** Everything the build reads: the source and the header it includes. */
+const INPUTS = [SOURCE, fileURLToPath(new URL('./histogram.h', import.meta.url))];
 
 /** Which reader the generators' students get: the native receiver unless LOADGEN_RECEIVER=js. */
 export function receiverWanted(): 'native' | 'js' {
@@ -21,12 +23,14 @@ export function receiverWanted(): 'native' | 'js' {
 
 /**
  * The receiver's binary, compiled with the machine's C compiler ($CC, or cc) into the temporary folder under a name
- * that is the hash of its source, so that a changed source is built again and an unchanged one once.
+ * that is the hash of its source and header, so that a changed source is built again and an unchanged one once.
  */
 export function buildReceiver(): { path: string } | { error: string } {
-  const hash = createHash('sha256').update(readFileSync(SOURCE)).digest('hex').slice(0, 16);
+  const hash = createHash('sha256');
+  for (const file of INPUTS) hash.update(readFileSync(file));
+  const name = `receiver-${hash.digest('hex').slice(0, 16)}`;
   const dir = join(tmpdir(), 'opsroom-bench');
-  const path = join(dir, `receiver-${hash}`);
+  const path = join(dir, name);
   if (existsSync(path)) return { path };
   mkdirSync(dir, { recursive: true });
   const cc = process.env.CC || 'cc';

@@ -1,7 +1,7 @@
 // The load generator's native receiver: it takes over the students' sockets once they have joined (loadgen.ts
 // hands them over as file descriptors 3, 4, …) and reads their minutes in C. In JavaScript a generator spent
-// 27–44 µs of CPU per message, as much as the server it measures, on two cores it shares with that server; here
-// it is the kernel's receive path and a few memchr's (docs/performance.md, "The twenty-fifth stretch").
+// 26–44 µs of CPU per message, as much as the server it measures, on two cores it shares with that server; this
+// takes 6–7 µs, most of it the kernel's (docs/performance.md, "The twenty-fifth stretch").
 //
 // What it does with each socket is what loadgen.ts did: answer engine.io's pings, read each student minute's
 // round, minute and sending time where the servers write them, track order and gaps, count latency from due,
@@ -26,55 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "histogram.h"
+
 #define PERIOD_MS 1000.0
 #define STALL_MS 3000.0
 #define READ_BYTES 65536
-
-typedef struct {
-  long long *counts;
-  long cap;
-  long long n;
-} Hist;
-
-static void hist_add(Hist *h, double ms) {
-  long k = lround(ms);
-  if (k < 0) k = 0;
-  if (k >= h->cap) {
-    long cap = h->cap ? h->cap : 1024;
-    while (cap <= k) cap *= 2;
-    h->counts = realloc(h->counts, cap * sizeof *h->counts);
-    memset(h->counts + h->cap, 0, (cap - h->cap) * sizeof *h->counts);
-    h->cap = cap;
-  }
-  h->counts[k]++;
-  h->n++;
-}
-
-static void hist_reset(Hist *h) {
-  if (h->counts) memset(h->counts, 0, h->cap * sizeof *h->counts);
-  h->n = 0;
-}
-
-/** As Histogram.toJSON in stats.ts: [[ms, count], …]. */
-static void hist_json(FILE *f, const Hist *h) {
-  fputc('[', f);
-  int first = 1;
-  for (long k = 0; k < h->cap; k++)
-    if (h->counts[k]) {
-      fprintf(f, "%s[%ld,%lld]", first ? "" : ",", k, h->counts[k]);
-      first = 0;
-    }
-  fputc(']', f);
-}
-
-static double hist_quantile(const Hist *h, double q) {
-  if (!h->n) return 0;
-  long long rank = (long long)ceil(q * h->n), seen = 0;
-  if (rank < 1) rank = 1;
-  for (long k = 0; k < h->cap; k++)
-    if ((seen += h->counts[k]) >= rank) return (double)k;
-  return 0;
-}
 
 typedef struct {
   int fd;
@@ -101,17 +57,14 @@ static long long minutesRead;
 static double maxGapMs;
 static Hist latency, sinceTick, busy;
 
-static double now_ms(void) {
+static double ms_of(clockid_t clock) {
   struct timespec t;
-  clock_gettime(CLOCK_REALTIME, &t);
+  clock_gettime(clock, &t);
   return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
-
-static double mono_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+/** Wall-clock time, as the servers' sentAt (Date.now()), and a clock for durations. */
+#define now_ms() ms_of(CLOCK_REALTIME)
+#define mono_ms() ms_of(CLOCK_MONOTONIC)
 
 /** xorshift64*: uniform in [0, 1). */
 static double uniform(void) {
@@ -260,14 +213,12 @@ static size_t frames(int epfd, Sock *s, unsigned char *buf, size_t len) {
     char *p = (char *)buf + at + head;
     if (op == 0x1) text_frame(s, p, pl);
     else if (op == 0x8) close_sock(epfd, s);
-    else if (op == 0x9) { // a WebSocket ping: pong with its payload
-      char copy[126];
+    else if (op == 0x9) { // a WebSocket ping: pong with its payload (if the write fails, the close comes next)
       size_t n = pl < 125 ? pl : 125;
-      memcpy(copy, p, n);
-      copy[n] = 0;
-      unsigned char frame[2 + 4 + 125] = {0x8a, 0x80 | n, 0, 0, 0, 0};
-      memcpy(frame + 6, copy, n);
-      if (write(s->fd, frame, 6 + n) < 0) { /* the socket is going: its close comes next */ }
+      unsigned char frame[6 + 125] = {0x8a, 0x80 | n, 0, 0, 0, 0};
+      memcpy(frame + 6, p, n);
+      ssize_t ignored = write(s->fd, frame, 6 + n);
+      (void)ignored;
     }
     at += head + pl;
   }
