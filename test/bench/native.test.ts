@@ -1,6 +1,6 @@
 // The load generator's native receiver (fanout/receiver.c, fanout/native.ts): it takes sockets over from the
 // generator's wire client and reads, counts and answers as the generator's JavaScript does.
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { Histogram } from './stats.ts';
@@ -34,6 +34,9 @@ beforeAll(async () => {
     ws.send('0{"sid":"e","pingInterval":25000,"pingTimeout":20000}');
   });
 });
+/** The server side's TCP socket of a client, to write bytes that are not whole frames. */
+const tcpOf = (ws: WebSocket) => (ws as unknown as { _socket: Socket })._socket;
+
 afterAll(() => {
   for (const c of clients) c.ws.terminate();
   return new Promise((r) => wss.close(r));
@@ -83,7 +86,7 @@ describe('the native receiver', () => {
     ])
       a.ws.send(minute(1, m, at(m), bytes));
     // b: a minute split between writes, then round 2 from its minute 1 (minute 0 missed), then an ack and a ping.
-    const socket = (b.ws as unknown as { _socket: import('node:net').Socket })._socket;
+    const socket = tcpOf(b.ws);
     const frame = Buffer.concat([Buffer.from([0x81, 126, 0, 0]), Buffer.from(minute(1, 0, at(0), 150))]);
     frame.writeUInt16BE(frame.length - 4, 2);
     socket.write(frame.subarray(0, 3));
@@ -150,7 +153,7 @@ describe('the native receiver', () => {
   it('is not given a socket of which part of a frame was read', async () => {
     const first = clients.length;
     const wire = await WireSocket.connect(url);
-    const socket = (clients[first].ws as unknown as { _socket: import('node:net').Socket })._socket;
+    const socket = tcpOf(clients[first].ws);
     // The head of a frame of 5 bytes: read, but none of its payload yet.
     socket.write(Buffer.from([0x81, 0x05]));
     const receiver = (wire as unknown as { ws: { _receiver: { _state: number } } }).ws._receiver;

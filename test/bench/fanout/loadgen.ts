@@ -417,10 +417,19 @@ function withReceiver<R extends Record<string, any>>(native: ReceiverReport | nu
   if (!native) return own;
   const hist = (a: [number, number][], b: [number, number][]) =>
     Histogram.fromJSON(a).merge(Histogram.fromJSON(b)).toJSON();
-  const sum = ['studentBytes', 'wireFrames', 'wireBytes', 'missed', 'outOfOrder', 'repeated', 'stalled'] as const;
+  const counts = [
+    'studentBytes',
+    'wireFrames',
+    'wireBytes',
+    'missed',
+    'outOfOrder',
+    'repeated',
+    'stalled',
+    'changesSent',
+    'changeErrors',
+  ] as const;
   const out: Record<string, any> = { ...own };
-  for (const k of sum) out[k] = own[k] + native[k];
-  for (const k of ['changesSent', 'changeErrors'] as const) out[k] = own[k] + native[k];
+  for (const k of counts) out[k] = own[k] + native[k];
   return {
     ...out,
     student: hist(own.student, native.student),
