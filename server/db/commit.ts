@@ -10,14 +10,21 @@ import type { Store } from './store.ts';
 import type { Write } from './writes.ts';
 
 /**
- * Callers told per turn of the event loop once their transaction is stored (release). Large enough that an ordinary
- * transaction (9–19 lists at 10,000 students: a few rooms' minutes and the changes of the same 20 ms) is told in one
- * turn: at 8, a stored minute waited one or two more turns of a loop busy with 10,000 sockets, and the time from asking
- * for the commit to the broadcast was 57–197 ms on average where the wait and the transaction took 22–40
- * (docs/performance.md, "The fourteenth stretch"). Small enough that a backlog (a disk slower than a slot) still lets
- * the timers run between chunks.
+ * Callers told per turn of the event loop once their transaction is stored (release), while none are behind. Each
+ * goes on to broadcast its room's minute (1–2 ms of sends at 10,000 students), and the loop's timers (the next
+ * minutes' beats) and its answers from the writer thread wait until the turn ends. Told a whole transaction a turn (up
+ * to 32), the beats at the p99 started 45–68 ms late and a list waited 34–47 ms for its transaction; two a turn, 29–44
+ * and 25–32 ms, at the same CPU per snapshot (docs/performance.md, "The twenty-seventh stretch"). When callers are
+ * behind, more a turn (RELEASE_SHARE).
  */
-export const RELEASE_CHUNK = 32;
+export const RELEASE_CHUNK = 2;
+/**
+ * With callers still to be told, a turn tells at least this share of them: a slow turn (a host that slows, a long
+ * collection) must not leave a backlog that every later minute queues behind. At two a turn and no more, a slow
+ * phase let the release fall behind, and one run's p99 from due reached 241 ms with 110 ms of it spent waiting to be
+ * told.
+ */
+export const RELEASE_SHARE = 1 / 4;
 
 interface Waiting {
   writes: readonly Write[];
@@ -96,20 +103,27 @@ export class Committer {
   /** Callers of a stored transaction still to hear it (release). */
   private releasing: Promise<void> = Promise.resolve();
 
+  /** Callers of stored transactions not told yet. */
+  private untold = 0;
+
   /**
-   * Tells the callers of a stored transaction, RELEASE_CHUNK at a time, one turn of the event loop each: what
-   * each does next (its room's minute broadcast to its sockets) would otherwise run all at once, and the
-   * minutes falling due meanwhile would start late. The next transaction does not wait for this.
+   * Tells the callers of a stored transaction, a few at a time, one turn of the event loop each, after those of
+   * earlier transactions: what each does next (its room's minute broadcast to its sockets) would otherwise run all at
+   * once, and the minutes falling due meanwhile would start late. The next transaction does not wait for this.
    */
   private release(batch: Waiting[]): void {
-    if (batch.length <= RELEASE_CHUNK) {
+    if (batch.length <= RELEASE_CHUNK && this.untold === 0) {
       for (const w of batch) w.resolve();
       return;
     }
+    this.untold += batch.length;
     this.releasing = this.releasing.then(async () => {
-      for (let i = 0; i < batch.length; i += RELEASE_CHUNK) {
+      for (let i = 0; i < batch.length; ) {
         if (i > 0) await new Promise((r) => setImmediate(r));
-        for (const w of batch.slice(i, i + RELEASE_CHUNK)) w.resolve();
+        const n = Math.max(RELEASE_CHUNK, Math.ceil(this.untold * RELEASE_SHARE));
+        for (const w of batch.slice(i, i + n)) w.resolve();
+        this.untold -= Math.min(n, batch.length - i);
+        i += n;
       }
     });
   }

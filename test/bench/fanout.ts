@@ -299,7 +299,11 @@ const serverLoop = (x: RunResult) => {
     .map(([kind, g]) => `${g.count} ${kind} ${fmt(g.totalMs, 0)} ms (max ${fmt(g.maxMs, 0)})`)
     .join(', ');
   const m = x.probe.memoryMB;
-  return `server loop delay p99 ${fmt(x.probe.loopDelayMs.p99, 0)} ms (max ${fmt(x.probe.loopDelayMs.max, 0)}), GC ${gc || 'none'}, heap ${m.heapUsed}/${m.heapTotal} MB (external ${m.external}), page faults ${fmt(x.server.minorFaultsPerSecond, 0)}/s`;
+  const stalls = x.probe.stalls
+    .slice(0, 3)
+    .map((s) => `${fmt(s.ms, 0)} ms: ran ${fmt(s.ranMs, 0)}, waited ${fmt(s.waitedMs, 0)}, GC ${fmt(s.gcMs, 0)}`)
+    .join('; ');
+  return `server loop delay p99 ${fmt(x.probe.loopDelayMs.p99, 0)} ms (max ${fmt(x.probe.loopDelayMs.max, 0)}; longest stand-stills ${stalls || 'none'}), GC ${gc || 'none'}, heap ${m.heapUsed}/${m.heapTotal} MB (external ${m.external}), page faults ${fmt(x.server.minorFaultsPerSecond, 0)}/s`;
 };
 
 const generator = (x: RunResult) =>

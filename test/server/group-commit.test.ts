@@ -1,7 +1,7 @@
 // Group commit: the rooms whose minute falls due in one turn share one transaction, and none of them
 // is seen before that transaction is stored; a failing write list fails its own room only.
 import { expect, test } from 'vitest';
-import { Committer, RELEASE_CHUNK } from '../../server/db/commit.ts';
+import { Committer, RELEASE_CHUNK, RELEASE_SHARE } from '../../server/db/commit.ts';
 import type { Write } from '../../server/db/writes.ts';
 import { noMetrics } from '../../server/ops/metrics.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
@@ -232,19 +232,25 @@ test('a round whose start took long to store still plays minute 1 one tempo afte
   ]);
 });
 
-test('the callers of a large stored transaction hear it a few at a time, one turn each, after it is stored', async () => {
-  const env = roomEnv();
-  const committer = new Committer(env.store);
-  const start = env.store.transactions.length;
+/**
+ * Commits `callers` lists at once (one transaction) and records, per turn of the event loop, which callers heard
+ * theirs; `then(i)` runs as caller i hears.
+ */
+async function toldByTurn(
+  committer: Committer,
+  env: ReturnType<typeof roomEnv>,
+  callers: number,
+  then = (_i: number) => {},
+) {
   const heard: number[][] = [];
   let turn = 0;
-  const callers = 2 * RELEASE_CHUNK + 6;
   const asked = Array.from({ length: callers }, (_, i) =>
     committer.commit([{ op: 'insertTeacher', id: 100 + i, keyHash: `chunk${i}`, createdAt: 0 }]).then(async () => {
       // Stored before heard: every caller finds its row.
       expect(await env.store.teacherByKeyHash(`chunk${i}`)).toBe(100 + i);
       heard[turn] ??= [];
       heard[turn].push(i);
+      then(i);
     }),
   );
   // Count the turns of the event loop while they are told.
@@ -258,8 +264,52 @@ test('the callers of a large stored transaction hear it a few at a time, one tur
   await Promise.all(asked);
   await committer.idle();
   counting = false;
+  return { heard, told: heard.filter((h) => h?.length) };
+}
+
+test('the callers of a large stored transaction hear it a few at a time, one turn each, after it is stored', async () => {
+  const env = roomEnv();
+  const committer = new Committer(env.store);
+  const start = env.store.transactions.length;
+  // Few enough that a quarter of them is less than a chunk.
+  const callers = 3 * RELEASE_CHUNK + 1;
+  expect(Math.ceil(callers * RELEASE_SHARE)).toBeLessThanOrEqual(RELEASE_CHUNK);
+  const { told } = await toldByTurn(committer, env, callers);
   expect(env.store.transactions.length).toBe(start + 1);
-  const told = heard.filter((h) => h?.length);
-  expect(told.map((h) => h.length)).toEqual([RELEASE_CHUNK, RELEASE_CHUNK, 6]);
+  expect(told.map((h) => h.length)).toEqual([RELEASE_CHUNK, RELEASE_CHUNK, RELEASE_CHUNK, 1]);
   expect(told.flat()).toEqual(Array.from({ length: callers }, (_, i) => i));
+});
+
+test('a backlog of callers is told faster, a share of it a turn, and a later transaction waits its turn', async () => {
+  const env = roomEnv();
+  const committer = new Committer(env.store);
+  const callers = 40;
+  let late: Promise<void> | null = null;
+  const order: string[] = [];
+  const start = env.store.transactions.length;
+  let storedWhenLastHeard = 0;
+  const { told } = await toldByTurn(committer, env, callers, (i) => {
+    order.push(`first ${i}`);
+    if (i === callers - 1) storedWhenLastHeard = env.store.transactions.length - start;
+    // A list asked for as the first callers hear theirs: its own transaction, stored while the rest are told.
+    late ??= committer
+      .commit([{ op: 'insertTeacher', id: 999, keyHash: 'late', createdAt: 0 }])
+      .then(() => void order.push('late'));
+  });
+  await late;
+  const sizes = told.map((h) => h.length);
+  // A quarter of what is still to be told, never fewer than a chunk: 10 of 40 at once, then fewer as it clears.
+  expect(sizes[0]).toBe(Math.ceil(callers * RELEASE_SHARE));
+  for (let k = 1; k < sizes.length; k++) {
+    expect(sizes[k]).toBeLessThanOrEqual(sizes[k - 1]);
+    expect(sizes[k]).toBeGreaterThanOrEqual(
+      Math.min(RELEASE_CHUNK, callers - sizes.slice(0, k).reduce((a, b) => a + b)),
+    );
+  }
+  expect(sizes.reduce((a, b) => a + b)).toBe(callers);
+  expect(sizes.length).toBeLessThan(callers / RELEASE_CHUNK);
+  // The later transaction was stored before the first one's callers had all heard, and still heard after them.
+  expect(storedWhenLastHeard).toBe(2);
+  expect(order.at(-1)).toBe('late');
+  expect(order.filter((o) => o !== 'late')).toEqual(Array.from({ length: callers }, (_, i) => `first ${i}`));
 });

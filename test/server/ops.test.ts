@@ -93,6 +93,10 @@ describe('metrics', () => {
       expect(sample(after, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
       expect(after).toMatch(/^nodejs_eventloop_lag_p99_seconds /m);
       expect(sample(after, 'process_resident_memory_bytes')).toBeGreaterThan(10_000_000);
+      // The descriptors are counted (listed off the event loop); no series walks every handle when scraped.
+      if (process.platform === 'linux') expect(sample(after, 'process_open_fds')).toBeGreaterThan(3);
+      expect(after).toMatch(/^process_max_fds /m);
+      expect(after).not.toMatch(/^nodejs_active_(handles|resources)/m);
     } finally {
       await server.close();
     }

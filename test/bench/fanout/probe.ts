@@ -1,6 +1,7 @@
 // What a bench server reports about itself over the measured window, driven by its parent (fanout.ts):
 // - {"do":"measure"} on stdin starts the window, {"do":"report"} ends it and prints {"probe": {...}}: the event
-//   loop's delay (p50, p99, max, beyond the sampling interval) and the garbage collections (count and total and
+//   loop's delay (p50, p99, max, beyond the sampling interval), its longest stand-stills split into the main thread's
+//   time on a core, waiting for one and in collections, and the garbage collections (count and total and
 //   longest pause, by kind) — what a late minute waited for — and, where the server has its own metrics, their
 //   minutes' delay from due to broadcast over the same window (what the server did, apart from the generators),
 //   with the p99 of its parts (the tick's lag behind its plan, its store phase — and of it the wait for a
@@ -9,7 +10,7 @@
 //   DIR/<name>-<pid>.cpuprofile and prints {"profiled": path} (the bench's `--cpu-prof DIR`: the measured
 //   window only, unlike `node --cpu-prof`).
 import { Session } from 'node:inspector';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver, constants } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -32,8 +33,72 @@ export interface ProbeReport {
    * asked until stored) and send phases, and of the store the wait for a transaction to start and the transaction.
    */
   minuteDelay?: { count: number; p99Ms: number; within100Ms: number; parts: Record<Part, number> };
+  /**
+   * The loop's longest stand-stills in the window (a 10-ms timer that came 40 ms or more late), each split by the
+   * main thread's own counters (/proc/thread-self/schedstat): ran (on a core: JavaScript, collection, syscalls),
+   * waited (runnable, for a core) and the rest (asleep: blocked in the kernel, or the loop idle) — and the
+   * collections' pause that fell inside it. The longest five, longest first.
+   */
+  stalls: Stall[];
   /** process.memoryUsage() at the end of the window, in MB. */
   memoryMB: { rss: number; heapUsed: number; heapTotal: number; external: number; arrayBuffers: number };
+}
+
+export interface Stall {
+  ms: number;
+  ranMs: number;
+  waitedMs: number;
+  gcMs: number;
+}
+
+/** The calling thread's time on a core and waiting for one, in ns; null where the kernel does not say. */
+function schedstat(): [number, number] | null {
+  try {
+    const [ran, waited] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+    return [ran, waited];
+  } catch {
+    return null;
+  }
+}
+
+const STALL_MS = 40;
+const STALLS_KEPT = 5;
+
+/** Samples the main thread's schedstat every RESOLUTION_MS and keeps the longest gaps between samples. */
+function stallWatch(gcPauses: Array<[number, number]>) {
+  const stalls: Array<Stall & { at: number }> = [];
+  let last = schedstat();
+  let lastAt = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const cur = schedstat();
+    const gap = now - lastAt - RESOLUTION_MS;
+    if (last && cur && gap >= STALL_MS) {
+      stalls.push({
+        ms: now - lastAt,
+        ranMs: (cur[0] - last[0]) / 1e6,
+        waitedMs: (cur[1] - last[1]) / 1e6,
+        gcMs: 0,
+        at: lastAt,
+      });
+      stalls.sort((a, b) => b.ms - a.ms);
+      stalls.length = Math.min(stalls.length, STALLS_KEPT);
+    }
+    last = cur;
+    lastAt = now;
+  }, RESOLUTION_MS);
+  return () => {
+    clearInterval(timer);
+    return stalls.map(({ at, ...s }) => {
+      // A pause's share of the stall: its overlap with [at, at + ms].
+      const gcMs = gcPauses.reduce(
+        (t, [start, d]) => t + Math.max(0, Math.min(start + d, at + s.ms) - Math.max(start, at)),
+        0,
+      );
+      const r = (x: number) => Math.round(x * 10) / 10;
+      return { ms: r(s.ms), ranMs: r(s.ranMs), waitedMs: r(s.waitedMs), gcMs: r(gcMs) };
+    });
+  };
 }
 
 const print = (msg: object) => process.stdout.write(`${JSON.stringify(msg)}\n`);
@@ -57,6 +122,8 @@ export function probeServer(name: string, scrape?: () => Promise<string>): void 
   let scrapedBefore: Promise<string> | null = null;
   const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   let gc: ProbeReport['gc'] = {};
+  let gcPauses: Array<[number, number]> = [];
+  let stopStalls: (() => Stall[]) | null = null;
   const gcs = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       const kind = GC_KINDS[(e as unknown as { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other';
@@ -65,6 +132,7 @@ export function probeServer(name: string, scrape?: () => Promise<string>): void 
       k.count++;
       k.totalMs += e.duration;
       k.maxMs = Math.max(k.maxMs, e.duration);
+      gcPauses.push([e.startTime, e.duration]);
     }
   });
   // The delay histogram holds the intervals between samples: what exceeds the resolution is the delay.
@@ -73,6 +141,8 @@ export function probeServer(name: string, scrape?: () => Promise<string>): void 
     const cmd = JSON.parse(line) as { do: 'measure' | 'report' };
     if (cmd.do === 'measure') {
       gc = {};
+      gcPauses = [];
+      stopStalls = stallWatch(gcPauses);
       loop.reset();
       loop.enable();
       gcs.observe({ entryTypes: ['gc'] });
@@ -80,6 +150,7 @@ export function probeServer(name: string, scrape?: () => Promise<string>): void 
     } else if (cmd.do === 'report') {
       loop.disable();
       gcs.disconnect();
+      const stalls = stopStalls?.() ?? [];
       const m = process.memoryUsage();
       const mb = (b: number) => Math.round(b / 2 ** 20);
       const memoryMB = {
@@ -92,6 +163,7 @@ export function probeServer(name: string, scrape?: () => Promise<string>): void 
       const report: ProbeReport = {
         loopDelayMs: { p50: delay(loop.percentile(50)), p99: delay(loop.percentile(99)), max: delay(loop.max) },
         gc,
+        stalls,
         memoryMB,
       };
       if (!scrape || !scrapedBefore) return print({ probe: report });
