@@ -13,9 +13,9 @@ import type { Write } from './writes.ts';
  * Callers told per turn of the event loop once their transaction is stored (release), while none are behind. Each
  * goes on to broadcast its room's minute (1–2 ms of sends at 10,000 students), and the loop's timers (the next
  * minutes' beats) and its answers from the writer thread wait until the turn ends. Told a whole transaction a turn (up
- * to 32), the beats at the p99 started 45–68 ms late and a list waited 34–47 ms for its transaction; two a turn, 29–44
- * and 25–32 ms, at the same CPU per snapshot (docs/performance.md, "The twenty-seventh stretch"). When callers are
- * behind, more a turn (RELEASE_SHARE).
+ * to 32), the beats at the p99 started 45–69 ms late; two a turn, 29–44 ms where the host ran steadily, at the same
+ * CPU per snapshot (docs/performance.md, "The twenty-seventh stretch"). When callers are behind, more a turn
+ * (RELEASE_SHARE).
  */
 export const RELEASE_CHUNK = 2;
 /**
