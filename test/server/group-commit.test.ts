@@ -233,8 +233,8 @@ test('a round whose start took long to store still plays minute 1 one tempo afte
 });
 
 /**
- * Commits `callers` lists at once (one transaction) and records, per turn of the event loop, which callers heard
- * theirs; `then(i)` runs as caller i hears.
+ * Commits `callers` lists at once (one transaction) and returns, for each turn of the event loop in which some
+ * heard theirs, which callers did; `then(i)` runs as caller i hears.
  */
 async function toldByTurn(
   committer: Committer,
@@ -264,7 +264,7 @@ async function toldByTurn(
   await Promise.all(asked);
   await committer.idle();
   counting = false;
-  return { heard, told: heard.filter((h) => h?.length) };
+  return heard.filter((h) => h?.length);
 }
 
 test('the callers of a large stored transaction hear it a few at a time, one turn each, after it is stored', async () => {
@@ -274,7 +274,7 @@ test('the callers of a large stored transaction hear it a few at a time, one tur
   // Few enough that a quarter of them is less than a chunk.
   const callers = 3 * RELEASE_CHUNK + 1;
   expect(Math.ceil(callers * RELEASE_SHARE)).toBeLessThanOrEqual(RELEASE_CHUNK);
-  const { told } = await toldByTurn(committer, env, callers);
+  const told = await toldByTurn(committer, env, callers);
   expect(env.store.transactions.length).toBe(start + 1);
   expect(told.map((h) => h.length)).toEqual([RELEASE_CHUNK, RELEASE_CHUNK, RELEASE_CHUNK, 1]);
   expect(told.flat()).toEqual(Array.from({ length: callers }, (_, i) => i));
@@ -288,7 +288,7 @@ test('a backlog of callers is told faster, a share of it a turn, and a later tra
   const order: string[] = [];
   const start = env.store.transactions.length;
   let storedWhenLastHeard = 0;
-  const { told } = await toldByTurn(committer, env, callers, (i) => {
+  const told = await toldByTurn(committer, env, callers, (i) => {
     order.push(`first ${i}`);
     if (i === callers - 1) storedWhenLastHeard = env.store.transactions.length - start;
     // A list asked for as the first callers hear theirs: its own transaction, stored while the rest are told.

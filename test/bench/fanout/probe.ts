@@ -14,6 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver, constants } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { schedstatOf } from '../procstat.ts';
 import { between, bucketsOf, histogramQuantile, shareWithin } from '../prom.ts';
 
 const RESOLUTION_MS = 10;
@@ -52,10 +53,9 @@ export interface Stall {
 }
 
 /** The calling thread's time on a core and waiting for one, in ns; null where the kernel does not say. */
-function schedstat(): [number, number] | null {
+function schedstat(): { ranNs: number; waitedNs: number } | null {
   try {
-    const [ran, waited] = readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
-    return [ran, waited];
+    return schedstatOf(readFileSync('/proc/thread-self/schedstat', 'utf8'));
   } catch {
     return null;
   }
@@ -76,8 +76,8 @@ function stallWatch(gcPauses: Array<[number, number]>) {
     if (last && cur && gap >= STALL_MS) {
       stalls.push({
         ms: now - lastAt,
-        ranMs: (cur[0] - last[0]) / 1e6,
-        waitedMs: (cur[1] - last[1]) / 1e6,
+        ranMs: (cur.ranNs - last.ranNs) / 1e6,
+        waitedMs: (cur.waitedNs - last.waitedNs) / 1e6,
         gcMs: 0,
         at: lastAt,
       });
