@@ -3,11 +3,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { leaveCheckpointsToThread } from './checkpointer.ts';
 import { SqliteStore } from './sqlite.ts';
+import { nameThisThread, THREAD_NAMES } from './thread-name.ts';
 import { MARK_WRITE, type WriterReply, type WriterRequest } from './writer.ts';
 
 if (!parentPort)
   throw new Error('writer.thread.ts runs inside the writer thread (writer.boot.mjs), not on the main thread');
 const port = parentPort;
+nameThisThread(THREAD_NAMES.writer);
 const { path, session } = workerData as { path: string; session: string };
 const store = SqliteStore.open(path);
 // Checkpoints are the checkpoint thread's (checkpointer.ts): this connection's own only if that one stops.

@@ -23,7 +23,7 @@ import {
 } from './fanout.ts';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
 import { receiverForRun } from './fanout/native.ts';
-import { cpuSeconds, sampleProcess } from './procstat.ts';
+import { cpuSeconds, sampleProcess, sumNamed } from './procstat.ts';
 import { startChild, type Child } from './spawn.ts';
 import { fmt } from './stats.ts';
 
@@ -152,6 +152,7 @@ async function runCluster(
         mainUser: measured.reduce((a, s) => a + s.threads.mainUser, 0),
         mainSystem: measured.reduce((a, s) => a + s.threads.mainSystem, 0),
         others: measured.reduce((a, s) => a + s.threads.others, 0),
+        named: sumNamed(measured.map((s) => s.threads.named)),
       },
       waited: {
         main: measured.reduce((a, s) => a + s.waited.main, 0),

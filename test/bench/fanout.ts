@@ -240,6 +240,10 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
         mainUser: (1e6 * server.threads.mainUser) / messages,
         mainSystem: (1e6 * server.threads.mainSystem) / messages,
         others: (1e6 * server.threads.others) / messages,
+        /** Of the others, Opsroom's own threads (the database writer, the checkpoints), by name. */
+        named: Object.fromEntries(
+          Object.entries(server.threads.named).map(([name, seconds]) => [name, (1e6 * seconds) / messages]),
+        ),
       },
       /** What its threads waited for a core, in ms a second of the window: crowding, not work. */
       waitedMsPerSecond: {
@@ -368,10 +372,15 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** Where a server's CPU per snapshot went: its main thread (user + system) and its other threads. */
+/**
+ * Where a server's CPU per snapshot went: its main thread (user + system) and its other threads, of which Opsroom's
+ * own by name (server/db/thread-name.ts: the database writer, the checkpoints); the rest are V8's helpers.
+ */
 const byThread = (x: RunResult) => {
   const t = x.server.usPerMessageBy;
-  return `main ${fmt(t.mainUser, 1)} + ${fmt(t.mainSystem, 1)} µs (user + system), other threads ${fmt(t.others, 1)} µs`;
+  const own = Object.entries(t.named).map(([name, us]) => `${name.replace(/^opsroom-/, '')} ${fmt(us, 1)}`);
+  const of = own.length ? ` (${own.join(', ')})` : '';
+  return `main ${fmt(t.mainUser, 1)} + ${fmt(t.mainSystem, 1)} µs (user + system), other threads ${fmt(t.others, 1)} µs${of}`;
 };
 
 /** What a server's threads waited for a core (runnable, not running), in ms a second: the machine's crowding. */

@@ -3,7 +3,15 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { minorFaults, sampleProcess, schedstatOf, threadWaits, waitsBetween } from './procstat.ts';
+import {
+  minorFaults,
+  sampleProcess,
+  schedstatOf,
+  splitBetween,
+  sumNamed,
+  threadWaits,
+  waitsBetween,
+} from './procstat.ts';
 import { firstTouchCost } from './stats.ts';
 
 describe('page faults', () => {
@@ -26,6 +34,34 @@ describe('page faults', () => {
     expect(cost.faultsPerPage).toBeLessThanOrEqual(1.05);
     expect(cost.usPerFault).toBeGreaterThan(0);
     expect(Number.isFinite(cost.usPerFault)).toBe(true);
+  });
+});
+
+describe('CPU by thread', () => {
+  it("splits a window's CPU: the main thread, the others, and of those the threads that name themselves", () => {
+    const t = (user: number, system: number, name = 'node') => ({ user, system, name });
+    const a = new Map([
+      [100, t(10, 5)],
+      [101, t(1, 1, 'opsroom-writer')],
+      [102, t(0, 0)],
+    ]);
+    // 103 started in the window (counted from zero); a thread that ended is not in `b` and not counted.
+    const b = new Map([
+      [100, t(60, 25)],
+      [101, t(31, 11, 'opsroom-writer')],
+      [102, t(7, 3)],
+      [103, t(5, 0, 'opsroom-checkpt')],
+    ]);
+    expect(splitBetween(100, a, b)).toEqual({
+      mainUser: 0.5,
+      mainSystem: 0.2,
+      others: 0.55,
+      named: { 'opsroom-writer': 0.4, 'opsroom-checkpt': 0.05 },
+    });
+    expect(sumNamed([{ 'opsroom-writer': 0.4 }, { 'opsroom-writer': 0.1, 'opsroom-checkpt': 0.05 }, {}])).toEqual({
+      'opsroom-writer': 0.5,
+      'opsroom-checkpt': 0.05,
+    });
   });
 });
 

@@ -15,6 +15,12 @@ function statTicks(stat: string): { user: number; system: number } {
   return { user: Number(rest[11]), system: Number(rest[12]) };
 }
 
+/** The name of a `/proc/…/stat` line's process or thread (its `comm`, between the parentheses). */
+const nameOf = (stat: string): string => stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+
+/** The threads that name themselves (server/db/thread-name.ts: Opsroom's database writer and checkpoint threads). */
+const OWN_THREAD = /^opsroom-/;
+
 /** A process's user and system CPU together, in seconds. */
 export function cpuSeconds(pid: number): number {
   const t = statTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));
@@ -34,6 +40,8 @@ export interface ThreadSplit {
   mainUser: number;
   mainSystem: number;
   others: number;
+  /** Of `others`, each thread that names itself (`opsroom-…`), by its name. */
+  named: Record<string, number>;
 }
 
 /** One reading per thread of a process, by thread id, from `/proc/<pid>/task/<tid>/<file>`. */
@@ -49,9 +57,9 @@ function perThread<T>(pid: number, file: string, read: (text: string) => T): Map
   return out;
 }
 
-/** Each thread's CPU now in clock ticks, by thread id (the main thread's id is the process's): for splitBetween. */
-export function threadTimes(pid: number): Map<number, { user: number; system: number }> {
-  return perThread(pid, 'stat', statTicks);
+/** Each thread's CPU now in clock ticks and its name, by thread id (the main thread's id is the process's): for splitBetween. */
+export function threadTimes(pid: number): Map<number, { user: number; system: number; name: string }> {
+  return perThread(pid, 'stat', (stat) => ({ ...statTicks(stat), name: nameOf(stat) }));
 }
 
 /**
@@ -108,18 +116,24 @@ export function splitBetween(
   a: ReturnType<typeof threadTimes>,
   b: ReturnType<typeof threadTimes>,
 ): ThreadSplit {
-  const ticks: ThreadSplit = { mainUser: 0, mainSystem: 0, others: 0 };
+  const ticks = { mainUser: 0, mainSystem: 0, others: 0 };
+  const named: Record<string, number> = {};
   for (const [tid, t] of b) {
     const t0 = a.get(tid) ?? { user: 0, system: 0 };
+    const spent = t.user + t.system - t0.user - t0.system;
     if (tid === pid) {
       ticks.mainUser = t.user - t0.user;
       ticks.mainSystem = t.system - t0.system;
-    } else ticks.others += t.user + t.system - t0.user - t0.system;
+      continue;
+    }
+    ticks.others += spent;
+    if (OWN_THREAD.test(t.name)) named[t.name] = (named[t.name] ?? 0) + spent / TICKS_PER_SECOND;
   }
   return {
     mainUser: ticks.mainUser / TICKS_PER_SECOND,
     mainSystem: ticks.mainSystem / TICKS_PER_SECOND,
     others: ticks.others / TICKS_PER_SECOND,
+    named,
   };
 }
 
@@ -207,4 +221,11 @@ export function sampleProcess(pid: number, everyMs = 1000): Sampler {
       };
     },
   };
+}
+
+/** The named threads' CPU of several processes (ThreadSplit's `named`) added up, by name. */
+export function sumNamed(all: readonly Record<string, number>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of all) for (const [name, seconds] of Object.entries(r)) out[name] = (out[name] ?? 0) + seconds;
+  return out;
 }

@@ -1,12 +1,13 @@
 // SQLite's writes on their own thread (server/db/writer.ts): a commit is readable on the main connection once
 // it resolves, a refused list stores nothing and fails alone, what was asked before close is stored, and a
 // writer thread that dies fails only what it held. The log's checkpoints run on a thread of their own.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, test, vi } from 'vitest';
 import { Committer } from '../../server/db/commit.ts';
 import { SqliteStore } from '../../server/db/sqlite.ts';
+import { THREAD_NAMES } from '../../server/db/thread-name.ts';
 import type { Write } from '../../server/db/writes.ts';
 import type { WriterThread } from '../../server/db/writer.ts';
 
@@ -139,6 +140,29 @@ const HOUR = 3_600_000;
 const bulky = (from: number, n: number): Write[] =>
   Array.from({ length: n }, (_, i) => teacher(from + i, `${from + i}`.padStart(3900, 'k'))[0]);
 const fileSize = (path: string) => statSync(path).size;
+
+/** The names of this process's threads now (Linux). */
+const threadNames = () =>
+  readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      return [readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()];
+    } catch {
+      return []; // The thread ended meanwhile.
+    }
+  });
+
+test('the writer and checkpoint threads name themselves, as top -H and the benchmark show them, and go with the store', async () => {
+  const store = SqliteStore.open(fresh(), { writerThread: true, checkpointEveryMs: HOUR });
+  try {
+    // Each has answered once: it is running and has named itself.
+    await store.commit([teacher(1, 'k1')]);
+    await store.checkpointer!.checkpoint();
+    expect(threadNames()).toEqual(expect.arrayContaining([THREAD_NAMES.writer, THREAD_NAMES.checkpoints]));
+  } finally {
+    await store.close();
+  }
+  await vi.waitFor(() => expect(threadNames()).not.toContain(THREAD_NAMES.writer), { timeout: 5_000, interval: 10 });
+});
 
 test("the writer's commits leave the log to the checkpoint thread, which copies all of it into the file", async () => {
   const path = fresh();
