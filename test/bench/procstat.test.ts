@@ -44,8 +44,9 @@ describe('CPU by thread', () => {
       [100, t(10, 5)],
       [101, t(1, 1, 'opsroom-writer')],
       [102, t(0, 0)],
+      [104, t(3, 3, 'opsroom-writer')],
     ]);
-    // 103 started in the window (counted from zero); a thread that ended is not in `b` and not counted.
+    // 103 started in the window (counted from zero); 104 ended in it (not in `b`, not counted).
     const b = new Map([
       [100, t(60, 25)],
       [101, t(31, 11, 'opsroom-writer')],
