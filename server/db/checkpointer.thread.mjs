@@ -1,16 +1,11 @@
 // The checkpoint thread (checkpointer.ts): its own connection to the file, a PASSIVE checkpoint every `everyMs` and
 // on request. It never writes a row, so its own automatic checkpoint is off.
-import { writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { nameThisThread, THREAD_NAMES } from './thread-name.mjs';
 
-const { path, everyMs, counts, name } = workerData;
-// Its name in `top -H` and the benchmark's per-thread CPU (thread-name.ts; plain JavaScript here, no tsx).
-try {
-  writeFileSync('/proc/thread-self/comm', name);
-} catch {
-  // Not Linux: the thread keeps Node's name.
-}
+const { path, everyMs, counts } = workerData;
+nameThisThread(THREAD_NAMES.checkpoints);
 // Shared with the main thread (checkpointer.ts, COUNT): read when an operator asks, no message per checkpoint.
 const count = new Int32Array(counts);
 const db = new Database(path);

@@ -6,7 +6,6 @@
 // The writer's and the main connection's own automatic checkpoint is moved out to FALLBACK_CHECKPOINT_PAGES: with
 // this thread running the log never gets there; should the thread stop, the log still cannot grow without bound.
 import { Worker } from 'node:worker_threads';
-import { THREAD_NAMES } from './thread-name.ts';
 
 export const CHECKPOINT_EVERY_MS = 250;
 /** ~40 MB of log: ten times SQLite's default, reached only if checkpoints stop. */
@@ -56,7 +55,7 @@ export class Checkpointer {
   constructor(path: string, everyMs = CHECKPOINT_EVERY_MS) {
     // Plain JavaScript, no tsx: the thread needs nothing of ours, only better-sqlite3.
     this.worker = new Worker(new URL('./checkpointer.thread.mjs', import.meta.url), {
-      workerData: { path, everyMs, counts: this.count.buffer, name: THREAD_NAMES.checkpoints },
+      workerData: { path, everyMs, counts: this.count.buffer },
       execArgv: [],
     });
     // It never keeps the process alive: a checkpoint cut short is redone by the next connection to open the file.

@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { leaveCheckpointsToThread } from './checkpointer.ts';
 import { SqliteStore } from './sqlite.ts';
-import { nameThisThread, THREAD_NAMES } from './thread-name.ts';
+import { nameThisThread, THREAD_NAMES } from './thread-name.mjs';
 import { MARK_WRITE, type WriterReply, type WriterRequest } from './writer.ts';
 
 if (!parentPort)

@@ -374,7 +374,7 @@ const median = (xs: readonly number[]) => {
 
 /**
  * Where a server's CPU per snapshot went: its main thread (user + system) and its other threads, of which Opsroom's
- * own by name (server/db/thread-name.ts: the database writer, the checkpoints); the rest are V8's helpers.
+ * own by name (server/db/thread-name.mjs: the database writer, the checkpoints); the rest are V8's helpers.
  */
 const byThread = (x: RunResult) => {
   const t = x.server.usPerMessageBy;

@@ -18,7 +18,7 @@ function statTicks(stat: string): { user: number; system: number } {
 /** The name of a `/proc/…/stat` line's process or thread (its `comm`, between the parentheses). */
 const nameOf = (stat: string): string => stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
 
-/** The threads that name themselves (server/db/thread-name.ts: Opsroom's database writer and checkpoint threads). */
+/** The threads that name themselves (server/db/thread-name.mjs: Opsroom's database writer and checkpoint threads). */
 const OWN_THREAD = /^opsroom-/;
 
 /** A process's user and system CPU together, in seconds. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test, vi } from 'vitest';
 import { Committer } from '../../server/db/commit.ts';
 import { SqliteStore } from '../../server/db/sqlite.ts';
-import { THREAD_NAMES } from '../../server/db/thread-name.ts';
+import { THREAD_NAMES } from '../../server/db/thread-name.mjs';
 import type { Write } from '../../server/db/writes.ts';
 import type { WriterThread } from '../../server/db/writer.ts';
 
