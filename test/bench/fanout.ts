@@ -311,7 +311,7 @@ const serverLoop = (x: RunResult) => {
 };
 
 const generator = (x: RunResult) =>
-  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''}${x.loadgen.receivers ? ` + ${x.loadgen.receivers} native receiver${x.loadgen.receivers > 1 ? 's' : ''}` : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 0)} µs/message${x.loadgen.receivers ? `, the receivers ${fmt(x.loadgen.receiverUsPerMessage, 1)}` : ''}, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms, max ${fmt(x.loadgen.loopDelayMaxMs, 0)}, waited for a core ${fmt(x.loadgen.waitedMsPerSecond, 0)} ms/s)`;
+  `load generator ${x.loadgen.procs} proc${x.loadgen.procs > 1 ? 's' : ''}${x.loadgen.receivers ? ` + ${x.loadgen.receivers} native receiver${x.loadgen.receivers > 1 ? 's' : ''}` : ''} CPU ${fmt(x.loadgen.cpuPercent, 0)} % (${fmt(x.loadgen.usPerMessage, 1)} µs/message${x.loadgen.receivers ? `, the receivers ${fmt(x.loadgen.receiverUsPerMessage, 1)}` : ''}, loop delay p99 ${fmt(x.loadgen.loopDelayP99Ms, 0)} ms, max ${fmt(x.loadgen.loopDelayMaxMs, 0)}, waited for a core ${fmt(x.loadgen.waitedMsPerSecond, 0)} ms/s)`;
 
 export function reportFanout(r: Awaited<ReturnType<typeof withBaseline>>): string {
   const line = (name: string, x: RunResult) =>
@@ -412,6 +412,9 @@ function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<type
     serverLoop(r),
     `(bare: ${fmt(b.deliveredPerSecond, 0)} snapshots/s, p99 ${b.latencyMs.p99} ms, missed ${b.missed}${b.stalled ? `, STALLED ${b.stalled}` : ''}, RSS ${fmt(b.server.rssMaxMB, 0)} MB, ${serverLoop(b)})`,
     generator(r),
+    // The generators' CPU per message in the bare run too: the same work at another moment, so a pair whose two
+    // figures differ much ran through a faster or slower phase of the host in one of its two runs.
+    `bare's load generator ${fmt(b.loadgen.usPerMessage, 1)} µs/message`,
     `machine load ${fmt(r.loadAverage, 1)}`,
     ...(r.profiled ? [`profiles ${r.profiled} and ${b.profiled}`] : []),
   ].join(', ');
@@ -420,8 +423,8 @@ function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<type
 /**
  * Every pair's line; with more than one pair at a size, then a summary line: the medians of Opsroom's and the
  * bare server's CPU per snapshot and the ratio of those medians, Opsroom's median and worst p99 from due (and the
- * medians of its own p99 and share within 100 ms, from due to broadcast), and
- * the missed and out-of-order minutes over all of its runs.
+ * medians of its own p99 and share within 100 ms, from due to broadcast),
+ * the missed and out-of-order minutes over all of its runs, and the generators' median CPU per message in each kind of run.
  */
 export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): string {
   const lines: string[] = [];
@@ -440,7 +443,8 @@ export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): strin
       `${String(pairs[0].opsroom.students).padStart(6)} students, median of ${pairs.length} alternated pairs: CPU/snapshot ${fmt(o, 1)} µs vs bare socket.io ${fmt(b, 1)} µs = ${fmt(o / b, 2)}× ` +
         `(each pair: ${pairs.map((p) => fmt(p.ratios.cpuPerMessage, 2)).join(', ')}), p99 from due median ${median(p99s)} ms (worst ${Math.max(...p99s)}; bare ${median(pairs.map((p) => p.baseline.latencyMs.p99))})${atServerMedian}, ` +
         `missed ${sum((p) => p.opsroom.missed)}, out-of-order ${sum((p) => p.opsroom.outOfOrder)}, stalled ${sum((p) => p.opsroom.stalled)}, ` +
-        `RSS median ${fmt(median(pairs.map((p) => p.opsroom.server.rssMaxMB)), 0)} MB (bare ${fmt(median(pairs.map((p) => p.baseline.server.rssMaxMB)), 0)})`,
+        `RSS median ${fmt(median(pairs.map((p) => p.opsroom.server.rssMaxMB)), 0)} MB (bare ${fmt(median(pairs.map((p) => p.baseline.server.rssMaxMB)), 0)}), ` +
+        `load generators (medians) ${fmt(median(pairs.map((p) => p.opsroom.loadgen.usPerMessage)), 1)} µs/message (bare ${fmt(median(pairs.map((p) => p.baseline.loadgen.usPerMessage)), 1)})`,
     );
   }
   return lines.join('\n');
