@@ -431,9 +431,16 @@ export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): strin
   for (const pairs of rows) {
     lines.push(...pairs.map(reportPair));
     if (pairs.length < 2) continue;
-    const o = median(pairs.map((p) => p.opsroom.server.usPerMessage));
-    const b = median(pairs.map((p) => p.baseline.server.usPerMessage));
-    const p99s = pairs.map((p) => p.opsroom.latencyMs.p99);
+    // Each figure's median over the pairs, for Opsroom's runs and for the bare server's.
+    const med = (f: (x: RunResult) => number) => ({
+      o: median(pairs.map((p) => f(p.opsroom))),
+      b: median(pairs.map((p) => f(p.baseline))),
+    });
+    const { o, b } = med((x) => x.server.usPerMessage);
+    const p99 = med((x) => x.latencyMs.p99);
+    const rss = med((x) => x.server.rssMaxMB);
+    const gen = med((x) => x.loadgen.usPerMessage);
+    const worst = Math.max(...pairs.map((p) => p.opsroom.latencyMs.p99));
     const delays = pairs.flatMap((p) => p.opsroom.probe.minuteDelay ?? []);
     const atServerMedian = delays.length
       ? `, at the server (medians): ${serverDelay({ p99Ms: median(delays.map((d) => d.p99Ms)), within100Ms: median(delays.map((d) => d.within100Ms)) })}`
@@ -441,10 +448,9 @@ export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): strin
     const sum = (f: (p: (typeof pairs)[number]) => number) => pairs.reduce((a, p) => a + f(p), 0);
     lines.push(
       `${String(pairs[0].opsroom.students).padStart(6)} students, median of ${pairs.length} alternated pairs: CPU/snapshot ${fmt(o, 1)} µs vs bare socket.io ${fmt(b, 1)} µs = ${fmt(o / b, 2)}× ` +
-        `(each pair: ${pairs.map((p) => fmt(p.ratios.cpuPerMessage, 2)).join(', ')}), p99 from due median ${median(p99s)} ms (worst ${Math.max(...p99s)}; bare ${median(pairs.map((p) => p.baseline.latencyMs.p99))})${atServerMedian}, ` +
+        `(each pair: ${pairs.map((p) => fmt(p.ratios.cpuPerMessage, 2)).join(', ')}), p99 from due median ${p99.o} ms (worst ${worst}; bare ${p99.b})${atServerMedian}, ` +
         `missed ${sum((p) => p.opsroom.missed)}, out-of-order ${sum((p) => p.opsroom.outOfOrder)}, stalled ${sum((p) => p.opsroom.stalled)}, ` +
-        `RSS median ${fmt(median(pairs.map((p) => p.opsroom.server.rssMaxMB)), 0)} MB (bare ${fmt(median(pairs.map((p) => p.baseline.server.rssMaxMB)), 0)}), ` +
-        `load generators (medians) ${fmt(median(pairs.map((p) => p.opsroom.loadgen.usPerMessage)), 1)} µs/message (bare ${fmt(median(pairs.map((p) => p.baseline.loadgen.usPerMessage)), 1)})`,
+        `RSS median ${fmt(rss.o, 0)} MB (bare ${fmt(rss.b, 0)}), load generators (medians) ${fmt(gen.o, 1)} µs/message (bare ${fmt(gen.b, 1)})`,
     );
   }
   return lines.join('\n');
