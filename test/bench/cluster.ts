@@ -153,6 +153,7 @@ async function runCluster(
         mainSystem: measured.reduce((a, s) => a + s.threads.mainSystem, 0),
         others: measured.reduce((a, s) => a + s.threads.others, 0),
         named: sumNamed(measured.map((s) => s.threads.named)),
+        namedSystem: sumNamed(measured.map((s) => s.threads.namedSystem)),
       },
       waited: {
         main: measured.reduce((a, s) => a + s.waited.main, 0),

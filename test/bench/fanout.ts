@@ -205,6 +205,9 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
   const sum = (key: string) => reports.reduce((a, r) => a + r[key], 0);
   const seconds = Math.max(...reports.map((r) => r.seconds));
   const messages = student.n + teacher.n;
+  /** Seconds of each named thread's CPU as µs per delivered message. */
+  const perMessage = (bySeconds: Record<string, number>) =>
+    Object.fromEntries(Object.entries(bySeconds).map(([name, seconds]) => [name, (1e6 * seconds) / messages]));
   const genCpuSeconds = gens.reduce((a, g) => a + g.cpuSeconds, 0);
   return {
     mode,
@@ -241,9 +244,9 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
         mainSystem: (1e6 * server.threads.mainSystem) / messages,
         others: (1e6 * server.threads.others) / messages,
         /** Of the others, Opsroom's own threads (the database writer, the checkpoints), by name. */
-        named: Object.fromEntries(
-          Object.entries(server.threads.named).map(([name, seconds]) => [name, (1e6 * seconds) / messages]),
-        ),
+        named: perMessage(server.threads.named),
+        /** Of each named thread's, the kernel's part (system time). */
+        namedSystem: perMessage(server.threads.namedSystem),
       },
       /** What its threads waited for a core, in ms a second of the window: crowding, not work. */
       waitedMsPerSecond: {
@@ -378,7 +381,9 @@ const median = (xs: readonly number[]) => {
  */
 const byThread = (x: RunResult) => {
   const t = x.server.usPerMessageBy;
-  const own = Object.entries(t.named).map(([name, us]) => `${name.replace(/^opsroom-/, '')} ${fmt(us, 1)}`);
+  const own = Object.entries(t.named).map(
+    ([name, us]) => `${name.replace(/^opsroom-/, '')} ${fmt(us, 1)} [system ${fmt(t.namedSystem[name] ?? 0, 1)}]`,
+  );
   const of = own.length ? ` (${own.join(', ')})` : '';
   return `main ${fmt(t.mainUser, 1)} + ${fmt(t.mainSystem, 1)} µs (user + system), other threads ${fmt(t.others, 1)} µs${of}`;
 };

@@ -38,7 +38,7 @@ describe('page faults', () => {
 });
 
 describe('CPU by thread', () => {
-  it("splits a window's CPU: the main thread, the others, and of those the threads that name themselves", () => {
+  it("splits a window's CPU: the main thread, the others, and of those the threads that name themselves (and their kernel's part)", () => {
     const t = (user: number, system: number, name = 'node') => ({ user, system, name });
     const a = new Map([
       [100, t(10, 5)],
@@ -58,6 +58,7 @@ describe('CPU by thread', () => {
       mainSystem: 0.2,
       others: 0.55,
       named: { 'opsroom-writer': 0.4, 'opsroom-checkpt': 0.05 },
+      namedSystem: { 'opsroom-writer': 0.1, 'opsroom-checkpt': 0 },
     });
     expect(sumNamed([{ 'opsroom-writer': 0.4 }, { 'opsroom-writer': 0.1, 'opsroom-checkpt': 0.05 }, {}])).toEqual({
       'opsroom-writer': 0.5,

@@ -42,6 +42,8 @@ export interface ThreadSplit {
   others: number;
   /** Of `others`, each thread that names itself (`opsroom-…`), by its name. */
   named: Record<string, number>;
+  /** Of `named`, the kernel's part (system time): a writer's system calls, its log's frames and `fsync`s. */
+  namedSystem: Record<string, number>;
 }
 
 /** One reading per thread of a process, by thread id, from `/proc/<pid>/task/<tid>/<file>`. */
@@ -118,6 +120,7 @@ export function splitBetween(
 ): ThreadSplit {
   const ticks = { mainUser: 0, mainSystem: 0, others: 0 };
   const named: Record<string, number> = {};
+  const namedSystem: Record<string, number> = {};
   for (const [tid, t] of b) {
     const t0 = a.get(tid) ?? { user: 0, system: 0 };
     const spent = t.user + t.system - t0.user - t0.system;
@@ -127,13 +130,16 @@ export function splitBetween(
       continue;
     }
     ticks.others += spent;
-    if (OWN_THREAD.test(t.name)) named[t.name] = (named[t.name] ?? 0) + spent / TICKS_PER_SECOND;
+    if (!OWN_THREAD.test(t.name)) continue;
+    named[t.name] = (named[t.name] ?? 0) + spent / TICKS_PER_SECOND;
+    namedSystem[t.name] = (namedSystem[t.name] ?? 0) + (t.system - t0.system) / TICKS_PER_SECOND;
   }
   return {
     mainUser: ticks.mainUser / TICKS_PER_SECOND,
     mainSystem: ticks.mainSystem / TICKS_PER_SECOND,
     others: ticks.others / TICKS_PER_SECOND,
     named,
+    namedSystem,
   };
 }
 
