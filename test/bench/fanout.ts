@@ -428,8 +428,8 @@ function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<type
 /**
  * Every pair's line; with more than one pair at a size, then a summary line: the medians of Opsroom's and the
  * bare server's CPU per snapshot and the ratio of those medians, Opsroom's median and worst p99 from due (and the
- * medians of its own p99 and share within 100 ms, from due to broadcast),
- * the missed and out-of-order minutes over all of its runs, and the generators' median CPU per message in each kind of run.
+ * medians of its own p99 and share within 100 ms, from due to broadcast), the missed and out-of-order minutes over
+ * all of its runs, and the generators' median CPU per message in each kind of run.
  */
 export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): string {
   const lines: string[] = [];
