@@ -110,6 +110,9 @@ export class Checkpointer {
   /** Stops the periodic checkpoints and closes the thread's connection. */
   async close(): Promise<void> {
     if (!this.stopped) this.worker.postMessage('close');
+    // Held by the close: an unreferenced thread would let a process with nothing else to do end before it exits
+    // (a bench's or a script's top-level await then never settles: exit code 13).
+    this.worker.ref();
     await this.exited;
   }
 }

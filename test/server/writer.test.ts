@@ -1,6 +1,7 @@
 // SQLite's writes on their own thread (server/db/writer.ts): a commit is readable on the main connection once
 // it resolves, a refused list stores nothing and fails alone, what was asked before close is stored, and a
 // writer thread that dies fails only what it held. The log's checkpoints run on a thread of their own.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -194,4 +195,11 @@ test('the checkpoint thread checkpoints on its own, every few ms, and stops with
   await store.close();
   await expect(checkpointer.checkpoint()).rejects.toThrow(/checkpoint thread stopped/);
   expect(checkpointer.lastFailure).toBeNull();
+});
+
+test('a process with nothing else to do waits for the store to close, writer and checkpoint threads both', () => {
+  const fixture = new URL('./fixtures/close-store.ts', import.meta.url).pathname;
+  const out = spawnSync(process.execPath, ['--import', 'tsx', fixture, fresh()], { encoding: 'utf8' });
+  // 13 would be a top-level await left unsettled: the process ended while a thread it waited for was still closing.
+  expect({ code: out.status, stdout: out.stdout }).toEqual({ code: 0, stdout: 'closed\n' });
 });
