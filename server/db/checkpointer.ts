@@ -1,6 +1,6 @@
 // WAL checkpoints on a thread of their own. SQLite's automatic checkpoint runs inside the commit that takes the log
 // past 1,000 pages: at 10,000 students that was one transaction in ~0.6 s taking 20–38 ms instead of 2, on the writer
-// thread, and every room's minute due meanwhile waited behind it (docs/performance.md, "The twentieth stretch").
+// thread, and every room's minute due meanwhile waited behind it (docs/performance-log.md, "The twentieth stretch").
 // Here a connection of its own copies the log into the database file every CHECKPOINT_EVERY_MS, PASSIVE: it neither
 // waits for nor blocks the writer or a reader, and what it leaves (frames a reader still needs) goes in the next.
 // The writer's and the main connection's own automatic checkpoint is moved out to FALLBACK_CHECKPOINT_PAGES: with

@@ -14,7 +14,7 @@ import type { Write } from './writes.ts';
  * goes on to broadcast its room's minute (1–2 ms of sends at 10,000 students), and the loop's timers (the next
  * minutes' beats) and its answers from the writer thread wait until the turn ends. Told a whole transaction a turn (up
  * to 32), the beats at the p99 started 45–69 ms late; two a turn, 29–44 ms where the host ran steadily, at the same
- * CPU per snapshot (docs/performance.md, "The twenty-seventh stretch"). When callers are behind, more a turn
+ * CPU per snapshot (docs/performance-log.md, "The twenty-seventh stretch"). When callers are behind, more a turn
  * (RELEASE_SHARE).
  */
 export const RELEASE_CHUNK = 2;

@@ -2,7 +2,7 @@
 // does), is written straight to the TCP socket of every receiver whose connection is idle — nothing waiting in
 // engine.io, in ws or in the socket itself. For those receivers that skips socket.io's client, engine.io's packet,
 // its events and buffer, ws's framing call and the corked two-buffer write: the same bytes on the wire, 4–5.6 µs
-// less CPU per delivered snapshot at 10,000 students (docs/performance.md, "The sixth stretch"). Any receiver
+// less CPU per delivered snapshot at 10,000 students (docs/performance-log.md, "The sixth stretch"). Any receiver
 // that is not idle — long-polling, upgrading, closing, or with bytes still queued — takes socket.io's own path,
 // behind what already waits for it, so a connection's messages keep their order and a slow reader is still
 // counted and cut by the outbound guard (guard.ts), which sees what the socket holds through ws's
@@ -13,7 +13,7 @@
 // Buffers: with a view per student, nearly every broadcast has one receiver, and socket.io's frame (a Buffer of
 // the text, and a second for header + text) put ~50 MB/s of new ArrayBuffers in the young generation, which made
 // V8 scavenge for "external memory pressure" every ~1.7 s instead of when the young generation fills
-// (docs/performance.md, "The twelfth stretch").
+// (docs/performance-log.md, "The twelfth stretch").
 import type { Socket as NetSocket } from 'node:net';
 import { Adapter, type BroadcastOptions } from 'socket.io-adapter';
 import type { Packet } from 'socket.io-parser';

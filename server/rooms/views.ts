@@ -124,7 +124,7 @@ export function headlineTrends(round: RoundRun): Record<number, Record<string, n
  * for 512–1,024 more, 0.2–0.4 s, which covers its tick, its transaction and its broadcasts, also after a
  * collector's pause (the minutes due in a pause make their texts after it). Older texts are let go and made again
  * should one be asked for. Every text still held is copied by the next scavenge: 2,048 a generation kept ~3 MB
- * more alive at each (docs/performance.md, "The tenth stretch" and "The eighteenth stretch").
+ * more alive at each (docs/performance-log.md, "The tenth stretch" and "The eighteenth stretch").
  */
 const RECENT = 512;
 
@@ -178,7 +178,7 @@ function resultsJson(t: RoomMinute['teams'][number]): string {
   const known = resultTexts.get(t.progress);
   if (known && known.score === t.score && known.ledger === t.ledger) return known.text;
   // One stringify, sliced: two strings alive with the team's minute instead of a concatenation's pieces, which a
-  // scavenge copies one by one (docs/performance.md, "The thirteenth stretch").
+  // scavenge copies one by one (docs/performance-log.md, "The thirteenth stretch").
   const text = json({ progress: t.progress, score: t.score, ledger: t.ledger }).slice(1, -1);
   resultTexts.set(t.progress, { score: t.score, ledger: t.ledger, text });
   return text;
@@ -188,7 +188,7 @@ function resultsJson(t: RoomMinute['teams'][number]): string {
  * A team's fields as pieces of JSON text, the snapshot's and the results' texts among them as they are kept. A
  * minute's text goes out as these pieces, each written into the frame as it is: a concatenation of them would be
  * copied whole (flattened) by the first write, ~2.2 KB a team-minute and ~22 KB a teacher's minute of new strings
- * that only hasten the next scavenge (docs/performance.md, "The twenty-fourth stretch").
+ * that only hasten the next scavenge (docs/performance-log.md, "The twenty-fourth stretch").
  */
 function pushTeamFields(out: string[], t: RoomMinute['teams'][number]): void {
   out.push(`"teamId":${json(t.teamId)},"snapshot":`, snapshotJson(t.snapshot), ',', resultsJson(t));

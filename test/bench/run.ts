@@ -4,7 +4,7 @@
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
 // of load-generator processes (default one per 5,000 students), `--seconds` the limit probe's measured window (20),
 // `--warmup` its seconds of play before the window (10; 75 measures a long-running server, past a round's end),
-// `--repeat` its number of alternated Opsroom / bare pairs at each size (with more than one, a line of medians
+// `--repeat` its number of alternated Opsroom / bare pairs at each size (with more than one, a summary line
 // follows; 3 when `--students` names one size, since one pair's ratio moves by up to 0.5× on a shared host, else 1),
 // `--pin` runs each server of the fan-out and the limit probe alone on the first CPU it may use, and their load
 // generators on the others (taskset),
@@ -51,7 +51,7 @@ const limitSeconds = secondsArg ? positiveInts('seconds', secondsArg)[0] : undef
 const warmupArg = option('warmup');
 const limitWarmup = warmupArg ? positiveInts('warmup', warmupArg)[0] : undefined;
 const repeatArg = option('repeat');
-// One size asked is a verdict on that size: three alternated pairs and their medians, not one pair's reading.
+// One size asked is a verdict on that size: three alternated pairs taken together, not one pair's reading.
 const limitRepeat = repeatArg ? positiveInts('repeat', repeatArg)[0] : limitSizes.length === 1 ? 3 : 1;
 const cpuProfileDir = option('cpu-prof');
 const periodArg = option('period');
