@@ -85,10 +85,17 @@ export interface AppOptions {
   beatSlotMs?: number;
   /** At most one database transaction starts per slot of this many ms of real time (db/commit.ts); 0: per turn. */
   commitSlotMs?: number;
+  /** A minute is computed and stored this many ms before it falls due, and sent at its time (RoomDeps.minuteLeadMs). */
+  minuteLeadMs?: number;
 }
 
 /** Minutes due within 20 ms of each other share a timer, a transaction and an fsync: at most 20 ms later. */
 export const BEAT_SLOT_MS = 20;
+/**
+ * A minute starts 100 ms before it is due: time for its beat's slot, a busy event loop, its transaction and the
+ * one before it, so that it is stored by its due time and sent then (docs/performance.md, "Where the limit is").
+ */
+export const MINUTE_LEAD_MS = 100;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -181,6 +188,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       ...{ store, committer, out: socketOutput(io, feedOut, metrics), clock, log: app.log, metrics },
       drawSeed: () => randomInt(0, 2 ** 32),
       beatSlotMs: opts.beatSlotMs ?? BEAT_SLOT_MS,
+      minuteLeadMs: opts.minuteLeadMs ?? MINUTE_LEAD_MS,
     },
     { ...DEFAULT_ROOM_LIMITS, ...opts.roomLimits },
     cluster?.ownership ?? null,

@@ -1,6 +1,8 @@
 // A room's beats: the one timer that plans its next minute. Each minute is planned one tempo after the previous
 // plan (not after the previous minute was done), so the clock does not drift, and fires at the end of its slot
-// (`slotMs`) with every other room's minute due in the same slot. The room owns it and stops it in dispose().
+// (`slotMs`) with every other room's minute due in the same slot — `leadMs` before it falls due, so that it can be
+// computed and stored by then and sent on time (the room holds it until it is due: room.ts). The room owns the
+// timer and stops it in dispose().
 import type { Clock, Timer } from './clock.ts';
 import type { RoundRun } from './state.ts';
 
@@ -13,7 +15,9 @@ export class Beats {
   constructor(
     private readonly clock: Clock,
     private readonly slotMs: number,
-    /** A minute fell due at `at` (by the plan; it fires at the end of its slot). */
+    /** How long before its due time a minute is started (0: at its due time). */
+    private readonly leadMs: number,
+    /** A minute falls due at `at` (by the plan; it fires `leadMs` before, at the end of a slot). */
     private readonly onBeat: (at: number) => void,
   ) {}
 
@@ -38,7 +42,8 @@ export class Beats {
     if (this.stopped) return;
     this.last = from;
     const at = from + tempo * 1000;
-    const fireAt = this.slotMs > 0 ? Math.ceil(at / this.slotMs) * this.slotMs : at;
+    const startAt = at - this.leadMs;
+    const fireAt = this.slotMs > 0 ? Math.ceil(startAt / this.slotMs) * this.slotMs : startAt;
     this.timer = this.clock.setTimeout(
       () => {
         this.timer = null;

@@ -33,8 +33,9 @@ export interface Commands {
   /** A short message to one team, or to all (null). */
   message: { input: { teamId: number | null; text: string }; reply: TeacherMessage };
   /**
-   * The room's timer: one minute of a running round (nothing otherwise). `firedAt`: when the timer fired (the
-   * minute's `sentAt`); `dueAt`: when the minute fell due by the round's plan, for the delay it is measured by.
+   * The room's timer: one minute of a running round (nothing otherwise). `firedAt`: when the timer fired;
+   * `dueAt`: when the minute falls due by the round's plan (before `firedAt` by the beat's slot, or after it by the
+   * minute's lead), for the delay it is measured by. The later of the two is the minute's `sentAt`.
    */
   tick: { input: { firedAt: number; dueAt: number }; reply: undefined };
   /** After a load: a round that was running when its process stopped resumes paused. */

@@ -17,7 +17,7 @@ import type { Store } from '../db/store.ts';
 import { FencedError, type Write } from '../db/writes.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { Beats } from './beats.ts';
-import type { Clock } from './clock.ts';
+import type { Clock, Timer } from './clock.ts';
 import { emit, type CommandOf, type Commands, type CommandType, type Emit, type Message } from './commands.ts';
 import type { Mismatches } from './load.ts';
 import type { EventName, RoomOutput } from './output.ts';
@@ -63,6 +63,13 @@ export interface RoomDeps {
    * default): each minute at its own time.
    */
   beatSlotMs?: number;
+  /**
+   * A minute is started this many milliseconds before it falls due, and held once stored until it is due: the
+   * class gets it on the beat, not after its computing and its transaction. A change that reaches the room in
+   * those last milliseconds of a minute, like one that comes while the minute is being stored, takes effect a
+   * minute later. 0 (the default): each minute starts at its due time.
+   */
+  minuteLeadMs?: number;
 }
 
 function deliver<E extends EventName>(out: RoomOutput, code: string, m: Emit<E>): void {
@@ -76,6 +83,8 @@ export class Room {
   private tail: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private readonly beats: Beats;
+  /** A stored minute waiting for its due time (minuteLeadMs), and how to let it go at once (dispose). */
+  private hold: { timer: Timer; release: () => void } | null = null;
   private disposed: Error | null = null;
   /** The round the room was loaded with (recoveryMismatches are of its teams). */
   private readonly loadedRound: number;
@@ -91,7 +100,7 @@ export class Room {
     this.current = state;
     this.loadedRound = state.round.id;
     this.presence = new Presence(deps.clock.now());
-    this.beats = new Beats(deps.clock, deps.beatSlotMs ?? 0, (at) => this.beat(at));
+    this.beats = new Beats(deps.clock, deps.beatSlotMs ?? 0, deps.minuteLeadMs ?? 0, (at) => this.beat(at));
   }
 
   get state(): RoomState {
@@ -137,6 +146,8 @@ export class Room {
     const { store, clock, drawSeed } = this.deps;
     await store.ids.ready();
     const t0 = performance.now();
+    /** Time a stored minute waited for its due time: not the room's work, left out of its durations. */
+    let heldMs = 0;
     try {
       const prev = this.current;
       const now = clock.now();
@@ -145,6 +156,13 @@ export class Room {
       const t1 = performance.now();
       await this.store(out.writes, cmd.type);
       const t2 = performance.now();
+      // A minute started ahead of its time is seen at its time: stored, then held (with the commands behind it).
+      const held = cmd.type === 'tick' && this.until((cmd as CommandOf<'tick'>).dueAt);
+      if (held) {
+        await held;
+        if (this.disposed) throw this.disposed;
+        heldMs = performance.now() - t2;
+      }
       this.current = out.next;
       this.beats.follow(prev.round, out.next.round, now);
       // Sockets follow their player's view first, so that a minute sent by this command reaches them.
@@ -152,15 +170,33 @@ export class Room {
       this.send(out.messages);
       this.logLife(prev.round, out.next.round);
       if (cmd.type === 'tick') {
-        this.deps.metrics?.tickPhases(t1 - t0, t2 - t1, performance.now() - t2);
+        this.deps.metrics?.tickPhases(t1 - t0, t2 - t1, performance.now() - t2 - heldMs);
         // A beat that found its round paused or ended played no minute: nothing reached a class late.
         const { dueAt } = cmd as CommandOf<'tick'>;
         if (out.next.round.minute !== prev.round.minute) this.deps.metrics?.minuteDelay(clock.now() - dueAt);
       }
       return out.reply;
     } finally {
-      if (cmd.type === 'tick') this.deps.metrics?.tick(performance.now() - t0);
+      if (cmd.type === 'tick') this.deps.metrics?.tick(performance.now() - t0 - heldMs);
     }
+  }
+
+  /**
+   * Resolves at `at` on the room's clock, or when the room is disposed, to whether it waited: false at once if
+   * `at` has passed.
+   */
+  private until(at: number): Promise<boolean> | false {
+    const { clock } = this.deps;
+    const wait = at - clock.now();
+    if (wait <= 0 || this.disposed) return false;
+    return new Promise((resolve) => {
+      const release = () => {
+        clock.clearTimeout(this.hold?.timer);
+        this.hold = null;
+        resolve(true);
+      };
+      this.hold = { timer: clock.setTimeout(release, wait), release };
+    });
   }
 
   /** Room life at info, with the room code: a round started or finished. */
@@ -260,7 +296,8 @@ export class Room {
    * next beat tries again.
    */
   private beat(at: number): void {
-    this.deps.metrics?.tickLag(this.deps.clock.now() - at);
+    // Late against when it was to start: its due time, or as much before it as the minute's lead.
+    this.deps.metrics?.tickLag(this.deps.clock.now() - (at - (this.deps.minuteLeadMs ?? 0)));
     const r = this.current.round;
     if (r.state === 'running') this.beats.plan(at, r.tempo);
     this.dispatch({ type: 'tick', firedAt: this.deps.clock.now(), dueAt: at }).catch((err: unknown) => {
@@ -391,5 +428,7 @@ export class Room {
   dispose(reason?: Error): void {
     this.disposed = reason ?? new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
     this.beats.stop();
+    // A held minute is stored: it is not sent from here (a reload, a restart or the next owner shows it).
+    this.hold?.release();
   }
 }

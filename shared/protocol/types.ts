@@ -183,7 +183,7 @@ export interface TeamMinute {
   /** Against doing nothing at the same minute; may be negative (doing nothing = 0). */
   score: number | null;
   ledger: LedgerFigures;
-  /** Server time the tick started, epoch ms (for delivery latency). */
+  /** Server time the minute was due, epoch ms (when its clock fired, if it was not stored by then): for delivery latency. */
   sentAt: number;
 }
 /** Every team's minute, sent to the teacher. */

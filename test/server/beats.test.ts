@@ -10,7 +10,7 @@ const round = (state: RoundRun['state'], tempo: RoundRun['tempo'], id = 1) => ({
 function beats(slotMs: number) {
   const clock = new ManualClock(0);
   const fired: [due: number, at: number][] = [];
-  const b: Beats = new Beats(clock, slotMs, (due) => {
+  const b: Beats = new Beats(clock, slotMs, 0, (due) => {
     fired.push([due, clock.now()]);
     b.plan(due, 2);
   });

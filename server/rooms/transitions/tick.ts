@@ -48,6 +48,8 @@ export const tick: Transition<'tick'> = (s, cmd) => {
   // A beat that was queued behind a pause, an end or the last minute finds nothing to do.
   if (s.round.state !== 'running') return unchanged(s);
   const d = new Draft(s);
-  playMinute(d, cmd.firedAt);
+  // Sent with the time it is seen: its due time when it was started ahead (RoomDeps.minuteLeadMs) and is held
+  // until then, when its beat fired if that was later.
+  playMinute(d, Math.max(cmd.firedAt, cmd.dueAt));
   return d.done(undefined);
 };

@@ -12,6 +12,8 @@ const app = await buildApp({
   ...(process.env.SLOT_MS
     ? { beatSlotMs: Number(process.env.SLOT_MS), commitSlotMs: Number(process.env.SLOT_MS) }
     : {}),
+  // MINUTE_LEAD_MS: to measure the server with another lead than its default (MINUTE_LEAD_MS; 0: none).
+  ...(process.env.MINUTE_LEAD_MS ? { minuteLeadMs: Number(process.env.MINUTE_LEAD_MS) } : {}),
 });
 // Its own /metrics, asked in process (app.inject: no socket), at the measured window's start and end.
 probeServer('opsroom', async () => (await app.inject({ method: 'GET', url: '/metrics' })).body);
