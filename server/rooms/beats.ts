@@ -64,3 +64,31 @@ export class Beats {
     this.clear();
   }
 }
+
+/**
+ * A stored minute held until its due time (RoomDeps.minuteLeadMs): one at a time per room, a timer the room owns,
+ * let go at once by release() (the room's dispose()).
+ */
+export class DueHold {
+  private held: { timer: Timer; release: () => void } | null = null;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Resolves at `at`, or at release(), to true; false at once (no promise) if `at` has passed. */
+  until(at: number): Promise<boolean> | false {
+    const wait = at - this.clock.now();
+    if (wait <= 0) return false;
+    return new Promise((resolve) => {
+      const release = () => {
+        this.clock.clearTimeout(this.held?.timer);
+        this.held = null;
+        resolve(true);
+      };
+      this.held = { timer: this.clock.setTimeout(release, wait), release };
+    });
+  }
+
+  release(): void {
+    this.held?.release();
+  }
+}

@@ -1,6 +1,7 @@
 // How a room reaches people: a small interface, implemented over socket.io (+ the plain feed) in
 // production and by an in-memory recorder in tests.
 import type { ServerToClient } from '../../shared/protocol/events.ts';
+import type { Emit } from './commands.ts';
 
 export type Channel =
   | { kind: 'all' }
@@ -65,4 +66,9 @@ export class MemoryOutput implements RoomOutput {
       .filter((s) => s.event === event && (!kind || s.to.kind === kind))
       .map((s) => s.payload as EventPayload<E>);
   }
+}
+
+/** One message to its audience in room `code`. */
+export function deliver<E extends EventName>(out: RoomOutput, code: string, m: Emit<E>): void {
+  out.emit(code, m.to, m.event, m.payload);
 }

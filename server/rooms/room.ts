@@ -2,6 +2,7 @@
 // the command's transition asks to store, and only then swaps in the next state and sends the
 // messages — stored before seen. A failed commit changes nothing. It also owns the room's timer (its
 // Beats, stopped in dispose()) and who is connected.
+export type { Logger } from './life.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type {
   RoleChange,
@@ -16,11 +17,12 @@ import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
 import { FencedError, type Write } from '../db/writes.ts';
 import type { Metrics } from '../ops/metrics.ts';
-import { Beats } from './beats.ts';
-import type { Clock, Timer } from './clock.ts';
-import { emit, type CommandOf, type Commands, type CommandType, type Emit, type Message } from './commands.ts';
+import { Beats, DueHold } from './beats.ts';
+import type { Clock } from './clock.ts';
+import { emit, type CommandOf, type Commands, type CommandType, type Message } from './commands.ts';
 import type { Mismatches } from './load.ts';
-import type { EventName, RoomOutput } from './output.ts';
+import { deliver, type RoomOutput } from './output.ts';
+import { logLife, type Logger } from './life.ts';
 import { NotOwnerError, type RoomGuard } from './ownership.ts';
 import { Presence } from './presence.ts';
 import { readTeamMinutes, type TeamMinutes } from './minutes.ts';
@@ -38,12 +40,6 @@ import {
   teamHistory,
   type Audience,
 } from './views.ts';
-
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 export interface RoomDeps {
   /** Reads and fresh ids. */
@@ -72,10 +68,6 @@ export interface RoomDeps {
   minuteLeadMs?: number;
 }
 
-function deliver<E extends EventName>(out: RoomOutput, code: string, m: Emit<E>): void {
-  out.emit(code, m.to, m.event, m.payload);
-}
-
 export class Room {
   private current: RoomState;
   private readonly presence: Presence;
@@ -83,8 +75,8 @@ export class Room {
   private tail: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private readonly beats: Beats;
-  /** A stored minute waiting for its due time (minuteLeadMs), and how to let it go at once (dispose). */
-  private hold: { timer: Timer; release: () => void } | null = null;
+  /** A stored minute waiting for its due time (minuteLeadMs). */
+  private readonly hold: DueHold;
   private disposed: Error | null = null;
   /** The round the room was loaded with (recoveryMismatches are of its teams). */
   private readonly loadedRound: number;
@@ -101,6 +93,7 @@ export class Room {
     this.loadedRound = state.round.id;
     this.presence = new Presence(deps.clock.now());
     this.beats = new Beats(deps.clock, deps.beatSlotMs ?? 0, deps.minuteLeadMs ?? 0, (at) => this.beat(at));
+    this.hold = new DueHold(deps.clock);
   }
 
   get state(): RoomState {
@@ -157,7 +150,7 @@ export class Room {
       await this.store(out.writes, cmd.type);
       const t2 = performance.now();
       // A minute started ahead of its time is seen at its time: stored, then held (with the commands behind it).
-      const held = cmd.type === 'tick' && this.until((cmd as CommandOf<'tick'>).dueAt);
+      const held = cmd.type === 'tick' && !this.disposed && this.hold.until((cmd as CommandOf<'tick'>).dueAt);
       if (held) {
         await held;
         if (this.disposed) throw this.disposed;
@@ -168,7 +161,7 @@ export class Room {
       // Sockets follow their player's view first, so that a minute sent by this command reaches them.
       for (const v of viewMoves(prev, out.next)) this.deps.out.viewPlayer(this.code, v.playerId, v.from, v.to);
       this.send(out.messages);
-      this.logLife(prev.round, out.next.round);
+      logLife(this.deps.log, this.code, prev.round, out.next.round);
       if (cmd.type === 'tick') {
         this.deps.metrics?.tickPhases(t1 - t0, t2 - t1, performance.now() - t2 - heldMs);
         // A beat that found its round paused or ended played no minute: nothing reached a class late.
@@ -179,37 +172,6 @@ export class Room {
     } finally {
       if (cmd.type === 'tick') this.deps.metrics?.tick(performance.now() - t0 - heldMs);
     }
-  }
-
-  /**
-   * Resolves at `at` on the room's clock, or when the room is disposed, to whether it waited: false at once if
-   * `at` has passed.
-   */
-  private until(at: number): Promise<boolean> | false {
-    const { clock } = this.deps;
-    const wait = at - clock.now();
-    if (wait <= 0 || this.disposed) return false;
-    return new Promise((resolve) => {
-      const release = () => {
-        clock.clearTimeout(this.hold?.timer);
-        this.hold = null;
-        resolve(true);
-      };
-      this.hold = { timer: clock.setTimeout(release, wait), release };
-    });
-  }
-
-  /** Room life at info, with the room code: a round started or finished. */
-  private logLife(prev: RoundRun, next: RoundRun): void {
-    const { log } = this.deps;
-    const round = { room: this.code, round: next.id, minute: next.minute };
-    if (prev.state === 'lobby' && next.state === 'running')
-      log.info(
-        { ...round, simulator: next.simulator, scenario: next.scenario, teams: next.teams.size },
-        'round started',
-      );
-    else if (prev.state !== 'finished' && next.state === 'finished')
-      log.info({ ...round, early: next.minute < next.minutes }, 'round finished');
   }
 
   private async store(writes: readonly Write[], command: CommandType): Promise<void> {
@@ -429,6 +391,6 @@ export class Room {
     this.disposed = reason ?? new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
     this.beats.stop();
     // A held minute is stored: it is not sent from here (a reload, a restart or the next owner shows it).
-    this.hold?.release();
+    this.hold.release();
   }
 }
