@@ -17,8 +17,8 @@ export class Beats {
     private readonly slotMs: number,
     /** How long before its due time a minute is started (0: at its due time). */
     private readonly leadMs: number,
-    /** A minute falls due at `at` (by the plan; it fires `leadMs` before, at the end of a slot). */
-    private readonly onBeat: (at: number) => void,
+    /** A minute falls due at `at` by the plan; it was to start at `startAt`, `leadMs` before it. */
+    private readonly onBeat: (at: number, startAt: number) => void,
   ) {}
 
   /** Whether a minute is planned. */
@@ -47,7 +47,7 @@ export class Beats {
     this.timer = this.clock.setTimeout(
       () => {
         this.timer = null;
-        this.onBeat(at);
+        this.onBeat(at, startAt);
       },
       Math.max(0, fireAt - this.clock.now()),
     );

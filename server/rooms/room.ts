@@ -1,7 +1,7 @@
 // The shell around a room's state: it handles one command at a time (a promise queue), stores what
 // the command's transition asks to store, and only then swaps in the next state and sends the
-// messages — stored before seen. A failed commit changes nothing. It also owns the room's timer (its
-// Beats, stopped in dispose()) and who is connected.
+// messages — stored before seen. A failed commit changes nothing. It also owns the room's timers (its
+// Beats, and the DueHold of a minute stored ahead of its time; both stopped in dispose()) and who is connected.
 export type { Logger } from './life.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type {
@@ -92,7 +92,9 @@ export class Room {
     this.current = state;
     this.loadedRound = state.round.id;
     this.presence = new Presence(deps.clock.now());
-    this.beats = new Beats(deps.clock, deps.beatSlotMs ?? 0, deps.minuteLeadMs ?? 0, (at) => this.beat(at));
+    this.beats = new Beats(deps.clock, deps.beatSlotMs ?? 0, deps.minuteLeadMs ?? 0, (at, startAt) =>
+      this.beat(at, startAt),
+    );
     this.hold = new DueHold(deps.clock);
   }
 
@@ -257,9 +259,9 @@ export class Room {
    * stored, the round stays at its last stored minute, still running, the teacher is told, and the
    * next beat tries again.
    */
-  private beat(at: number): void {
-    // Late against when it was to start: its due time, or as much before it as the minute's lead.
-    this.deps.metrics?.tickLag(this.deps.clock.now() - (at - (this.deps.minuteLeadMs ?? 0)));
+  private beat(at: number, startAt: number): void {
+    // Late against when it was to start: its due time less the minute's lead.
+    this.deps.metrics?.tickLag(this.deps.clock.now() - startAt);
     const r = this.current.round;
     if (r.state === 'running') this.beats.plan(at, r.tempo);
     this.dispatch({ type: 'tick', firedAt: this.deps.clock.now(), dueAt: at }).catch((err: unknown) => {
