@@ -1,9 +1,12 @@
 // A minute started ahead of its due time (RoomDeps.minuteLeadMs): computed and stored early, seen at its time —
 // not before, and with what was stored; a command that comes meanwhile waits for it; a slow disk still counts late.
 import { expect, test } from 'vitest';
+import { LEAD_COMMIT_SLOT_MS } from '../../server/app.ts';
+import { Committer } from '../../server/db/commit.ts';
 import type { Write } from '../../server/db/writes.ts';
 import { noMetrics } from '../../server/ops/metrics.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
+import type { Room } from '../../server/rooms/room.ts';
 import { roomEnv } from './rooms.ts';
 
 const turn = () => new Promise((r) => setImmediate(r));
@@ -117,4 +120,69 @@ test('a pause asked while a minute is held comes after it; a room disposed meanw
   expect(env.clock.pending).toBe(0);
   await at(4100);
   expect(minutes()).toHaveLength(2); // stored, never sent from here: a restart resumes at minute 2
+});
+
+test('with the lead, two beat slots share one transaction (commit slots of 40 ms) and each minute is seen at its due time', async () => {
+  const env = roomEnv();
+  const committer = new Committer(env.store, undefined, LEAD_COMMIT_SLOT_MS, env.clock);
+  const manager = new RoomManager({ ...env.manager.deps, committer, beatSlotMs: 20, minuteLeadMs: LEAD });
+  /** Moves the clock to `t0 + ms` 10 ms at a time, letting the rooms work at each step (as a real loop would). */
+  let t0 = env.clock.now();
+  const at = async (ms: number) => {
+    while (env.clock.now() < t0 + ms) {
+      env.clock.advance(Math.min(10, t0 + ms - env.clock.now()));
+      for (let i = 0; i < 10; i++) await turn();
+    }
+  };
+  const rooms: Room[] = [];
+  for (const seed of [1, 2, 3]) {
+    await at(env.clock.now() - t0 + 40); // each creation in a commit slot of its own
+    rooms.push((await manager.create({ teamCount: 1, tempo: 1, seed, minutes: 10 })).room);
+  }
+  t0 = (Math.floor(env.clock.now() / 1000) + 1) * 1000;
+  // Started at +10, +1030 and +2050 (each in a free commit slot), minute 0 seen at the next step of this clock: their
+  // minutes fall due at …020, …040 and …060 of every second, and start at …920, …940 and …960.
+  for (const [i, offset] of [10, 1030, 2050].entries()) {
+    await at(offset);
+    const starting = rooms[i].dispatch({ type: 'clock', action: 'start' });
+    await at(offset + 10);
+    await starting;
+  }
+  const sent = (i: number) =>
+    env.out
+      .of('minute')
+      .filter((m) => m.roundId === rooms[i].round.id)
+      .map((m) => [m.snapshot.minute, m.sentAt - t0]);
+  const snapshotsIn = (lists: readonly (readonly Write[])[]) =>
+    lists.flat().flatMap((w) => (w.op === 'insertSnapshots' ? [[w.roundId, w.rows[0].minute]] : []));
+
+  await at(2910);
+  const before = env.store.transactions.length;
+  await at(2920); // the first room's minute 3 opens the slot [2920, 2960): stored at once
+  expect(env.store.transactions.slice(before).map(snapshotsIn)).toEqual([[[rooms[0].round.id, 3]]]);
+  await at(2959); // the second room's minute 2 (started at 2940) waits for the next slot…
+  expect(env.store.transactions.length).toBe(before + 1);
+  await at(2960); // …and shares its transaction with the third room's minute 1
+  expect(env.store.transactions.slice(before + 1).map(snapshotsIn)).toEqual([
+    [
+      [rooms[1].round.id, 2],
+      [rooms[2].round.id, 1],
+    ],
+  ]);
+
+  // Each is seen at its due time, not before.
+  await at(3039);
+  expect(sent(1).at(-1)).toEqual([1, 2040]);
+  await at(3060);
+  expect(sent(0).slice(-2)).toEqual([
+    [2, 2020],
+    [3, 3020],
+  ]);
+  expect(sent(1).at(-1)).toEqual([2, 3040]);
+  expect(sent(2)).toEqual([
+    [0, 2060],
+    [1, 3060],
+  ]);
+  expect(sent(0)[0]).toEqual([0, 20]);
+  await manager.close();
 });

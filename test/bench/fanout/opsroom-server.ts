@@ -12,6 +12,8 @@ const app = await buildApp({
   ...(process.env.SLOT_MS
     ? { beatSlotMs: Number(process.env.SLOT_MS), commitSlotMs: Number(process.env.SLOT_MS) }
     : {}),
+  // COMMIT_SLOT_MS: the commits alone on another slot (after SLOT_MS, so it wins over it for the commits).
+  ...(process.env.COMMIT_SLOT_MS ? { commitSlotMs: Number(process.env.COMMIT_SLOT_MS) } : {}),
   // MINUTE_LEAD_MS: to measure the server with another lead than its default (MINUTE_LEAD_MS; 0: none).
   ...(process.env.MINUTE_LEAD_MS ? { minuteLeadMs: Number(process.env.MINUTE_LEAD_MS) } : {}),
 });
