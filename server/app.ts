@@ -193,17 +193,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const feed = new FeedHub(connectionLimits, clock, app.log, metrics);
   // Transactions in real time's slots (the disk's time, not the rooms' clock): at most one per commit slot.
   const leadMs = opts.minuteLeadMs ?? MINUTE_LEAD_MS;
-  const committer = new Committer(
-    store,
-    metrics,
-    opts.commitSlotMs ?? (leadMs > 0 ? LEAD_COMMIT_SLOT_MS : (opts.beatSlotMs ?? BEAT_SLOT_MS)),
-  );
+  const beatSlotMs = opts.beatSlotMs ?? BEAT_SLOT_MS;
+  const committer = new Committer(store, metrics, opts.commitSlotMs ?? (leadMs > 0 ? LEAD_COMMIT_SLOT_MS : beatSlotMs));
   const feedOut = cluster ? cluster.feedFor(feed) : feed;
   const rooms = new RoomManager(
     {
       ...{ store, committer, out: socketOutput(io, feedOut, metrics), clock, log: app.log, metrics },
       drawSeed: () => randomInt(0, 2 ** 32),
-      beatSlotMs: opts.beatSlotMs ?? BEAT_SLOT_MS,
+      beatSlotMs,
       minuteLeadMs: leadMs,
     },
     { ...DEFAULT_ROOM_LIMITS, ...opts.roomLimits },
