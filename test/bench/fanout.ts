@@ -376,7 +376,7 @@ export async function probeLimit(
 /**
  * A server's CPU per delivered snapshot over several runs: their CPU-seconds summed over their messages summed, the
  * run's figure as one window of their combined length. Unlike the median of three runs, it uses every run: within a
- * run of three pairs the host's phase moves each server's figure by up to a third, and a median of three keeps one
+ * run of several pairs the host's phase moves each server's figure by up to a third, and a median of three keeps one
  * window's reading whole.
  */
 export const pooledUsPerMessage = (runs: readonly { server: { cpuSeconds: number }; messages: number }[]) =>

@@ -5,7 +5,7 @@
 // of load-generator processes (default one per 5,000 students), `--seconds` the limit probe's measured window (20),
 // `--warmup` its seconds of play before the window (10; 75 measures a long-running server, past a round's end),
 // `--repeat` its number of alternated Opsroom / bare pairs at each size (with more than one, a summary line
-// follows; 3 when `--students` names one size, since one pair's ratio moves by up to 0.5× on a shared host, else 1),
+// follows; 5 when `--students` names one size, since one pair's ratio moves by up to 0.8× on a shared host, else 1),
 // `--pin` runs each server of the fan-out and the limit probe alone on the first CPU it may use, and their load
 // generators on the others (taskset),
 // `--cpu-prof` writes a CPU profile of each server over the measured window into DIR, `--period` the room-work
@@ -51,8 +51,11 @@ const limitSeconds = secondsArg ? positiveInts('seconds', secondsArg)[0] : undef
 const warmupArg = option('warmup');
 const limitWarmup = warmupArg ? positiveInts('warmup', warmupArg)[0] : undefined;
 const repeatArg = option('repeat');
-// One size asked is a verdict on that size: three alternated pairs taken together, not one pair's reading.
-const limitRepeat = repeatArg ? positiveInts('repeat', repeatArg)[0] : limitSizes.length === 1 ? 3 : 1;
+// One size asked is a verdict on that size: five alternated pairs taken together, not one pair's reading. On the
+// slower host one build's pairs read 0.98–1.84× within a run; three pairs left a run's pooled ratio ±0.09 from the
+// build's (docs/performance-log.md, "The forty-fourth stretch").
+const VERDICT_PAIRS = 5;
+const limitRepeat = repeatArg ? positiveInts('repeat', repeatArg)[0] : limitSizes.length === 1 ? VERDICT_PAIRS : 1;
 const cpuProfileDir = option('cpu-prof');
 const periodArg = option('period');
 const periodMs = periodArg === '0' ? 0 : periodArg ? positiveInts('period', periodArg)[0] : undefined;
