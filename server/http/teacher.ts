@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { forkBody } from '../../shared/protocol/schemas.ts';
 import { CSV_PARTS, type CoachReport, type StudentRounds } from '../../shared/protocol/types.ts';
-import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/store.ts';
+import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/records.ts';
 import type { Coach } from '../replay/coach.ts';
 import { hashSecret } from '../rooms/creation.ts';
 import { ReplayCache, type CachedBody } from '../replay/cache.ts';

@@ -89,8 +89,6 @@ export interface RoomGate {
   ask<K extends AskType>(code: string, ask: AskOf<K>): Promise<AskReply<K>>;
   /** The room and player of a student token (any process can tell: it is in the database). */
   tokenSeat(tokenHash: string, code?: string): Promise<{ code: string; playerId: number }>;
-  /** Resolves once this process receives the broadcasts to every channel its sockets joined so far. */
-  listening(): Promise<void>;
 }
 
 /** A command through a gate, with its typed reply. */
@@ -251,6 +249,4 @@ export class LocalGate implements RoomGate {
   tokenSeat(tokenHash: string, code?: string): Promise<{ code: string; playerId: number }> {
     return tokenSeat(this.manager.deps.store, tokenHash, code);
   }
-
-  async listening(): Promise<void> {}
 }

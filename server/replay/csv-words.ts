@@ -1,11 +1,11 @@
 // The words of the CSV export in the reader's language, read from the web app's messages
 // (web/messages/<locale>.json: the same names the desk shows), so a spreadsheet speaks as the app does.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { SimulatorId } from '../../shared/sim/types.ts';
+import { projectPath } from '../lib/paths.ts';
 
-const MESSAGES = fileURLToPath(new URL('../../web/messages/', import.meta.url));
-const SETTINGS = fileURLToPath(new URL('../../project.inlang/settings.json', import.meta.url));
+const MESSAGES = `${projectPath('web', 'messages')}/`;
+const SETTINGS = projectPath('project.inlang', 'settings.json');
 
 const settings = JSON.parse(readFileSync(SETTINGS, 'utf8')) as { baseLocale: string; locales: string[] };
 export const CSV_LOCALES: readonly string[] = settings.locales;

@@ -19,8 +19,9 @@ import type {
   SimulatorId,
   Snapshot,
 } from '../../shared/sim/types.ts';
-import type { RoundRecord, Store } from '../db/store.ts';
-import type { TeamResultRecord } from '../db/writes.ts';
+import type { RoundRecord } from '../db/records.ts';
+import type { Store } from '../db/store.ts';
+import type { TeamResultRecord } from '../db/records.ts';
 import type { CsvWords } from './csv-words.ts';
 
 /** A number already written out (rounded, no exponent): safe as it is, even when negative. */

@@ -7,8 +7,9 @@ import { toColumns } from '../../shared/replay/columns.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { dealRoles } from '../../shared/classroom/roles.ts';
-import type { PlayerRecord, RoomRecord, RoundRecord, Store } from '../db/store.ts';
-import type { RoundMemberRecord } from '../db/writes.ts';
+import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/records.ts';
+import type { Store } from '../db/store.ts';
+import type { RoundMemberRecord } from '../db/records.ts';
 import { roundBaseline } from '../rooms/baseline.ts';
 
 export async function historyRound(store: Store, row: RoundRecord): Promise<HistoryRound> {

@@ -8,7 +8,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
 import { receiverForRun } from './fanout/native.ts';
 import type { ProbeReport } from './fanout/probe.ts';
@@ -61,10 +60,10 @@ export interface RunHooks {
 }
 
 /**
- * Node's flags for both servers: those `npm start` and `npm run serve` give Opsroom (server/node-flags.ts), so that
- * the bare server runs on the same Node. SERVER_NODE_FLAGS (space-separated) replaces them, to measure another setting.
+ * Node's flags for both servers: none, as `npm start` runs the server. SERVER_NODE_FLAGS (space-separated) gives
+ * both servers other ones, to measure a setting an operator might choose (`NODE_OPTIONS` on their machine).
  */
-export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [...SERVER_NODE_FLAGS];
+export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
 /**
  * Node's flags for the load generators. A young generation of up to 64 MB: what a generator holds between two
  * minutes (its sockets' frames in flight) then dies young. With Node's default, a generator promoted ~0.8 MB a

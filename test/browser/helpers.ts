@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { buildApp } from '../../server/app.ts';
 import { stopGracefully, type StopReport } from '../../server/ops/shutdown.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 export const BUILD_DIR = 'build';

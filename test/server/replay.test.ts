@@ -13,6 +13,7 @@ import { csvField } from '../../server/replay/csv.ts';
 import { verifyRounds } from '../../server/replay/verify.ts';
 import type { Room } from '../../server/rooms/room.ts';
 import { startServer, type TestServer } from './helpers.ts';
+import { joinStudent } from './seats.ts';
 
 /** A small RFC 4180 parser, enough to check what the export writes. */
 function parseCsv(text: string): string[][] {
@@ -83,7 +84,7 @@ describe('replay of finished rounds', () => {
     const teamIds = room.view('teacher').teams.map((t) => t.id);
     const players = [];
     for (let i = 0; i < teamIds.length; i++)
-      players.push((await server.app.rooms.joinStudent(code, `Solo ${i + 1}`)).player);
+      players.push((await joinStudent(server.app.rooms, code, `Solo ${i + 1}`)).player);
     await room.dispatch({ type: 'clock', action: 'start' });
     const minutes = room.round.minutes;
     for (let m = 1; m <= minutes; m++) {
@@ -201,7 +202,7 @@ describe('replay of finished rounds', () => {
     const original = fromColumns(team.columns);
     expect(await minutesOf()).toEqual(original.slice(0, m + 1));
     // A different decision: shedding on at once, instead of servers at minute 20.
-    const me = (await server.app.rooms.joinStudent(code, 'Teacher')).player;
+    const me = (await joinStudent(server.app.rooms, code, 'Teacher')).player;
     await fork.dispatch({ type: 'control', playerId: me.id, key: 'shedding', value: true });
     await fork.dispatch({ type: 'clock', action: 'resume' });
     await advance(18_000);
@@ -461,8 +462,8 @@ describe('npm run verify-replays', () => {
     expect(clean.code).toBe(0);
     expect(clean.out).toMatch(/^ok {3}round \d+ .*2 teams × 9 minutes\): exact$/m);
     // Tamper with one stored minute.
-    const { openDatabase } = await import('../../server/db/index.ts');
-    const { sqlite } = openDatabase(dbPath);
+    const { SqliteEngine } = await import('../../server/db/sqlite.ts');
+    const sqlite = new SqliteEngine(dbPath).db;
     const row = sqlite
       .prepare('select data from snapshots where round_id = ? and team_id = ? and minute = 6')
       .get(roundId, teamId) as { data: string };

@@ -1,7 +1,8 @@
 // A student's change: checked, stored when accepted (so it survives a crash before its minute comes),
 // shown to the team and the teacher as pending until the next minute applies it.
 import type { ChangeRecord } from '../../../shared/protocol/types.ts';
-import { emit, type Transition } from '../commands.ts';
+import { emit } from '../output.ts';
+import type { Transition } from '../commands.ts';
 import { checkChange } from '../changes.ts';
 import { withTeam } from '../round.ts';
 import { Draft } from './draft.ts';
