@@ -324,7 +324,13 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
 /** Most parameters in one statement: SQLite takes 32,766, PostgreSQL 65,535. */
 const MAX_PARAMS = 30_000;
 
-/** An insert's statements: its rows in as few as the parameter limit allows (an upsert's later rows winning). */
+/**
+ * Rows per statement, largest first: an insert of any number of rows is a few statements of these sizes, so that an
+ * engine sees the same few SQL texts again (SQLite prepares each text once) whatever the number of rows.
+ */
+const CHUNKS = [256, 64, 16, 4, 1];
+
+/** An insert's statements: its rows in chunks of CHUNKS' sizes (an upsert's later rows winning). */
 function insertStatements(ins: Insert): Statement[] {
   let values = ins.rows;
   if (ins.upsert) {
@@ -332,18 +338,20 @@ function insertStatements(ins: Insert): Statement[] {
     const last = new Map(values.map((r) => [json(r.slice(0, key)), r]));
     values = [...last.values()];
   }
-  const per = Math.max(1, Math.floor(MAX_PARAMS / ins.columns.length));
   const row = `(${ins.columns.map(() => '?').join(', ')})`;
   const tail = ins.upsert
     ? ` ON CONFLICT (${ins.columns.slice(0, ins.upsert.key).join(', ')}) DO UPDATE SET ${ins.upsert.set.map((c) => `${c} = excluded.${c}`).join(', ')}`
     : '';
   const out: Statement[] = [];
-  for (let i = 0; i < values.length; i += per) {
-    const chunk = values.slice(i, i + per);
+  for (let i = 0; i < values.length; ) {
+    const left = values.length - i;
+    const n = CHUNKS.find((c) => c <= left && c * ins.columns.length <= MAX_PARAMS) ?? 1;
+    const chunk = values.slice(i, i + n);
     out.push({
       sql: `INSERT INTO ${ins.table} (${ins.columns.join(', ')}) VALUES ${chunk.map(() => row).join(', ')}${tail}`,
       params: chunk.flat(),
     });
+    i += n;
   }
   return out;
 }

@@ -50,7 +50,7 @@ export interface TeamRun {
   /**
    * The latest minute. The earlier ones are not kept: they are in the database, stored before they were seen,
    * and a desk's history is read from there (Room.historyFor). A round's past minutes held as objects were a
-   * third of what the collector copied at 10,000 students (docs/performance-log.md, "The tenth stretch").
+   * third of what the collector copied at 10,000 students.
    */
   readonly snapshot: Snapshot;
   /**

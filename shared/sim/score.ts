@@ -38,8 +38,7 @@ export function talliedValue(goal: GoalDef, t: GoalTally): number {
 /**
  * A scenario's goal tallies as one list of numbers, three a goal in the goals' order: sum, n, last. A room keeps one
  * per team and makes the next every minute: one array of unboxed numbers alive with the team's minute, where a
- * tally object per goal was three objects (the tally and two boxed numbers) for each scavenge to copy
- * (docs/performance-log.md, "The thirteenth stretch"). Added up in the same order as `tallyGoal`: the same numbers.
+ * tally object per goal was three objects (the tally and two boxed numbers) for each scavenge to copy. Added up in the same order as `tallyGoal`: the same numbers.
  */
 export type GoalTallies = readonly number[];
 
