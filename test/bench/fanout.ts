@@ -410,8 +410,8 @@ const serverDelay = (d: { p99Ms: number; within100Ms: number }) =>
 const atServer = (x: RunResult) => {
   const d = x.probe.minuteDelay;
   if (!d) return '';
-  const { lag, store, send, commitWait, commit } = d.parts;
-  return `; at the server, due to broadcast: ${serverDelay(d)} (p99 of its parts: tick lag ${fmt(lag, 0)}, store ${fmt(store, 0)} [waiting for a transaction ${fmt(commitWait, 0)}, the transaction ${fmt(commit, 0)}], send ${fmt(send, 0)} ms)`;
+  const { lag, tick, commit } = d.parts;
+  return `; at the server, due to broadcast: ${serverDelay(d)} (p99 of its parts: timer lag ${fmt(lag, 0)}, tick ${fmt(tick, 0)}, a transaction ${fmt(commit, 0)} ms)`;
 };
 
 /** One line per pair: `N students: … p99 X ms … max … missed M … out-of-order K … server CPU … RSS …`. */
