@@ -57,7 +57,7 @@ function startMain(env: Record<string, string>) {
 
 test('npm start runs the compiled server with node, without flags', () => {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  expect(pkg.scripts.start).toBe('node dist/server/main.js');
+  expect(pkg.scripts.start).toBe('exec node dist/server/main.js');
 });
 
 test('a terminal sees the start block and nothing else until the stop', async () => {
