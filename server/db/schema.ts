@@ -37,6 +37,8 @@ export interface SchemaKit {
 }
 
 export function tables(k: SchemaKit) {
+  /** A row of another table this row belongs to. */
+  const ref = (name: string, to: () => unknown) => k.int(name).notNull().references(to);
   /** A teacher is a secret key (no account); everything they own hangs off it. */
   const teachers = k.table('teachers', {
     id: k.id(),
@@ -49,10 +51,7 @@ export function tables(k: SchemaKit) {
     {
       id: k.id(),
       code: k.text('code').notNull().unique(),
-      teacherId: k
-        .int('teacher_id')
-        .notNull()
-        .references(() => teachers.id),
+      teacherId: ref('teacher_id', () => teachers.id),
       /** RoundConfig (JSON) for the next round. */
       config: k.text('config').notNull(),
       createdAt: k.int64('created_at').notNull(),
@@ -75,10 +74,7 @@ export function tables(k: SchemaKit) {
     'teams',
     {
       id: k.id(),
-      roomId: k
-        .int('room_id')
-        .notNull()
-        .references(() => rooms.id),
+      roomId: ref('room_id', () => rooms.id),
       idx: k.int('idx').notNull(),
       name: k.text('name').notNull(),
       /** In a what-if room: WhatIfOrigin (JSON), the original team and minute. */
@@ -91,10 +87,7 @@ export function tables(k: SchemaKit) {
     'players',
     {
       id: k.id(),
-      roomId: k
-        .int('room_id')
-        .notNull()
-        .references(() => rooms.id),
+      roomId: ref('room_id', () => rooms.id),
       teamId: k.int('team_id').references(() => teams.id),
       name: k.text('name').notNull(),
       tokenHash: k.text('token_hash').notNull().unique(),
@@ -112,10 +105,7 @@ export function tables(k: SchemaKit) {
     'rounds',
     {
       id: k.id(),
-      roomId: k
-        .int('room_id')
-        .notNull()
-        .references(() => rooms.id),
+      roomId: ref('room_id', () => rooms.id),
       number: k.int('number').notNull(),
       simulator: k.text('simulator').notNull(),
       scenario: k.text('scenario').notNull(),
@@ -146,14 +136,8 @@ export function tables(k: SchemaKit) {
   const roundTeams = k.table(
     'round_teams',
     {
-      roundId: k
-        .int('round_id')
-        .notNull()
-        .references(() => rounds.id),
-      teamId: k
-        .int('team_id')
-        .notNull()
-        .references(() => teams.id),
+      roundId: ref('round_id', () => rounds.id),
+      teamId: ref('team_id', () => teams.id),
       idx: k.int('idx').notNull(),
       name: k.text('name').notNull(),
     },
@@ -165,14 +149,8 @@ export function tables(k: SchemaKit) {
     'changes',
     {
       id: k.id(),
-      roundId: k
-        .int('round_id')
-        .notNull()
-        .references(() => rounds.id),
-      teamId: k
-        .int('team_id')
-        .notNull()
-        .references(() => teams.id),
+      roundId: ref('round_id', () => rounds.id),
+      teamId: ref('team_id', () => teams.id),
       minute: k.int('minute').notNull(),
       key: k.text('key').notNull(),
       /** JSON value in base units. */
@@ -188,14 +166,8 @@ export function tables(k: SchemaKit) {
   const snapshots = k.table(
     'snapshots',
     {
-      roundId: k
-        .int('round_id')
-        .notNull()
-        .references(() => rounds.id),
-      teamId: k
-        .int('team_id')
-        .notNull()
-        .references(() => teams.id),
+      roundId: ref('round_id', () => rounds.id),
+      teamId: ref('team_id', () => teams.id),
       minute: k.int('minute').notNull(),
       data: k.text('data').notNull(),
     },
@@ -205,14 +177,8 @@ export function tables(k: SchemaKit) {
   const scores = k.table(
     'scores',
     {
-      roundId: k
-        .int('round_id')
-        .notNull()
-        .references(() => rounds.id),
-      teamId: k
-        .int('team_id')
-        .notNull()
-        .references(() => teams.id),
+      roundId: ref('round_id', () => rounds.id),
+      teamId: ref('team_id', () => teams.id),
       score: k.real('score'),
     },
     (t) => [k.primaryKey({ columns: [t.roundId, t.teamId] })],
@@ -221,14 +187,8 @@ export function tables(k: SchemaKit) {
   const goalResults = k.table(
     'goal_results',
     {
-      roundId: k
-        .int('round_id')
-        .notNull()
-        .references(() => rounds.id),
-      teamId: k
-        .int('team_id')
-        .notNull()
-        .references(() => teams.id),
+      roundId: ref('round_id', () => rounds.id),
+      teamId: ref('team_id', () => teams.id),
       goalId: k.text('goal_id').notNull(),
       indicator: k.text('indicator').notNull(),
       op: k.text('op', { enum: ['>=', '<='] }).notNull(),
@@ -244,14 +204,8 @@ export function tables(k: SchemaKit) {
     'role_changes',
     {
       id: k.id(),
-      roundId: k
-        .int('round_id')
-        .notNull()
-        .references(() => rounds.id),
-      teamId: k
-        .int('team_id')
-        .notNull()
-        .references(() => teams.id),
+      roundId: ref('round_id', () => rounds.id),
+      teamId: ref('team_id', () => teams.id),
       minute: k.int('minute').notNull(),
       role: k.text('role').notNull(),
       fromPlayerId: k.int('from_player_id').references(() => players.id),
@@ -268,18 +222,9 @@ export function tables(k: SchemaKit) {
   const roundMembers = k.table(
     'round_members',
     {
-      roundId: k
-        .int('round_id')
-        .notNull()
-        .references(() => rounds.id),
-      teamId: k
-        .int('team_id')
-        .notNull()
-        .references(() => teams.id),
-      playerId: k
-        .int('player_id')
-        .notNull()
-        .references(() => players.id),
+      roundId: ref('round_id', () => rounds.id),
+      teamId: ref('team_id', () => teams.id),
+      playerId: ref('player_id', () => players.id),
       /** Order of arrival in the team during the round. */
       seq: k.int('seq').notNull(),
       name: k.text('name').notNull(),
@@ -297,10 +242,7 @@ export function tables(k: SchemaKit) {
     'messages',
     {
       id: k.id(),
-      roundId: k
-        .int('round_id')
-        .notNull()
-        .references(() => rounds.id),
+      roundId: ref('round_id', () => rounds.id),
       teamId: k.int('team_id').references(() => teams.id),
       text: k.text('text').notNull(),
       at: k.int64('at').notNull(),

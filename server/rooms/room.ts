@@ -16,20 +16,19 @@ import type {
 import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
 import { FencedError, type Write } from '../db/writes.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { Logger } from '../lib/log.ts';
 import type { Metrics } from '../lib/metrics.ts';
 import { Beats } from './beats.ts';
-import type { Clock } from '../lib/clock.ts';
-import { emit } from './output.ts';
 import type { Command, CommandOf, Commands, CommandType, Message, Outcome } from './commands.ts';
-import type { Mismatches } from './load.ts';
-import type { RoomOutput } from './output.ts';
 import { logLife } from './life.ts';
-import type { Logger } from '../lib/log.ts';
+import type { Mismatches } from './load.ts';
+import { readTeamMinutes, type TeamMinutes } from './minutes.ts';
+import { emit, type RoomOutput } from './output.ts';
 import { NotOwnerError, type RoomGuard } from './ownership.ts';
 import { Presence } from './presence.ts';
-import { readTeamMinutes, type TeamMinutes } from './minutes.ts';
+import { historyFor, teamMinutes, type ViewChannel, viewMoves, viewOf } from './split-view.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
-import { historyFor, teamMinutes, viewMoves, viewOf, type ViewChannel } from './split-view.ts';
 import { transition } from './transitions/index.ts';
 import {
   headlineTrends,
