@@ -173,14 +173,12 @@ export async function teacherRoutes(
       const teams = await Promise.all(
         teamIds.map((teamId) =>
           coach.team(id, teamId, {
-            ...{
-              simulator: round.simulator,
-              scenario: round.scenario,
-              seed,
-              noise: round.noise,
-              minutes: round.minutes,
-              minute: round.minute,
-            },
+            simulator: round.simulator,
+            scenario: round.scenario,
+            seed,
+            noise: round.noise,
+            minutes: round.minutes,
+            minute: round.minute,
             changes: changes
               .filter((c) => c.teamId === teamId)
               .map((c) => ({ minute: c.minute, key: c.key, value: c.value })),

@@ -134,19 +134,15 @@ async function seatStudent(
     deps.join(socketId, seatChannels(code, { role: 'student', playerId: seated.id, teamId: seated.teamId, view }));
   room.connect(seated.id);
   return {
-    ...{
-      code,
-      playerId: seated.id,
-      teamId: seated.teamId,
-      view,
-      room: room.view('public'),
-      history,
-      scores: room.scores(),
-    },
-    ...{
-      roleChanges: player.teamId !== null ? room.roleChanges(player.teamId) : [],
-      messages: room.messages(player.teamId),
-    },
+    code,
+    playerId: seated.id,
+    teamId: seated.teamId,
+    view,
+    room: room.view('public'),
+    history,
+    scores: room.scores(),
+    roleChanges: player.teamId !== null ? room.roleChanges(player.teamId) : [],
+    messages: room.messages(player.teamId),
   };
 }
 
@@ -171,14 +167,13 @@ export async function answer(room: Room, ask: Ask, deps: AnswerDeps): Promise<un
       if (ask.socketId) deps.join(ask.socketId, seatChannels(code, { role: 'teacher' }));
       room.watch();
       return {
-        ...{
-          code,
-          room: room.view('teacher'),
-          latest: room.latestMinute(),
-          trends: room.trends(),
-          scores: room.scores(),
-        },
-        ...{ roleChanges: room.roleChanges(null), messages: room.messages('all') },
+        code,
+        room: room.view('teacher'),
+        latest: room.latestMinute(),
+        trends: room.trends(),
+        scores: room.scores(),
+        roleChanges: room.roleChanges(null),
+        messages: room.messages('all'),
       } satisfies TeacherSeat;
     }
     case 'observe':

@@ -211,8 +211,13 @@ export function attachProtocol(
         });
       }
       return {
-        ...{ token, playerId: seat.playerId, room: seat.room, history: seat.history, scores: seat.scores },
-        ...{ roleChanges: seat.roleChanges, messages: seat.messages },
+        token,
+        playerId: seat.playerId,
+        room: seat.room,
+        history: seat.history,
+        scores: seat.scores,
+        roleChanges: seat.roleChanges,
+        messages: seat.messages,
       };
     });
 

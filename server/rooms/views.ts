@@ -75,8 +75,14 @@ export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
 /** A team's history: `snapshots`, its minutes `0…` its latest, as stored (Room.historyOf reads them). */
 export function teamHistory(r: RoundRun, t: TeamRun, snapshots: Snapshot[]): TeamHistory {
   return {
-    ...{ roundId: r.id, teamId: t.teamId, snapshots, changes: t.changes.toArray() },
-    ...{ roleChanges: roleChangesOf(r, t.teamId), progress: [...t.progress], score: t.score, ledger: t.ledger },
+    roundId: r.id,
+    teamId: t.teamId,
+    snapshots,
+    changes: t.changes.toArray(),
+    roleChanges: roleChangesOf(r, t.teamId),
+    progress: [...t.progress],
+    score: t.score,
+    ledger: t.ledger,
     baseline: r.baseline?.series ?? { total: [], calm: [] },
   };
 }

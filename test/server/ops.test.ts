@@ -349,16 +349,16 @@ describe('where students join', () => {
 describe('the environment', () => {
   test('defaults, blanks as unset, and a normalised PUBLIC_URL', () => {
     expect(loadConfig({})).toEqual({
-      ...{
-        port: 3000,
-        host: '0.0.0.0',
-        databasePath: './data/opsroom.db',
-        logLevel: 'info',
-        logFormat: 'auto',
-        publicUrl: null,
-        metricsToken: null,
-      },
-      ...{ trustProxy: null, allowedOrigins: [], cluster: null },
+      port: 3000,
+      host: '0.0.0.0',
+      databasePath: './data/opsroom.db',
+      logLevel: 'info',
+      logFormat: 'auto',
+      publicUrl: null,
+      metricsToken: null,
+      trustProxy: null,
+      allowedOrigins: [],
+      cluster: null,
     });
     expect(loadConfig({ PORT: '', HOST: ' ', PUBLIC_URL: 'https://ops.example.org/' })).toMatchObject({
       port: 3000,

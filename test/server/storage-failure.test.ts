@@ -14,13 +14,13 @@ function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
   const r = s.round;
   return {
-    ...{
-      view: roomView(s, () => false, 'teacher'),
-      // The room keeps each team's latest minute and its trends' numbers; the rest is in the database.
-      histories: teams.map((t) => ({ ...teamHistory(r, t, [t.snapshot]), headlines: t.headlines.toArray() })),
-      names: teams.map((t) => t.name),
-    },
-    ...{ roleChanges: [...r.roleChanges], members: [...r.members.values()], messages: [...r.messages] },
+    view: roomView(s, () => false, 'teacher'),
+    // The room keeps each team's latest minute and its trends' numbers; the rest is in the database.
+    histories: teams.map((t) => ({ ...teamHistory(r, t, [t.snapshot]), headlines: t.headlines.toArray() })),
+    names: teams.map((t) => t.name),
+    roleChanges: [...r.roleChanges],
+    members: [...r.members.values()],
+    messages: [...r.messages],
   };
 }
 

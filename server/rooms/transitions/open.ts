@@ -164,7 +164,14 @@ export function forkRoom(
   const rebuilt = rebuildTeam(base, seat, o.seed, changes, stored, from.minute);
   return {
     state: {
-      ...{ id, code, teacherId, config, teams: [team], players: new Map(), locked: false, replayShared: false },
+      id,
+      code,
+      teacherId,
+      config,
+      teams: [team],
+      players: new Map(),
+      locked: false,
+      replayShared: false,
       round: { ...base, teams: new Map([[team.id, rebuilt.team]]) },
     },
     writes: [
