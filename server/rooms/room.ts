@@ -170,9 +170,8 @@ export class Room {
     const now = clock.now();
     const connected = (id: number) => this.presence.isConnected(id);
     const ctx = { now, ids: store.ids, drawSeed, connected };
-    const first = this.current;
     const steps: Step[] = [];
-    let state = first;
+    let state = this.current;
     for (const pending of batch) {
       try {
         const out = transition(state, pending.cmd, ctx);
@@ -198,8 +197,9 @@ export class Room {
       return;
     }
     this.current = state;
-    this.beats.follow(first.round, state.round, now);
     for (const { before, out } of steps) {
+      // The timer follows each input in turn (a pause then a resume plans from the resume).
+      this.beats.follow(before.round, out.next.round, now);
       // Sockets follow their player's view first, so that a minute sent by this input reaches them.
       for (const v of viewMoves(before, out.next)) this.deps.out.viewPlayer(this.code, v.playerId, v.from, v.to);
       this.send(out.messages);

@@ -239,3 +239,22 @@ test('a round whose start took long to store still plays minute 1 one tempo afte
     [1, 1000],
   ]);
 });
+
+test('a pause and a resume taken in one batch plan the next minute from the resume', async () => {
+  const env = roomEnv();
+  const { room } = await env.manager.create({ teamCount: 1, tempo: 2, seed: 1 });
+  await room.dispatch({ type: 'clock', action: 'start' });
+  const t0 = env.clock.now();
+  env.clock.advance(1500);
+  await Promise.all([
+    room.dispatch({ type: 'clock', action: 'pause' }),
+    room.dispatch({ type: 'clock', action: 'resume' }),
+  ]);
+  expect(room.round.state).toBe('running');
+  // Due two seconds after the resume, not at the first plan's t0 + 2000.
+  await env.advance(1999);
+  expect(room.round.minute).toBe(0);
+  await env.advance(1);
+  expect(room.round.minute).toBe(1);
+  expect(env.out.of('minute').at(-1)?.sentAt).toBe(t0 + 3500);
+});
