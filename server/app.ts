@@ -14,7 +14,7 @@ import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
-import { Cluster, type ClusterOptions } from './cluster/node.ts';
+import type { Cluster, ClusterOptions } from './cluster/node.ts';
 import { Committer } from './db/commit.ts';
 import { DatabaseHealth } from './db/health.ts';
 import { openPostgres, openSqlite } from './db/open.ts';
@@ -127,7 +127,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     : openSqlite(opts.databasePath);
   let cluster: Cluster | null = null;
   try {
-    cluster = opts.cluster ? await Cluster.connect(opts.cluster, store, app.log) : null;
+    // Cluster mode's modules (Redis, the adapter) are loaded only when it is asked for: one process starts sooner.
+    if (opts.cluster) cluster = await (await import('./cluster/node.ts')).Cluster.connect(opts.cluster, store, app.log);
   } catch (e) {
     await store.close();
     throw e;

@@ -1,5 +1,5 @@
 // A Store on either engine: SQLite for one process, PostgreSQL for the cluster mode.
-import { PgEngine, type PgOptions } from './pg.ts';
+import type { PgOptions } from './pg.ts';
 import { SqliteEngine } from './sqlite.ts';
 import { SqlStore } from './store.ts';
 
@@ -8,7 +8,8 @@ export function openSqlite(path: string): SqlStore {
   return new SqlStore(new SqliteEngine(path));
 }
 
-/** PostgreSQL at `url` (connected and migrated). */
+/** PostgreSQL at `url` (connected and migrated); its driver is loaded only for this. */
 export async function openPostgres(url: string, opts: PgOptions = {}): Promise<SqlStore> {
+  const { PgEngine } = await import('./pg.ts');
   return new SqlStore(await PgEngine.open(url, opts));
 }
