@@ -92,8 +92,25 @@ describe('people, roles and access on screen', () => {
     // (1) The teacher gives Stand-in to Ana 2 from the roster, during the round: her desk and Bo's say so at once.
     const give = teacher.getByLabel('Give Ana 2 a role');
     expect(await give.locator('option', { hasText: 'Stand-in' }).innerText()).toBe('Stand-in (now: Bo)');
+    // It asks first, naming whose role it is; cancelled, nothing moves.
+    const asked: string[] = [];
+    teacher.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await give.selectOption('standin');
+    await eventually(() => expect(asked).toHaveLength(1));
+    expect(asked[0]).toBe('Give Stand-in to Ana 2? It is Bo’s now: Bo loses it, and the team is told at once.');
+    expect(await textOf(bo, 'my-roles')).toBe('Your role: Shedding, Stand-in');
+    expect(await give.inputValue()).toBe('');
+    teacher.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
     await give.selectOption('standin');
     await eventually(async () => expect(await textOf(cy, 'my-roles')).toBe('Your role: Stand-in'));
+    expect(asked).toHaveLength(2);
+    await teacher.getByText('Ana 2 now owns Stand-in (it was Bo’s).').waitFor();
     await eventually(async () => expect(await textOf(bo, 'my-roles')).toBe('Your role: Shedding'));
     await eventually(async () =>
       expect(await textOf(bo, 'event-banner')).toContain('Ana 2 now owns Stand-in (from Bo, given by the teacher)'),
