@@ -294,7 +294,7 @@ test('free roles taken in the lobby are not news; a late joiner taking one is, e
 describe('the headline when most attempts fail', () => {
   test('the collapse is told apart from a figure that is critical by itself, and each keeps its own status', () => {
     // The issuer outage with nothing done: from minute 5 the switch collapses (most attempts fail).
-    const { snapshots } = runRound(paymentSwitch, { scenario: 'issuer-outage', seed: 1, minutes: 20 });
+    const { snapshots } = runRound(paymentSwitch, { scenario: 'issuer-outage', seed: 1, minutes: 20, noise: true });
     const calm = headlineStatuses(paymentSwitch, snapshots[2]);
     expect(calm.collapse).toBe(false);
     const collapsed = snapshots.find((s) => headlineStatuses(paymentSwitch, s).collapse);
@@ -326,6 +326,7 @@ describe('controls that would do nothing now', () => {
       scenario: 'bad-deploy',
       seed: 1,
       minutes: 30,
+      noise: true,
       changes: [],
     });
     const deploy = snapshots.findIndex((s) => s.events.some((e) => e.kind === 'deploy'));
@@ -337,6 +338,7 @@ describe('controls that would do nothing now', () => {
       scenario: 'bad-deploy',
       seed: 1,
       minutes: 30,
+      noise: true,
       changes: [{ minute: deploy + 1, key: 'rollback', value: PRESS }],
     }).snapshots;
     const done = rolled.findIndex((s) => s.events.some((e) => e.kind === 'rollback-done'));
