@@ -387,6 +387,7 @@ export {
   type CoachTeam,
   type Outcome,
   type Suggestion,
+  type Unusual,
   type SuggestionKind,
 } from './coach.ts';
 
