@@ -1,6 +1,7 @@
 // Browser-test helpers: the real server in-process on port 0 with a manual clock (time moves only
 // when a test says so), Debian's Chromium through playwright-core, and screenshots.
 import { existsSync, mkdirSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { buildApp } from '../../server/app.ts';
@@ -38,6 +39,11 @@ export function assertBuilt(): void {
 
 export interface WebServer {
   url: string;
+  /**
+   * With `lan`: the server at this machine's first network address (http://192.0.2.2:port), a page there
+   * is no secure context — as a class's phones see it; null when the machine has none.
+   */
+  lanUrl: string | null;
   clock: ManualClock;
   /** Moves the room clocks by `minutes` simulated minutes at `tempo` seconds per minute. */
   minutes(n: number, tempo: number): void;
@@ -48,8 +54,11 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-/** `publicUrl`: the server's PUBLIC_URL (where students join), as an operator sets it. */
-export async function startWebServer(opts: { publicUrl?: string } = {}): Promise<WebServer> {
+/**
+ * `publicUrl`: the server's PUBLIC_URL (where students join), as an operator sets it. `lan`: listen on
+ * every address, as `npm start` does, so the page can be opened at the network address (`lanUrl`).
+ */
+export async function startWebServer(opts: { publicUrl?: string; lan?: boolean } = {}): Promise<WebServer> {
   // On a whole second: the server plays minutes at the end of its 20 ms beat slots, and a clock that starts
   // on one and moves by whole tempos never falls between a minute and its slot's end.
   const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
@@ -60,11 +69,17 @@ export async function startWebServer(opts: { publicUrl?: string } = {}): Promise
     clock,
     publicUrl: opts.publicUrl ?? null,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: 0, host: opts.lan ? '0.0.0.0' : '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const lan = opts.lan
+    ? Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === 'IPv4' && !i.internal)
+    : undefined;
   return {
     url: `http://127.0.0.1:${port}`,
+    lanUrl: lan ? `http://${lan.address}:${port}` : null,
     clock,
     minutes(n, tempo) {
       for (let i = 0; i < n; i++) clock.advance(tempo * 1000);
