@@ -108,7 +108,11 @@ describe('accessibility', () => {
     }
     await showTab(ana, 'picture');
     await noViolations(wall, 'projector, running');
-    await teacher.getByTestId('team-tile').first().getByRole('button', { name: /^Open desk/ }).click();
+    await teacher
+      .getByTestId('team-tile')
+      .first()
+      .getByRole('button', { name: /^Open desk/ })
+      .click();
     await teacher.getByTestId('teacher-desk').getByTestId('headline').waitFor();
     await noViolations(teacher, "dashboard, running, a team's desk open");
 

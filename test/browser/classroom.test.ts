@@ -186,7 +186,11 @@ describe('classroom in the browser', () => {
     for (const page of students)
       await eventually(async () => expect(await textOf(page, 'round-over')).toContain('Team 1'));
     await eventually(async () => expect(await textOf(projector, 'verdicts')).toContain('Team 1'));
-    await teacher.getByTestId('team-tile').first().getByRole('button', { name: /^Open desk/ }).click();
+    await teacher
+      .getByTestId('team-tile')
+      .first()
+      .getByRole('button', { name: /^Open desk/ })
+      .click();
     await teacher.getByTestId('teacher-desk').getByTestId('headline').waitFor();
     await screenshot(teacher, 'teacher-dashboard');
 

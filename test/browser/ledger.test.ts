@@ -193,7 +193,11 @@ describe('the ledger and split view', () => {
     expect(await ana.getByTestId('ledger').getByTestId('hidden-value').count()).toBe(0);
 
     // The teacher's view of the team's desk, and the projector: everything.
-    await teacher.getByTestId('team-tile').first().getByRole('button', { name: /^Open desk/ }).click();
+    await teacher
+      .getByTestId('team-tile')
+      .first()
+      .getByRole('button', { name: /^Open desk/ })
+      .click();
     const teamDesk = teacher.getByTestId('teacher-desk');
     await teamDesk.getByTestId('headline').waitFor();
     expect(await teamDesk.getByTestId('split-on').count()).toBe(0);

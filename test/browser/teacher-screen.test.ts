@@ -98,7 +98,9 @@ describe("the teacher's first screen", () => {
     const page = await dashboard(code, teacherKey);
     await wholeClassOnFirstScreen(page, 12, 4);
     // The lobby: each team's seats with their roles; nobody's role is left free.
-    expect(await page.getByTestId('team-tile').first().getByTestId('seats').innerText()).toMatch(/Ana\s+connected\s+Scaling/);
+    expect(await page.getByTestId('team-tile').first().getByTestId('seats').innerText()).toMatch(
+      /Ana\s+connected\s+Scaling/,
+    );
     expect(await page.getByTestId('free-roles').count()).toBe(0);
     await noViolations(page, 'dashboard, lobby');
 
