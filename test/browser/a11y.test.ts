@@ -1,5 +1,5 @@
 // Accessibility in Debian's Chromium (issue 12, item 15): axe-core finds no violation on any screen
-// — home, join, the desk in the lobby (a role banner), running (each tab, a teacher's message) and
+// — home, join, the desk in the lobby (a role move in its feed), running (each tab, a teacher's message) and
 // finished (its ledger), the teacher's dashboard (roster, access and messages), the projector's lobby,
 // round and end, the replay with the hindsight coach, a student's debrief, the teacher's history and
 // the model pages. Status words have at least
@@ -87,8 +87,11 @@ describe('accessibility', () => {
     await joinAsStudent(phone, server.url, code, 'Budi');
     await eventually(async () => expect(await wall.getByTestId('proj-count').innerText()).toBe('Joined so far: 2'));
 
-    await eventually(async () => expect(await ana.getByTestId('event-banner').innerText()).toContain('Budi now owns'));
-    await noViolations(ana, 'desk, lobby, a role banner');
+    // A role moved in the lobby is in the feed, not in a banner.
+    await showTab(ana, 'feed');
+    await eventually(async () => expect(await ana.getByTestId('feed').innerText()).toContain('Budi now owns'));
+    expect(await ana.getByTestId('event-banner').count()).toBe(0);
+    await noViolations(ana, 'desk, lobby, a role move in the feed');
     await noViolations(teacher, 'dashboard, lobby');
     await noViolations(wall, 'projector, lobby');
 

@@ -7,6 +7,7 @@
 // can reach, with a warning when only this computer can; the server stopping is said in words.
 // Time is the server's manual clock.
 import type { Browser } from 'playwright-core';
+import { io } from 'socket.io-client';
 import { describe, expect, test } from 'vitest';
 import {
   createRoom,
@@ -155,13 +156,24 @@ describe('people, roles and access on screen', () => {
     // (13.4) Locked: nobody new comes in, not Ana under a new name either; open again, a newcomer can.
     await teacher.getByRole('button', { name: 'Lock the room' }).click();
     await eventually(async () => expect(await textOf(teacher, 'lock-state')).toContain('Locked'));
+    // The join page says so at once, before any name is typed.
     await ana.goto(`${server.url}/join/${code}`);
-    await ana.getByLabel('Your name').fill('Anna');
-    await ana.getByRole('button', { name: 'Join', exact: true }).click();
     await eventually(async () =>
-      expect(await ana.getByRole('alert').innerText()).toBe('The teacher has locked this room to new students.'),
+      expect(await textOf(ana, 'join-locked')).toContain(
+        'This room is locked: your teacher is not letting new students in.',
+      ),
     );
+    expect(await ana.getByLabel('Your name').count()).toBe(0);
     expect(new URL(ana.url()).pathname).toBe(`/join/${code}`);
+    // A name sent anyway (a script, not the page) is refused the same.
+    const refused = await new Promise<{ ok: boolean; error?: { code: string } }>((resolve) => {
+      const s = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
+      s.emit('student:join', { code, name: 'Anna' }, (r: { ok: boolean; error?: { code: string } }) => {
+        s.disconnect();
+        resolve(r);
+      });
+    });
+    expect(refused.error?.code).toBe('ROOM_LOCKED');
     await teacher.getByRole('button', { name: 'Open the room again' }).click();
     await eventually(async () => expect(await textOf(teacher, 'lock-state')).toContain('Open to new students'));
     const { page: dee } = await newPage(browser, LAPTOP);

@@ -236,9 +236,14 @@ describe('classroom in the browser', () => {
     // The lobby also reads "Minute 0": wait until the server has really started the round.
     await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     await minuteShown(student, 0, minutes);
+    // Every control acts, but Roll back: no bad build is in service yet, and it says so.
     for (const c of getModel('web-service').controls) {
-      for (const input of await controlInputs(student, c.key).all()) expect(await input.isEnabled(), c.key).toBe(true);
+      for (const input of await controlInputs(student, c.key).all())
+        expect(await input.isEnabled(), c.key).toBe(c.key !== 'rollback');
     }
+    expect(await student.locator('[data-control="rollback"]').getByTestId('idle').innerText()).toBe(
+      'Only the last good build is in service: there is nothing to roll back.',
+    );
 
     // The bad build goes live at 09:10 (minute 10); a little later the student rolls back.
     server.minutes(12, tempo);
