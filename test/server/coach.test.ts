@@ -119,7 +119,7 @@ describe('the hindsight coach', () => {
     expect((await get(`/api/rounds/${roundId}/coach`, other.teacherKey)).json().error.code).toBe('ROUND_NOT_FOUND');
   });
 
-  test('the suggestion opens as a what-if with its changes pending, by the coach; played on, it ends as claimed', async () => {
+  test('the suggestion opens as a what-if with its changes pending — the coach’s by the Coach, the team’s by their authors; played on, it ends as claimed', async () => {
     const s = report.teams.find((t) => t.teamId === t1)!.suggestion!;
     const pending = s.changes.filter((c) => c.minute > s.forkMinute);
     const res = await post(`/api/rounds/${roundId}/fork`, teacherKey, {
@@ -133,20 +133,21 @@ describe('the hindsight coach', () => {
     const team = room.view('teacher').teams[0].id;
     const history = (await room.historyOf(team))!;
     expect(history.snapshots.at(-1)!.minute).toBe(s.forkMinute);
+    // The coach's own change is by the Coach; Ana's own rollback, pending too, is still hers.
     expect(history.changes.filter((c) => c.minute > s.forkMinute)).toEqual(
       pending.map((c) =>
         expect.objectContaining({
           minute: c.minute,
           key: c.key,
           value: c.value,
-          author: { playerId: null, name: 'Coach' },
+          author: { playerId: null, name: c.key === s.key ? 'Coach' : 'Ana' },
         }),
       ),
     );
-    // The change is stored with the fork.
-    expect((await server.app.store.changesOfRound(fork.roundId)).filter((c) => c.author.name === 'Coach')).toHaveLength(
-      pending.length,
-    );
+    expect(pending.map((c) => c.key).sort()).toEqual(['rollback', 'shedLowPriority']);
+    // The changes are stored with the fork.
+    const stored = (await server.app.store.changesOfRound(fork.roundId)).filter((c) => c.minute > s.forkMinute);
+    expect(stored.map((c) => c.author.name).sort()).toEqual(['Ana', 'Coach']);
     await room.dispatch({ type: 'clock', action: 'resume' });
     await minutes(60 - s.forkMinute);
     const scores = room.scores()!;
