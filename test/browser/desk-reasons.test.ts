@@ -166,6 +166,16 @@ describe('the desk says why', () => {
         /^Score 0: the 5\d\d u saved/,
       ),
     );
+    // And so do the end of the round on the desk and the teacher's scores.
+    server.minutes(8, 1);
+    await ana.getByTestId('round-over').waitFor();
+    expect(await ana.getByTestId('round-over').getByTestId('score-why').innerText()).toMatch(
+      /^Score 0: the 5\d\d u saved/,
+    );
+    await teacher.getByTestId('scores').waitFor();
+    expect(await teacher.getByTestId('scores').getByTestId('score-why').innerText()).toMatch(
+      /^Score 0: the 5\d\d u saved/,
+    );
   });
 
   test('a rollback with nothing to roll back waits and says so; a team of one acts without scrolling', async () => {
