@@ -8,7 +8,7 @@
 // dashboard, projector, replay and its CSV panel, the student's debrief, history).
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { axeViolations, describeViolations } from './axe.ts';
+import { noViolations } from './axe.ts';
 import {
   DESKTOP,
   eventually,
@@ -27,10 +27,6 @@ useBrowserSuite((s, b) => {
   server = s;
   browser = b;
 });
-
-async function noViolations(page: Page, where: string): Promise<void> {
-  expect(describeViolations(await axeViolations(page)), where).toEqual([]);
-}
 
 /** Contrast ratio (WCAG 2) of an element's text on its own background, as the page computes them. */
 function contrastOf(page: Page, selector: string): Promise<number[]> {

@@ -6,7 +6,7 @@
 // locked room at once. Time is the server's manual clock; axe-core on every new state.
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { axeViolations, describeViolations } from './axe.ts';
+import { noViolations } from './axe.ts';
 import {
   createRoom,
   eventually,
@@ -30,10 +30,6 @@ useBrowserSuite((s, b) => {
   browser = b;
 });
 
-async function noViolations(page: Page, where: string): Promise<void> {
-  expect(describeViolations(await axeViolations(page)), where).toEqual([]);
-}
-
 async function teacherPage(code: string, key: string): Promise<Page> {
   const { page } = await newPage(browser, LAPTOP);
   await page.goto(`${server.url}/teacher/${code}#key=${key}`);
@@ -44,6 +40,19 @@ async function teacherPage(code: string, key: string): Promise<Page> {
 async function start(teacher: Page): Promise<void> {
   await teacher.getByRole('button', { name: 'Start' }).click();
   await teacher.getByRole('button', { name: 'Pause' }).waitFor();
+}
+
+/** A room as configured, its teacher's dashboard, and students joined in order at 1366×768 (the round not started). */
+async function classOf(config: object, names: string[]): Promise<{ code: string; teacher: Page; desks: Page[] }> {
+  const { code, teacherKey } = await createRoom(server.url, config);
+  const teacher = await teacherPage(code, teacherKey);
+  const desks: Page[] = [];
+  for (const name of names) {
+    const { page } = await newPage(browser, LAPTOP);
+    await joinAsStudent(page, server.url, code, name);
+    desks.push(page);
+  }
+  return { code, teacher, desks };
 }
 
 async function setNumber(page: Page, name: string, value: string): Promise<void> {
@@ -63,19 +72,13 @@ async function controlsOnFirstScreen(page: Page): Promise<void> {
 describe('the desk says why', () => {
   test('issuers: our short timeout is ours, a slow issuer is the issuer’s; a collapse is said, each figure keeps its own status; a team of one acts without scrolling', async () => {
     // The issuer outage, two teams of one: Ana sets a 0.5 s timeout before the outage; Bo does nothing.
-    const { code, teacherKey } = await createRoom(server.url, {
-      simulator: 'payment-switch',
-      scenario: 'issuer-outage',
-      minutes: 20,
-      tempo: 1,
-      teamCount: 2,
-      seed: 3,
-    });
-    const teacher = await teacherPage(code, teacherKey);
-    const { page: ana } = await newPage(browser, LAPTOP);
-    await joinAsStudent(ana, server.url, code, 'Ana');
-    const { page: bo } = await newPage(browser, LAPTOP);
-    await joinAsStudent(bo, server.url, code, 'Bo');
+    const {
+      teacher,
+      desks: [ana, bo],
+    } = await classOf(
+      { simulator: 'payment-switch', scenario: 'issuer-outage', minutes: 20, tempo: 1, teamCount: 2, seed: 3 },
+      ['Ana', 'Bo'],
+    );
     await start(teacher);
     server.minutes(2, 1);
     await minuteShown(ana, 2);
@@ -130,17 +133,13 @@ describe('the desk says why', () => {
   test('a score of 0 beside money saved says why: the saving is under what counts at that minute', async () => {
     // The sale surge, a team of one at 7 servers from minute 1: by minute 22 it has saved ~560 u of doing
     // nothing's retry storm, too little to count on that scale.
-    const { code, teacherKey } = await createRoom(server.url, {
-      simulator: 'payment-switch',
-      scenario: 'sale-surge',
-      minutes: 30,
-      tempo: 1,
-      teamCount: 1,
-      seed: 7,
-    });
-    const teacher = await teacherPage(code, teacherKey);
-    const { page: ana } = await newPage(browser, LAPTOP);
-    await joinAsStudent(ana, server.url, code, 'Ana');
+    const {
+      teacher,
+      desks: [ana],
+    } = await classOf(
+      { simulator: 'payment-switch', scenario: 'sale-surge', minutes: 30, tempo: 1, teamCount: 1, seed: 7 },
+      ['Ana'],
+    );
     await start(teacher);
     await setNumber(ana, 'Servers', '7');
     server.minutes(10, 1);
@@ -180,17 +179,13 @@ describe('the desk says why', () => {
 
   test('a rollback with nothing to roll back waits and says so; a team of one acts without scrolling', async () => {
     // Bad deploy, seed 1: the new build shows at minute 16.
-    const { code, teacherKey } = await createRoom(server.url, {
-      simulator: 'web-service',
-      scenario: 'bad-deploy',
-      minutes: 40,
-      tempo: 1,
-      teamCount: 1,
-      seed: 1,
-    });
-    const teacher = await teacherPage(code, teacherKey);
-    const { page: eka } = await newPage(browser, LAPTOP);
-    await joinAsStudent(eka, server.url, code, 'Eka');
+    const {
+      teacher,
+      desks: [eka],
+    } = await classOf(
+      { simulator: 'web-service', scenario: 'bad-deploy', minutes: 40, tempo: 1, teamCount: 1, seed: 1 },
+      ['Eka'],
+    );
     await start(teacher);
     server.minutes(3, 1);
     await minuteShown(eka, 3);
@@ -218,21 +213,10 @@ describe('the desk says why', () => {
   });
 
   test('an analyst in split view sees every figure, and is named among those to ask', async () => {
-    const { code, teacherKey } = await createRoom(server.url, {
-      simulator: 'payment-switch',
-      scenario: 'sale-day',
-      minutes: 60,
-      tempo: 1,
-      teamCount: 1,
-      seed: 2,
-    });
-    const teacher = await teacherPage(code, teacherKey);
-    const pages: Page[] = [];
-    for (const name of ['Ana', 'Bo', 'Cy', 'Di', 'Ed']) {
-      const { page } = await newPage(browser, LAPTOP);
-      await joinAsStudent(page, server.url, code, name);
-      pages.push(page);
-    }
+    const { teacher, desks: pages } = await classOf(
+      { simulator: 'payment-switch', scenario: 'sale-day', minutes: 60, tempo: 1, teamCount: 1, seed: 2 },
+      ['Ana', 'Bo', 'Cy', 'Di', 'Ed'],
+    );
     const [ana, , , , ed] = pages;
     // The lobby's dealing moved roles as people came in: the feed has it, no banner does.
     for (const p of pages) expect(await p.getByTestId('event-banner').count()).toBe(0);

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { io, type Socket } from 'socket.io-client';
 import { buildApp } from '../../server/app.ts';
 import { stopGracefully, type StopReport } from '../../server/ops/shutdown.ts';
 import { ManualClock } from '../../server/rooms/clock.ts';
@@ -217,4 +218,23 @@ export async function onFirstScreen(page: Page, what: Locator, label: string): P
   const height = page.viewportSize()?.height ?? 0;
   expect(box.y, `${label} top`).toBeGreaterThanOrEqual(0);
   expect(box.y + box.height, `${label} bottom (viewport ${height})`).toBeLessThanOrEqual(height);
+}
+
+/**
+ * Students who only need a seat: socket.io clients joined by name, each its own connection (disconnect
+ * one and its seat drops), no browser.
+ */
+export async function quietStudents(url: string, code: string, names: readonly string[]): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (const name of names) {
+    const s = io(url, { transports: ['websocket'], forceNew: true, reconnection: false });
+    await new Promise<void>((resolve, reject) => {
+      s.once('connect', () => resolve());
+      s.once('connect_error', reject);
+    });
+    const res = await new Promise<{ ok: boolean }>((resolve) => s.emit('student:join', { code, name }, resolve));
+    if (!res.ok) throw new Error(`join ${name}: ${JSON.stringify(res)}`);
+    sockets.push(s);
+  }
+  return sockets;
 }

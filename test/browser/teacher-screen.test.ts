@@ -5,9 +5,9 @@
 // round the team cards speak of the end, not "so far", and a replay's first minute is not "running".
 // The server listens on every address, so the page can be opened where a class opens it.
 import type { Browser, Page } from 'playwright-core';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { axeViolations, describeViolations } from './axe.ts';
+import { noViolations } from './axe.ts';
 import {
   assertBuilt,
   createRoom,
@@ -17,6 +17,7 @@ import {
   launchBrowser,
   newPage,
   onFirstScreen,
+  quietStudents,
   screenshot,
   startWebServer,
   textOf,
@@ -48,25 +49,11 @@ const NAMES =
     ' ',
   );
 
-/** Students who only need a seat: socket.io clients, each its own connection (disconnect one to drop its seat). */
+/** Students in seats (socket.io clients), disconnected when the file is done. */
 async function seats(code: string, names: string[]): Promise<Socket[]> {
-  const out: Socket[] = [];
-  for (const name of names) {
-    const s = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
-    await new Promise<void>((resolve, reject) => {
-      s.once('connect', () => resolve());
-      s.once('connect_error', reject);
-    });
-    const res = await new Promise<{ ok: boolean }>((resolve) => s.emit('student:join', { code, name }, resolve));
-    if (!res.ok) throw new Error(`join ${name}: ${JSON.stringify(res)}`);
-    out.push(s);
-    sockets.push(s);
-  }
+  const out = await quietStudents(server.url, code, names);
+  sockets.push(...out);
   return out;
-}
-
-async function noViolations(page: Page, where: string): Promise<void> {
-  expect(describeViolations(await axeViolations(page)), where).toEqual([]);
 }
 
 async function dashboard(code: string, key: string, viewport = LAPTOP): Promise<Page> {

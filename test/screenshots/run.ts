@@ -22,6 +22,7 @@ import {
   LAPTOP,
   launchBrowser,
   newPage,
+  quietStudents,
   startWebServer,
   WALL,
   type WebServer,
@@ -42,22 +43,6 @@ async function teacher(browser: Browser, server: WebServer, room: Room, viewport
 async function start(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Start' }).click();
   await page.getByRole('button', { name: 'Pause' }).waitFor();
-}
-
-/** Students who only need to be in the room (the projector's teams): socket.io clients, no browser. */
-async function quietStudents(server: WebServer, code: string, names: string[]): Promise<Socket[]> {
-  const sockets: Socket[] = [];
-  for (const name of names) {
-    const s = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
-    await new Promise<void>((resolve, reject) => {
-      s.once('connect', () => resolve());
-      s.once('connect_error', reject);
-    });
-    const res = await new Promise<{ ok: boolean }>((resolve) => s.emit('student:join', { code, name }, resolve));
-    if (!res.ok) throw new Error(`join ${name}: ${JSON.stringify(res)}`);
-    sockets.push(s);
-  }
-  return sockets;
 }
 
 async function control(s: Socket, key: string, value: number | boolean): Promise<void> {
@@ -95,7 +80,7 @@ async function desks(browser: Browser, server: WebServer): Promise<void> {
   await joinAsStudent(ana, server.url, room.code, 'Ana');
   const { page: budi } = await newPage(browser, HANDSET);
   await joinAsStudent(budi, server.url, room.code, 'Budi');
-  await quietStudents(server, room.code, ['Csilla', 'Dario']);
+  await quietStudents(server.url, room.code, ['Csilla', 'Dario']);
   await shot(ana, 'desk-lobby');
   await start(dash);
   await minuteShown(ana, 0);
@@ -152,7 +137,7 @@ async function dashboard(browser: Browser, server: WebServer): Promise<void> {
     seed: 5,
   });
   const names = ['Ana', 'Budi', 'Csilla', 'Dario', 'Eka', 'Fitri', 'Gábor', 'Hanna', 'Ilaria', 'Joost', 'Kiran', 'Lea'];
-  const sockets = await quietStudents(server, room.code, names);
+  const sockets = await quietStudents(server.url, room.code, names);
   const dash = await teacher(browser, server, room);
   await start(dash);
   // Each team's scaler decides differently; two students' pages drop.
@@ -216,7 +201,7 @@ async function projector(browser: Browser, server: WebServer): Promise<void> {
     'Tamás',
     'Uma',
   ];
-  const sockets = await quietStudents(server, room.code, names);
+  const sockets = await quietStudents(server.url, room.code, names);
   await eventually(async () => {
     if (!(await wall.getByTestId('proj-count').innerText()).includes(String(names.length)))
       throw new Error('not all joined yet');
@@ -245,7 +230,7 @@ async function classWithAna(browser: Browser, server: WebServer, config: object,
   const dash = await teacher(browser, server, room);
   const { page: ana } = await newPage(browser, LAPTOP);
   await joinAsStudent(ana, server.url, room.code, 'Ana');
-  const others = await quietStudents(server, room.code, more);
+  const others = await quietStudents(server.url, room.code, more);
   await start(dash);
   return { room, dash, ana, others };
 }
