@@ -144,6 +144,17 @@ export function saving(ledger: number, nothing: number, calm: number): number {
   return Math.abs(s) < DEAD_ZONE ? 0 : s;
 }
 
+/**
+ * The dead zone in money at a minute: a ledger within [L0 − save, L0 + lose] scores s = 0 — what a
+ * saving must reach to count now (`save`), and what losing more than doing nothing must reach to count
+ * against (`lose`). Both grow with the scale D = max(ln(L0 / Lc), ln 2).
+ */
+export function deadZoneMoney(nothing: number, calm: number): { save: number; lose: number } {
+  if (!(nothing > 0) || !(calm > 0)) return { save: 0, lose: 0 };
+  const span = Math.max(Math.log(nothing / calm), Math.LN2);
+  return { save: nothing * (1 - Math.exp(-DEAD_ZONE * span)), lose: nothing * (Math.exp(DEAD_ZONE * span) - 1) };
+}
+
 /** score = 1000·s + (s > 0 ? MISSION_POINTS × goals met / goals : 0), rounded to one decimal. */
 export function teamScore(goals: readonly GoalResult[], s: number): number {
   const met = goals.filter((g) => g.met).length;

@@ -15,8 +15,8 @@ import type { Room } from '../../server/rooms/room.ts';
 import { startServer, type TestServer } from './helpers.ts';
 import { joinStudent } from './seats.ts';
 
-/** A small RFC 4180 parser, enough to check what the export writes. */
-function parseCsv(text: string): string[][] {
+/** A small RFC 4180 parser, enough to check what the export writes (`sep`: the list separator). */
+function parseCsv(text: string, sep = ','): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
@@ -40,7 +40,7 @@ function parseCsv(text: string): string[][] {
       }
     } else if (ch === '"') {
       quoted = true;
-    } else if (ch === ',') {
+    } else if (ch === sep) {
       row.push(field);
       field = '';
     } else if (ch === '\r' && text[i + 1] === '\n') {
@@ -374,6 +374,45 @@ describe('replay of finished rounds', () => {
         'Target utilization (%) [targetUtilization]',
       ]),
     );
+  });
+
+  test('CSV in the class’s language: semicolons and decimal commas where the language writes 0,5', async () => {
+    const get = async (part: string, lang: string) => {
+      const r = await server.app.inject({
+        method: 'GET',
+        url: `/api/rounds/${ps.roundId}/export/${part}.csv?lang=${lang}`,
+        headers: auth(ps.key),
+      });
+      expect(r.statusCode).toBe(200);
+      return r.body.slice(1);
+    };
+    const en = parseCsv(await get('minutes', 'en'));
+    const approval = en[0].indexOf('Good-customer approval rate (%) [goodApproval]');
+    const row = en.findIndex((r) => /\.\d$/.test(r[approval] ?? '') && r !== en[0]);
+    expect(row).toBeGreaterThan(0);
+    for (const lang of ['it', 'hu', 'nl', 'id']) {
+      const text = await get('minutes', lang);
+      // A spreadsheet set to the language splits the header on semicolons: every column its own cell.
+      const header = text.slice(0, text.indexOf('\r\n'));
+      expect(header.split(';'), lang).toHaveLength(en[0].length);
+      const rows = parseCsv(text, ';');
+      expect(rows.map((r) => r.length)).toEqual(en.map((r) => r.length));
+      // The same figures, with the language's decimal mark: "99.7" → "99,7"; integers and times as they were.
+      expect(rows[row][approval], lang).toBe(en[row][approval].replace('.', ','));
+      expect([rows[row][0], rows[row][2]]).toEqual([en[row][0], en[row][2]]);
+      for (const r of rows.slice(1)) for (const cell of r) expect(cell, lang).not.toMatch(/^-?\d+\.\d+$/);
+    }
+    // Nepali writes a decimal point: commas, as in English.
+    const ne = parseCsv(await get('scores', 'ne'));
+    const enScores = parseCsv(await get('scores', 'en'));
+    expect(ne[1].slice(2, 4)).toEqual(enScores[1].slice(2, 4));
+    expect(ne[0]).toHaveLength(enScores[0].length);
+    // Scores (plain numbers) follow the mark too.
+    const itScores = parseCsv(await get('scores', 'it'), ';');
+    expect(itScores[1][2]).toBe(enScores[1][2].replace('.', ','));
+    expect(csvField(1400.5, { separator: ';', decimal: ',' })).toBe('1400,5');
+    expect(csvField('a;b', { separator: ';', decimal: ',' })).toBe('"a;b"');
+    expect(csvField('a,b', { separator: ';', decimal: ',' })).toBe('a,b');
   });
 
   test('team names cannot smuggle formulas into a spreadsheet; numbers stay numbers', async () => {

@@ -124,6 +124,7 @@ export const paymentSwitchText: SimText = {
     'card-testing-start': m.ps_evt_card_testing_start,
     'card-testing-over': m.ps_evt_card_testing_over,
   },
+  collapse: m.ps_collapse,
 };
 
 export const paymentSwitchSim: Sim = { id: 'payment-switch', model, text: paymentSwitchText };

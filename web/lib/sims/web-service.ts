@@ -118,6 +118,8 @@ export const webServiceText: SimText = {
     'rollback-done': m.ws_evt_rollback_done,
     'warmup-done': m.ws_evt_warmup_done,
   },
+  idle: { 'nothing-to-roll-back': m.ws_idle_nothing_to_roll_back },
+  collapse: m.ws_collapse,
 };
 
 export const webServiceSim: Sim = { id: 'web-service', model, text: webServiceText };
