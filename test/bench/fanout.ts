@@ -75,7 +75,7 @@ export const loadgenFlags = () =>
 
 /**
  * The generators' niceness: 19, the lowest priority, so that on a shared machine they run on what the server leaves
- * and never hold up one of its threads (the main thread, the database writer, V8's helpers). Their own delay still
+ * and never hold up one of its threads (the main thread, V8's helpers). Their own delay still
  * counts against the server: a snapshot read late is measured late. Unpinned at 10,000 students, two generators at
  * niceness 0 put the server's own p99 at 287 ms, at 19 at 81–173 ms, medians 94–132. LOADGEN_NICE replaces it (0: the same priority as the server).
  */
@@ -244,7 +244,7 @@ export function merge(mode: string, opts: FanoutOptions, reports: any[], server:
         mainUser: (1e6 * server.threads.mainUser) / messages,
         mainSystem: (1e6 * server.threads.mainSystem) / messages,
         others: (1e6 * server.threads.others) / messages,
-        /** Of the others, Opsroom's own threads (the database writer, the checkpoints), by name. */
+        /** Of the others, those that name themselves `opsroom-…` (none today), by name. */
         named: perMessage(server.threads.named),
         /** Of each named thread's, the kernel's part (system time). */
         namedSystem: perMessage(server.threads.namedSystem),
@@ -386,8 +386,8 @@ const median = (xs: readonly number[]) => {
 };
 
 /**
- * Where a server's CPU per snapshot went: its main thread (user + system) and its other threads, of which Opsroom's
- * own by name (server/db/thread-name.mjs: the database writer, the checkpoints); the rest are V8's helpers.
+ * Where a server's CPU per snapshot went: its main thread (user + system) and its other threads (V8's helpers; any
+ * that names itself `opsroom-…` by name).
  */
 const byThread = (x: RunResult) => {
   const t = x.server.usPerMessageBy;

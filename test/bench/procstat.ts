@@ -18,7 +18,7 @@ function statTicks(stat: string): { user: number; system: number } {
 /** The name of a `/proc/…/stat` line's process or thread (its `comm`, between the parentheses). */
 const nameOf = (stat: string): string => stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
 
-/** The threads that name themselves (server/db/thread-name.mjs: Opsroom's database writer and checkpoint threads). */
+/** Threads that name themselves `opsroom-…` are reported apart, by name (the server starts none today). */
 const OWN_THREAD = /^opsroom-/;
 
 /** A process's user and system CPU together, in seconds. */
@@ -42,7 +42,7 @@ export interface ThreadSplit {
   others: number;
   /** Of `others`, each thread that names itself (`opsroom-…`), by its name. */
   named: Record<string, number>;
-  /** Of `named`, the kernel's part (system time): a writer's system calls, its log's frames and `fsync`s. */
+  /** Of `named`, the kernel's part (system time): its system calls. */
   namedSystem: Record<string, number>;
 }
 
@@ -110,7 +110,7 @@ export function waitsBetween(pid: number, a: Map<number, number>, b: Map<number,
 
 /**
  * The CPU of each thread between two readings, in seconds. Other threads are V8's helpers (the collector's parallel and
- * concurrent work, compilation) and the process's own workers (Opsroom's database writer); one that started
+ * concurrent work, compilation) and the process's own workers (the hindsight coach's thread); one that started
  * in between counts from zero, one that ended is not counted.
  */
 export function splitBetween(

@@ -10,7 +10,7 @@ const [rooms, teams, warmup, minutes, group, periodMs] = process.argv.slice(2, 8
 const sampled = process.argv[8] === 'survivors' ? 1 : 0;
 
 // Threads there before the app are the main thread and V8's (the collector's helpers, the compiler, tsx's loader);
-// those started with it are Opsroom's: the database writer (and libuv's pool, idle here).
+// those started with it are Opsroom's (libuv's pool, idle here; the coach's thread, not started).
 const v8Threads = new Set(threadTimes(process.pid).keys());
 
 await withBenchApp('roomwork', async (app) => {
@@ -66,7 +66,7 @@ await withBenchApp('roomwork', async (app) => {
         mainUser: us(ns.main) * userShare,
         mainSystem: us(ns.main) * (1 - userShare),
         v8: us(ns.v8),
-        writer: us(ns.app),
+        app: us(ns.app),
         wallUs: (wall * 1000) / teamMinutes,
         transactions: {
           count: tx.at(-1)?.[1] ?? 0,

@@ -1,7 +1,7 @@
 // Bench 2b: what a round's end and the next round's start cost next to an ordinary minute, per team. Rooms of
-// 10 teams and 40 students (joined as commands: no sockets), stepped by the teacher's clock on a SQLite file
-// through the writer thread, as the server runs them; CPU read per thread from /proc (Linux), so the writer
-// thread's work and the collector's helpers count with the event loop's.
+// 10 teams and 40 students (joined as commands: no sockets), stepped by the teacher's clock on a SQLite file,
+// as the server runs them; CPU read per thread from /proc (Linux), so the collector's helpers count with the
+// event loop's.
 import { splitBetween, threadTimes } from './procstat.ts';
 import { pausedRooms, withBenchApp } from './rooms.ts';
 import { fmt } from './stats.ts';
@@ -14,7 +14,7 @@ export interface TurnoverResult {
   teams: number;
   minutes: number;
   rounds: number;
-  /** µs of CPU per team: on the event loop, and on every other thread (the writer, the collector's helpers). */
+  /** µs of CPU per team: on the event loop, and on every other thread (the collector's helpers). */
   main: Record<Phase, number>;
   other: Record<Phase, number>;
 }

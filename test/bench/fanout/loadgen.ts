@@ -272,21 +272,36 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
   await inBatches(seats, 100, async ({ code, r, i }) => {
     const s = await connect(pick(cfg.studentUrls, r + i));
     const t = newTrack();
+    // Roles are dealt again as teammates arrive: the controls of the latest roster. A roster sent while the join's
+    // answer was on its way may be read before the answer's continuation runs (frames of one read are dispatched
+    // together), so rosters are heard from the start, and of two the one with more players is the later: during
+    // the setup a room only gains players. Only the controls are kept: a roster of 40 players held by each of
+    // 5,000 sockets was most of a generator's heap, which its collector then marked in steps of 20–30 ms in the
+    // middle of the measured window.
+    let playerId: number | null = null;
+    let players = 0;
+    let early: any = null;
+    let mine: ControlDef[] = [];
+    const own = (room: any): ControlDef[] => {
+      const me = room.players.find((p: { id: number }) => p.id === playerId);
+      return getModel(room.round.simulator).controls.filter((c) => me?.roles.includes(c.role));
+    };
+    s.on('room', (room) => {
+      if (room.players.length < players) return;
+      players = room.players.length;
+      if (playerId === null) early = room;
+      else mine = own(room);
+    });
     const ack = await s.request<Ack>('student:join', { code, name: `Load ${r}-${i}` });
     if (!ack.ok) {
       joinErrors++;
       return;
     }
     studentTracks.push(t);
-    // Roles are dealt again as teammates arrive: the controls of the latest roster. Only those are kept: a roster
-    // of 40 players held by each of 5,000 sockets was most of a generator's heap, which its collector then marked
-    // in steps of 20–30 ms in the middle of the measured window.
-    const own = (room: any): ControlDef[] => {
-      const me = room.players.find((p: { id: number }) => p.id === ack.playerId);
-      return getModel(room.round.simulator).controls.filter((c) => me?.roles.includes(c.role));
-    };
-    let mine = own(ack.room);
-    s.on('room', (v) => (mine = own(v)));
+    playerId = ack.playerId as number;
+    mine = own(early && early.players.length > ack.room.players.length ? early : ack.room);
+    players = Math.max(players, ack.room.players.length);
+    early = null;
     students.push({ socket: s, controls: () => mine });
     s.onRaw('minute', (raw) => {
       studentReceived(t, ...minuteOf(raw, SNAPSHOT_MINUTE), raw);
