@@ -18,10 +18,9 @@ function rawClient(url: string, headers: Record<string, string> = {}, localAddre
   ws.on('message', (d) => frames.push(String(d)));
   const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
   ws.on('error', () => {});
-  const sock = () => (ws as unknown as { _socket: import('node:net').Socket })._socket;
   return new Promise((resolve, reject) => {
     ws.once('open', () =>
-      resolve({ ws, frames, closed, stopReading: () => sock().pause(), resumeReading: () => sock().resume() }),
+      resolve({ ws, frames, closed, stopReading: () => ws.pause(), resumeReading: () => ws.resume() }),
     );
     ws.once('unexpected-response', (_req, res) => reject(new Error(`refused: ${res.statusCode}`)));
     ws.once('error', reject);

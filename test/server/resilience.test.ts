@@ -1,4 +1,5 @@
 // Resilience: SIGKILL under load then restart; a client cut off for 30 s; 10,000 malformed messages.
+import { createServer, connect as connectTcp, type Server as TcpServer, type Socket as TcpSocket } from 'node:net';
 import { io as ioClient } from 'socket.io-client';
 import { describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -149,6 +150,8 @@ describe('SIGKILL under load, then restart', () => {
 describe('a client cut off for 30 s', () => {
   test('catches up with every missed minute, in order, and goes on', async () => {
     const server = await startServer();
+    let relay: TcpServer | undefined;
+    const links = new Set<TcpSocket>();
     try {
       const { code, teacherKey } = await createRoom(server, {
         simulator: 'web-service',
@@ -163,8 +166,23 @@ describe('a client cut off for 30 s', () => {
       const steadyMinutes = collect(steady, 'minute');
       await ok(steady, 'student:join', { code, name: 'Steady' });
 
-      // The flaky one reconnects by itself and joins again with its token, as the web app does.
-      const flaky: Client = ioClient(server.url, {
+      // The flaky one's connections pass a TCP relay, so that the test can drop them as a network does: no goodbye,
+      // the connection just dies.
+      const port = Number(new URL(server.url).port);
+      relay = createServer((near) => {
+        const far = connectTcp(port, '127.0.0.1');
+        for (const s of [near, far]) {
+          links.add(s);
+          s.on('error', () => {});
+          s.once('close', () => links.delete(s));
+        }
+        near.pipe(far).pipe(near);
+      });
+      const listening = relay;
+      await new Promise<void>((r) => listening.listen(0, '127.0.0.1', r));
+      const relayPort = (listening.address() as { port: number }).port;
+      // It reconnects by itself and joins again with its token, as the web app does.
+      const flaky: Client = ioClient(`http://127.0.0.1:${relayPort}`, {
         transports: ['websocket'],
         forceNew: true,
         reconnectionDelay: 10,
@@ -193,10 +211,10 @@ describe('a client cut off for 30 s', () => {
       for (let i = 0; i < 5; i++) server.clock.advance(1000);
       await until(() => view.length === 6 && steadyMinutes.length === 6, 'six minutes on both');
 
-      // The network drops: no goodbye, the TCP connection just dies.
+      // The network drops.
       flaky.io.reconnection(false);
       const gone = new Promise((r) => flaky.once('disconnect', r));
-      (flaky.io.engine.transport as unknown as { ws: { _socket: { destroy(): void } } }).ws._socket.destroy();
+      for (const s of links) s.destroy();
       await gone;
       for (let i = 0; i < 30; i++) server.clock.advance(1000);
       await until(() => steadyMinutes.length === 36, '30 more minutes for the steady one');
@@ -211,6 +229,8 @@ describe('a client cut off for 30 s', () => {
       expect(view).toEqual(Array.from({ length: 39 }, (_, i) => i));
       expect(steadyMinutes.map((m) => m.snapshot.minute)).toEqual(view);
     } finally {
+      relay?.close();
+      for (const s of links) s.destroy();
       await server.close();
     }
   });
