@@ -98,6 +98,13 @@ export interface ScenarioDef {
   /** Scenario's own starting controls, applied before any user change. */
   controls?: Readonly<Record<string, ControlValue>>;
   goals: readonly GoalDef[];
+  /** The score rule its rounds are scored by (docs/scoring.md): 2 unless absent from a retired scenario. */
+  scoreRule?: 1 | 2;
+  /**
+   * A scenario kept only so that its stored rounds replay and keep their meaning: new rooms no longer offer
+   * it; a reworked version lives under a new id.
+   */
+  retired?: boolean;
 }
 
 export interface SimEvent {

@@ -39,10 +39,26 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 65 },
     ],
   },
-  // Full shifts: the shocks are drawn from the seed (shift.ts); the goals are ours (docs/models/payment-switch.md).
+  // Full shifts: the shocks are drawn from the seed (recipes.ts); the goals are ours (docs/models/payment-switch.md).
+  {
+    id: 'black-friday',
+    kind: 'full-shift',
+    splitView: true,
+    minutes: 60,
+    controls: { servers: 14, shedding: true, retryPolicy: 'backoff' },
+    goals: [
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.97 },
+      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
+      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.017 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 60 },
+    ],
+  },
+  // Retired shifts (shift.ts): kept so that their stored rounds replay and keep their scores; not offered.
   {
     id: 'sale-day',
     kind: 'full-shift',
+    retired: true,
+    scoreRule: 1,
     splitView: true,
     minutes: 60,
     goals: [
@@ -55,6 +71,8 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   {
     id: 'issuer-trouble',
     kind: 'full-shift',
+    retired: true,
+    scoreRule: 1,
     splitView: true,
     minutes: 60,
     goals: [

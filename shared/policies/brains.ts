@@ -1,0 +1,16 @@
+// Every role policy by simulator and role.
+import type { SimulatorId } from '../sim/types.ts';
+import * as ps from './payment-switch.ts';
+import type { Brain } from './types.ts';
+
+const idle: Brain = (_r, memo) => ({ changes: [], memo });
+const BRAINS: Record<SimulatorId, Record<string, Brain>> = {
+  'payment-switch': { scaling: ps.scaling, shedding: ps.shedding, fraud: ps.fraud, standin: ps.standin },
+  'web-service': { fleet: idle, cache: idle, traffic: idle, release: idle },
+};
+
+export function brainOf(model: SimulatorId, role: string): Brain {
+  const b = BRAINS[model]?.[role];
+  if (!b) throw new Error(`no policy for the ${role} role of ${model}`);
+  return b;
+}

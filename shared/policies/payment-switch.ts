@@ -1,0 +1,148 @@
+// The payment switch's role policies. Each reads only what its role's desk shows in split view — the
+// headline (approval, authorization time, fraud rate, slots busy), the ledger, its own figures — and the
+// banners, and sets only its own controls. "careful" plays as docs/models/payment-switch.md teaches;
+// "late" acts only on a signal seen two minutes running; "careless" answers banners by reflex and forgets
+// to undo.
+import type { ControlChange } from '../sim/types.ts';
+import type { Brain, Reading } from './types.ts';
+
+type Memo = Record<string, number | boolean | string>;
+
+const has = (r: Reading, kind: string): boolean => r.view.events.some((e) => e.kind === kind);
+const num = (memo: Memo, key: string, dflt = 0): number => (typeof memo[key] === 'number' ? (memo[key] as number) : dflt);
+const ind = (r: Reading, key: string): number => r.view.indicators[key] ?? Number.NaN;
+
+/** A signal counts once it is seen (careful, careless) or seen two minutes running (late). */
+function steady(r: Reading, memo: Memo, key: string, now: boolean): boolean {
+  const run = now ? num(memo, key) + 1 : 0;
+  memo[key] = run;
+  return r.skill === 'late' ? run >= 2 : run >= 1;
+}
+
+/** Sets `key` to `value` unless it is already so. */
+function set(r: Reading, out: ControlChange[], key: string, value: number | boolean | string): void {
+  if (r.view.controls[key] !== value) out.push({ key, value });
+}
+
+/** Transactions per second one server carries at about 75 % of its slots on a shift's normal minutes (0.39 s a slot). */
+const PER_SERVER_TPS = 62;
+/** The switch's own fleet in a full shift: never given back. */
+const OWN = 14;
+
+/**
+ * Scaling: order servers for an announced sale as big as marketing says — in time for it, as they boot five
+ * minutes — and give them back when its traffic is over. The own fleet carries everything else. Careless:
+ * orders a big fleet at every announcement and keeps it.
+ */
+export const scaling: Brain = (r, memo0) => {
+  const memo = { ...memo0 };
+  const out: ControlChange[] = [];
+  const tps = ind(r, 'newTps');
+  const sale = r.view.events.find((e) => e.kind === 'sale-announced');
+  if (sale) {
+    memo.saleAt = r.view.minute;
+    memo.saleSize = typeof sale.size === 'number' ? sale.size : 2;
+    memo.inSale = true;
+  }
+  if (r.skill === 'careless') {
+    if (sale) set(r, out, 'servers', 20);
+    return { changes: out, memo };
+  }
+  // A sale is over once its traffic is back near a normal day's.
+  const since = r.view.minute - num(memo, 'saleAt', -99);
+  if (memo.inSale === true && since > 8 && tps < 480) {
+    if (steady(r, memo, 'over', true)) memo.inSale = false;
+  } else steady(r, memo, 'over', false);
+  const need = memo.inSale === true ? Math.ceil((num(memo, 'saleSize', 2) * 400) / PER_SERVER_TPS) : OWN;
+  set(r, out, 'servers', Math.max(OWN, Math.min(24, need)));
+  return { changes: out, memo };
+};
+
+/**
+ * Shedding: shed while bots swarm and the slots are full — shedding turns all bots away, and the low-priority
+ * tenth of the customers with them — and stop once what it sheds is back to that tenth; let customers retry
+ * at once (those told to wait give up more). Careless: sheds with backoff at the first bots and never
+ * undoes it.
+ */
+export const shedding: Brain = (r, memo0) => {
+  const memo = { ...memo0 };
+  const out: ControlChange[] = [];
+  const busy = ind(r, 'slotsBusy');
+  const offered = ind(r, 'offeredTps');
+  const shed = ind(r, 'shedTps');
+  const drop = ind(r, 'queueDropShare');
+  if (has(r, 'bots-start')) memo.botsAt = r.view.minute;
+  if (r.skill === 'careless') {
+    if (has(r, 'bots-start')) {
+      set(r, out, 'shedding', true);
+      set(r, out, 'retryPolicy', 'backoff');
+    }
+    return { changes: out, memo };
+  }
+  const on = r.view.controls.shedding === true;
+  const overloaded = busy >= 0.99 && drop > 0.02;
+  if (!on) {
+    if (steady(r, memo, 'over', overloaded)) set(r, out, 'shedding', true);
+  } else if (shed < 0.13 * Math.max(1, offered)) {
+    // Only the low-priority tenth is being turned away: nothing left worth shedding.
+    if (steady(r, memo, 'quiet', true)) set(r, out, 'shedding', false);
+  } else steady(r, memo, 'quiet', false);
+  set(r, out, 'retryPolicy', 'immediate');
+  return { changes: out, memo };
+};
+
+/**
+ * Fraud: when card testers are reported, a step-up band sized to the attack (wider as the fraud rate
+ * climbs), the threshold left at 3σ where the testers have nothing to learn; the band off when the attack is
+ * over. Careless: lowers the threshold at the banner and leaves it there.
+ */
+export const fraud: Brain = (r, memo0) => {
+  const memo = { ...memo0 };
+  const out: ControlChange[] = [];
+  const rate = ind(r, 'fraudRateBp');
+  if (has(r, 'card-testing-start')) memo.attack = true;
+  if (has(r, 'card-testing-over')) memo.attack = false;
+  if (r.skill === 'careless') {
+    if (has(r, 'card-testing-start')) set(r, out, 'fraudThreshold', 2.2);
+    return { changes: out, memo };
+  }
+  if (memo.attack === true) {
+    const band = rate > 60 ? 2 : rate > 35 ? 1.6 : rate > 20 ? 1.2 : 0;
+    const cur = r.view.controls.stepUpBand as number;
+    if (band > cur && steady(r, memo, 'fraudUp', true)) set(r, out, 'stepUpBand', band);
+  } else {
+    memo.fraudUp = 0;
+    set(r, out, 'stepUpBand', 0);
+  }
+  set(r, out, 'fraudThreshold', 3);
+  return { changes: out, memo };
+};
+
+/**
+ * Stand-in: when group B's issuers slow badly (seconds), a short timeout and stand-in for small amounts,
+ * so their slow answers stop filling the slots; a mildly slow issuer is waited for (no stand-in); the
+ * seed's 8 s and no stand-in once its latency is back. Careless: stands in for everything at the banner.
+ */
+export const standin: Brain = (r, memo0) => {
+  const memo = { ...memo0 };
+  const out: ControlChange[] = [];
+  const lat = ind(r, 'groupBLatencyMs');
+  if (r.skill === 'careless') {
+    if (has(r, 'issuer-slow')) {
+      set(r, out, 'issuerTimeoutS', 1);
+      set(r, out, 'standInLimit', 200);
+    }
+    return { changes: out, memo };
+  }
+  // Failing (past the few seconds a straining issuer holds at): a short timeout and stand-in for small
+  // amounts, so slow answers stop filling the slots. Otherwise wait for group B's answers — about twice its
+  // latency, from 2.5 s — and stand in for nothing: every stand-in costs the network's fee.
+  if (steady(r, memo, 'fail', lat > 5000)) {
+    set(r, out, 'issuerTimeoutS', 1.5);
+    set(r, out, 'standInLimit', 60);
+  } else if (lat <= 5000) {
+    set(r, out, 'issuerTimeoutS', Math.max(3, Math.min(8, Math.round(lat / 300) / 2)));
+    set(r, out, 'standInLimit', 0);
+  }
+  return { changes: out, memo };
+};
