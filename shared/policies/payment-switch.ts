@@ -24,15 +24,18 @@ function set(r: Reading, out: ControlChange[], key: string, value: number | bool
   if (r.view.controls[key] !== value) out.push({ key, value });
 }
 
-/** Transactions per second one server carries at about 75 % of its slots on a shift's normal minutes (0.39 s a slot). */
-const PER_SERVER_TPS = 62;
+/** Transactions per second one server carries at 85 % of its slots on a shift's normal minutes (0.39 s a slot). */
+const PER_SERVER_TPS = 70;
 /** The switch's own fleet in a full shift: never given back. */
 const OWN = 14;
+/** New transactions a second above which a sale's traffic is on (one and a half normal days). */
+const SALE_TPS = 600;
 
 /**
- * Scaling: order servers for an announced sale as big as marketing says — in time for it, as they boot five
- * minutes — and give them back when its traffic is over. The own fleet carries everything else. Careless:
- * orders a big fleet at every announcement and keeps it.
+ * Scaling: order servers for an announced sale as big as marketing says, one minute after the announcement
+ * (they boot five minutes, the sale comes five to seven after it), and give them back as soon as its traffic
+ * has fallen away. The own fleet carries everything else. Careless: orders a big fleet at every
+ * announcement and keeps it.
  */
 export const scaling: Brain = (r, memo0) => {
   const memo = { ...memo0 };
@@ -40,29 +43,31 @@ export const scaling: Brain = (r, memo0) => {
   const tps = ind(r, 'newTps');
   const sale = r.view.events.find((e) => e.kind === 'sale-announced');
   if (sale) {
-    memo.saleAt = r.view.minute;
     memo.saleSize = typeof sale.size === 'number' ? sale.size : 2;
-    memo.inSale = true;
-  }
-  if (r.skill === 'careless') {
-    if (sale) set(r, out, 'servers', 20);
+    memo.phase = 'announced';
     return { changes: out, memo };
   }
-  // A sale is over once its traffic is back near a normal day's.
-  const since = r.view.minute - num(memo, 'saleAt', -99);
-  if (memo.inSale === true && since > 8 && tps < 480) {
-    if (steady(r, memo, 'over', true)) memo.inSale = false;
-  } else steady(r, memo, 'over', false);
-  const need = memo.inSale === true ? Math.ceil((num(memo, 'saleSize', 2) * 400) / PER_SERVER_TPS) : OWN;
-  set(r, out, 'servers', Math.max(OWN, Math.min(24, need)));
+  if (r.skill === 'careless') {
+    if (memo.phase === 'announced') set(r, out, 'servers', 20);
+    memo.phase = 'done';
+    return { changes: out, memo };
+  }
+  if (memo.phase === 'announced') {
+    set(r, out, 'servers', Math.min(24, Math.max(OWN, Math.ceil((num(memo, 'saleSize', 2) * 400) / PER_SERVER_TPS))));
+    memo.phase = 'ordered';
+  } else if (memo.phase === 'ordered' && tps > SALE_TPS) memo.phase = 'on';
+  else if (memo.phase === 'on' && steady(r, memo, 'over', tps < SALE_TPS)) {
+    set(r, out, 'servers', OWN);
+    memo.phase = 'done';
+  }
   return { changes: out, memo };
 };
 
 /**
- * Shedding: shed while bots swarm and the slots are full — shedding turns all bots away, and the low-priority
- * tenth of the customers with them — and stop once what it sheds is back to that tenth; let customers retry
- * at once (those told to wait give up more). Careless: sheds with backoff at the first bots and never
- * undoes it.
+ * Shedding: shed while a swarm of bots is on — a drop announces how many are expected, a few the slots
+ * absorb — since shedding also turns the low-priority tenth of the customers away; stop once what it sheds
+ * is back to that tenth. Let customers retry at once (those told to wait give up more). Careless: sheds
+ * with backoff at every drop and never undoes it.
  */
 export const shedding: Brain = (r, memo0) => {
   const memo = { ...memo0 };
@@ -71,22 +76,26 @@ export const shedding: Brain = (r, memo0) => {
   const offered = ind(r, 'offeredTps');
   const shed = ind(r, 'shedTps');
   const drop = ind(r, 'queueDropShare');
+  const drop0 = r.view.events.find((e) => e.kind === 'drop-announced');
+  if (drop0) memo.swarm = typeof drop0.bots === 'number' && drop0.bots >= 1;
   if (has(r, 'bots-start')) memo.botsAt = r.view.minute;
   if (r.skill === 'careless') {
-    if (has(r, 'bots-start')) {
+    if (drop0) {
       set(r, out, 'shedding', true);
       set(r, out, 'retryPolicy', 'backoff');
     }
     return { changes: out, memo };
   }
   const on = r.view.controls.shedding === true;
-  const overloaded = busy >= 0.99 && drop > 0.02;
+  const since = r.view.minute - num(memo, 'botsAt', -99);
+  // A swarm's bots arrive with its start; a few bots, or anything else, only if the slots overflow.
+  const swarming = since <= 6 && (memo.swarm === true || (busy >= 0.97 && drop > 0.01));
   if (!on) {
-    if (steady(r, memo, 'over', overloaded)) set(r, out, 'shedding', true);
-  } else if (shed < 0.13 * Math.max(1, offered)) {
-    // Only the low-priority tenth is being turned away: nothing left worth shedding.
-    if (steady(r, memo, 'quiet', true)) set(r, out, 'shedding', false);
-  } else steady(r, memo, 'quiet', false);
+    if (steady(r, memo, 'over', swarming)) set(r, out, 'shedding', true);
+  } else if (since > 6 || (since >= 2 && shed < 0.13 * Math.max(1, offered))) {
+    // Only the low-priority tenth is being turned away: the bots are gone.
+    set(r, out, 'shedding', false);
+  }
   set(r, out, 'retryPolicy', 'immediate');
   return { changes: out, memo };
 };
@@ -137,11 +146,11 @@ export const standin: Brain = (r, memo0) => {
   // Failing (past the few seconds a straining issuer holds at): a short timeout and stand-in for small
   // amounts, so slow answers stop filling the slots. Otherwise wait for group B's answers — about twice its
   // latency, from 2.5 s — and stand in for nothing: every stand-in costs the network's fee.
-  if (steady(r, memo, 'fail', lat > 5000)) {
+  if (steady(r, memo, 'fail', lat > 4500)) {
     set(r, out, 'issuerTimeoutS', 1.5);
     set(r, out, 'standInLimit', 60);
-  } else if (lat <= 5000) {
-    set(r, out, 'issuerTimeoutS', Math.max(3, Math.min(8, Math.round(lat / 300) / 2)));
+  } else if (lat <= 4500) {
+    set(r, out, 'issuerTimeoutS', Math.max(2.5, Math.min(4, Math.round(lat / 555) / 2)));
     set(r, out, 'standInLimit', 0);
   }
   return { changes: out, memo };

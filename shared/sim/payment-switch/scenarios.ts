@@ -47,10 +47,12 @@ export const SCENARIOS: readonly ScenarioDef[] = [
     minutes: 60,
     controls: { servers: 14, shedding: true, retryPolicy: 'backoff' },
     goals: [
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.97 },
-      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
-      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.017 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 60 },
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.94 },
+      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.95 },
+      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 26 },
+      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.04 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 375 },
+      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 8e5 },
     ],
   },
   // Retired shifts (shift.ts): kept so that their stored rounds replay and keep their scores; not offered.

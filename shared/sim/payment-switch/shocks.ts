@@ -26,8 +26,12 @@ export type EpisodeSpec =
   | { kind: 'sale'; start: StartSpec; length: Range; size: SizeSpec; warn: Range }
   /** A flash sale: + `size` × a normal day's traffic at once (`flash-sale-start`), too short for a boot. Shedding. */
   | { kind: 'flash'; start: StartSpec; length: Range; size: SizeSpec }
-  /** Scalper bots: + `size` × a normal day's traffic of bot attempts (`bots-start`), which bring nothing and which shedding turns away. Shedding. */
-  | { kind: 'bots'; start: StartSpec; length: Range; size: SizeSpec }
+  /**
+   * Scalper bots: + `size` × a normal day's traffic of bot attempts (`bots-start`), which bring nothing and
+   * which shedding turns away; a limited drop announces them `warn` minutes ahead (`drop-announced`, with
+   * the bots expected). Shedding.
+   */
+  | { kind: 'bots'; start: StartSpec; length: Range; size: SizeSpec; warn?: Range }
   /** Card testers: + `share` of the traffic, built up quadratically over `ramp` minutes (`card-testing-start`), learning the threshold after `learn`; `card-testing-over` when the issuers block the cards. Fraud. */
   | { kind: 'attack'; start: StartSpec; length: Range; share: SizeSpec; learn: Range; ramp: Range }
   /** Group B's issuers slow to a mean of `meanS` over `ramp` minutes (`issuer-slow`) and recover unannounced. Stand-in. */
@@ -128,9 +132,13 @@ export function drawShocks(recipe: Recipe, rng: Rng, noise: boolean): Shocks {
         break;
       }
       case 'flash':
-      case 'bots':
         out.push({ kind: e.kind, start, end, size: round3(draw(rng, noise, e.size)) });
         break;
+      case 'bots': {
+        const size = round3(draw(rng, noise, e.size));
+        out.push({ kind: 'bots', start, end, size, ...(e.warn ? { at: start - drawInt(rng, noise, e.warn) } : {}) });
+        break;
+      }
       case 'attack': {
         const size = Math.round(draw(rng, noise, e.share) * 1e4) / 1e4;
         const at = start + drawInt(rng, noise, e.learn);
@@ -177,7 +185,8 @@ export function shockConditions(sh: Shocks, m: number): ShockConditions {
         extra += e.size;
         break;
       case 'bots':
-        bots += e.size;
+        // A swarm builds up over its first minutes (a third of it a minute).
+        bots += e.size * Math.min(1, (m - e.start + 1) / BOTS_RAMP);
         break;
       case 'attack':
         // Card testers first probe with a few cards, then build up (a quadratic ramp).
@@ -202,7 +211,7 @@ export function shockConditions(sh: Shocks, m: number): ShockConditions {
  * and holds there; one that is failing then falls over, ISSUER_HOLD minutes later, to its full latency over
  * ISSUER_ESCALATE minutes. So every slowdown looks alike at first, and the desk shows which kind it is.
  */
-export const ISSUER_STRAIN_S = 4;
+export const ISSUER_STRAIN_S = 3.5;
 export const ISSUER_HOLD = 2;
 export const ISSUER_ESCALATE = 4;
 
@@ -216,6 +225,9 @@ export function issuerLatency(e: Episode, m: number, base = ISSUER_MEAN_S): numb
   if (e.size <= strain || j <= 0) return strain;
   return strain * (e.size / strain) ** Math.min(1, j / ISSUER_ESCALATE);
 }
+
+/** Minutes over which a bot swarm builds up. */
+export const BOTS_RAMP = 3;
 
 const ADAPT_STEP = 1 - Math.exp(-1 / ADAPT_TAU);
 
@@ -240,7 +252,10 @@ export function shockEvents(sh: Shocks, m: number): SimEvent[] {
       if (e.at === m) out.push({ kind: 'sale-announced', size: Math.round(e.size * 10) / 10 });
       if (e.start === m) out.push({ kind: 'surge-start' });
     } else if (e.kind === 'flash' && e.start === m) out.push({ kind: 'flash-sale-start' });
-    else if (e.kind === 'bots' && e.start === m) out.push({ kind: 'bots-start' });
+    else if (e.kind === 'bots') {
+      if (e.at === m) out.push({ kind: 'drop-announced', bots: Math.round(e.size * 10) / 10 });
+      if (e.start === m) out.push({ kind: 'bots-start' });
+    }
     else if (e.kind === 'attack') {
       if (e.start === m) out.push({ kind: 'card-testing-start' });
       if (e.end === m) out.push({ kind: 'card-testing-over' });
