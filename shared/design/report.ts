@@ -423,7 +423,6 @@ function runChecks(r: SearchRun): Check[] {
       value: pct(r.late.winRate),
       target: '≥ 50 % wins 3 min late',
     },
-    { id: 'seed-share', ok: r.seedShare <= 0.2, value: pct(r.seedShare), target: '≤ 20 %' },
     {
       id: 'buy-check',
       ok: r.buy.flagged === 0,

@@ -77,9 +77,12 @@ const QS = [0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98]
 
 /**
  * The space for a model, from runs of the scenario (e.g. the baselines and a few plays): events seen
- * (control echoes excluded) and quantiles of every indicator that is not a running total.
+ * (control echoes excluded) and quantiles of every indicator that is not a running total. A control the
+ * scenario's story takes away at any minute of those runs is left out (a change to it could be refused).
  */
 export function buildSpace(model: SimMeta, runs: readonly (readonly Snapshot[])[], minutes: number): Space {
+  const away = new Set<string>();
+  for (const r of runs) for (const s of r) for (const k of Object.keys(s.unavailable ?? {})) away.add(k);
   const events = new Set<string>();
   for (const r of runs) for (const s of r) for (const e of s.events) if (e.kind !== 'control') events.add(e.kind);
   const crossings = model.indicators
@@ -93,7 +96,7 @@ export function buildSpace(model: SimMeta, runs: readonly (readonly Snapshot[])[
     }))
     .filter((c) => c.values.length > 1 && c.values[0] !== c.values[c.values.length - 1]);
   return {
-    controls: model.controls.map((def) => ({ def, values: gridValues(def) })),
+    controls: model.controls.filter((def) => !away.has(def.key)).map((def) => ({ def, values: gridValues(def) })),
     events: [...events].sort(),
     crossings,
     minutes,

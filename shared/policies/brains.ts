@@ -1,12 +1,12 @@
 // Every role policy by simulator and role.
 import type { SimulatorId } from '../sim/types.ts';
 import * as ps from './payment-switch.ts';
+import * as ws from './web-service.ts';
 import type { Brain } from './types.ts';
 
-const idle: Brain = (_r, memo) => ({ changes: [], memo });
 const BRAINS: Record<SimulatorId, Record<string, Brain>> = {
   'payment-switch': { scaling: ps.scaling, shedding: ps.shedding, fraud: ps.fraud, standin: ps.standin },
-  'web-service': { fleet: idle, cache: idle, traffic: idle, release: idle },
+  'web-service': { fleet: ws.fleet, cache: ws.cache, traffic: ws.traffic, release: ws.release },
 };
 
 export function brainOf(model: SimulatorId, role: string): Brain {

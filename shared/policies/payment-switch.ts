@@ -32,9 +32,8 @@ const OWN = 14;
 const SALE_TPS = 600;
 
 /**
- * Scaling: order servers for an announced sale as big as marketing says, one minute after the announcement
- * (they boot five minutes, the sale comes five to seven after it), and give them back as soon as its traffic
- * has fallen away. The own fleet carries everything else. Careless: orders a big fleet at every
+ * Scaling: order servers for an announced sale as big as marketing says, six minutes before it starts (they
+ * boot five), and give them back as soon as its traffic has fallen away. The own fleet carries everything else. Careless: orders a big fleet at every
  * announcement and keeps it.
  */
 export const scaling: Brain = (r, memo0) => {
@@ -44,15 +43,15 @@ export const scaling: Brain = (r, memo0) => {
   const sale = r.view.events.find((e) => e.kind === 'sale-announced');
   if (sale) {
     memo.saleSize = typeof sale.size === 'number' ? sale.size : 2;
+    // Servers boot five minutes: order them six before the sale starts (at once if that is past).
+    memo.orderAt = r.view.minute + (typeof sale.in === 'number' ? Math.max(0, sale.in - 6) : 0);
     memo.phase = 'announced';
-    return { changes: out, memo };
   }
   if (r.skill === 'careless') {
-    if (memo.phase === 'announced') set(r, out, 'servers', 20);
-    memo.phase = 'done';
+    if (sale) set(r, out, 'servers', 20);
     return { changes: out, memo };
   }
-  if (memo.phase === 'announced') {
+  if (memo.phase === 'announced' && r.view.minute >= num(memo, 'orderAt')) {
     set(r, out, 'servers', Math.min(24, Math.max(OWN, Math.ceil((num(memo, 'saleSize', 2) * 400) / PER_SERVER_TPS))));
     memo.phase = 'ordered';
   } else if (memo.phase === 'ordered' && tps > SALE_TPS) memo.phase = 'on';
@@ -77,8 +76,6 @@ export const shedding: Brain = (r, memo0) => {
   const shed = ind(r, 'shedTps');
   const drop = ind(r, 'queueDropShare');
   const drop0 = r.view.events.find((e) => e.kind === 'drop-announced');
-  if (drop0) memo.swarm = typeof drop0.bots === 'number' && drop0.bots >= 1;
-  if (has(r, 'bots-start')) memo.botsAt = r.view.minute;
   if (r.skill === 'careless') {
     if (drop0) {
       set(r, out, 'shedding', true);
@@ -86,15 +83,24 @@ export const shedding: Brain = (r, memo0) => {
     }
     return { changes: out, memo };
   }
+  // A drop announced with a swarm: shed from two minutes on (the bots come three or four after) until they
+  // are gone — what is shed is back to the low-priority tenth, three minutes after they came.
+  if (drop0 && typeof drop0.bots === 'number' && drop0.bots >= 1) {
+    memo.from = r.view.minute + 2;
+    memo.botsAt = -1;
+  }
+  if (has(r, 'bots-start') && num(memo, 'from', -1) >= 0) memo.botsAt = r.view.minute;
   const on = r.view.controls.shedding === true;
-  const since = r.view.minute - num(memo, 'botsAt', -99);
-  // A swarm's bots arrive with its start; a few bots, or anything else, only if the slots overflow.
-  const swarming = since <= 6 && (memo.swarm === true || (busy >= 0.97 && drop > 0.01));
-  if (!on) {
-    if (steady(r, memo, 'over', swarming)) set(r, out, 'shedding', true);
-  } else if (since > 6 || (since >= 2 && shed < 0.13 * Math.max(1, offered))) {
-    // Only the low-priority tenth is being turned away: the bots are gone.
+  const from = num(memo, 'from', -1);
+  const botsAt = num(memo, 'botsAt', -1);
+  const waiting = from >= 0 && r.view.minute >= from && botsAt < 0;
+  const gone = botsAt >= 0 && r.view.minute - botsAt >= 3 && shed < 0.13 * Math.max(1, offered);
+  const overloaded = busy >= 0.99 && drop > 0.05;
+  if (waiting || (botsAt >= 0 && !gone) || steady(r, memo, 'over', overloaded)) set(r, out, 'shedding', true);
+  else if (on && (gone || (from < 0 && busy < 0.85))) {
     set(r, out, 'shedding', false);
+    memo.from = -1;
+    memo.botsAt = -1;
   }
   set(r, out, 'retryPolicy', 'immediate');
   return { changes: out, memo };

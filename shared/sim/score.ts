@@ -150,8 +150,8 @@ function ledgerTotalsAt(last: Snapshot, baseline: Baseline): { ledger: number; n
  */
 export const DEAD_ZONE = 0.05;
 
-/** Rule 2's bound on s: far beyond any play (a ledger e^(3D) below doing nothing), so nothing ties there. */
-export const SAVING_BOUND = 3;
+/** Rule 2's bound on s: far beyond any play (a ledger e^(10D) from doing nothing's), so nothing ties there. */
+export const SAVING_BOUND = 10;
 
 /** The log scale's span D = max(ln(L0 / Lc), ln 2): a calm hour's saving is 1. */
 export function savingSpan(nothing: number, calm: number): number {

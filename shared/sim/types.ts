@@ -132,6 +132,11 @@ export interface Snapshot {
    * screens show "—", the value stays a number (0), and a `mean` goal skips those minutes.
    */
   na?: string[];
+  /**
+   * Controls the scenario's story takes away for the next minute (the autoscaler being migrated…): control
+   * key → the reason's key. The engine, the CLI and the server refuse a change to them; the desk greys them.
+   */
+  unavailable?: Record<string, string>;
 }
 
 export interface ControlChange {

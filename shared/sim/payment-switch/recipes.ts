@@ -6,7 +6,7 @@ import type { Recipe, ShiftTerms } from './shocks.ts';
 const TERMS: ShiftTerms = {
   groupBMeanS: 0.5,
   ownServers: 14,
-  burstPerHour: 60,
+  burstPerHour: 120,
   shedRetry: 0.9,
   backoffRetry: 0.5,
   lowPriority: 0.1,
@@ -25,15 +25,15 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   'black-friday': {
     terms: TERMS,
     episodes: [
-      { kind: 'issuer', start: [2, 4], length: [12, 14], meanS: { oneOf: [STRAIN, FAILING] }, ramp: [3, 5] },
-      { kind: 'bots', start: [8, 10], length: [3, 5], size: { oneOf: [FEW, SWARM] }, warn: [3, 4] },
-      { kind: 'bots', start: [17, 19], length: [3, 5], size: SWARM, warn: [3, 4] },
-      { kind: 'sale', start: [23, 25], length: [8, 10], size: [3.8, 4.4], warn: [7, 9] },
-      { kind: 'attack', start: [27, 30], length: [8, 10], share: [0.02, 0.035], learn: [3, 4], ramp: [7, 9] },
-      { kind: 'issuer', start: [34, 37], length: [12, 14], meanS: { oneOf: [STRAIN, FAILING], notAs: 0 }, ramp: [3, 5] },
-      { kind: 'bots', start: [39, 42], length: [3, 5], size: { oneOf: [FEW, SWARM], notAs: 1 }, warn: [3, 4] },
-      { kind: 'attack', start: [43, 46], length: [7, 9], share: [0.02, 0.035], learn: [3, 4], ramp: [7, 9] },
-      { kind: 'sale', start: [50, 52], length: [8, 10], size: [3.8, 4.4], warn: [7, 9] },
+      { kind: 'issuer', start: [3, 5], length: [10, 12], meanS: { oneOf: [STRAIN, FAILING] }, ramp: [3, 5] },
+      { kind: 'bots', start: [15, 17], length: [4, 6], size: SWARM, warn: [3, 4] },
+      { kind: 'sale', start: [22, 24], length: [7, 9], size: [3.2, 3.8], warn: [7, 9] },
+      { kind: 'bots', start: { after: 2, from: 'start', gap: [2, 4] }, length: [3, 5], size: FEW, warn: [3, 4] },
+      { kind: 'attack', start: [30, 33], length: [7, 9], share: [0.02, 0.035], learn: [3, 4], ramp: [7, 9] },
+      { kind: 'issuer', start: [33, 36], length: [10, 12], meanS: { oneOf: [STRAIN, FAILING], notAs: 0 }, ramp: [3, 5] },
+      { kind: 'attack', start: [41, 44], length: [7, 9], share: [0.02, 0.035], learn: [3, 4], ramp: [7, 9] },
+      { kind: 'bots', start: [44, 46], length: [4, 6], size: SWARM, warn: [3, 4] },
+      { kind: 'sale', start: [50, 52], length: [7, 9], size: [3.2, 3.8], warn: [7, 9] },
     ],
   },
 };

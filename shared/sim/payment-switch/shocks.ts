@@ -227,7 +227,7 @@ export function issuerLatency(e: Episode, m: number, base = ISSUER_MEAN_S): numb
 }
 
 /** Minutes over which a bot swarm builds up. */
-export const BOTS_RAMP = 3;
+export const BOTS_RAMP = 1;
 
 const ADAPT_STEP = 1 - Math.exp(-1 / ADAPT_TAU);
 
@@ -248,8 +248,8 @@ export function shockEvents(sh: Shocks, m: number): SimEvent[] {
   const out: SimEvent[] = [];
   for (const e of sh.episodes) {
     if (e.kind === 'sale') {
-      // Marketing says how big a sale they expect (to a tenth).
-      if (e.at === m) out.push({ kind: 'sale-announced', size: Math.round(e.size * 10) / 10 });
+      // Marketing says how big a sale they expect (to a tenth), and in how many minutes it starts.
+      if (e.at === m) out.push({ kind: 'sale-announced', size: Math.round(e.size * 10) / 10, in: e.start - m });
       if (e.start === m) out.push({ kind: 'surge-start' });
     } else if (e.kind === 'flash' && e.start === m) out.push({ kind: 'flash-sale-start' });
     else if (e.kind === 'bots') {

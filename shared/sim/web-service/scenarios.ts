@@ -5,6 +5,20 @@ import type { ScenarioDef } from '../types.ts';
 export const scenarios: readonly ScenarioDef[] = [
   { id: 'free', kind: 'free', goals: [] },
   {
+    id: 'product-launch',
+    kind: 'full-shift',
+    splitView: true,
+    controls: { autoscaling: false },
+    goals: [
+      { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.33 },
+      { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 850 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 11 },
+      { id: 'hitRatio', indicator: 'cacheHitRatio', aggregate: 'final', op: '>=', target: 0.45 },
+      { id: 'recommendations', indicator: 'recommendationsAvailable', aggregate: 'mean', op: '>=', target: 0.65 },
+      { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.16 },
+    ],
+  },
+  {
     id: 'bad-deploy',
     kind: 'classic',
     goals: [
