@@ -1,7 +1,7 @@
 // `npm run sim`: plays one round headless and prints it as JSON lines or a table.
 // Kept apart from main() so tests run it in-process.
 import { parseArgs as parseArgv } from 'node:util';
-import { formatControlValue } from '../../shared/sim/controls.ts';
+import { ControlError, ControlErrorCode, formatControlValue } from '../../shared/sim/controls.ts';
 import { baselineRun, indicatorDef, ScenarioError, scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel, isSimulatorId, simulatorIds } from '../../shared/sim/registry.ts';
 import { evaluateRound, ledgerTotals, saving, scoreRuleOf, type Baseline } from '../../shared/sim/score.ts';
@@ -256,7 +256,15 @@ export function runCli(argv: readonly string[]): { stdout: string; stderr: strin
     throw e;
   }
   const play: Play = { timed: opts.changes, rules: opts.rules };
-  const { snapshots } = runPlay(opts.model, opts, play);
+  let snapshots: Snapshot[];
+  try {
+    snapshots = runPlay(opts.model, opts, play).snapshots;
+  } catch (e) {
+    // The scenario's story took a control away when the play changes it: refused, as the server refuses it.
+    if (e instanceof ControlError && e.code === ControlErrorCode.UNAVAILABLE)
+      return { stdout: '', stderr: `error: ${e.message}\n`, code: 2 };
+    throw e;
+  }
   const baseline: Baseline = baselineRun(opts.model, opts.scenario, opts.seed, opts.minutes, opts.noise);
   const def = scenarioDef(opts.model, opts.scenario);
   const result = evaluateRound(def, snapshots, baseline);

@@ -40,6 +40,10 @@ export const scaling: Brain = (r, memo0) => {
   const memo = { ...memo0 };
   const out: ControlChange[] = [];
   const tps = ind(r, 'newTps');
+  const busy = ind(r, 'slotsBusy');
+  const serving = ind(r, 'serversInService');
+  const booting = ind(r, 'serversBooting');
+  const servers = r.view.controls.servers as number;
   const sale = r.view.events.find((e) => e.kind === 'sale-announced');
   if (sale) {
     memo.saleSize = typeof sale.size === 'number' ? sale.size : 2;
@@ -47,18 +51,26 @@ export const scaling: Brain = (r, memo0) => {
     memo.orderAt = r.view.minute + (typeof sale.in === 'number' ? Math.max(0, sale.in - 6) : 0);
     memo.phase = 'announced';
   }
+  if (r.view.events.some((e) => e.kind === 'drop-announced' || e.kind === 'bots-start')) memo.botsAt = r.view.minute;
   if (r.skill === 'careless') {
     if (sale) set(r, out, 'servers', 20);
     return { changes: out, memo };
   }
-  if (memo.phase === 'announced' && r.view.minute >= num(memo, 'orderAt')) {
-    set(r, out, 'servers', Math.min(24, Math.max(OWN, Math.ceil((num(memo, 'saleSize', 2) * 400) / PER_SERVER_TPS))));
-    memo.phase = 'ordered';
-  } else if (memo.phase === 'ordered' && tps > SALE_TPS) memo.phase = 'on';
-  else if (memo.phase === 'on' && steady(r, memo, 'over', tps < SALE_TPS)) {
-    set(r, out, 'servers', OWN);
-    memo.phase = 'done';
-  }
+  let want = OWN;
+  if (memo.phase === 'announced' && r.view.minute >= num(memo, 'orderAt')) memo.phase = 'ordered';
+  if (memo.phase === 'ordered' && tps > SALE_TPS) memo.phase = 'on';
+  if (memo.phase === 'on' && steady(r, memo, 'over', tps < SALE_TPS)) memo.phase = 'done';
+  if (memo.phase === 'ordered' || memo.phase === 'on')
+    want = Math.ceil((num(memo, 'saleSize', 2) * 400) / PER_SERVER_TPS);
+  // Slots busy for minutes with no sale and no bots: slow issuers hold them — more servers, kept while busy.
+  const bots = r.view.minute - num(memo, 'botsAt', -99) <= 8;
+  const hot = busy > 0.85 && !bots && memo.phase !== 'on';
+  memo.hot = hot ? num(memo, 'hot') + 1 : 0;
+  if (num(memo, 'hot') >= (r.skill === 'late' ? 3 : 2))
+    memo.extra = Math.max(num(memo, 'extra'), Math.ceil((serving * Math.max(busy, 0.95)) / 0.75) - OWN);
+  if (busy < 0.5 && booting === 0) memo.extra = 0;
+  want = Math.max(OWN, Math.min(24, want + num(memo, 'extra')));
+  if (want !== servers && (want > servers || booting === 0)) set(r, out, 'servers', want);
   return { changes: out, memo };
 };
 
@@ -134,14 +146,15 @@ export const fraud: Brain = (r, memo0) => {
 };
 
 /**
- * Stand-in: when group B's issuers slow badly (seconds), a short timeout and stand-in for small amounts,
- * so their slow answers stop filling the slots; a mildly slow issuer is waited for (no stand-in); the
- * seed's 8 s and no stand-in once its latency is back. Careless: stands in for everything at the banner.
+ * Stand-in: a failing group B (its latency past the few seconds a straining issuer holds at) gets a short
+ * timeout and stand-in for small amounts; a straining one is waited for while the slots allow it. Careless:
+ * stands in for everything at the banner.
  */
 export const standin: Brain = (r, memo0) => {
   const memo = { ...memo0 };
   const out: ControlChange[] = [];
   const lat = ind(r, 'groupBLatencyMs');
+  const busy = ind(r, 'slotsBusy');
   if (r.skill === 'careless') {
     if (has(r, 'issuer-slow')) {
       set(r, out, 'issuerTimeoutS', 1);
@@ -149,14 +162,20 @@ export const standin: Brain = (r, memo0) => {
     }
     return { changes: out, memo };
   }
-  // Failing (past the few seconds a straining issuer holds at): a short timeout and stand-in for small
-  // amounts, so slow answers stop filling the slots. Otherwise wait for group B's answers — about twice its
-  // latency, from 2.5 s — and stand in for nothing: every stand-in costs the network's fee.
+  // Stand in only for small amounts: every stand-in costs the network's fee and the issuers' unpaid share.
+  const limit = 60;
   if (steady(r, memo, 'fail', lat > 4500)) {
+    // Failing: a short timeout, so its slow answers stop filling the slots.
     set(r, out, 'issuerTimeoutS', 1.5);
-    set(r, out, 'standInLimit', 60);
-  } else if (lat <= 4500) {
-    set(r, out, 'issuerTimeoutS', Math.max(2.5, Math.min(4, Math.round(lat / 555) / 2)));
+    set(r, out, 'standInLimit', limit);
+  } else if (lat > 4500) {
+    // A late seat waits for a second look.
+  } else if (lat > 900) {
+    // Straining: wait for its answers while the slots allow it, bridge with a shorter timeout while they do not.
+    set(r, out, 'issuerTimeoutS', busy > 0.92 ? 2 : Math.max(3, Math.min(8, Math.round(lat / 300) / 2)));
+    set(r, out, 'standInLimit', busy > 0.92 ? limit : 0);
+  } else {
+    set(r, out, 'issuerTimeoutS', 4);
     set(r, out, 'standInLimit', 0);
   }
   return { changes: out, memo };

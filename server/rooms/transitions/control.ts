@@ -3,6 +3,7 @@
 import type { ChangeRecord } from '../../../shared/protocol/types.ts';
 import { emit, type Transition } from '../commands.ts';
 import { checkChange } from '../changes.ts';
+import { refuseUnavailable } from '../../../shared/classroom/story.ts';
 import { withTeam } from '../round.ts';
 import { Draft } from './draft.ts';
 
@@ -12,6 +13,7 @@ export const control: Transition<'control'> = (s, cmd, ctx) => {
   const { teamId, value } = checkChange(r, p, cmd.key, cmd.value);
   const run = r.teams.get(teamId);
   if (!p || !run) throw new Error(`room ${s.code}: team ${teamId} vanished while checking a change`);
+  refuseUnavailable(run.snapshot, cmd.key);
   const change: ChangeRecord = {
     ...{ id: ctx.ids.next('changes'), roundId: r.id, teamId, minute: r.minute + 1, key: cmd.key, value },
     ...{ author: { playerId: p.id, name: p.name }, at: ctx.now },

@@ -65,6 +65,8 @@ export interface MinuteInputs {
    * low-priority ones (recurring billing) — whatever the load; they are not retried today.
    */
   lowPriority?: number;
+  /** [design] Whether a full shift's "issuer unavailable" declines are retried (false: the decline says not to). */
+  retryUnavailable?: boolean;
   /**
    * [design] Bot attempts this minute (a full shift's scalper bots): low priority, they hold a slot like a
    * healthy issuer's transaction and bring nothing; shedding turns them all away.
@@ -293,9 +295,10 @@ export function simulateMinute(inp: MinuteInputs, retries: number[]): MinuteFlow
           // Shed attempts are told "try again later" at once; the rest were dropped in the queue.
           const shed = x * shedShare;
           const pShed = pOther * shedKeep;
+          const pGone = inp.retryUnavailable === false ? 0 : pOther;
           toRetry[rowOf(cls, kind, k + 1)] += pShed * shed + pOther * (blocked - shed);
-          toRetry[rowOf(cls, ISSUER_FAILED, k + 1)] += pOther * unavailable;
-          ended += (1 - pShed) * shed + (1 - pOther) * (blocked - shed + unavailable);
+          toRetry[rowOf(cls, ISSUER_FAILED, k + 1)] += pGone * unavailable;
+          ended += (1 - pShed) * shed + (1 - pOther) * (blocked - shed) + (1 - pGone) * unavailable;
         }
       }
     }

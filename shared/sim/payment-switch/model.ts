@@ -222,6 +222,7 @@ function minuteInputs(
         shedRetry: shocks.terms.shedRetry,
         backoffRetry: shocks.terms.backoffRetry,
         lowPriority: shocks.terms.lowPriority,
+        retryUnavailable: shocks.terms.retryUnavailable,
         bots: 60 * BASE_RATE_TPS * (cond.bots ?? 0),
       }
     : {};

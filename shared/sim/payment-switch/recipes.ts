@@ -10,7 +10,8 @@ const TERMS: ShiftTerms = {
   shedRetry: 0.9,
   backoffRetry: 0.5,
   lowPriority: 0.1,
-  standInFee: 0.0005,
+  standInFee: 0.002,
+  retryUnavailable: false,
 };
 /** A straining issuer slows to 2.5–3.5 s; a failing one then falls over to 12–18 s. */
 const STRAIN: readonly [number, number] = [2.5, 3.5];
@@ -25,15 +26,15 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   'black-friday': {
     terms: TERMS,
     episodes: [
-      { kind: 'issuer', start: [3, 5], length: [10, 12], meanS: { oneOf: [STRAIN, FAILING] }, ramp: [3, 5] },
-      { kind: 'bots', start: [15, 17], length: [4, 6], size: SWARM, warn: [3, 4] },
-      { kind: 'sale', start: [22, 24], length: [7, 9], size: [3.2, 3.8], warn: [7, 9] },
+      { kind: 'issuer', start: [2, 4], length: [14, 16], meanS: { oneOf: [STRAIN, FAILING] }, ramp: [3, 4] },
+      { kind: 'bots', start: [18, 20], length: [4, 6], size: SWARM, warn: [3, 4] },
+      { kind: 'sale', start: [25, 27], length: [7, 9], size: [3.6, 4.2], warn: [7, 9] },
       { kind: 'bots', start: { after: 2, from: 'start', gap: [2, 4] }, length: [3, 5], size: FEW, warn: [3, 4] },
-      { kind: 'attack', start: [30, 33], length: [7, 9], share: [0.02, 0.035], learn: [3, 4], ramp: [7, 9] },
-      { kind: 'issuer', start: [33, 36], length: [10, 12], meanS: { oneOf: [STRAIN, FAILING], notAs: 0 }, ramp: [3, 5] },
-      { kind: 'attack', start: [41, 44], length: [7, 9], share: [0.02, 0.035], learn: [3, 4], ramp: [7, 9] },
-      { kind: 'bots', start: [44, 46], length: [4, 6], size: SWARM, warn: [3, 4] },
-      { kind: 'sale', start: [50, 52], length: [7, 9], size: [3.2, 3.8], warn: [7, 9] },
+      { kind: 'attack', start: [29, 32], length: [7, 9], share: [0.025, 0.04], learn: [3, 4], ramp: [5, 7] },
+      { kind: 'issuer', start: [34, 36], length: [14, 16], meanS: { oneOf: [STRAIN, FAILING], notAs: 0 }, ramp: [3, 4] },
+      { kind: 'attack', start: [42, 45], length: [7, 9], share: [0.025, 0.04], learn: [3, 4], ramp: [5, 7] },
+      { kind: 'bots', start: [46, 48], length: [4, 6], size: SWARM, warn: [3, 4] },
+      { kind: 'sale', start: [52, 54], length: [6, 8], size: [3.6, 4.2], warn: [7, 9] },
     ],
   },
 };

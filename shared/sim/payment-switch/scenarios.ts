@@ -47,12 +47,12 @@ export const SCENARIOS: readonly ScenarioDef[] = [
     minutes: 60,
     controls: { servers: 14 },
     goals: [
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.93 },
-      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.94 },
-      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 26 },
-      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.04 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 560 },
-      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 8e5 },
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.9 },
+      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.93 },
+      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 32 },
+      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.042 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 760 },
+      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 1.05e6 },
     ],
   },
   // Retired shifts (shift.ts): kept so that their stored rounds replay and keep their scores; not offered.

@@ -71,6 +71,8 @@ export interface ShiftTerms {
   backoffRetry: number;
   lowPriority: number;
   standInFee: number;
+  /** Whether a timed-out transaction declined "issuer unavailable" is retried (false: the decline says not to). */
+  retryUnavailable: boolean;
   exposureCap?: number;
 }
 
@@ -212,8 +214,8 @@ export function shockConditions(sh: Shocks, m: number): ShockConditions {
  * ISSUER_ESCALATE minutes. So every slowdown looks alike at first, and the desk shows which kind it is.
  */
 export const ISSUER_STRAIN_S = 3.5;
-export const ISSUER_HOLD = 2;
-export const ISSUER_ESCALATE = 4;
+export const ISSUER_HOLD = 1;
+export const ISSUER_ESCALATE = 3;
 
 /** Group B's mean latency (s) in minute m of an issuer episode, from `base` on normal minutes. */
 export function issuerLatency(e: Episode, m: number, base = ISSUER_MEAN_S): number {

@@ -5,6 +5,41 @@
 import { shellLine } from '../../design/play.ts';
 
 export const PLAYS: Readonly<Record<string, readonly string[]>> = {
+  // The fleet for each announced surge and back after it; the warm-up job after each flush, each rollback's
+  // switch and each surge's new pages; the crawler shed while it runs; the feature off while the database is
+  // critical; a rollback whenever the errors climb.
+  'product-launch': [
+    '--each',
+    'surge-announced+2',
+    'minInstances=24',
+    '--each',
+    'surge-end',
+    'minInstances=10',
+    '--each',
+    'cache-flush+1',
+    'warmUp=press',
+    '--each',
+    'rollback-done',
+    'warmUp=press',
+    '--each',
+    'surge-start+2',
+    'warmUp=press',
+    '--each',
+    'crawler-start',
+    'shedLowPriority=1',
+    '--each',
+    'crawler-end',
+    'shedLowPriority=0',
+    '--each',
+    'dbLoad>0.97',
+    'heavyFeature=off',
+    '--each',
+    'dbLoad<0.7',
+    'heavyFeature=on',
+    '--each',
+    'errorRate>0.01',
+    'rollback=press',
+  ],
   // Run lean; roll back the moment the build goes live; switch the feature off just before the
   // switch back (the old build cannot read the new build's cache entries), warm the cache, then
   // bring the feature back.

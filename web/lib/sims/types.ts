@@ -28,6 +28,8 @@ export interface SimText {
   scenarios: Record<string, ScenarioText>;
   /** Event kind → its feed line (events carry `count`, `group`…). */
   events: Record<string, MsgWith<Record<string, string>>>;
+  /** Why the story has taken a control away (`Snapshot.unavailable`'s reasons). */
+  unavailable: Record<string, Msg>;
 }
 
 /** A simulator as the web app uses it: the pure model (shared with the server) and its words. */
