@@ -65,6 +65,8 @@ export interface MinuteInputs {
    * low-priority ones (recurring billing) — whatever the load; they are not retried today.
    */
   lowPriority?: number;
+  /** [design] A full shift's retry probability after a technical failure (its shoppers go elsewhere sooner). */
+  retryP?: number;
   /** [design] Whether a full shift's "issuer unavailable" declines are retried (false: the decline says not to). */
   retryUnavailable?: boolean;
   /**
@@ -228,7 +230,7 @@ export function simulateMinute(inp: MinuteInputs, retries: number[]): MinuteFlow
   // a full shift's give up more after shedding and while backed off.
   const patient = inp.shedRetry === undefined && inp.backoffRetry === undefined;
   const shedKeep = inp.shedRetry ?? 1;
-  const pOther = RETRY_P * (inp.backoff ? (inp.backoffRetry ?? 1) : 1);
+  const pOther = (inp.retryP ?? RETRY_P) * (inp.backoff ? (inp.backoffRetry ?? 1) : 1);
   toRetry.fill(0);
   let genApproved = 0;
   let genEnded = 0;

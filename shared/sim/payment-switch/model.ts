@@ -223,6 +223,7 @@ function minuteInputs(
         backoffRetry: shocks.terms.backoffRetry,
         lowPriority: shocks.terms.lowPriority,
         retryUnavailable: shocks.terms.retryUnavailable,
+        retryP: shocks.terms.retryP,
         bots: 60 * BASE_RATE_TPS * (cond.bots ?? 0),
       }
     : {};

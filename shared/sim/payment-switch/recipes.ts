@@ -11,6 +11,7 @@ const TERMS: ShiftTerms = {
   backoffRetry: 0.5,
   lowPriority: 0.1,
   standInFee: 0.002,
+  retryP: 0.6,
   retryUnavailable: false,
 };
 /** A straining issuer slows to 2.5–3.5 s; a failing one then falls over to 12–18 s. */

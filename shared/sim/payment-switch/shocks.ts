@@ -71,6 +71,8 @@ export interface ShiftTerms {
   backoffRetry: number;
   lowPriority: number;
   standInFee: number;
+  /** The retry probability after a technical failure (the seed's 0.95): a shift's shoppers go elsewhere sooner. */
+  retryP: number;
   /** Whether a timed-out transaction declined "issuer unavailable" is retried (false: the decline says not to). */
   retryUnavailable: boolean;
   exposureCap?: number;
