@@ -1,7 +1,7 @@
 // `npm run design-report`: searches plays for every scenario (seeds 1–20, noise on) and prints the
 // exercise-design figures of docs/exercise-design.md; `-- --json FILE` writes them. Scenarios are shared
 // out to worker threads (one per core by default).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs as parseArgv } from 'node:util';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -30,7 +30,9 @@ export const USAGE = `usage: npm run design-report -- [--scenario ID]... [--mode
   --once          run the searches once, at N (no convergence check)
   --seeds N       seeds 1..N (default 20)
   --workers N     worker threads (default: the machine's cores, at most 4)
-  --json FILE     also write every figure as JSON`;
+  --json FILE     also write every figure as JSON
+  --doc FILE      also write the summary table and each scenario's block into FILE, between its
+                  <!-- design-report --> markers (docs/exercise-design.md)`;
 
 interface Task {
   model: SimulatorId;
@@ -75,6 +77,8 @@ function stepMedianUs(model: SimModel, rounds: number): number {
 
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`.padStart(5);
 const pts = (x: number) => x.toFixed(1).padStart(7);
+/** A loss as a share of the best score; a negative loss is a gain. */
+const loss = (x: number) => (x >= 0 ? `−${pct(x).trim()}` : `+${pct(-x).trim()}`);
 
 /** A play as the shell line `npm run sim` takes after --model and --scenario. */
 export const playLine = (p: Play): string => shellLine(playArgs(p));
@@ -105,7 +109,7 @@ export function formatReport(r: ScenarioReport, seconds: number): string {
       .map(([k, v]) => `${k}=${formatControlValue(v)}`)
       .join(' ');
     out.push(
-      `    ${x.role.padEnd(9)} dropped −${pct(x.worth).trim()} · set once ${setting || '(no setting)'}: −${pct(x.setOnce.loss).trim()}, wins ${pct(x.setOnce.winRate).trim()} · smallest loss −${pct(x.setOnceMinLoss).trim()} · windows ${x.windows.median}/${x.windows.min}/${x.windows.onMean} [${x.windows.perWindow.map((c) => (100 * c).toFixed(0)).join(' ')}]`,
+      `    ${x.role.padEnd(9)} dropped ${loss(x.worth)} · set once ${setting || '(no setting)'}: ${loss(x.setOnce.loss)}, wins ${pct(x.setOnce.winRate).trim()} · smallest loss ${loss(x.setOnceMinLoss)} · windows ${x.windows.median}/${x.windows.min}/${x.windows.onMean} [${x.windows.perWindow.map((c) => (100 * c).toFixed(0)).join(' ')}]`,
     );
   }
   out.push(
@@ -146,9 +150,18 @@ export function summaryTable(reports: readonly ScenarioReport[]): string {
             .join(', ')}`
       : 'none';
     const budget = r.half ? `${r.half.budget} + ${run.budget}` : `${run.budget}`;
-    return `| ${r.model} / ${r.scenario} | ${ok} | ${budget} | ${pct(r.nothing.winRate).trim()} | ${pct(run.fixed.winRate).trim()} | ${ratio} | ${pct(run.twoTimes.winRate).trim()} | ${pct(run.adaptive.winRate).trim()} | ${pct(run.late.winRate).trim()} | ${doc} | −${pct(minLoss).trim()} · ${pct(maxWins).trim()} | ${weakest.role} ${weakest.windows.median} | ${pct(t('careful', 1)).trim()} · ${pct(t('careful', 3)).trim()} · ${pct(t('careless', 1)).trim()} | ${run.buy.flagged} | ${r.half ? (r.unsettled.length === 0 ? 'yes' : `no: ${r.unsettled.join(', ')}`) : '—'} |`;
+    return `| ${r.model} / ${r.scenario} | ${ok} | ${budget} | ${pct(r.nothing.winRate).trim()} | ${pct(run.fixed.winRate).trim()} | ${ratio} | ${pct(run.twoTimes.winRate).trim()} | ${pct(run.adaptive.winRate).trim()} | ${pct(run.late.winRate).trim()} | ${doc} | ${loss(minLoss)} · ${pct(maxWins).trim()} | ${weakest.role} ${weakest.windows.median} | ${pct(t('careful', 1)).trim()} · ${pct(t('careful', 3)).trim()} · ${pct(t('careless', 1)).trim()} | ${run.buy.flagged} | ${r.half ? (r.unsettled.length === 0 ? 'yes' : `no: ${r.unsettled.join(', ')}`) : '—'} |`;
   });
   return [head, `|${'---|'.repeat(15)}`, ...rows].join('\n');
+}
+
+/** Replaces what lies between the `<!-- design-report -->` and `<!-- /design-report -->` markers of a file. */
+export function writeDoc(file: string, body: string): void {
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf('<!-- design-report -->');
+  const end = text.indexOf('<!-- /design-report -->');
+  if (start < 0 || end < start) throw new Error(`${file} has no <!-- design-report --> … <!-- /design-report --> markers`);
+  writeFileSync(file, `${text.slice(0, start)}<!-- design-report -->\n${body}\n${text.slice(end)}`);
 }
 
 function runTask(t: Task): { report: ScenarioReport; seconds: number } {
@@ -166,6 +179,7 @@ const OPTIONS = {
   seeds: { type: 'string' },
   workers: { type: 'string' },
   json: { type: 'string' },
+  doc: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -280,19 +294,28 @@ async function main(): Promise<void> {
       budget,
       convergence: !values.once,
       stepMedianUs: stepUs,
-      // Each printed play also as the arguments `npm run sim` takes after --model and --scenario.
-      reports: reports.map((r) => ({
-        ...r,
-        lines: {
-          fixed: playArgs(r.run.fixed.play),
-          fixedBestScore: playArgs(r.run.fixedBestScore.play),
-          twoTimes: playArgs(r.run.twoTimes.play),
-          adaptive: playArgs(r.run.adaptive.play),
-        },
-      })),
+      // Each printed play also as the arguments `npm run sim` takes after --model and --scenario, and as the
+      // shell line the report prints.
+      reports: reports.map((r) => {
+        const printed = {
+          fixed: r.run.fixed.play,
+          fixedBestScore: r.run.fixedBestScore.play,
+          twoTimes: r.run.twoTimes.play,
+          adaptive: r.run.adaptive.play,
+        };
+        const each = <T>(f: (p: Play) => T) =>
+          Object.fromEntries(Object.entries(printed).map(([k, p]) => [k, f(p)])) as Record<keyof typeof printed, T>;
+        return { ...r, lines: each(playArgs), shell: each(playLine) };
+      }),
     };
     writeFileSync(values.json, `${JSON.stringify(json, null, 1)}\n`);
     console.log(`written ${values.json}`);
+  }
+  if (values.doc) {
+    const seconds = (Date.now() - started) / 1000;
+    const header = `\`npm run design-report\` on ${availableParallelism()} × ${cpu}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}: seeds 1–${nSeeds}, budget ${budget}${values.once ? '' : ` and again at ${2 * budget} (the figures below are from the run at ${2 * budget})`}, ${Math.min(workers, tasks.length)} worker threads, ${seconds.toFixed(0)} s.`;
+    writeDoc(values.doc, [header, '', summaryTable(reports), '', ...results.flatMap((r) => ['```', formatReport(r.report, r.seconds), '```', ''])].join('\n'));
+    console.log(`written ${values.doc}`);
   }
 }
 

@@ -364,7 +364,7 @@ function searchRun(bench: Bench, space: Space, budget: number, documented: Play 
       twoTimes: twoPlays,
       adaptive: adaptivePlays,
       setOnce: setOncePlays,
-      total: ev.runs,
+      total: ev.runs + setOnceRuns,
     },
     restarts: { fixed: fixed.restarts + fixedScore.restarts, twoTimes: twoTimes.restarts },
     fixed: { ...figures(fixed.eval), play: fixed.play },

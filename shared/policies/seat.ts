@@ -5,6 +5,9 @@ import type { ControlChange, SimMeta, Snapshot } from '../sim/types.ts';
 import { brainOf } from './brains.ts';
 import { MAX_DELAY, type Seat, type SeatState } from './types.ts';
 
+/** Share of its decisions a careless seat forgets. */
+export const CARELESS_SLIP = 0.2;
+
 export class PolicyError extends Error {
   override readonly name = 'PolicyError';
 }
@@ -37,8 +40,10 @@ export function seatMinute(
   const own = new Set(model.roles.find((r) => r.id === seat.role)?.controls ?? []);
   for (const c of decided.changes)
     if (!own.has(c.key)) throw new PolicyError(`the ${seat.role} policy set ${c.key}, which is not its control`);
+  // A careless seat forgets one decision in five.
+  const made = seat.skill === 'careless' && decided.changes.length > 0 && uniform(rng) < CARELESS_SLIP ? [] : decided.changes;
   const due = view.minute + 1 + seat.delay;
-  const queue = decided.changes.length > 0 ? [...state.queue, { due, changes: decided.changes }] : state.queue;
+  const queue = made.length > 0 ? [...state.queue, { due, changes: made }] : state.queue;
   const now = view.minute + 1;
   const changes = queue.filter((q) => q.due <= now).flatMap((q) => q.changes);
   return {

@@ -18,8 +18,11 @@ export const scenarios: readonly ScenarioDef[] = [
       { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.16 },
     ],
   },
+  // Retired scenarios (setups.ts): kept so that their stored rounds replay and keep their scores; not offered.
   {
     id: 'bad-deploy',
+    retired: true,
+    scoreRule: 1,
     kind: 'classic',
     goals: [
       { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.17 },
@@ -31,6 +34,8 @@ export const scenarios: readonly ScenarioDef[] = [
   },
   {
     id: 'traffic-surge',
+    retired: true,
+    scoreRule: 1,
     kind: 'classic',
     goals: [
       { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.97 },
@@ -42,6 +47,8 @@ export const scenarios: readonly ScenarioDef[] = [
   },
   {
     id: 'cache-flush',
+    retired: true,
+    scoreRule: 1,
     kind: 'classic',
     controls: { cacheTtlS: 90 },
     goals: [
@@ -55,6 +62,8 @@ export const scenarios: readonly ScenarioDef[] = [
   },
   {
     id: 'launch-day',
+    retired: true,
+    scoreRule: 1,
     kind: 'full-shift',
     splitView: true,
     controls: { autoscaling: false },
@@ -69,6 +78,8 @@ export const scenarios: readonly ScenarioDef[] = [
   },
   {
     id: 'failover',
+    retired: true,
+    scoreRule: 1,
     kind: 'full-shift',
     splitView: true,
     // The autoscaler is being migrated this afternoon: the fleet is exactly what the fleet role sets.
