@@ -1,8 +1,10 @@
 // `npm run design-attack -- --scenario ID`: an independent check of the design report's verdicts, searching
 // otherwise than the report does — a genetic search over full postures, coordinate descent on each quarter of
-// the seeds alone (a posture that wins a subset), and random rules (any event or crossing the desk showed under
-// random plays) on the best postures. It prints the most wins it found for a posture and for a posture with one
-// rule; a designer runs it before calling a scenario done. Seeded: the same options give the same search.
+// the seeds alone (a posture that wins a subset), then every reflex to a banner (each event the desk showed,
+// each single control change) on the best postures, the best reflexes' postures descended again with the
+// reflex in place, and random rules of any trigger. It prints the most wins it found for a posture and for a
+// posture with one rule; a designer runs it before calling a scenario done. Seeded: the same options give the
+// same search.
 import { parseArgs as parseArgv } from 'node:util';
 import { evaluatePlay, makeBench, specOf, type Bench, type PlayEval } from '../../shared/design/evaluate.ts';
 import { playArgs, runPlay, shellLine, type Play, type Rule } from '../../shared/design/play.ts';
@@ -65,18 +67,20 @@ function genetic(j: Judge, controls: readonly ControlSpace[], rng: Rng, size: nu
   return rank(pop).map((x) => x.p);
 }
 
-/** Coordinate descent for the most wins on a subset of the seeds, every value of every control tried. */
-function descentOn(model: SimModel, scenario: string, seeds: number[], controls: readonly ControlSpace[], rng: Rng): Posture {
-  const sub = new Judge(makeBench(model, scenario, seeds));
-  let p = randomPosture(rng, controls);
-  let best = sub.eval(withPosture({ timed: [], rules: [] }, p));
-  for (let sweep = 0; sweep < 4; sweep++) {
+/** At most 30 of a control's values, evenly spread (both ends kept). */
+const spread = (c: ControlSpace): readonly ControlValue[] =>
+  c.values.length > 30 ? c.values.filter((_, k) => k % Math.ceil(c.values.length / 30) === 0 || k === c.values.length - 1) : c.values;
+
+/** Coordinate descent for the most wins, from posture `p` under the rules `rules`, every control's values tried. */
+function descent(j: Judge, controls: readonly ControlSpace[], p0: Posture, rules: Rule[], sweeps = 4): { p: Posture; e: PlayEval } {
+  let p = p0;
+  let best = j.eval(withPosture({ timed: [], rules }, p));
+  for (let sweep = 0; sweep < sweeps; sweep++) {
     let moved = false;
     for (const c of controls) {
-      const values = c.values.length > 30 ? c.values.filter((_, k) => k % Math.ceil(c.values.length / 30) === 0) : c.values;
-      for (const v of values) {
+      for (const v of spread(c)) {
         const q = { ...p, [c.def.key]: v };
-        const e = sub.eval(withPosture({ timed: [], rules: [] }, q));
+        const e = j.eval(withPosture({ timed: [], rules }, q));
         if (better(e, best, 'wins')) {
           best = e;
           p = q;
@@ -86,7 +90,12 @@ function descentOn(model: SimModel, scenario: string, seeds: number[], controls:
     }
     if (!moved) break;
   }
-  return p;
+  return { p, e: best };
+}
+
+/** Coordinate descent for the most wins on a subset of the seeds, from a random posture. */
+function descentOn(model: SimModel, scenario: string, seeds: number[], controls: readonly ControlSpace[], rng: Rng): Posture {
+  return descent(new Judge(makeBench(model, scenario, seeds)), controls, randomPosture(rng, controls), []).p;
 }
 
 export async function attack(modelId: string, scenario: string, seedsN: number, effort: number): Promise<string> {
@@ -116,13 +125,30 @@ export async function attack(modelId: string, scenario: string, seedsN: number, 
     const e = j.eval(play);
     if (better(e, bestFixed.e, 'wins')) bestFixed = { play, e };
   }
-  // One rule of any trigger on each of the best postures.
+  // Every reflex to a banner — each event, each single change at once — on the best postures; then the best
+  // reflexes' postures descended again with the reflex in place.
+  const reflexes: { p: Posture; rule: Rule; e: PlayEval }[] = [];
+  const top = postures.slice(0, 3);
+  for (const event of space.events)
+    for (const c of space.controls)
+      for (const value of c.def.kind === 'action' ? c.values : spread(c).filter((_, k, xs) => xs.length <= 12 || k % Math.ceil(xs.length / 12) === 0))
+        for (const p of top) {
+          const rule: Rule = { on: { event }, delay: 0, changes: [{ key: c.def.key, value }] };
+          reflexes.push({ p, rule, e: j.eval(withPosture({ timed: [], rules: [rule] }, p)) });
+        }
+  reflexes.sort((a, b) => (better(a.e, b.e, 'wins') ? -1 : better(b.e, a.e, 'wins') ? 1 : 0));
+  let bestTwo = { play: bestFixed.play, e: bestFixed.e };
+  for (const x of reflexes.slice(0, 4)) {
+    const d = descent(j, controls, x.p, [x.rule], 2);
+    const play = withPosture({ timed: [], rules: [x.rule] }, d.p);
+    if (better(d.e, bestTwo.e, 'wins')) bestTwo = { play, e: d.e };
+  }
+  // One random rule of any trigger on each of the best postures.
   const triggers = [
     ...space.events.map((event) => ({ event })),
     ...space.crossings.flatMap((c) => c.values.flatMap((value) => (['<', '>'] as const).map((op) => ({ indicator: c.indicator, op, value })))),
   ];
   const allControls = space.controls;
-  let bestTwo = { play: bestFixed.play, e: bestFixed.e };
   for (const p of postures) {
     for (let k = 0; k < effort * 8; k++) {
       const changes = Array.from({ length: 1 + Math.floor(uniform(rng) * 3) }, () => {

@@ -48,7 +48,7 @@ export const scaling: Brain = (r, memo0) => {
   if (sale) {
     memo.saleSize = typeof sale.size === 'number' ? sale.size : 2;
     // Servers boot five minutes: order them six before the sale starts (at once if that is past).
-    memo.orderAt = r.view.minute + (typeof sale.in === 'number' ? Math.max(0, sale.in - 6) : 0);
+    memo.orderAt = r.view.minute + (typeof sale.in === 'number' ? Math.max(0, sale.in - 8) : 0);
     memo.phase = 'announced';
   }
   if (r.view.events.some((e) => e.kind === 'drop-announced' || e.kind === 'bots-start')) memo.botsAt = r.view.minute;
@@ -98,7 +98,7 @@ export const shedding: Brain = (r, memo0) => {
   // A drop announced with a swarm: shed from two minutes on (the bots come three or four after) until they
   // are gone — what is shed is back to the low-priority tenth, three minutes after they came.
   if (drop0 && typeof drop0.bots === 'number' && drop0.bots >= 1) {
-    memo.from = r.view.minute + 2;
+    memo.from = r.view.minute;
     memo.botsAt = -1;
   }
   if (has(r, 'bots-start') && num(memo, 'from', -1) >= 0) memo.botsAt = r.view.minute;
@@ -134,7 +134,7 @@ export const fraud: Brain = (r, memo0) => {
     return { changes: out, memo };
   }
   if (memo.attack === true) {
-    const band = rate > 60 ? 2 : rate > 35 ? 1.6 : rate > 20 ? 1.2 : 0;
+    const band = rate > 60 ? 1.6 : rate > 35 ? 1.2 : 1;
     const cur = r.view.controls.stepUpBand as number;
     if (band > cur && steady(r, memo, 'fraudUp', true)) set(r, out, 'stepUpBand', band);
   } else {

@@ -1,7 +1,7 @@
 // A seat: one role's policy with its delay and skill. Each minute it reads its desk and hands back the
 // changes due now; what it decides waits out the seat's delay in its own queue.
 import { uniform } from '../sim/rng.ts';
-import type { ControlChange, SimMeta, Snapshot } from '../sim/types.ts';
+import { PRESS, type ControlChange, type SimMeta, type Snapshot } from '../sim/types.ts';
 import { brainOf } from './brains.ts';
 import { MAX_DELAY, type Seat, type SeatState } from './types.ts';
 
@@ -33,8 +33,12 @@ export function seatMinute(
   prev: Snapshot | undefined,
 ): { changes: ControlChange[]; state: SeatState } {
   const rng = { s: state.rng };
+  // The seat knows what it has already decided: its desk's settings as they will be once its queue is through
+  // (a slow student does not type the same order twice).
+  const pending = state.queue.flatMap((q) => q.changes).filter((c) => c.value !== PRESS);
+  const seen = pending.length > 0 ? { ...view, controls: { ...view.controls, ...Object.fromEntries(pending.map((c) => [c.key, c.value])) } } : view;
   const decided = brainOf(seat.model, seat.role)(
-    { view, prev, skill: seat.skill, random: () => uniform(rng) },
+    { view: seen, prev, skill: seat.skill, random: () => uniform(rng) },
     state.memo,
   );
   const own = new Set(model.roles.find((r) => r.id === seat.role)?.controls ?? []);

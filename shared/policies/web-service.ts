@@ -80,7 +80,7 @@ export const cache: Brain = (r, memo0) => {
     if (has(r, 'db-failover')) set(r, out, 'cacheTtlS', 300);
     return { changes: out, memo };
   }
-  if (memo.failover === true || steady(r, memo, 'dbHot', db > 0.9)) set(r, out, 'cacheTtlS', 200);
+  if (memo.failover === true || steady(r, memo, 'dbHot', db > 0.8)) set(r, out, 'cacheTtlS', 200);
   else if (db < 0.6) set(r, out, 'cacheTtlS', 60);
   // Warm the cache once it has been emptied (a flush, a rollback, new pages) and the database has room.
   const warming = num(memo, 'warmUntil') > r.view.minute;
@@ -117,7 +117,7 @@ export const traffic: Brain = (r, memo0) => {
   // A rollback's switch empties the cache of the build it removes: the feature (a third query per request) goes
   // off the minute before it, and comes back once the database has room again.
   const switching = r.view.detail.rollbackMinutesLeft === 1;
-  if (switching || steady(r, memo, 'dbCrit', db > 0.97)) {
+  if (switching || steady(r, memo, 'dbCrit', db > 0.9)) {
     set(r, out, 'heavyFeature', false);
     memo.offAt = r.view.minute;
   } else if (db < 0.7 && r.view.minute - num(memo, 'offAt', -99) >= 3) set(r, out, 'heavyFeature', true);

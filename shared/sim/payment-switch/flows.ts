@@ -50,6 +50,8 @@ export interface MinuteInputs {
    */
   waveShare?: number;
   waveMean?: number;
+  /** [design] In a full shift's sale, genuine scores are N(genuineMean, 1): shoppers buy what they never buy (default 0). */
+  genuineMean?: number;
   /** Group B's mean issuer latency this minute (s). */
   groupBMeanS: number;
   /** false on the opening screen: nothing is scheduled. */
@@ -151,8 +153,9 @@ export function simulateMinute(inp: MinuteInputs, retries: number[]): MinuteFlow
   const total = n + due;
 
   // §3 Screening probabilities of a fresh attempt (genuine score N(0,1), fraud N(d′,1)).
-  const gDecl = 1 - normalCdf(t);
-  const gChal = normalCdf(t) - normalCdf(t - b);
+  const g0 = inp.genuineMean ?? 0;
+  const gDecl = 1 - normalCdf(t - g0);
+  const gChal = normalCdf(t - g0) - normalCdf(t - b - g0);
   const gFail = (1 - STEP_UP_PASS_GENUINE) * gChal;
   const gFwd = 1 - gDecl - gFail;
   let fDecl = 1 - normalCdf(t - D_PRIME);

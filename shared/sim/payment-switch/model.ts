@@ -197,7 +197,7 @@ function buildSnapshot(
 function roundConditions(
   s: Pick<PaymentSwitchState, 'scenario' | 'plan' | 'shocks'>,
   minute: number,
-): Conditions & { waveShare: number; bots?: number } {
+): Conditions & { waveShare: number; bots?: number; genuineMean?: number } {
   if (s.shocks) return shockConditions(s.shocks, minute);
   return s.plan ? shiftConditions(s.plan, minute) : { ...conditions(s.scenario, minute), waveShare: 0 };
 }
@@ -211,7 +211,7 @@ function minuteInputs(
   controls: Record<string, ControlValue>,
   serving: number,
   newCount: number,
-  cond: Conditions & { waveShare: number; bots?: number },
+  cond: Conditions & { waveShare: number; bots?: number; genuineMean?: number },
   waveMean: number,
   groupBMeanS: number,
   scheduleRetries: boolean,
@@ -240,6 +240,7 @@ function minuteInputs(
     fraudShare: cond.fraudShare,
     waveShare: cond.waveShare,
     waveMean,
+    ...(cond.genuineMean ? { genuineMean: cond.genuineMean } : {}),
     groupBMeanS,
     scheduleRetries,
   };

@@ -13,6 +13,7 @@ const TERMS: ShiftTerms = {
   standInFee: 0.002,
   retryP: 0.6,
   retryUnavailable: false,
+  saleShopperShift: 1,
 };
 /** A straining issuer slows to 2.5–3.5 s; a failing one then falls over to 12–18 s. */
 const STRAIN: readonly [number, number] = [2.5, 3.5];
@@ -28,13 +29,13 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
     terms: TERMS,
     episodes: [
       { kind: 'issuer', start: [2, 4], length: [14, 16], meanS: { oneOf: [STRAIN, FAILING] }, ramp: [3, 4] },
-      { kind: 'bots', start: [18, 20], length: [4, 6], size: SWARM, warn: [3, 4] },
+      { kind: 'bots', start: [18, 20], length: [8, 10], size: SWARM, warn: [5, 6] },
       { kind: 'sale', start: [25, 27], length: [7, 9], size: [3.6, 4.2], warn: [7, 9] },
       { kind: 'bots', start: { after: 2, from: 'start', gap: [2, 4] }, length: [3, 5], size: FEW, warn: [3, 4] },
-      { kind: 'attack', start: [29, 32], length: [7, 9], share: [0.025, 0.04], learn: [3, 4], ramp: [5, 7] },
+      { kind: 'attack', start: [29, 32], length: [7, 9], share: [0.025, 0.04], learn: [4, 5], ramp: [6, 8] },
       { kind: 'issuer', start: [34, 36], length: [14, 16], meanS: { oneOf: [STRAIN, FAILING], notAs: 0 }, ramp: [3, 4] },
-      { kind: 'attack', start: [42, 45], length: [7, 9], share: [0.025, 0.04], learn: [3, 4], ramp: [5, 7] },
-      { kind: 'bots', start: [46, 48], length: [4, 6], size: SWARM, warn: [3, 4] },
+      { kind: 'attack', start: [42, 45], length: [7, 9], share: [0.025, 0.04], learn: [4, 5], ramp: [6, 8] },
+      { kind: 'bots', start: [45, 47], length: [8, 10], size: SWARM, warn: [5, 6] },
       { kind: 'sale', start: [52, 54], length: [6, 8], size: [3.6, 4.2], warn: [7, 9] },
     ],
   },

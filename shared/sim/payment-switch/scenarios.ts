@@ -33,7 +33,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
     level: 3,
     controls: { servers: 6, issuerTimeoutS: 8, standInLimit: 0 },
     goals: [
-      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.9 },
+      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.885 },
       { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.86 },
       { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 9e6 },
       { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 65 },
@@ -47,12 +47,12 @@ export const SCENARIOS: readonly ScenarioDef[] = [
     minutes: 60,
     controls: { servers: 14 },
     goals: [
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.9 },
-      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.93 },
-      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 32 },
-      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.042 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 760 },
-      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 1.05e6 },
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.885 },
+      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.922 },
+      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 36 },
+      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.04 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 790 },
+      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 1.3e6 },
     ],
   },
   // Retired shifts (shift.ts): kept so that their stored rounds replay and keep their scores; not offered.

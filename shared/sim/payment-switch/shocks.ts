@@ -76,6 +76,8 @@ export interface ShiftTerms {
   /** Whether a timed-out transaction declined "issuer unavailable" is retried (false: the decline says not to). */
   retryUnavailable: boolean;
   exposureCap?: number;
+  /** How far a sale's shoppers' fraud scores rise (σ): they buy unusual baskets, so a screen tuned for an ordinary day declines and challenges them. */
+  saleShopperShift?: number;
 }
 
 export interface Recipe {
@@ -169,6 +171,8 @@ export interface ShockConditions {
   /** Share of the fraud that is the adapting attack. */
   waveShare: number;
   groupBMeanS: number;
+  /** Genuine customers' mean fraud score (σ): raised while a sale is on. */
+  genuineMean: number;
 }
 
 /** What the episodes impose in minute m. */
@@ -178,11 +182,13 @@ export function shockConditions(sh: Shocks, m: number): ShockConditions {
   let bots = 0;
   let wave = 0;
   let slow = sh.terms.groupBMeanS;
+  let shoppers = 0;
   for (const e of sh.episodes) {
     if (!within(e, m)) continue;
     switch (e.kind) {
       case 'sale':
         sale = Math.max(sale, e.size);
+        shoppers = sh.terms.saleShopperShift ?? 0;
         break;
       case 'flash':
       case 'backlog':
@@ -207,6 +213,7 @@ export function shockConditions(sh: Shocks, m: number): ShockConditions {
     fraudShare: BASE_FRAUD_SHARE + wave,
     waveShare: wave / (BASE_FRAUD_SHARE + wave),
     groupBMeanS: slow,
+    genuineMean: shoppers,
   };
 }
 
