@@ -197,7 +197,7 @@ function buildSnapshot(
 function roundConditions(
   s: Pick<PaymentSwitchState, 'scenario' | 'plan' | 'shocks'>,
   minute: number,
-): Conditions & { waveShare: number; bots?: number; genuineMean?: number } {
+): Conditions & { waveShare: number; bots?: number; genuineMean?: number; basket?: number } {
   if (s.shocks) return shockConditions(s.shocks, minute);
   return s.plan ? shiftConditions(s.plan, minute) : { ...conditions(s.scenario, minute), waveShare: 0 };
 }
@@ -367,7 +367,7 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
     standInExposure: prev.standInExposure + flows.standInVolume,
     fraudApprovedSoFar: prev.fraudApprovedSoFar + flows.fraudApprovedAmount,
     goodLostSoFar: prev.goodLostSoFar + flows.genuineLost,
-    ledgerCustomers: prev.ledgerCustomers + MARGIN_PER_TX * flows.genuineLost,
+    ledgerCustomers: prev.ledgerCustomers + MARGIN_PER_TX * (cond.basket ?? 1) * flows.genuineLost,
     ledgerFriction: prev.ledgerFriction + STEP_UP_COST * flows.challenged,
     ledgerFraud: prev.ledgerFraud + FRAUD_LIABILITY * flows.fraudApprovedAmount,
     ledgerStandIn:

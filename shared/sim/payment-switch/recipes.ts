@@ -14,6 +14,7 @@ const TERMS: ShiftTerms = {
   retryP: 0.6,
   retryUnavailable: false,
   saleShopperShift: 1,
+  saleBasket: 3,
 };
 /** A straining issuer slows to 2.5–3.5 s; a failing one then falls over to 12–18 s. */
 const STRAIN: readonly [number, number] = [2.5, 3.5];

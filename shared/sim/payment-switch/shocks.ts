@@ -78,6 +78,8 @@ export interface ShiftTerms {
   exposureCap?: number;
   /** How far a sale's shoppers' fraud scores rise (σ): they buy unusual baskets, so a screen tuned for an ordinary day declines and challenges them. */
   saleShopperShift?: number;
+  /** A sale's baskets, in ordinary ones: a customer lost while a sale is on costs this many margins. */
+  saleBasket?: number;
 }
 
 export interface Recipe {
@@ -173,6 +175,8 @@ export interface ShockConditions {
   groupBMeanS: number;
   /** Genuine customers' mean fraud score (σ): raised while a sale is on. */
   genuineMean: number;
+  /** What a lost customer's basket is worth, in ordinary baskets: more while a sale is on. */
+  basket: number;
 }
 
 /** What the episodes impose in minute m. */
@@ -183,12 +187,14 @@ export function shockConditions(sh: Shocks, m: number): ShockConditions {
   let wave = 0;
   let slow = sh.terms.groupBMeanS;
   let shoppers = 0;
+  let basket = 1;
   for (const e of sh.episodes) {
     if (!within(e, m)) continue;
     switch (e.kind) {
       case 'sale':
         sale = Math.max(sale, e.size);
         shoppers = sh.terms.saleShopperShift ?? 0;
+        basket = sh.terms.saleBasket ?? 1;
         break;
       case 'flash':
       case 'backlog':
@@ -214,6 +220,7 @@ export function shockConditions(sh: Shocks, m: number): ShockConditions {
     waveShare: wave / (BASE_FRAUD_SHARE + wave),
     groupBMeanS: slow,
     genuineMean: shoppers,
+    basket,
   };
 }
 

@@ -52,8 +52,17 @@ export interface Build {
   bad: boolean;
 }
 
-/** [design] Share of a shift's bad build's answers that fail: twice the seed's bad build. */
-export const TRAIN_BUILD_ERROR = 0.15;
+/** [design] Share of a shift's bad build's answers that fail once it is rolled out: the seed's bad build. */
+export const TRAIN_BUILD_ERROR = 0.06;
+/** [design] A bad build left in place gets worse (leaks, retries piling up): its error share grows by this part of itself each minute after its rollout, up to TRAIN_BUILD_ERROR_MAX. */
+export const TRAIN_LEAK = 0.15;
+export const TRAIN_BUILD_ERROR_MAX = 0.4;
+
+/** The current bad build's error share at minute m: it grows each minute it has stayed after its rollout. */
+export function trainBuildError(t: Train, m: number): number {
+  const stayed = Math.max(0, m - t.since - 1 / ROLLOUT_PER_MIN);
+  return Math.min(TRAIN_BUILD_ERROR_MAX, TRAIN_BUILD_ERROR * (1 + TRAIN_LEAK * stayed));
+}
 
 export interface Episodes {
   episodes: Episode[];

@@ -21,7 +21,7 @@ import {
   trainMinute,
   trainRolledBack,
   trainHalted,
-  TRAIN_BUILD_ERROR,
+  trainBuildError,
   trainShare,
   type Episodes,
 } from './episodes.ts';
@@ -214,7 +214,7 @@ export function step(state: WebServiceState, changes: readonly ControlChange[]):
       ...(ep && train
         ? {
             badBeta: train.current !== null && ep.builds[train.current].bad ? share : 0,
-            buildError: TRAIN_BUILD_ERROR,
+            buildError: trainBuildError(train, m),
           }
         : {}),
       warmUpEndsAt,
