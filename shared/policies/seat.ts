@@ -2,15 +2,13 @@
 // changes due now; what it decides waits out the seat's delay in its own queue.
 import { uniform } from '../sim/rng.ts';
 import { PRESS, type ControlChange, type SimMeta, type Snapshot } from '../sim/types.ts';
-import { brainOf } from './brains.ts';
+import { brainOf, PolicyError } from './brains.ts';
 import { MAX_DELAY, type Seat, type SeatState } from './types.ts';
 
 /** Share of its decisions a careless seat forgets. */
 export const CARELESS_SLIP = 0.2;
 
-export class PolicyError extends Error {
-  override readonly name = 'PolicyError';
-}
+export { PolicyError };
 
 /** A seat's state before minute 0. */
 export function openSeat(seat: Seat): SeatState {

@@ -23,13 +23,16 @@ function set(r: Reading, out: ControlChange[], key: string, value: number | bool
 }
 
 /** Requests a second one instance serves at 70 % of its workers on a normal minute (74 ms a request). */
-const PER_INSTANCE = 150;
+const PER_INSTANCE = 180;
+/** What an instance is sized for in a surge: nearer its workers' limit (the surge's new pages slow it less once warm). */
+const SURGE_PER_INSTANCE = 190;
 
 /**
- * Fleet: size the fleet by hand for the requests it serves — ahead of a surge's rise once its banner shows,
- * at 70 % of the workers — and give instances back once the requests have fallen for three minutes; slow
- * answers from a struggling database or a bad build are not the fleet's to fix. Careless: doubles the fleet
- * at a surge and keeps it.
+ * Fleet: size the fleet by hand for the requests it serves — for an announced surge as big as the banner says,
+ * ordered at once (instances boot for four minutes) and kept until the surge has ended; otherwise at 80 % of
+ * the workers of the instances — and give instances back once the requests have fallen for three minutes;
+ * slow answers from a struggling database or a bad build are not the fleet's to fix. Careless: doubles the
+ * fleet at a surge and keeps it.
  */
 export const fleet: Brain = (r, memo0) => {
   const memo = { ...memo0 };
@@ -37,20 +40,21 @@ export const fleet: Brain = (r, memo0) => {
   const min = r.view.controls.minInstances as number;
   const rps = ind(r, 'requestsPerSec');
   if (num(memo, 'base') === 0) memo.base = min;
+  // A normal day's requests: what the opening minutes show (a surge is a multiple of it).
+  if (r.view.minute <= 2) memo.normal = Math.max(num(memo, 'normal'), rps);
   if (r.skill === 'careless') {
     if (has(r, 'surge-announced')) set(r, out, 'minInstances', Math.min(40, 2 * min));
     return { changes: out, memo };
   }
   const ann = r.view.events.find((e) => e.kind === 'surge-announced');
   if (ann) {
-    memo.surgeAt = r.view.minute;
-    memo.surgeSize = typeof ann.size === 'number' ? ann.size : 2;
+    memo.surge = true;
+    memo.surgeNeed = Math.ceil(((typeof ann.size === 'number' ? ann.size : 2) * num(memo, 'normal', rps)) / SURGE_PER_INSTANCE);
   }
-  // An announced surge is ordered for at once (instances boot for four minutes), and held until it has risen.
-  const coming = r.view.minute - num(memo, 'surgeAt', -99) <= 10;
+  if (has(r, 'surge-end')) memo.surge = false;
   const need = Math.min(
     40,
-    Math.max(num(memo, 'base'), Math.ceil((1.05 * rps) / PER_INSTANCE), coming ? Math.ceil((num(memo, 'surgeSize', 2) * 1.05 * rps) / PER_INSTANCE) : 0),
+    Math.max(num(memo, 'base'), Math.ceil(rps / PER_INSTANCE), memo.surge === true ? num(memo, 'surgeNeed') : 0),
   );
   if (need > min) {
     if (steady(r, memo, 'up', true)) set(r, out, 'minInstances', need);
@@ -75,16 +79,19 @@ export const cache: Brain = (r, memo0) => {
   const hit = ind(r, 'cacheHitRatio');
   if (has(r, 'db-failover')) memo.failover = true;
   if (has(r, 'db-restored')) memo.failover = false;
+  // An announced surge will bring pages the cache does not hold: the database needs the long TTL through it.
+  if (has(r, 'surge-announced')) memo.surge = true;
+  if (has(r, 'surge-end')) memo.surge = false;
   if (r.skill === 'careless') {
     if (has(r, 'cache-flush')) out.push({ key: 'warmUp', value: PRESS });
     if (has(r, 'db-failover')) set(r, out, 'cacheTtlS', 300);
     return { changes: out, memo };
   }
-  if (memo.failover === true || steady(r, memo, 'dbHot', db > 0.8)) set(r, out, 'cacheTtlS', 200);
+  if (memo.failover === true || memo.surge === true || steady(r, memo, 'dbHot', db > 0.8)) set(r, out, 'cacheTtlS', 200);
   else if (db < 0.6) set(r, out, 'cacheTtlS', 60);
   // Warm the cache once it has been emptied (a flush, a rollback, new pages) and the database has room.
   const warming = num(memo, 'warmUntil') > r.view.minute;
-  if (!warming && hit < 0.65 && db < 0.75) {
+  if (!warming && (has(r, 'surge-start') || hit < 0.65) && db < 0.75) {
     if (steady(r, memo, 'cold', true)) {
       out.push({ key: 'warmUp', value: PRESS });
       memo.warmUntil = r.view.minute + 7;
@@ -117,7 +124,7 @@ export const traffic: Brain = (r, memo0) => {
   // A rollback's switch empties the cache of the build it removes: the feature (a third query per request) goes
   // off the minute before it, and comes back once the database has room again.
   const switching = r.view.detail.rollbackMinutesLeft === 1;
-  if (switching || steady(r, memo, 'dbCrit', db > 0.9)) {
+  if (switching || steady(r, memo, 'dbCrit', db > 0.97)) {
     set(r, out, 'heavyFeature', false);
     memo.offAt = r.view.minute;
   } else if (db < 0.7 && r.view.minute - num(memo, 'offAt', -99) >= 3) set(r, out, 'heavyFeature', true);

@@ -33,7 +33,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
     level: 3,
     controls: { servers: 6, issuerTimeoutS: 8, standInLimit: 0 },
     goals: [
-      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.885 },
+      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.9 },
       { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.86 },
       { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 9e6 },
       { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 65 },

@@ -28,10 +28,10 @@ export const SETUPS: Record<string, ScenarioSetup> = {
     shocks: () => NO_SHOCKS,
     plan: [
       NO_AUTOSCALER,
-      { kind: 'surge', start: [9, 12], length: [10, 13], size: [2.4, 2.9], ramp: [7, 9], cold: [0.3, 0.45], warn: [6, 8] },
+      { kind: 'surge', start: [9, 12], length: [10, 13], size: [3.2, 3.8], ramp: [7, 9], cold: [0.3, 0.45], warn: [6, 8] },
       { kind: 'crawl', start: [14, 20], length: [6, 9], size: [0.9, 1.3], ramp: [4, 6] },
       { kind: 'flush', start: [27, 33], size: [0.5, 0.7], ramp: [5, 8] },
-      { kind: 'surge', start: { after: 1, from: 'end', gap: [8, 12] }, length: [9, 12], size: [2.2, 2.7], ramp: [7, 9], warn: [6, 8] },
+      { kind: 'surge', start: { after: 1, from: 'end', gap: [8, 12] }, length: [9, 12], size: [3, 3.5], ramp: [7, 9], warn: [6, 8] },
       { kind: 'crawl', start: [42, 48], length: [6, 9], size: [0.9, 1.3], ramp: [4, 6] },
       { kind: 'train', start: [6, 10], every: [7, 10], count: 6, bad: 4 },
     ],
