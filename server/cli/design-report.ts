@@ -24,7 +24,7 @@ export const USAGE = `usage: npm run design-report -- [--scenario ID]... [--mode
                               [--budget N] [--seeds N] [--once] [--workers N] [--json FILE]
   --scenario ID   only these scenarios (default: every scenario with goals of both simulators that new rooms offer)
   --quick         a small search (budget 150, seeds 1–10) for iterating on a design
-  --budget N      plays run by each search (fixed, two-time, adaptive; each role's set-once N/8); default 2000.
+  --budget N      plays run by each search (fixed, two-time, adaptive; each role's set-once N/8); default 1000.
                   Every search runs at N and again at 2N (the figures of record); the payment switch's seed
                   levels, reported without targets, get half
   --once          run the searches once, at N (no convergence check)
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
   };
   let budget: number, nSeeds: number, workers: number;
   try {
-    budget = int('budget', values.budget, values.quick ? 150 : 2000, 20, 100_000);
+    budget = int('budget', values.budget, values.quick ? 150 : 1000, 20, 100_000);
     nSeeds = int('seeds', values.seeds, values.quick ? 10 : 20, 1, 1000);
     workers = int('workers', values.workers, Math.min(4, availableParallelism()), 1, 64);
   } catch (e) {

@@ -5,16 +5,18 @@
 import { shellLine } from '../../design/play.ts';
 
 export const PLAYS: Readonly<Record<string, readonly string[]>> = {
-  // The fleet for each announced surge and back after it; the warm-up job after each flush, each rollback's
-  // switch and each surge's new pages; the crawler shed while it runs; the feature off while the database is
-  // critical; a rollback whenever the errors climb.
+  // The fleet and a long TTL for each announced surge, both back after it; the warm-up job after each flush,
+  // each rollback's switch and at each surge's new pages; the crawler shed while it runs; the feature off
+  // while the database is near its limit; a rollback whenever the errors climb.
   'product-launch': [
     '--each',
-    'surge-announced+2',
+    'surge-announced',
     'minInstances=24',
+    'cacheTtlS=200',
     '--each',
     'surge-end',
     'minInstances=10',
+    'cacheTtlS=60',
     '--each',
     'cache-flush+1',
     'warmUp=press',
@@ -22,7 +24,7 @@ export const PLAYS: Readonly<Record<string, readonly string[]>> = {
     'rollback-done',
     'warmUp=press',
     '--each',
-    'surge-start+2',
+    'surge-start',
     'warmUp=press',
     '--each',
     'crawler-start',
@@ -31,7 +33,7 @@ export const PLAYS: Readonly<Record<string, readonly string[]>> = {
     'crawler-end',
     'shedLowPriority=0',
     '--each',
-    'dbLoad>0.97',
+    'dbLoad>0.9',
     'heavyFeature=off',
     '--each',
     'dbLoad<0.7',
