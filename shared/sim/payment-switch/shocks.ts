@@ -22,7 +22,10 @@ export type StartSpec = Range | { after: number; from: 'start' | 'end'; gap: Ran
 
 /** The kinds of episode, what each does and which role leads on it. */
 export type EpisodeSpec =
-  /** Traffic × `size` (the seed's 2-minute lag), announced `warn` minutes ahead (`sale-announced`), from `surge-start`. Scaling. */
+  /**
+   * Traffic × `size` (the seed's 2-minute lag), announced `warn` minutes ahead (`sale-announced`, with its size
+   * and start), from `surge-start`; its shoppers' scores and baskets as the terms say. Scaling (and fraud).
+   */
   | { kind: 'sale'; start: StartSpec; length: Range; size: SizeSpec; warn: Range }
   /** A flash sale: + `size` × a normal day's traffic at once (`flash-sale-start`), too short for a boot. Shedding. */
   | { kind: 'flash'; start: StartSpec; length: Range; size: SizeSpec }
