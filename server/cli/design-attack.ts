@@ -69,10 +69,18 @@ function genetic(j: Judge, controls: readonly ControlSpace[], rng: Rng, size: nu
 
 /** At most 30 of a control's values, evenly spread (both ends kept). */
 const spread = (c: ControlSpace): readonly ControlValue[] =>
-  c.values.length > 30 ? c.values.filter((_, k) => k % Math.ceil(c.values.length / 30) === 0 || k === c.values.length - 1) : c.values;
+  c.values.length > 30
+    ? c.values.filter((_, k) => k % Math.ceil(c.values.length / 30) === 0 || k === c.values.length - 1)
+    : c.values;
 
 /** Coordinate descent for the most wins, from posture `p` under the rules `rules`, every control's values tried. */
-function descent(j: Judge, controls: readonly ControlSpace[], p0: Posture, rules: Rule[], sweeps = 4): { p: Posture; e: PlayEval } {
+function descent(
+  j: Judge,
+  controls: readonly ControlSpace[],
+  p0: Posture,
+  rules: Rule[],
+  sweeps = 4,
+): { p: Posture; e: PlayEval } {
   let p = p0;
   let best = j.eval(withPosture({ timed: [], rules }, p));
   for (let sweep = 0; sweep < sweeps; sweep++) {
@@ -94,7 +102,13 @@ function descent(j: Judge, controls: readonly ControlSpace[], p0: Posture, rules
 }
 
 /** Coordinate descent for the most wins on a subset of the seeds, from a random posture. */
-function descentOn(model: SimModel, scenario: string, seeds: number[], controls: readonly ControlSpace[], rng: Rng): Posture {
+function descentOn(
+  model: SimModel,
+  scenario: string,
+  seeds: number[],
+  controls: readonly ControlSpace[],
+  rng: Rng,
+): Posture {
   return descent(new Judge(makeBench(model, scenario, seeds)), controls, randomPosture(rng, controls), []).p;
 }
 
@@ -110,7 +124,13 @@ export async function attack(modelId: string, scenario: string, seedsN: number, 
   const base = buildSpace(model, runs, bench.minutes);
   const controls = base.controls.filter((c) => c.def.kind !== 'action');
   for (let i = 0; i < 6; i++)
-    runs.push(runPlay(model, specOf(bench, i % seeds.length), withPosture({ timed: [], rules: [] }, randomPosture(rng, controls))).snapshots);
+    runs.push(
+      runPlay(
+        model,
+        specOf(bench, i % seeds.length),
+        withPosture({ timed: [], rules: [] }, randomPosture(rng, controls)),
+      ).snapshots,
+    );
   const space = buildSpace(model, runs, bench.minutes);
 
   const fromGenetic = genetic(j, controls, rng, 24, effort);
@@ -119,7 +139,10 @@ export async function attack(modelId: string, scenario: string, seedsN: number, 
     descentOn(model, scenario, seeds.slice(k * quarter, (k + 1) * quarter), controls, rng),
   );
   const postures = [...fromGenetic.slice(0, 4), ...fromSubsets];
-  let bestFixed = { play: withPosture({ timed: [], rules: [] }, postures[0]), e: j.eval(withPosture({ timed: [], rules: [] }, postures[0])) };
+  let bestFixed = {
+    play: withPosture({ timed: [], rules: [] }, postures[0]),
+    e: j.eval(withPosture({ timed: [], rules: [] }, postures[0])),
+  };
   for (const p of postures) {
     const play = withPosture({ timed: [], rules: [] }, p);
     const e = j.eval(play);
@@ -131,7 +154,9 @@ export async function attack(modelId: string, scenario: string, seedsN: number, 
   const top = postures.slice(0, 3);
   for (const event of space.events)
     for (const c of space.controls)
-      for (const value of c.def.kind === 'action' ? c.values : spread(c).filter((_, k, xs) => xs.length <= 12 || k % Math.ceil(xs.length / 12) === 0))
+      for (const value of c.def.kind === 'action'
+        ? c.values
+        : spread(c).filter((_, k, xs) => xs.length <= 12 || k % Math.ceil(xs.length / 12) === 0))
         for (const p of top) {
           const rule: Rule = { on: { event }, delay: 0, changes: [{ key: c.def.key, value }] };
           reflexes.push({ p, rule, e: j.eval(withPosture({ timed: [], rules: [rule] }, p)) });
@@ -146,7 +171,9 @@ export async function attack(modelId: string, scenario: string, seedsN: number, 
   // One random rule of any trigger on each of the best postures.
   const triggers = [
     ...space.events.map((event) => ({ event })),
-    ...space.crossings.flatMap((c) => c.values.flatMap((value) => (['<', '>'] as const).map((op) => ({ indicator: c.indicator, op, value })))),
+    ...space.crossings.flatMap((c) =>
+      c.values.flatMap((value) => (['<', '>'] as const).map((op) => ({ indicator: c.indicator, op, value }))),
+    ),
   ];
   const allControls = space.controls;
   for (const p of postures) {

@@ -98,12 +98,13 @@ export function formatReport(r: ScenarioReport, seconds: number): string {
     line('best adaptive', run.adaptive, `   ${playLine(run.adaptive.play)}`),
     line('best adaptive, 3 min late', run.late),
   ];
-  if (r.documented)
-    out.push(line('documented', r.documented), line('documented, 3 min late', r.documented.late));
+  if (r.documented) out.push(line('documented', r.documented), line('documented, 3 min late', r.documented.late));
   out.push(
     `  teams (role policies): ${r.teams.map((t) => `${t.skill}@${t.delay} ${pct(t.winRate).trim()} · ${t.meanScore.toFixed(0)}`).join(', ')}`,
   );
-  out.push('  roles (dropped · set once, searched for wins · its smallest loss · decision windows, median/lowest seed/on the mean):');
+  out.push(
+    '  roles (dropped · set once, searched for wins · its smallest loss · decision windows, median/lowest seed/on the mean):',
+  );
   for (const x of run.roles) {
     const setting = Object.entries(x.setOnce.setting)
       .map(([k, v]) => `${k}=${formatControlValue(v)}`)
@@ -124,7 +125,8 @@ export function formatReport(r: ScenarioReport, seconds: number): string {
       `  at budget ${r.half.budget}: fixed wins ${pct(r.half.fixed.winRate).trim()}, two-time wins ${pct(r.half.twoTimes.winRate).trim()}, adaptive ${r.half.adaptive.meanScore.toFixed(0)}; ${r.unsettled.length === 0 ? 'every verdict the same at twice the budget' : `verdicts that flip at twice the budget: ${r.unsettled.join(', ')}`}`,
     );
   if (r.targeted)
-    for (const c of r.checks) out.push(`  ${c.ok ? 'ok  ' : 'MISS'} ${c.id.padEnd(16)} ${c.value}  (target ${c.target})`);
+    for (const c of r.checks)
+      out.push(`  ${c.ok ? 'ok  ' : 'MISS'} ${c.id.padEnd(16)} ${c.value}  (target ${c.target})`);
   return out.join('\n');
 }
 
@@ -134,7 +136,8 @@ export function summaryTable(reports: readonly ScenarioReport[]): string {
     '| scenario | targets | budget | nothing wins | fixed wins | fixed / adaptive score | two-time wins | adaptive wins | adaptive +3 min | documented · +3 min | set-once: smallest loss · most wins | decision windows (lowest role) | careful@1 · careful@3 · careless | buy pairs | settled |';
   const rows = reports.map((r) => {
     const run = r.run;
-    const t = (skill: string, delay: number) => r.teams.find((x) => x.skill === skill && x.delay === delay)?.winRate ?? 0;
+    const t = (skill: string, delay: number) =>
+      r.teams.find((x) => x.skill === skill && x.delay === delay)?.winRate ?? 0;
     const fixedScore = Math.max(run.fixed.meanScore, run.fixedBestScore.meanScore);
     const ratio = run.adaptive.meanScore > 0 ? pct(fixedScore / run.adaptive.meanScore).trim() : '—';
     const doc = r.documented ? `${pct(r.documented.winRate).trim()} · ${pct(r.documented.late.winRate).trim()}` : '—';
@@ -160,7 +163,8 @@ export function writeDoc(file: string, body: string): void {
   const text = readFileSync(file, 'utf8');
   const start = text.indexOf('<!-- design-report -->');
   const end = text.indexOf('<!-- /design-report -->');
-  if (start < 0 || end < start) throw new Error(`${file} has no <!-- design-report --> … <!-- /design-report --> markers`);
+  if (start < 0 || end < start)
+    throw new Error(`${file} has no <!-- design-report --> … <!-- /design-report --> markers`);
   writeFileSync(file, `${text.slice(0, start)}<!-- design-report -->\n${body}\n${text.slice(end)}`);
 }
 
@@ -314,7 +318,16 @@ async function main(): Promise<void> {
   if (values.doc) {
     const seconds = (Date.now() - started) / 1000;
     const header = `\`npm run design-report\` on ${availableParallelism()} × ${cpu}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}: seeds 1–${nSeeds}, budget ${budget}${values.once ? '' : ` and again at ${2 * budget} (the figures below are from the run at ${2 * budget})`}, ${Math.min(workers, tasks.length)} worker threads, ${seconds.toFixed(0)} s.`;
-    writeDoc(values.doc, [header, '', summaryTable(reports), '', ...results.flatMap((r) => ['```', formatReport(r.report, r.seconds), '```', ''])].join('\n'));
+    writeDoc(
+      values.doc,
+      [
+        header,
+        '',
+        summaryTable(reports),
+        '',
+        ...results.flatMap((r) => ['```', formatReport(r.report, r.seconds), '```', '']),
+      ].join('\n'),
+    );
     console.log(`written ${values.doc}`);
   }
 }

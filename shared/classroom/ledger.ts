@@ -1,7 +1,15 @@
 // The team's ledger against the round's references (docs/scoring.md), from the references' per-minute
 // totals: what the server sends with every minute, and what a replay recomputes at any minute.
 import type { BaselineSeries, LedgerFigures } from '../protocol/types.ts';
-import { evaluateGoal, saving, savingSpan, scoreRuleOf, teamScore, type Baseline, type ScoreRule } from '../sim/score.ts';
+import {
+  evaluateGoal,
+  saving,
+  savingSpan,
+  scoreRuleOf,
+  teamScore,
+  type Baseline,
+  type ScoreRule,
+} from '../sim/score.ts';
 import type { RoundResult, ScenarioDef, Snapshot } from '../sim/types.ts';
 
 /** A baseline's totals by minute, as they travel (`TeamHistory.baseline`, `ReplayTeam.baseline`). */

@@ -147,4 +147,3 @@ export function evaluateSeed(bench: Bench, s: Strategy, i: number, seed: number,
 export function evaluateTeam(bench: Bench, skill: Skill, delay: number): PlayEval {
   return evaluateStrategy(bench, { play: EMPTY_PLAY, team: { skill, delay } });
 }
-

@@ -10,7 +10,6 @@ import type { Skill } from '../policies/types.ts';
 import {
   evaluatePlay,
   evaluateSeed,
-  evaluateStrategy,
   evaluateTeam,
   makeBench,
   seedShare,
@@ -247,7 +246,9 @@ function decisionTimes(bench: Bench, s: Strategy): number {
     bench.seeds.map(
       (seed, i) =>
         new Set(
-          runPlay(bench.model, specOf(bench, i), s.play, { seats: seatsOf(bench, s, seed) }).applied.map((c) => c.minute),
+          runPlay(bench.model, specOf(bench, i), s.play, { seats: seatsOf(bench, s, seed) }).applied.map(
+            (c) => c.minute,
+          ),
         ).size,
     ),
   );
@@ -261,7 +262,12 @@ function searchRun(bench: Bench, space: Space, budget: number, documented: Play 
 
   // Fixed: full postures, the most wins first; and the best score (a posture may score more and win less).
   let r0 = runs();
-  const fixed = searchPosture(ev, { controls: all, budget: Math.round(0.6 * budget), objective: 'wins', seed: 11 + salt });
+  const fixed = searchPosture(ev, {
+    controls: all,
+    budget: Math.round(0.6 * budget),
+    objective: 'wins',
+    seed: 11 + salt,
+  });
   const fixedScore = searchPosture(ev, {
     controls: all,
     budget: Math.round(0.4 * budget),
@@ -296,7 +302,9 @@ function searchRun(bench: Bench, space: Space, budget: number, documented: Play 
   // The best adaptive strategy: the search's play, or the careful team reacting at once if it scores more.
   const careful0 = evaluateTeam(bench, 'careful', 0);
   const teamBest = careful0.meanScore > adaptive.eval.meanScore;
-  const best: Strategy = teamBest ? { play: EMPTY_PLAY, team: { skill: 'careful', delay: 0 } } : { play: adaptive.play };
+  const best: Strategy = teamBest
+    ? { play: EMPTY_PLAY, team: { skill: 'careful', delay: 0 } }
+    : { play: adaptive.play };
   const bestEval = teamBest ? careful0 : adaptive.eval;
 
   // Each role: its decisions dropped, replaced by its best minute-0 setting, and frozen 5 minutes at a time.
@@ -316,7 +324,13 @@ function searchRun(bench: Bench, space: Space, budget: number, documented: Play 
     let minLoss = loss(dropped);
     if (own.length > 0) {
       const per = Math.max(20, Math.round(budget / 8));
-      setOnce = searchPosture(roleEv, { controls: own, budget: per, objective: 'wins', seed: 31 + k + salt, base: without });
+      setOnce = searchPosture(roleEv, {
+        controls: own,
+        budget: per,
+        objective: 'wins',
+        seed: 31 + k + salt,
+        base: without,
+      });
       const byScore = searchPosture(roleEv, {
         controls: own,
         budget: per,
@@ -338,7 +352,9 @@ function searchRun(bench: Bench, space: Space, budget: number, documented: Play 
   });
   const setOncePlays = runs() - r0 + setOnceRuns;
 
-  const late = teamBest ? evaluateTeam(bench, 'careful', 3) : evaluatePlay(bench, delayed(adaptive.play, 3, bench.minutes));
+  const late = teamBest
+    ? evaluateTeam(bench, 'careful', 3)
+    : evaluatePlay(bench, delayed(adaptive.play, 3, bench.minutes));
   // The plays a class might try: the best quarter of everything the searches ran.
   const tried = [...ev.seen.values()];
   const top = [...tried]

@@ -9,7 +9,8 @@ import type { Brain, Reading } from './types.ts';
 type Memo = Record<string, number | boolean | string>;
 
 const has = (r: Reading, kind: string): boolean => r.view.events.some((e) => e.kind === kind);
-const num = (memo: Memo, key: string, dflt = 0): number => (typeof memo[key] === 'number' ? (memo[key] as number) : dflt);
+const num = (memo: Memo, key: string, dflt = 0): number =>
+  typeof memo[key] === 'number' ? (memo[key] as number) : dflt;
 const ind = (r: Reading, key: string): number => r.view.indicators[key] ?? Number.NaN;
 
 /** A signal counts once it is seen (careful, careless) or seen two minutes running (late). */

@@ -34,7 +34,10 @@ export function seatMinute(
   // The seat knows what it has already decided: its desk's settings as they will be once its queue is through
   // (a slow student does not type the same order twice).
   const pending = state.queue.flatMap((q) => q.changes).filter((c) => c.value !== PRESS);
-  const seen = pending.length > 0 ? { ...view, controls: { ...view.controls, ...Object.fromEntries(pending.map((c) => [c.key, c.value])) } } : view;
+  const seen =
+    pending.length > 0
+      ? { ...view, controls: { ...view.controls, ...Object.fromEntries(pending.map((c) => [c.key, c.value])) } }
+      : view;
   const decided = brainOf(seat.model, seat.role)(
     { view: seen, prev, skill: seat.skill, random: () => uniform(rng) },
     state.memo,
@@ -43,7 +46,8 @@ export function seatMinute(
   for (const c of decided.changes)
     if (!own.has(c.key)) throw new PolicyError(`the ${seat.role} policy set ${c.key}, which is not its control`);
   // A careless seat forgets one decision in five.
-  const made = seat.skill === 'careless' && decided.changes.length > 0 && uniform(rng) < CARELESS_SLIP ? [] : decided.changes;
+  const made =
+    seat.skill === 'careless' && decided.changes.length > 0 && uniform(rng) < CARELESS_SLIP ? [] : decided.changes;
   const due = view.minute + 1 + seat.delay;
   const queue = made.length > 0 ? [...state.queue, { due, changes: made }] : state.queue;
   const now = view.minute + 1;

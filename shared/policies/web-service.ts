@@ -8,7 +8,8 @@ import type { Brain, Reading } from './types.ts';
 type Memo = Record<string, number | boolean | string>;
 
 const has = (r: Reading, kind: string): boolean => r.view.events.some((e) => e.kind === kind);
-const num = (memo: Memo, key: string, dflt = 0): number => (typeof memo[key] === 'number' ? (memo[key] as number) : dflt);
+const num = (memo: Memo, key: string, dflt = 0): number =>
+  typeof memo[key] === 'number' ? (memo[key] as number) : dflt;
 const ind = (r: Reading, key: string): number => r.view.indicators[key] ?? Number.NaN;
 
 /** A signal counts once it is seen (careful, careless) or seen two minutes running (late). */
@@ -49,7 +50,9 @@ export const fleet: Brain = (r, memo0) => {
   const ann = r.view.events.find((e) => e.kind === 'surge-announced');
   if (ann) {
     memo.surge = true;
-    memo.surgeNeed = Math.ceil(((typeof ann.size === 'number' ? ann.size : 2) * num(memo, 'normal', rps)) / SURGE_PER_INSTANCE);
+    memo.surgeNeed = Math.ceil(
+      ((typeof ann.size === 'number' ? ann.size : 2) * num(memo, 'normal', rps)) / SURGE_PER_INSTANCE,
+    );
   }
   if (has(r, 'surge-end')) memo.surge = false;
   const need = Math.min(
@@ -87,7 +90,8 @@ export const cache: Brain = (r, memo0) => {
     if (has(r, 'db-failover')) set(r, out, 'cacheTtlS', 300);
     return { changes: out, memo };
   }
-  if (memo.failover === true || memo.surge === true || steady(r, memo, 'dbHot', db > 0.8)) set(r, out, 'cacheTtlS', 200);
+  if (memo.failover === true || memo.surge === true || steady(r, memo, 'dbHot', db > 0.8))
+    set(r, out, 'cacheTtlS', 200);
   else if (db < 0.6) set(r, out, 'cacheTtlS', 60);
   // Warm the cache once it has been emptied (a flush, a rollback, new pages) and the database has room.
   const warming = num(memo, 'warmUntil') > r.view.minute;

@@ -30,7 +30,9 @@ interface RecordFile {
   reports: RecordReport[];
 }
 
-const RECORD = JSON.parse(readFileSync(new URL('../../docs/exercise-design.json', import.meta.url), 'utf8')) as RecordFile;
+const RECORD = JSON.parse(
+  readFileSync(new URL('../../docs/exercise-design.json', import.meta.url), 'utf8'),
+) as RecordFile;
 
 /** The play's result on one seed, through the CLI exactly as a shell runs it. */
 function cli(r: RecordReport, args: readonly string[], seed: number) {
@@ -48,12 +50,15 @@ describe.each(RECORD.reports.map((r) => [`${r.model} / ${r.scenario}`, r] as con
     }
   });
 
-  it.each(['fixed', 'twoTimes'] as const)('the best %s play wins through the CLI as often as the report says', (key) => {
-    const seeds = Array.from({ length: RECORD.seeds }, (_, i) => i + 1);
-    const results = seeds.map((seed) => cli(r, r.lines[key], seed));
-    const wins = results.filter((x) => x.goals.every((g) => g.met)).length / seeds.length;
-    const mean = results.reduce((s, x) => s + x.score, 0) / seeds.length;
-    expect(wins).toBe(r.run[key].winRate);
-    expect(mean).toBeCloseTo(r.run[key].meanScore, 6);
-  });
+  it.each(['fixed', 'twoTimes'] as const)(
+    'the best %s play wins through the CLI as often as the report says',
+    (key) => {
+      const seeds = Array.from({ length: RECORD.seeds }, (_, i) => i + 1);
+      const results = seeds.map((seed) => cli(r, r.lines[key], seed));
+      const wins = results.filter((x) => x.goals.every((g) => g.met)).length / seeds.length;
+      const mean = results.reduce((s, x) => s + x.score, 0) / seeds.length;
+      expect(wins).toBe(r.run[key].winRate);
+      expect(mean).toBeCloseTo(r.run[key].meanScore, 6);
+    },
+  );
 });

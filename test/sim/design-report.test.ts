@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { documentedArgs, documentedPlay, formatReport, playLine, summaryTable, writeDoc } from '../../server/cli/design-report.ts';
+import {
+  documentedArgs,
+  documentedPlay,
+  formatReport,
+  playLine,
+  summaryTable,
+  writeDoc,
+} from '../../server/cli/design-report.ts';
 import { parseArgs } from '../../server/cli/sim-cli.ts';
 import { scenarioReport } from '../../shared/design/report.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
@@ -57,7 +64,9 @@ describe('design report', () => {
     const file = join(dir, 'doc.md');
     writeFileSync(file, 'before\n<!-- design-report -->\nold\n<!-- /design-report -->\nafter\n');
     writeDoc(file, 'new table');
-    expect(readFileSync(file, 'utf8')).toBe('before\n<!-- design-report -->\nnew table\n<!-- /design-report -->\nafter\n');
+    expect(readFileSync(file, 'utf8')).toBe(
+      'before\n<!-- design-report -->\nnew table\n<!-- /design-report -->\nafter\n',
+    );
     writeFileSync(file, 'no markers\n');
     expect(() => writeDoc(file, 'x')).toThrow(/markers/);
     expect(readFileSync(file, 'utf8')).toBe('no markers\n');

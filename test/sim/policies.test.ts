@@ -3,7 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { runPlay, EMPTY_PLAY } from '../../shared/design/play.ts';
 import { splitSnapshot, visibleKeys } from '../../shared/classroom/split.ts';
-import { MAX_DELAY, openSeat, PolicyError, playTeam, seatMinute, SKILLS, teamOf, type Seat } from '../../shared/policies/index.ts';
+import {
+  MAX_DELAY,
+  openSeat,
+  PolicyError,
+  playTeam,
+  seatMinute,
+  SKILLS,
+  teamOf,
+  type Seat,
+} from '../../shared/policies/index.ts';
 import { baselineRun, runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
@@ -61,7 +70,10 @@ describe.each(SHIFTS)('%s', (model, scenario) => {
           Object.entries(s.indicators).map(([k, v]) => [k, shown.has(k) ? v : v * (0.1 + 5 * uniform(r))]),
         ),
       }));
-      expect(decisions(model, seat, scrambled, (v) => v), role.id).toEqual(base);
+      expect(
+        decisions(model, seat, scrambled, (v) => v),
+        role.id,
+      ).toEqual(base);
       expect(base.length, `${role.id} decides something`).toBeGreaterThan(0);
     }
   });
@@ -109,13 +121,19 @@ it('the web service’s fleet seat never reaches for the autoscaler the product 
   // The engine refuses an unavailable control: a whole round with every skill and delay goes through.
   for (const skill of SKILLS)
     for (let delay = 0; delay <= MAX_DELAY; delay++)
-      expect(() => playTeam(webService, { scenario: 'product-launch', ...spec(2) }, teamOf(webService, skill, delay, 2))).not.toThrow();
+      expect(() =>
+        playTeam(webService, { scenario: 'product-launch', ...spec(2) }, teamOf(webService, skill, delay, 2)),
+      ).not.toThrow();
 });
 
 it('a seat with a delay outside 0–3 minutes, or a role without a policy, is refused', () => {
   for (const delay of [-1, 4, 1.5])
-    expect(() => openSeat({ model: 'payment-switch', role: 'scaling', skill: 'careful', delay, seed: 1 })).toThrow(PolicyError);
-  expect(() => openSeat({ model: 'payment-switch', role: 'pilot', skill: 'careful', delay: 0, seed: 1 })).toThrow(PolicyError);
+    expect(() => openSeat({ model: 'payment-switch', role: 'scaling', skill: 'careful', delay, seed: 1 })).toThrow(
+      PolicyError,
+    );
+  expect(() => openSeat({ model: 'payment-switch', role: 'pilot', skill: 'careful', delay: 0, seed: 1 })).toThrow(
+    PolicyError,
+  );
 });
 
 it('a team is the same round as the play runner with its seats: one code path', () => {

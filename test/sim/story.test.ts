@@ -51,12 +51,18 @@ describe('the product launch: the autoscaler is being migrated', () => {
   });
 
   it('the CLI refuses it with the reason and exit code 2; a retired scenario without the story accepts it', () => {
-    for (const args of [['--set', 'autoscaling=on'], ['--set', 'autoscaling=on@5'], ['--on', 'surge-start', 'autoscaling=on']]) {
+    for (const args of [
+      ['--set', 'autoscaling=on'],
+      ['--set', 'autoscaling=on@5'],
+      ['--on', 'surge-start', 'autoscaling=on'],
+    ]) {
       const out = runCli(['--model', 'web-service', '--scenario', 'product-launch', '--seed', '1', ...args]);
       expect(out.code, args.join(' ')).toBe(2);
       expect(out.stderr).toMatch(/autoscaling is unavailable.*autoscaler-away/);
     }
-    expect(runCli(['--model', 'web-service', '--scenario', 'launch-day', '--seed', '1', '--set', 'autoscaling=on']).code).toBe(0);
+    expect(
+      runCli(['--model', 'web-service', '--scenario', 'launch-day', '--seed', '1', '--set', 'autoscaling=on']).code,
+    ).toBe(0);
   });
 
   it('the classroom check refuses it as UNAVAILABLE, naming the control and the reason', () => {

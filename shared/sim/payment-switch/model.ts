@@ -21,14 +21,7 @@ import { simulateMinute, type MinuteFlows } from './flows.ts';
 import { emptyRetries } from './retries.ts';
 import { conditions, scenarioEvents, SCENARIOS, type Conditions } from './scenarios.ts';
 import { adaptWave, drawPlan, shiftConditions, shiftEvents, type ShiftPlan } from './shift.ts';
-import {
-  adaptShockWave,
-  drawShocks,
-  serverRate,
-  shockConditions,
-  shockEvents,
-  type Shocks,
-} from './shocks.ts';
+import { adaptShockWave, drawShocks, serverRate, shockConditions, shockEvents, type Shocks } from './shocks.ts';
 import { RECIPES } from './recipes.ts';
 
 export interface PaymentSwitchState extends SimStateBase {

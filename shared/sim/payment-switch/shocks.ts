@@ -276,8 +276,7 @@ export function shockEvents(sh: Shocks, m: number): SimEvent[] {
     else if (e.kind === 'bots') {
       if (e.at === m) out.push({ kind: 'drop-announced', bots: Math.round(e.size * 10) / 10 });
       if (e.start === m) out.push({ kind: 'bots-start' });
-    }
-    else if (e.kind === 'attack') {
+    } else if (e.kind === 'attack') {
       if (e.start === m) out.push({ kind: 'card-testing-start' });
       if (e.end === m) out.push({ kind: 'card-testing-over' });
     } else if (e.kind === 'issuer' && e.start === m) out.push({ kind: 'issuer-slow', group: 'B' });

@@ -133,8 +133,8 @@ export const webServiceText: SimText = {
     'instances-ready': (p) => m.ws_evt_instances_ready({ count: p.count ?? '' }),
     'rollback-done': m.ws_evt_rollback_done,
     'warmup-done': m.ws_evt_warmup_done,
-  },  unavailable: { 'autoscaler-away': m.ws_unavailable_autoscaler_away },
-
+  },
+  unavailable: { 'autoscaler-away': m.ws_unavailable_autoscaler_away },
 };
 
 export const webServiceSim: Sim = { id: 'web-service', model, text: webServiceText };
