@@ -4,26 +4,8 @@
 // "late" acts only on a signal seen two minutes running; "careless" answers banners by reflex and forgets
 // to undo.
 import type { ControlChange } from '../sim/types.ts';
-import type { Brain, Reading } from './types.ts';
-
-type Memo = Record<string, number | boolean | string>;
-
-const has = (r: Reading, kind: string): boolean => r.view.events.some((e) => e.kind === kind);
-const num = (memo: Memo, key: string, dflt = 0): number =>
-  typeof memo[key] === 'number' ? (memo[key] as number) : dflt;
-const ind = (r: Reading, key: string): number => r.view.indicators[key] ?? Number.NaN;
-
-/** A signal counts once it is seen (careful, careless) or seen two minutes running (late). */
-function steady(r: Reading, memo: Memo, key: string, now: boolean): boolean {
-  const run = now ? num(memo, key) + 1 : 0;
-  memo[key] = run;
-  return r.skill === 'late' ? run >= 2 : run >= 1;
-}
-
-/** Sets `key` to `value` unless it is already so. */
-function set(r: Reading, out: ControlChange[], key: string, value: number | boolean | string): void {
-  if (r.view.controls[key] !== value) out.push({ key, value });
-}
+import { has, ind, num, set, steady } from './reading.ts';
+import type { Brain } from './types.ts';
 
 /** Transactions per second one server carries at 85 % of its slots on a shift's normal minutes (0.39 s a slot). */
 const PER_SERVER_TPS = 70;

@@ -3,25 +3,8 @@
 // its own controls. "careful" plays as docs/models/web-service.md teaches; "late" acts only on a signal seen
 // two minutes running; "careless" answers banners by reflex and forgets to undo.
 import { PRESS, type ControlChange } from '../sim/types.ts';
-import type { Brain, Reading } from './types.ts';
-
-type Memo = Record<string, number | boolean | string>;
-
-const has = (r: Reading, kind: string): boolean => r.view.events.some((e) => e.kind === kind);
-const num = (memo: Memo, key: string, dflt = 0): number =>
-  typeof memo[key] === 'number' ? (memo[key] as number) : dflt;
-const ind = (r: Reading, key: string): number => r.view.indicators[key] ?? Number.NaN;
-
-/** A signal counts once it is seen (careful, careless) or seen two minutes running (late). */
-function steady(r: Reading, memo: Memo, key: string, now: boolean): boolean {
-  const run = now ? num(memo, key) + 1 : 0;
-  memo[key] = run;
-  return r.skill === 'late' ? run >= 2 : run >= 1;
-}
-
-function set(r: Reading, out: ControlChange[], key: string, value: number | boolean | string): void {
-  if (r.view.controls[key] !== value && !r.view.unavailable?.[key]) out.push({ key, value });
-}
+import { has, ind, num, set, steady } from './reading.ts';
+import type { Brain } from './types.ts';
 
 /** Requests a second one instance serves at 70 % of its workers on a normal minute (74 ms a request). */
 const PER_INSTANCE = 180;

@@ -39,6 +39,25 @@ async function teacherStarts(code: string, teacherKey: string): Promise<Page> {
   return page;
 }
 
+/** A web-service room of one team: Eka on a laptop and Fitri on a phone have joined; the teacher starts it. */
+async function webServiceTeam(scenario: string, minutes: number): Promise<{ eka: Page; fitri: Page }> {
+  const { code, teacherKey } = await createRoom(server.url, {
+    simulator: 'web-service',
+    scenario,
+    minutes,
+    tempo: 1,
+    teamCount: 1,
+    seed: 7,
+  });
+  const { page: eka } = await newPage(browser, LAPTOP);
+  await joinAsStudent(eka, server.url, code, 'Eka');
+  const { page: fitri } = await newPage(browser, HANDSET);
+  await joinAsStudent(fitri, server.url, code, 'Fitri');
+  expect(await fitri.getByTestId('my-roles').innerText()).toBe('Your role: Cache, Release');
+  await teacherStarts(code, teacherKey);
+  return { eka, fitri };
+}
+
 describe('the desk in class', () => {
   test('payment switch: starting values, one screen, a banner until read, readable charts, refused inputs, the end first', async () => {
     const minutes = 12;
@@ -181,20 +200,7 @@ describe('the desk in class', () => {
 
   test("web service on a phone: the incident's cause and Roll back on the first screen; a double tap presses once", async () => {
     const minutes = 16;
-    const { code, teacherKey } = await createRoom(server.url, {
-      simulator: 'web-service',
-      scenario: 'bad-deploy',
-      minutes,
-      tempo: 1,
-      teamCount: 1,
-      seed: 7,
-    });
-    const { page: eka } = await newPage(browser, LAPTOP);
-    await joinAsStudent(eka, server.url, code, 'Eka');
-    const { page: fitri } = await newPage(browser, HANDSET);
-    await joinAsStudent(fitri, server.url, code, 'Fitri');
-    expect(await fitri.getByTestId('my-roles').innerText()).toBe('Your role: Cache, Release');
-    await teacherStarts(code, teacherKey);
+    const { eka, fitri } = await webServiceTeam('bad-deploy', minutes);
     server.minutes(12, 1);
     await minuteShown(fitri, 12, minutes);
     await fitri.getByTestId('headline').waitFor();
@@ -225,20 +231,8 @@ describe('the desk in class', () => {
 
   test('the product launch: the autoscaler the story takes away is greyed with the reason, on the desk and the phone', async () => {
     const minutes = 10;
-    const { code, teacherKey } = await createRoom(server.url, {
-      simulator: 'web-service',
-      scenario: 'product-launch',
-      minutes,
-      tempo: 1,
-      teamCount: 1,
-      seed: 7,
-    });
-    const { page: eka } = await newPage(browser, LAPTOP);
-    await joinAsStudent(eka, server.url, code, 'Eka');
-    const { page: fitri } = await newPage(browser, HANDSET);
-    await joinAsStudent(fitri, server.url, code, 'Fitri');
-    expect(await eka.getByTestId('my-roles').innerText()).toContain('Fleet');
-    await teacherStarts(code, teacherKey);
+    const { eka, fitri } = await webServiceTeam('product-launch', minutes);
+    expect(await eka.getByTestId('my-roles').innerText()).toBe('Your role: Fleet, Traffic');
     server.minutes(2, 1);
     await minuteShown(eka, 2, minutes);
     const field = eka.locator('[data-control="autoscaling"]');
