@@ -11,6 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The benchmark harness's own tests run with the benchmarks' tools: `npm run bench:test`.
+    exclude: ['test/bench/**', '**/node_modules/**'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -14,39 +14,39 @@ import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Server } from 'socket.io';
 import { ClassroomError, ErrorCode } from '../shared/protocol/errors.ts';
-import { Cluster, type ClusterOptions } from './cluster/node.ts';
+import type { Cluster, ClusterOptions } from './cluster/node.ts';
 import { Committer } from './db/commit.ts';
 import { DatabaseHealth } from './db/health.ts';
-import { PgStore } from './db/pg-store.ts';
-import { SqliteStore } from './db/sqlite.ts';
+import { openPostgres, openSqlite } from './db/open.ts';
 import type { Store } from './db/store.ts';
-import { addressKey, trustNobody, type TrustFn } from './http/client-address.ts';
+import { addressKey, type TrustFn, trustNobody } from './http/client-address.ts';
 import { clientErrorHandler, errorHandler, sendError } from './http/errors.ts';
 import { helmetOptions } from './http/headers.ts';
 import { originCheck } from './http/origins.ts';
-import { DEFAULT_HTTP_LIMITS, roomRoutes, type HttpLimits } from './http/rooms.ts';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits, roomRoutes } from './http/rooms.ts';
 import { teacherRoutes } from './http/teacher.ts';
+import { type Clock, realClock } from './lib/clock.ts';
+import type { BucketConfig } from './lib/limiter.ts';
 import type { Interfaces } from './net/addresses.ts';
 import { RequestLog } from './ops/log.ts';
 import { PromMetrics } from './ops/prometheus.ts';
 import { opsRoutes } from './ops/routes.ts';
-import { ReplayCache } from './replay/cache.ts';
-import { Coach, DEFAULT_COACH_LIMITS, WorkerRunner, type CoachLimits, type CoachRunner } from './replay/coach.ts';
-import { DEFAULT_EXPORT_LIMITS, Exports, type ExportLimits } from './replay/exports.ts';
-import { rawJsonParser } from './realtime/encoder.ts';
+import type { IoServer } from './realtime/channels.ts';
 import { FeedHub, feedRoutes } from './realtime/feed.ts';
-import { FrameAdapter } from './realtime/frames.ts';
-import { AddressBook, DEFAULT_CONNECTION_LIMITS, guardSocketIo, type ConnectionLimits } from './realtime/guard.ts';
-import { CodeGuesses, DEFAULT_GUESS_LIMIT, type BucketConfig } from './realtime/limits.ts';
 import { LocalGate, type RoomGate } from './realtime/gate.ts';
 import {
-  attachProtocol,
-  DEFAULT_REALTIME_LIMITS,
-  socketOutput,
-  type IoServer,
-  type RealtimeLimits,
-} from './realtime/socket.ts';
-import { realClock, type Clock } from './rooms/clock.ts';
+  AddressBook,
+  allowRequest,
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  guardSocketIo,
+} from './realtime/guard.ts';
+import { CodeGuesses, DEFAULT_GUESS_LIMIT } from './realtime/guesses.ts';
+import { attachProtocol, DEFAULT_REALTIME_LIMITS, type RealtimeLimits } from './realtime/inbound.ts';
+import { socketOutput } from './realtime/outbound.ts';
+import { ReplayCache } from './replay/cache.ts';
+import { Coach, type CoachLimits, type CoachRunner, DEFAULT_COACH_LIMITS, WorkerRunner } from './replay/coach.ts';
+import { DEFAULT_EXPORT_LIMITS, type ExportLimits, Exports } from './replay/exports.ts';
 import { DEFAULT_ROOM_LIMITS, type RoomLimits } from './rooms/creation.ts';
 import { RoomManager } from './rooms/manager.ts';
 
@@ -81,32 +81,7 @@ export interface AppOptions {
   /** Where the hindsight coach searches (its own worker thread by default) and how many teams may wait. */
   coachRunner?: CoachRunner;
   coachLimits?: Partial<CoachLimits>;
-  /** Rooms whose minutes fall due within the same slot of this many ms play them together (RoomDeps.beatSlotMs). */
-  beatSlotMs?: number;
-  /**
-   * At most one database transaction starts per slot of this many ms of real time (db/commit.ts); 0: per turn.
-   * By default LEAD_COMMIT_SLOT_MS when minutes lead, else the beat slot.
-   */
-  commitSlotMs?: number;
-  /** A minute is computed and stored this many ms before it falls due, and sent at its time (RoomDeps.minuteLeadMs). */
-  minuteLeadMs?: number;
 }
-
-/** Minutes due within 20 ms of each other share a timer, a transaction and an fsync: at most 20 ms later. */
-export const BEAT_SLOT_MS = 20;
-/**
- * A minute starts 100 ms before it is due: time for its beat's slot, a busy event loop, its transaction and the
- * one before it, so that it is stored by its due time and sent then (docs/performance.md, "Where the limit is").
- */
-export const MINUTE_LEAD_MS = 100;
-/**
- * With the lead, at most one transaction per 40 ms (two beat slots): a slot's minutes wait for the next slot's and
- * share its fsync — half as many transactions — and a minute started 80–100 ms ahead still has time to be stored by
- * its due time. The writer thread took ~1.5 µs less of every delivered snapshot at 10,000 students, the p99 from due
- * within the runs' spread (docs/performance-log.md, "The forty-third stretch"). Without the lead a minute would wait
- * for the longer slot in front of its class: then one transaction per beat slot, as before.
- */
-export const LEAD_COMMIT_SLOT_MS = 40;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -147,14 +122,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
   });
   const clock = opts.clock ?? realClock;
-  // The disk's waits off the event loop: SQLite commits on a thread of their own (db/writer.ts). In cluster mode
-  // the commits are PostgreSQL's round trips, which never held the event loop.
   const store: Store = opts.cluster
-    ? await PgStore.open(opts.cluster.databaseUrl, { maxConnections: opts.cluster.pgConnections })
-    : SqliteStore.open(opts.databasePath, { writerThread: true });
+    ? await openPostgres(opts.cluster.databaseUrl, { maxConnections: opts.cluster.pgConnections })
+    : openSqlite(opts.databasePath);
   let cluster: Cluster | null = null;
   try {
-    cluster = opts.cluster ? await Cluster.connect(opts.cluster, store, app.log) : null;
+    // Cluster mode's modules (Redis, the adapter) are loaded only when it is asked for: one process starts sooner.
+    if (opts.cluster) cluster = await (await import('./cluster/node.ts')).Cluster.connect(opts.cluster, store, app.log);
   } catch (e) {
     await store.close();
     throw e;
@@ -166,42 +140,40 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       'the database failed its quick check: rounds on damaged pages may not load',
     );
 
-  // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
-  // rawJsonParser: minutes go out as the JSON text made once per snapshot (realtime/encoder.ts); in cluster mode
-  // the adapter carries that text to the other processes, whose encoder frames it the same way.
-  const io: IoServer = new Server(app.server, {
-    serveClient: false,
-    destroyUpgrade: false,
-    maxHttpBufferSize: MAX_SOCKET_MESSAGE,
-    parser: rawJsonParser,
-    // One process: the in-memory adapter that writes a broadcast's frame straight to idle sockets (frames.ts).
-    adapter: cluster ? cluster.adapter.adapter : FrameAdapter,
-  });
-  const upgrades = new EventEmitter();
-  app.server.on('upgrade', (req, socket, head) => {
-    if (!req.url?.startsWith('/socket.io/')) upgrades.emit('upgrade', req, socket, head);
-  });
-
   // Per-address and per-connection guards, shared by HTTP, the feed and socket.io (docs/security.md).
   const connectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.connectionLimits };
   const addresses = new AddressBook(connectionLimits, clock);
   const guesses = new CodeGuesses({ ...DEFAULT_GUESS_LIMIT, ...opts.guessLimit }, clock, metrics, app.log);
   const checkOrigin = originCheck(opts.allowedOrigins ?? [], trust);
   app.decorate('checkOrigin', checkOrigin);
-  guardSocketIo(io, { limits: connectionLimits, clock, trust, addresses, log: app.log, metrics, admit: checkOrigin });
+  const guard = { limits: connectionLimits, clock, trust, addresses, log: app.log, metrics, admit: checkOrigin };
+
+  // socket.io handles its own upgrades; @fastify/websocket gets only the others (it would answer them all).
+  const io: IoServer = new Server(app.server, {
+    serveClient: false,
+    destroyUpgrade: false,
+    maxHttpBufferSize: MAX_SOCKET_MESSAGE,
+    allowRequest: allowRequest(guard),
+    ...(cluster ? { adapter: cluster.adapter.adapter } : {}),
+  });
+  const upgrades = new EventEmitter();
+  app.server.on('upgrade', (req, socket, head) => {
+    if (!req.url?.startsWith('/socket.io/')) upgrades.emit('upgrade', req, socket, head);
+  });
+  guardSocketIo(io, guard);
 
   const feed = new FeedHub(connectionLimits, clock, app.log, metrics);
-  // Transactions in real time's slots (the disk's time, not the rooms' clock): at most one per commit slot.
-  const leadMs = opts.minuteLeadMs ?? MINUTE_LEAD_MS;
-  const beatSlotMs = opts.beatSlotMs ?? BEAT_SLOT_MS;
-  const committer = new Committer(store, metrics, opts.commitSlotMs ?? (leadMs > 0 ? LEAD_COMMIT_SLOT_MS : beatSlotMs));
+  const committer = new Committer(store, metrics);
   const feedOut = cluster ? cluster.feedFor(feed) : feed;
   const rooms = new RoomManager(
     {
-      ...{ store, committer, out: socketOutput(io, feedOut, metrics), clock, log: app.log, metrics },
+      store,
+      committer,
+      out: socketOutput(io, feedOut, { cluster: cluster !== null, metrics }),
+      clock,
+      log: app.log,
+      metrics,
       drawSeed: () => randomInt(0, 2 ** 32),
-      beatSlotMs,
-      minuteLeadMs: leadMs,
     },
     { ...DEFAULT_ROOM_LIMITS, ...opts.roomLimits },
     cluster?.ownership ?? null,
@@ -210,9 +182,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     roomStates: () => rooms.all().map((r) => r.round.state),
     socketRoles: () => [...io.sockets.sockets.values()].map((s) => s.data.role),
     feeds: () => feed.count(),
-    broadcastWrites: () =>
-      io.sockets.adapter instanceof FrameAdapter ? io.sockets.adapter.counts : { direct: 0, queued: 0 },
-    checkpoints: () => store.checkpoints(),
   });
   app.decorate('rooms', rooms);
   app.decorate('store', store);

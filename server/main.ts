@@ -1,10 +1,10 @@
 // Starts Opsroom: reads the environment (config.ts), builds the app, listens, prints where students
 // join, and stops gracefully on SIGTERM/SIGINT (a second signal stops at once).
 import { networkInterfaces } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ConfigError, EXIT_CODES, loadConfig, type Config } from './config.ts';
-import { DatabaseOpenError } from './db/index.ts';
+import { DatabaseOpenError } from './db/sqlite.ts';
+import { projectPath } from './lib/paths.ts';
 import { parseTrustProxy } from './http/client-address.ts';
 import { loggerOptions, prettyLogs } from './ops/log.ts';
 import { describeStop, stopGracefully } from './ops/shutdown.ts';
@@ -24,7 +24,7 @@ try {
   refuse(e.message, EXIT_CODES.badValue);
 }
 
-const webRoot = fileURLToPath(new URL('../build', import.meta.url));
+const webRoot = projectPath('build');
 const pretty = prettyLogs(config.logFormat);
 const app = await buildApp({
   databasePath: config.databasePath,

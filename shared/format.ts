@@ -66,3 +66,21 @@ export function formatDateTime(epochMs: number, locale: string): string {
   }
   return f.format(epochMs);
 }
+
+/**
+ * How a spreadsheet in a language opens a CSV by double-click: where the language writes a decimal
+ * comma (it, hu, nl, id), spreadsheets take the semicolon as the list separator — Excel's and
+ * LibreOffice's default for those regional settings — so the file is written with `;` and `0,5`;
+ * elsewhere (en, ne) with `,` and `0.5`. The decimal mark is the one Intl writes for the language.
+ */
+export interface CsvFormat {
+  separator: ',' | ';';
+  decimal: '.' | ',';
+}
+
+export function csvFormat(locale: string): CsvFormat {
+  const decimal = numberFormat(locale, 1)
+    .formatToParts(0.5)
+    .find((p) => p.type === 'decimal')?.value;
+  return decimal === ',' ? { separator: ';', decimal: ',' } : { separator: ',', decimal: '.' };
+}

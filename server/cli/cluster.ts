@@ -4,11 +4,10 @@
 // the other; stop one process (its pid is printed) and the other takes its rooms. Ctrl-C or SIGTERM stops everything.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { SERVER_NODE_FLAGS } from '../node-flags.ts';
 import { startServices } from '../cluster/services.ts';
+import { projectPath } from '../lib/paths.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = projectPath();
 const base = Number(process.env.PORT || 3000);
 if (!Number.isInteger(base) || base < 1 || base > 65534) {
   process.stderr.write(
@@ -46,17 +45,8 @@ function startMember(i: number): Member {
   delete env.DATABASE_PATH;
   // setpriv's parent-death signal: the process stops with this launcher, however the launcher ends.
   // Its own process group: a Ctrl-C reaches this launcher only, which then stops each process once, gracefully.
-  // With the flags `npm start` gives a server (server/node-flags.ts).
-  const argv = [
-    '--pdeathsig',
-    'TERM',
-    '--',
-    process.execPath,
-    ...SERVER_NODE_FLAGS,
-    '--import',
-    'tsx',
-    'server/main.ts',
-  ];
+  // The compiled server, as `npm start` runs it.
+  const argv = ['--pdeathsig', 'TERM', '--', process.execPath, projectPath('dist', 'server', 'main.js')];
   const proc = spawn('setpriv', argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const ready = new Promise<void>((resolve, reject) => {
     for (const stream of [proc.stdout, proc.stderr]) {

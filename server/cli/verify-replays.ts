@@ -2,8 +2,7 @@
 // reports any minute that differs from the stored snapshot. Exit code 1 when one does. With DATABASE_URL
 // (cluster mode) it reads the PostgreSQL database instead.
 import { existsSync } from 'node:fs';
-import { PgStore } from '../db/pg-store.ts';
-import { SqliteStore } from '../db/sqlite.ts';
+import { openPostgres, openSqlite } from '../db/open.ts';
 import type { Store } from '../db/store.ts';
 import { verifyRounds } from '../replay/verify.ts';
 
@@ -19,7 +18,7 @@ if (!url && (!path || !existsSync(path))) {
 }
 let store: Store;
 try {
-  store = url ? await PgStore.open(url) : SqliteStore.open(path ?? '');
+  store = url ? await openPostgres(url) : openSqlite(path ?? '');
 } catch (e) {
   console.error(`error: ${(e as Error).message}`);
   process.exit(2);

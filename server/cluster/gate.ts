@@ -9,7 +9,6 @@
 //   answers a repeated id with its first outcome. If the room has moved to another owner meanwhile, an ask that
 //   changes nothing is sent there; one that may have changed something is answered with an error that says so.
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { FencedError } from '../db/writes.ts';
 import {
@@ -35,8 +34,6 @@ export interface ClusterGateOptions {
   leases: RoomLeases;
   /** Puts a socket of any process in channels (through the adapter). */
   join: AnswerDeps['join'];
-  /** The adapter's subscriber connection: a PING answered means every subscription sent before it is in place. */
-  adapterSub: Redis;
   node: string;
   /** How long one forwarded ask waits for its answer (default 5 s). */
   rpcTimeoutMs?: number;
@@ -66,10 +63,6 @@ export class ClusterGate implements RoomGate {
 
   tokenSeat(tokenHash: string, code?: string): Promise<{ code: string; playerId: number }> {
     return tokenSeat(this.o.manager.deps.store, tokenHash, code);
-  }
-
-  async listening(): Promise<void> {
-    await this.o.adapterSub.ping();
   }
 
   /** Another process's ask for a room this process holds (the RPC handler). */

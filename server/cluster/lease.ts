@@ -7,7 +7,7 @@
 // that lost its lease (paused, partitioned, or too slow to renew) can no longer commit, whatever it believes.
 // The braces are a Redis Cluster hash tag: a room's two keys live in the same slot, as scripts require.
 import type { Redis } from 'ioredis';
-import { realClock, type Clock, type Timer } from '../rooms/clock.ts';
+import { realClock, type Clock, type Timer } from '../lib/clock.ts';
 
 export interface Lease {
   readonly room: string;

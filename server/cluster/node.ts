@@ -10,11 +10,11 @@ import type { Store } from '../db/store.ts';
 import { ch } from '../realtime/channels.ts';
 import type { FeedHub } from '../realtime/feed.ts';
 import type { AnswerDeps } from '../realtime/gate.ts';
-import type { IoServer } from '../realtime/socket.ts';
-import { realClock, type Clock, type Timer } from '../rooms/clock.ts';
+import type { IoServer } from '../realtime/channels.ts';
+import { realClock, type Clock, type Timer } from '../lib/clock.ts';
 import type { RoomManager } from '../rooms/manager.ts';
-import { NotOwnerError } from '../rooms/ownership.ts';
-import type { Logger, Room } from '../rooms/room.ts';
+import { type HeldRoom, NotOwnerError } from '../rooms/ownership.ts';
+import type { Logger } from '../lib/log.ts';
 import { createRedisAdapter, openRedis, type RedisAdapter } from './adapter.ts';
 import { ClusterFeed } from './feed.ts';
 import { ClusterGate } from './gate.ts';
@@ -116,7 +116,6 @@ export class Cluster {
       manager,
       leases: this.leases,
       join,
-      adapterSub: this.adapter.sub,
       node: this.node,
       rpcTimeoutMs: this.opts.rpcTimeoutMs,
     });
@@ -217,7 +216,7 @@ export class Cluster {
   }
 
   /** Who is connected to a room, counted from the sockets of every process. */
-  private async recount(room: Room): Promise<void> {
+  private async recount(room: HeldRoom): Promise<void> {
     if (!this.io) return;
     try {
       const sockets = await this.io.in(ch.all(room.code)).fetchSockets();

@@ -3,10 +3,10 @@
 // storing that token as the fence (claimRoom) *before* it reads the room: from then on a commit of the previous
 // owner is refused, so what is read is final. Each commit of the room carries the token (RoomGuard.seal); the
 // database refuses it once a newer owner has stored a higher one.
-import type { RoomRecord, Store } from '../db/store.ts';
-import type { Clock } from '../rooms/clock.ts';
-import { NotOwnerError, type Claim, type Ownership, type RoomGuard } from '../rooms/ownership.ts';
-import type { Room } from '../rooms/room.ts';
+import type { RoomRecord } from '../db/records.ts';
+import type { Store } from '../db/store.ts';
+import type { Clock } from '../lib/clock.ts';
+import { NotOwnerError, type Claim, type HeldRoom, type Ownership, type RoomGuard } from '../rooms/ownership.ts';
 import type { Lease, RoomLeases } from './lease.ts';
 
 /**
@@ -22,7 +22,7 @@ export interface LeaseOwnershipOptions {
   /** The cluster's clock (leases, fence times): real time, even when rooms run on a manual clock in tests. */
   clock: Clock;
   /** Who is connected to a room just taken, counted from every process's sockets. */
-  recount(room: Room): Promise<void>;
+  recount(room: HeldRoom): Promise<void>;
   failoverWindowMs?: number;
 }
 
@@ -55,7 +55,7 @@ export class LeaseOwnership implements Ownership {
     return { guard: this.guard(lease, onLost), row: fresh, recent };
   }
 
-  adopted(room: Room): Promise<void> {
+  adopted(room: HeldRoom): Promise<void> {
     return this.o.recount(room);
   }
 

@@ -1,7 +1,6 @@
 // Whether the database can be trusted and written: the check the store made at opening, and a probe
 // write (one row updated and committed) repeated at most every few seconds when health is asked.
-import type { Clock } from '../rooms/clock.ts';
-import type { CheckpointStatus } from './checkpointer.ts';
+import type { Clock } from '../lib/clock.ts';
 import type { Store } from './store.ts';
 
 export interface DatabaseStatus {
@@ -13,30 +12,10 @@ export interface DatabaseStatus {
   writable: boolean;
   /** Why the last probe write failed. */
   writeError?: string;
-  /**
-   * SQLite with its checkpoint thread: how the log is being copied into the database file. A stopped thread or
-   * failing checkpoints lose nothing and do not make the database unhealthy (the writer's backstop checkpoints past
-   * ~40 MB), but commits grow slower: an operator's warning, in `/metrics` too.
-   */
-  checkpoints?: CheckpointStatus;
 }
 
 /** How long a probe's answer stands: a flood of health requests is not a flood of fsyncs. */
 export const PROBE_EVERY_MS = 5000;
-
-/**
- * The probe's table, created at opening outside the migrations: its one row holds no classroom data,
- * only the time of the last probe.
- */
-export const PROBE_TABLE =
-  'CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)';
-export const PROBE_WRITE =
-  'INSERT INTO health_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at';
-/** The same on PostgreSQL (cluster mode): epoch milliseconds need a bigint there. */
-export const PG_PROBE_TABLE =
-  'CREATE TABLE IF NOT EXISTS health_probe (id integer PRIMARY KEY CHECK (id = 1), at bigint NOT NULL)';
-export const PG_PROBE_WRITE =
-  'INSERT INTO health_probe (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at';
 
 export function isIntact(integrity: readonly string[]): boolean {
   return integrity.length === 1 && integrity[0] === 'ok';
@@ -53,7 +32,7 @@ export class DatabaseHealth {
   private probing: Promise<Probe> | null = null;
 
   constructor(
-    private readonly store: Pick<Store, 'integrity' | 'probe' | 'checkpoints'>,
+    private readonly store: Pick<Store, 'integrity' | 'probe'>,
     private readonly clock: Clock,
   ) {}
 
@@ -63,13 +42,11 @@ export class DatabaseHealth {
 
   async status(): Promise<DatabaseStatus> {
     const { error } = await this.probe();
-    const checkpoints = this.store.checkpoints();
     return {
       intact: this.intact,
       ...(this.intact ? {} : { problems: [...this.store.integrity] }),
       writable: error === null,
       ...(error ? { writeError: error } : {}),
-      ...(checkpoints ? { checkpoints } : {}),
     };
   }
 

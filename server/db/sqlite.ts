@@ -1,337 +1,171 @@
-// The Store on SQLite (better-sqlite3, synchronous inside). This process is the database's only
-// writer, so fresh ids are counted on from each table's max(id) read at open. Its writes may run on a
-// thread of their own (writer.ts): reads stay on this connection, and see each commit once it resolves (WAL).
-// How each write is applied: sqlite.writes.ts.
-import { and, asc, desc, eq, inArray, lt, lte, max, sql, type SQL } from 'drizzle-orm';
-import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
-import { Checkpointer, type CheckpointStatus, leaveCheckpointsToThread } from './checkpointer.ts';
-import { PROBE_WRITE } from './health.ts';
-import { openDatabase, type Db } from './index.ts';
-import { changeRecord, memberRecord, playerRecord, roleChangeRecord, roomRecord, roundRecord, whatIf } from './rows.ts';
-import {
-  changes,
-  goalResults,
-  messages,
-  players,
-  roleChanges,
-  rooms,
-  roundMembers,
-  roundTeams,
-  rounds,
-  scores,
-  snapshots,
-  teachers,
-  teams,
-} from './schema.ts';
-import type { PlayerRecord, RoomRecord, RoundRecord, RoundTeamRecord, Store, TeamRecord } from './store.ts';
-import { MARK_READ, MARK_TABLE, WriterThread, type WriterMark } from './writer.ts';
-import { SqliteWrites } from './sqlite.writes.ts';
-import { SnapshotBatch } from './writer.batch.ts';
-import type { IdSource, IdTable, MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
+// SQLite, the engine of one process: opening the file (a clear error for a path that cannot hold a database),
+// pragmas for durability, the migrations in migrations/, SQLite's quick check of every page, and the Store's SQL run
+// on better-sqlite3 (synchronous: a transaction holds the event loop for its fsync, under a millisecond here).
+import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { mkdirSync, type Stats, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { projectPath } from '../lib/paths.ts';
+import type { Engine } from './store.ts';
+import type { IdSource, IdTable, Statement } from './writes.ts';
 
-const ID_TABLES = { teachers, rooms, teams, players, rounds, changes, messages } as const;
+/** The database cannot be used at this path; the message is one line that names the path and why (main.ts exits 78). */
+export class DatabaseOpenError extends Error {
+  override readonly name = 'DatabaseOpenError';
+}
 
+/** The probe's table, created at opening: its one row holds no classroom data, only the time of the last probe. */
+const PROBE_TABLE =
+  'CREATE TABLE IF NOT EXISTS health_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)';
+/** The probe's write, the same SQL on both engines. */
+export const PROBE_WRITE =
+  'INSERT INTO health_probe (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at';
+
+function reason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err.code && !err.message.startsWith(err.code) ? `${err.code}: ${err.message}` : String(err.message ?? e);
+}
+
+/**
+ * Creates the folders up to `dir` one level at a time. (`mkdirSync(…, { recursive: true })` spins
+ * forever under /proc on Node 20 instead of failing.)
+ */
+function makeFolders(dir: string, path: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    let st: Stats;
+    try {
+      st = statSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        throw new DatabaseOpenError(`database path ${path}: cannot reach ${d} (${reason(e)})`);
+      missing.unshift(d);
+      if (dirname(d) === d) break;
+      continue;
+    }
+    if (!st.isDirectory()) throw new DatabaseOpenError(`database path ${path}: ${d} is not a folder`);
+    break;
+  }
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+    } catch (e) {
+      throw new DatabaseOpenError(`database path ${path}: cannot create the folder ${d} (${reason(e)})`);
+    }
+  }
+}
+
+/** SQLite's findings; a page damaged badly enough makes the check itself fail, which is a finding too. */
+function quickCheck(sqlite: Database.Database): string[] {
+  try {
+    return (sqlite.pragma('quick_check(20)') as { quick_check: string }[]).map((r) => r.quick_check);
+  } catch (e) {
+    return [reason(e)];
+  }
+}
+
+/** The file opened, migrated and checked; ':memory:' for a database that lives as long as the process. */
+function openFile(path: string): Database.Database {
+  if (path !== ':memory:') {
+    let isDir = false;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch {
+      // Not there yet: created below.
+    }
+    if (isDir) throw new DatabaseOpenError(`database path ${path} is a folder, not a file`);
+    makeFolders(dirname(path), path);
+  }
+  let sqlite: Database.Database | undefined;
+  try {
+    sqlite = new Database(path);
+    sqlite.pragma('journal_mode = WAL');
+    // FULL: a minute that was broadcast survives a power cut, not only a process crash.
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('busy_timeout = 5000');
+    // Table-rebuild migrations turn foreign keys off inside their transaction, where it does nothing.
+    sqlite.pragma('foreign_keys = OFF');
+    migrate(drizzle(sqlite), { migrationsFolder: projectPath('migrations') });
+    sqlite.pragma('foreign_keys = ON');
+    // A database that cannot be written fails here, at start, rather than at the first minute.
+    sqlite.exec(PROBE_TABLE);
+    sqlite.prepare(PROBE_WRITE).run(Date.now());
+    return sqlite;
+  } catch (e) {
+    sqlite?.close();
+    throw new DatabaseOpenError(`database path ${path}: cannot open a database there (${reason(e)})`);
+  }
+}
+
+/** This process is the file's only writer: fresh ids count on from each table's largest at opening. */
 class CountingIds implements IdSource {
-  private readonly last: Record<IdTable, number>;
-  constructor(db: Db) {
-    const top = (table: (typeof ID_TABLES)[IdTable]) =>
-      db
-        .select({ n: max(table.id) })
-        .from(table)
-        .get()?.n ?? 0;
-    this.last = {
-      ...{ teachers: top(teachers), rooms: top(rooms), teams: top(teams), players: top(players) },
-      ...{ rounds: top(rounds), changes: top(changes), messages: top(messages) },
-    };
+  private readonly last = new Map<IdTable, number>();
+  constructor(db: Database.Database) {
+    for (const t of ['teachers', 'rooms', 'teams', 'players', 'rounds', 'changes', 'messages'] as const)
+      this.last.set(t, (db.prepare(`SELECT max(id) AS n FROM ${t}`).get() as { n: number | null }).n ?? 0);
   }
   next(table: IdTable): number {
-    return ++this.last[table];
+    const n = (this.last.get(table) ?? 0) + 1;
+    this.last.set(table, n);
+    return n;
   }
   ready(): Promise<void> {
     return Promise.resolve();
   }
 }
 
-export class SqliteStore implements Store {
+/** better-sqlite3 binds numbers, strings, null and buffers: a boolean goes in as SQLite's 0 or 1. */
+const bindable = (params: readonly unknown[]): unknown[] =>
+  params.map((p) => (p === true ? 1 : p === false ? 0 : p === undefined ? null : p));
+
+/** Statements prepared once per SQL text (the writes of every minute repeat a few texts). */
+const CACHED = 500;
+
+export class SqliteEngine implements Engine {
+  readonly db: Database.Database;
   readonly ids: IdSource;
-  private readonly writes: SqliteWrites;
-  private snapshotRows: SnapshotBatch | null = null;
+  readonly integrity: readonly string[];
+  private readonly prepared = new Map<string, Database.Statement>();
 
-  constructor(
-    readonly db: Db,
-    /** `PRAGMA quick_check` at opening (openDatabase). */
-    readonly integrity: readonly string[] = ['ok'],
-    /** Commits on a thread of its own (writer.ts); without, on this thread's connection. */
-    private readonly writer: WriterThread | null = null,
-    /** With the writer thread, the log's checkpoints on a thread of their own too (checkpointer.ts). */
-    readonly checkpointer: Checkpointer | null = null,
-  ) {
-    this.ids = new CountingIds(db);
-    this.writes = new SqliteWrites(db);
+  constructor(path: string) {
+    this.db = openFile(path);
+    this.integrity = quickCheck(this.db);
+    this.ids = new CountingIds(this.db);
   }
 
-  /**
-   * Opens (and migrates) the file, or ':memory:', after SQLite's quick check; a path that cannot hold a
-   * database throws DatabaseOpenError. `writerThread`: the file's writes go through a thread of their own,
-   * so that waiting for the disk never holds up this thread (the server does this), and the log is checkpointed
-   * on another (checkpointer.ts).
-   */
-  static open(path: string, opts: { writerThread?: boolean; checkpointEveryMs?: number } = {}): SqliteStore {
-    const { db, integrity } = openDatabase(path);
-    if (!opts.writerThread || path === ':memory:') return new SqliteStore(db, integrity);
-    db.$client.exec(MARK_TABLE);
-    // This connection writes only the health probe; its checkpoint too is left to the checkpoint thread.
-    leaveCheckpointsToThread(db.$client);
-    const mark = db.$client.prepare(MARK_READ);
-    return new SqliteStore(
-      db,
-      integrity,
-      new WriterThread(path, () => mark.get() as WriterMark | undefined),
-      new Checkpointer(path, opts.checkpointEveryMs),
-    );
+  private statement(sql: string): Database.Statement {
+    let s = this.prepared.get(sql);
+    if (!s) {
+      if (this.prepared.size >= CACHED) this.prepared.clear();
+      s = this.db.prepare(sql);
+      this.prepared.set(sql, s);
+    }
+    return s;
   }
 
-  /**
-   * On this thread's connection even with a writer thread: it says whether the file can be written. It may wait
-   * for the writer's transaction under way (a few ms, busy_timeout), at most once per PROBE_EVERY_MS.
-   */
+  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.statement(sql).all(...bindable(params)) as T[];
+  }
+
+  async transaction(statements: readonly Statement[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const st of statements) {
+        const s = this.statement(st.sql);
+        const params = bindable(st.params);
+        if (s.reader) {
+          const rows = s.all(...params) as { id: number }[];
+          st.check?.(rows);
+        } else s.run(...params);
+      }
+    })();
+  }
+
   async probe(at: number): Promise<void> {
-    this.db.$client.prepare(PROBE_WRITE).run(at);
-  }
-
-  /** Null without the checkpoint thread: a store on this thread's connection alone keeps SQLite's own checkpoints. */
-  checkpoints(): CheckpointStatus | null {
-    return this.checkpointer?.status() ?? null;
+    this.statement(PROBE_WRITE).run(at);
   }
 
   async close(): Promise<void> {
-    await this.writer?.close();
-    await this.checkpointer?.close();
-    this.db.$client.close();
-  }
-
-  async commit(lists: readonly (readonly Write[])[]): Promise<void> {
-    if (this.writer) return this.writer.commit(lists);
-    this.commitNow(lists);
-  }
-
-  /** Applies every list in one transaction on this connection, now; `also` runs inside it too (the writer thread's mark). */
-  commitNow(lists: readonly (readonly Write[])[], also?: () => void): void {
-    this.snapshotRows ??= new SnapshotBatch(this.db.$client);
-    const batch = this.snapshotRows;
-    try {
-      this.db.transaction(() => {
-        for (const list of lists) for (const w of list) this.writes.apply(w, batch);
-        batch.flush();
-        also?.();
-      });
-    } finally {
-      batch.clear();
-    }
-  }
-
-  async claimRoom(roomId: number, token: number): Promise<RoomRecord | undefined> {
-    const r = this.db
-      .update(rooms)
-      .set({ fence: token })
-      .where(and(eq(rooms.id, roomId), lt(rooms.fence, token)))
-      .returning()
-      .get();
-    return r && roomRecord(r);
-  }
-
-  async roomsInPlay(): Promise<RoomRecord[]> {
-    // A running round is its room's latest: the next round is only opened once this one is finished.
-    const rows = this.db
-      .select({ room: rooms })
-      .from(rooms)
-      .innerJoin(rounds, eq(rounds.roomId, rooms.id))
-      .where(eq(rounds.state, 'running'))
-      .orderBy(asc(rooms.id))
-      .all();
-    return rows.map((r) => roomRecord(r.room));
-  }
-
-  // ── reads ────────────────────────────────────────────────────────────
-  async teacherByKeyHash(keyHash: string): Promise<number | undefined> {
-    return this.db.select({ id: teachers.id }).from(teachers).where(eq(teachers.keyHash, keyHash)).get()?.id;
-  }
-  async codeExists(code: string): Promise<boolean> {
-    return !!this.db.select({ id: rooms.id }).from(rooms).where(eq(rooms.code, code)).get();
-  }
-  async roomByCode(code: string): Promise<RoomRecord | undefined> {
-    const r = this.db.select().from(rooms).where(eq(rooms.code, code)).get();
-    return r && roomRecord(r);
-  }
-  async roomById(id: number): Promise<RoomRecord | undefined> {
-    const r = this.db.select().from(rooms).where(eq(rooms.id, id)).get();
-    return r && roomRecord(r);
-  }
-  async roomsOfTeacher(teacherId: number): Promise<RoomRecord[]> {
-    return this.db
-      .select()
-      .from(rooms)
-      .where(eq(rooms.teacherId, teacherId))
-      .orderBy(desc(rooms.createdAt), desc(rooms.id))
-      .all()
-      .map(roomRecord);
-  }
-
-  async teamsOfRoom(roomId: number): Promise<TeamRecord[]> {
-    return this.db
-      .select()
-      .from(teams)
-      .where(eq(teams.roomId, roomId))
-      .orderBy(asc(teams.idx))
-      .all()
-      .map((t) => ({ ...t, whatIf: whatIf(t.whatIf) }));
-  }
-  async playersOfRoom(roomId: number): Promise<PlayerRecord[]> {
-    return this.db
-      .select()
-      .from(players)
-      .where(eq(players.roomId, roomId))
-      .orderBy(asc(players.id))
-      .all()
-      .map(playerRecord);
-  }
-  async playerByTokenHash(tokenHash: string): Promise<PlayerRecord | undefined> {
-    const p = this.db.select().from(players).where(eq(players.tokenHash, tokenHash)).get();
-    return p && playerRecord(p);
-  }
-
-  async roundById(id: number): Promise<RoundRecord | undefined> {
-    const r = this.db.select().from(rounds).where(eq(rounds.id, id)).get();
-    return r && roundRecord(r);
-  }
-  async latestRound(roomId: number): Promise<RoundRecord | undefined> {
-    const r = this.db
-      .select()
-      .from(rounds)
-      .where(eq(rounds.roomId, roomId))
-      .orderBy(desc(rounds.number))
-      .limit(1)
-      .get();
-    return r && roundRecord(r);
-  }
-  async roundsOfRoom(roomId: number): Promise<RoundRecord[]> {
-    return this.db
-      .select()
-      .from(rounds)
-      .where(eq(rounds.roomId, roomId))
-      .orderBy(desc(rounds.number))
-      .all()
-      .map(roundRecord);
-  }
-  async roundsInState(states: readonly RoundState[]): Promise<RoundRecord[]> {
-    return this.db
-      .select()
-      .from(rounds)
-      .where(inArray(rounds.state, [...states]))
-      .all()
-      .map(roundRecord);
-  }
-  async forksOf(roundId: number): Promise<RoundRecord[]> {
-    return this.db
-      .select()
-      .from(rounds)
-      .where(eq(rounds.forkOfRoundId, roundId))
-      .orderBy(asc(rounds.id))
-      .all()
-      .map(roundRecord);
-  }
-  async roundTeams(roundId: number): Promise<RoundTeamRecord[]> {
-    return this.db
-      .select({
-        roundId: roundTeams.roundId,
-        teamId: roundTeams.teamId,
-        idx: roundTeams.idx,
-        name: roundTeams.name,
-        whatIf: teams.whatIf,
-      })
-      .from(roundTeams)
-      .innerJoin(teams, eq(teams.id, roundTeams.teamId))
-      .where(eq(roundTeams.roundId, roundId))
-      .orderBy(asc(roundTeams.idx))
-      .all()
-      .map((t) => ({ ...t, whatIf: whatIf(t.whatIf) }));
-  }
-
-  async changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]> {
-    const where: SQL | undefined = only
-      ? and(eq(changes.roundId, roundId), eq(changes.teamId, only.teamId), lte(changes.minute, only.upToMinute))
-      : eq(changes.roundId, roundId);
-    return this.db.select().from(changes).where(where).orderBy(asc(changes.id)).all().map(changeRecord);
-  }
-  async snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]> {
-    const conditions = [eq(snapshots.roundId, roundId)];
-    if (only) conditions.push(eq(snapshots.teamId, only.teamId));
-    if (only?.upToMinute !== undefined) conditions.push(lte(snapshots.minute, only.upToMinute));
-    return this.db
-      .select({ teamId: snapshots.teamId, minute: snapshots.minute, data: snapshots.data })
-      .from(snapshots)
-      .where(and(...conditions))
-      .orderBy(asc(snapshots.teamId), asc(snapshots.minute))
-      .all();
-  }
-  async resultsOfRound(roundId: number): Promise<TeamResultRecord[]> {
-    const goals = this.db.select().from(goalResults).where(eq(goalResults.roundId, roundId)).all();
-    return this.db
-      .select()
-      .from(scores)
-      .where(eq(scores.roundId, roundId))
-      .all()
-      .map((s) => ({
-        teamId: s.teamId,
-        score: s.score,
-        goals: goals
-          .filter((g) => g.teamId === s.teamId)
-          .map((g) => ({
-            id: g.goalId,
-            indicator: g.indicator,
-            op: g.op,
-            value: g.value,
-            target: g.target,
-            met: g.met,
-          })),
-      }));
-  }
-
-  async roleChangesOfRound(roundId: number): Promise<RoleChange[]> {
-    return this.db
-      .select()
-      .from(roleChanges)
-      .where(eq(roleChanges.roundId, roundId))
-      .orderBy(asc(roleChanges.id))
-      .all()
-      .map(roleChangeRecord);
-  }
-  async roundMembers(roundId: number): Promise<RoundMemberRecord[]> {
-    return this.db
-      .select()
-      .from(roundMembers)
-      .where(eq(roundMembers.roundId, roundId))
-      .orderBy(asc(roundMembers.teamId), asc(roundMembers.seq))
-      .all()
-      .map(memberRecord);
-  }
-  async roundsOfPlayer(playerId: number): Promise<{ roundId: number; teamId: number }[]> {
-    return this.db
-      .select({ roundId: roundMembers.roundId, teamId: roundMembers.teamId })
-      .from(roundMembers)
-      .where(eq(roundMembers.playerId, playerId))
-      .orderBy(desc(roundMembers.roundId))
-      .all();
-  }
-  async messagesOfRound(roundId: number): Promise<TeacherMessage[]> {
-    return this.db.select().from(messages).where(eq(messages.roundId, roundId)).orderBy(asc(messages.id)).all();
-  }
-  async liveRoomCount(teacherId: number, since: number): Promise<number> {
-    // The latest round of each room (highest number) decides whether the room is live.
-    const row = this.db.get<{ n: number }>(sql`
-      SELECT count(*) AS n FROM ${rooms} r
-      WHERE r.teacher_id = ${teacherId} AND r.created_at >= ${since}
-        AND (SELECT state FROM ${rounds} WHERE room_id = r.id ORDER BY number DESC LIMIT 1) != 'finished'`);
-    return row?.n ?? 0;
+    this.db.close();
   }
 }

@@ -1,80 +1,31 @@
-// Every read and write the classroom makes, as an interface whose methods return Promises, so a room
-// runs the same on SQLite (server/db/sqlite.ts) or on a networked database. Writes are data
-// (writes.ts), applied by `commit` in one transaction.
+// Every read and write the classroom makes, once, for both engines: `SqlStore` runs the same SQL on SQLite (one
+// process, sqlite.ts) or PostgreSQL (cluster mode, pg.ts) through a small `Engine`. Writes are data (writes.ts),
+// applied by `commit` in one transaction.
+import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
 import type {
-  ChangeRecord,
-  RoleChange,
-  RoundConfig,
-  RoundState,
-  RoundView,
-  TeacherMessage,
-  Tempo,
-  WhatIfOrigin,
-} from '../../shared/protocol/types.ts';
-import type { SimulatorId } from '../../shared/sim/types.ts';
-import type { CheckpointStatus } from './checkpointer.ts';
-import type { IdSource, MinuteRecord, RoundMemberRecord, TeamResultRecord, Write } from './writes.ts';
+  MinuteRecord,
+  PlayerRecord,
+  RoomRecord,
+  RoundMemberRecord,
+  RoundRecord,
+  RoundTeamRecord,
+  TeamRecord,
+  TeamResultRecord,
+} from './records.ts';
+import { type IdSource, type Statement, statements, type Write } from './writes.ts';
 
-export interface RoomRecord {
-  id: number;
-  code: string;
-  teacherId: number;
-  /** The configuration of the next round. */
-  config: RoundConfig;
-  createdAt: number;
-  locked: boolean;
-  replayShared: boolean;
-  /** The highest fencing token stored with a commit of this room (cluster mode; 0 otherwise). */
-  fence: number;
-  /** When a commit last carried the fence, or null. */
-  fencedAt: number | null;
-}
-
-export interface TeamRecord {
-  id: number;
-  roomId: number;
-  idx: number;
-  name: string;
-  whatIf: WhatIfOrigin | null;
-}
-
-export interface PlayerRecord {
-  id: number;
-  roomId: number;
-  teamId: number | null;
-  name: string;
-  seq: number;
-  roles: string[];
-  removed: boolean;
-  joinedAt: number;
-}
-
-export interface RoundRecord {
-  id: number;
-  roomId: number;
-  number: number;
-  simulator: SimulatorId;
-  scenario: string;
-  seed: number | null;
-  minutes: number;
-  tempo: Tempo;
-  noise: boolean;
-  state: RoundState;
-  /** Last stored minute; -1 before the start. */
-  minute: number;
-  createdAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-  forkOf: RoundView['forkOf'];
-}
-
-export interface RoundTeamRecord {
-  roundId: number;
-  teamId: number;
-  idx: number;
-  name: string;
-  /** The team's what-if origin (teams.what_if). */
-  whatIf: WhatIfOrigin | null;
+/** What differs between SQLite and PostgreSQL, behind the one Store. */
+export interface Engine {
+  readonly ids: IdSource;
+  /** The database's own check of its pages at opening: ['ok'], or what it found wrong (health.ts). */
+  readonly integrity: readonly string[];
+  /** The rows of one query (SQL with `?` placeholders). */
+  query<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** The statements in one transaction: all of them or none. */
+  transaction(statements: readonly Statement[]): Promise<void>;
+  /** Writes and commits one row that holds no classroom data; rejects when the database cannot be written. */
+  probe(at: number): Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface Store {
@@ -86,8 +37,6 @@ export interface Store {
   readonly integrity: readonly string[];
   /** Writes and commits one row that holds no classroom data; rejects when the database cannot be written. */
   probe(at: number): Promise<void>;
-  /** SQLite with its writer thread: the log's checkpoints (checkpointer.ts); null where the engine keeps its own log. */
-  checkpoints(): CheckpointStatus | null;
 
   /**
    * Cluster mode: stores `token` as the room's fence if it is higher than the stored one, so that from now on
@@ -137,4 +86,295 @@ export interface Store {
   messagesOfRound(roundId: number): Promise<TeacherMessage[]>;
   /** Rooms of the teacher created since `since` (epoch ms) whose latest round is not finished. */
   liveRoomCount(teacherId: number, since: number): Promise<number>;
+}
+
+// Rows as the engines return them: snake_case columns; SQLite's booleans as 0/1.
+type Row = Record<string, unknown>;
+const num = (v: unknown): number => Number(v);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const str = (v: unknown): string => v as string;
+const parse = <T>(v: unknown): T => JSON.parse(v as string) as T;
+
+function roomRecord(r: Row): RoomRecord {
+  return {
+    id: num(r.id),
+    code: str(r.code),
+    teacherId: num(r.teacher_id),
+    config: parse(r.config),
+    createdAt: num(r.created_at),
+    locked: Boolean(r.locked),
+    replayShared: Boolean(r.replay_shared),
+    fence: num(r.fence),
+    fencedAt: numOrNull(r.fenced_at),
+  };
+}
+
+function roundRecord(r: Row): RoundRecord {
+  const forkOf = r.fork_of_round_id === null ? null : num(r.fork_of_round_id);
+  return {
+    id: num(r.id),
+    roomId: num(r.room_id),
+    number: num(r.number),
+    simulator: str(r.simulator) as RoundRecord['simulator'],
+    scenario: str(r.scenario),
+    seed: numOrNull(r.seed),
+    minutes: num(r.minutes),
+    tempo: num(r.tempo) as RoundRecord['tempo'],
+    noise: Boolean(r.noise),
+    state: str(r.state) as RoundState,
+    minute: num(r.minute),
+    createdAt: num(r.created_at),
+    startedAt: numOrNull(r.started_at),
+    finishedAt: numOrNull(r.finished_at),
+    forkOf:
+      forkOf === null || r.fork_of_team_id === null || r.fork_minute === null
+        ? null
+        : { roundId: forkOf, teamId: num(r.fork_of_team_id), minute: num(r.fork_minute) },
+  };
+}
+
+function playerRecord(p: Row): PlayerRecord {
+  return {
+    id: num(p.id),
+    roomId: num(p.room_id),
+    teamId: numOrNull(p.team_id),
+    name: str(p.name),
+    seq: num(p.seq),
+    roles: parse(p.roles),
+    removed: Boolean(p.removed),
+    joinedAt: num(p.joined_at),
+  };
+}
+
+const whatIf = (v: unknown) => (v === null || v === undefined ? null : parse<TeamRecord['whatIf']>(v));
+
+function changeRecord(c: Row): ChangeRecord {
+  return {
+    id: num(c.id),
+    roundId: num(c.round_id),
+    teamId: num(c.team_id),
+    minute: num(c.minute),
+    key: str(c.key),
+    value: parse(c.value),
+    author: { playerId: numOrNull(c.player_id), name: str(c.author_name) },
+    at: num(c.at),
+  };
+}
+
+function roleChangeRecord(r: Row): RoleChange {
+  return {
+    roundId: num(r.round_id),
+    teamId: num(r.team_id),
+    minute: num(r.minute),
+    role: str(r.role),
+    reason: str(r.reason) as RoleChange['reason'],
+    at: num(r.at),
+    from: r.from_player_id === null ? null : { playerId: num(r.from_player_id), name: str(r.from_name ?? '') },
+    to: r.to_player_id === null ? null : { playerId: num(r.to_player_id), name: str(r.to_name ?? '') },
+  };
+}
+
+/** The Store over an engine: the classroom's SQL, once. */
+export class SqlStore implements Store {
+  constructor(readonly engine: Engine) {}
+
+  get ids(): IdSource {
+    return this.engine.ids;
+  }
+  get integrity(): readonly string[] {
+    return this.engine.integrity;
+  }
+  probe(at: number): Promise<void> {
+    return this.engine.probe(at);
+  }
+  close(): Promise<void> {
+    return this.engine.close();
+  }
+
+  async commit(lists: readonly (readonly Write[])[]): Promise<void> {
+    const list = statements(lists);
+    if (list.length) await this.engine.transaction(list);
+  }
+
+  private async one<T>(sql: string, params: readonly unknown[], map: (r: Row) => T): Promise<T | undefined> {
+    const [row] = await this.engine.query<Row>(sql, params);
+    return row === undefined ? undefined : map(row);
+  }
+  private async many<T>(sql: string, params: readonly unknown[], map: (r: Row) => T): Promise<T[]> {
+    return (await this.engine.query<Row>(sql, params)).map(map);
+  }
+
+  claimRoom(roomId: number, token: number): Promise<RoomRecord | undefined> {
+    return this.one(
+      'UPDATE rooms SET fence = ? WHERE id = ? AND fence < ? RETURNING *',
+      [token, roomId, token],
+      roomRecord,
+    );
+  }
+
+  roomsInPlay(): Promise<RoomRecord[]> {
+    // A running round is its room's latest: the next round is only opened once this one is finished.
+    return this.many(
+      "SELECT rooms.* FROM rooms JOIN rounds ON rounds.room_id = rooms.id WHERE rounds.state = 'running' ORDER BY rooms.id",
+      [],
+      roomRecord,
+    );
+  }
+
+  teacherByKeyHash(keyHash: string): Promise<number | undefined> {
+    return this.one('SELECT id FROM teachers WHERE key_hash = ?', [keyHash], (r) => num(r.id));
+  }
+  async codeExists(code: string): Promise<boolean> {
+    return (await this.one('SELECT id FROM rooms WHERE code = ?', [code], (r) => r)) !== undefined;
+  }
+  roomByCode(code: string): Promise<RoomRecord | undefined> {
+    return this.one('SELECT * FROM rooms WHERE code = ?', [code], roomRecord);
+  }
+  roomById(id: number): Promise<RoomRecord | undefined> {
+    return this.one('SELECT * FROM rooms WHERE id = ?', [id], roomRecord);
+  }
+  roomsOfTeacher(teacherId: number): Promise<RoomRecord[]> {
+    return this.many(
+      'SELECT * FROM rooms WHERE teacher_id = ? ORDER BY created_at DESC, id DESC',
+      [teacherId],
+      roomRecord,
+    );
+  }
+
+  teamsOfRoom(roomId: number): Promise<TeamRecord[]> {
+    return this.many('SELECT * FROM teams WHERE room_id = ? ORDER BY idx', [roomId], (t) => ({
+      id: num(t.id),
+      roomId: num(t.room_id),
+      idx: num(t.idx),
+      name: str(t.name),
+      whatIf: whatIf(t.what_if),
+    }));
+  }
+  playersOfRoom(roomId: number): Promise<PlayerRecord[]> {
+    return this.many('SELECT * FROM players WHERE room_id = ? ORDER BY id', [roomId], playerRecord);
+  }
+  playerByTokenHash(tokenHash: string): Promise<PlayerRecord | undefined> {
+    return this.one('SELECT * FROM players WHERE token_hash = ?', [tokenHash], playerRecord);
+  }
+
+  roundById(id: number): Promise<RoundRecord | undefined> {
+    return this.one('SELECT * FROM rounds WHERE id = ?', [id], roundRecord);
+  }
+  latestRound(roomId: number): Promise<RoundRecord | undefined> {
+    return this.one('SELECT * FROM rounds WHERE room_id = ? ORDER BY number DESC LIMIT 1', [roomId], roundRecord);
+  }
+  roundsOfRoom(roomId: number): Promise<RoundRecord[]> {
+    return this.many('SELECT * FROM rounds WHERE room_id = ? ORDER BY number DESC', [roomId], roundRecord);
+  }
+  roundsInState(states: readonly RoundState[]): Promise<RoundRecord[]> {
+    if (states.length === 0) return Promise.resolve([]);
+    return this.many(
+      `SELECT * FROM rounds WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY id`,
+      states,
+      roundRecord,
+    );
+  }
+  forksOf(roundId: number): Promise<RoundRecord[]> {
+    return this.many('SELECT * FROM rounds WHERE fork_of_round_id = ? ORDER BY id', [roundId], roundRecord);
+  }
+  roundTeams(roundId: number): Promise<RoundTeamRecord[]> {
+    return this.many(
+      `SELECT round_teams.round_id, round_teams.team_id, round_teams.idx, round_teams.name, teams.what_if
+       FROM round_teams JOIN teams ON teams.id = round_teams.team_id WHERE round_teams.round_id = ? ORDER BY round_teams.idx`,
+      [roundId],
+      (t) => ({
+        roundId: num(t.round_id),
+        teamId: num(t.team_id),
+        idx: num(t.idx),
+        name: str(t.name),
+        whatIf: whatIf(t.what_if),
+      }),
+    );
+  }
+
+  changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]> {
+    return only
+      ? this.many(
+          'SELECT * FROM changes WHERE round_id = ? AND team_id = ? AND minute <= ? ORDER BY id',
+          [roundId, only.teamId, only.upToMinute],
+          changeRecord,
+        )
+      : this.many('SELECT * FROM changes WHERE round_id = ? ORDER BY id', [roundId], changeRecord);
+  }
+  snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]> {
+    let where = 'round_id = ?';
+    const params: unknown[] = [roundId];
+    if (only) {
+      where += ' AND team_id = ?';
+      params.push(only.teamId);
+      if (only.upToMinute !== undefined) {
+        where += ' AND minute <= ?';
+        params.push(only.upToMinute);
+      }
+    }
+    return this.many(
+      `SELECT team_id, minute, data FROM snapshots WHERE ${where} ORDER BY team_id, minute`,
+      params,
+      (s) => ({ teamId: num(s.team_id), minute: num(s.minute), data: str(s.data) }),
+    );
+  }
+  async resultsOfRound(roundId: number): Promise<TeamResultRecord[]> {
+    const [goals, scores] = await Promise.all([
+      this.engine.query<Row>('SELECT * FROM goal_results WHERE round_id = ?', [roundId]),
+      this.engine.query<Row>('SELECT * FROM scores WHERE round_id = ? ORDER BY team_id', [roundId]),
+    ]);
+    return scores.map((s) => ({
+      teamId: num(s.team_id),
+      score: numOrNull(s.score),
+      goals: goals
+        .filter((g) => num(g.team_id) === num(s.team_id))
+        .map((g) => ({
+          id: str(g.goal_id),
+          indicator: str(g.indicator),
+          op: str(g.op) as '>=' | '<=',
+          value: num(g.value),
+          target: num(g.target),
+          met: Boolean(g.met),
+        })),
+    }));
+  }
+
+  roleChangesOfRound(roundId: number): Promise<RoleChange[]> {
+    return this.many('SELECT * FROM role_changes WHERE round_id = ? ORDER BY id', [roundId], roleChangeRecord);
+  }
+  roundMembers(roundId: number): Promise<RoundMemberRecord[]> {
+    return this.many('SELECT * FROM round_members WHERE round_id = ? ORDER BY team_id, seq', [roundId], (m) => ({
+      teamId: num(m.team_id),
+      playerId: num(m.player_id),
+      seq: num(m.seq),
+      name: str(m.name),
+      roles: parse(m.roles),
+    }));
+  }
+  roundsOfPlayer(playerId: number): Promise<{ roundId: number; teamId: number }[]> {
+    return this.many(
+      'SELECT round_id, team_id FROM round_members WHERE player_id = ? ORDER BY round_id DESC',
+      [playerId],
+      (m) => ({ roundId: num(m.round_id), teamId: num(m.team_id) }),
+    );
+  }
+  messagesOfRound(roundId: number): Promise<TeacherMessage[]> {
+    return this.many('SELECT * FROM messages WHERE round_id = ? ORDER BY id', [roundId], (m) => ({
+      id: num(m.id),
+      roundId: num(m.round_id),
+      teamId: numOrNull(m.team_id),
+      text: str(m.text),
+      at: num(m.at),
+    }));
+  }
+  async liveRoomCount(teacherId: number, since: number): Promise<number> {
+    // The latest round of each room (highest number) decides whether the room is live.
+    const n = await this.one(
+      `SELECT count(*) AS n FROM rooms r WHERE r.teacher_id = ? AND r.created_at >= ?
+         AND (SELECT state FROM rounds WHERE room_id = r.id ORDER BY number DESC LIMIT 1) != 'finished'`,
+      [teacherId, since],
+      (r) => num(r.n),
+    );
+    return n ?? 0;
+  }
 }

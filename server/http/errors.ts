@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import { noMetrics, type Metrics } from '../lib/metrics.ts';
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
   BAD_REQUEST: 400,

@@ -47,14 +47,14 @@ export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpL
         app.gate.ask(req.params.code, { type: 'look' }),
       );
       return {
-        ...{
-          code: v.code,
-          simulator: v.round.simulator,
-          scenario: v.round.scenario,
-          state: v.round.state,
-          seed: v.round.seed,
-        },
-        ...{ teams: v.teams.length, players: v.players.length, locked: v.locked },
+        code: v.code,
+        simulator: v.round.simulator,
+        scenario: v.round.scenario,
+        state: v.round.state,
+        seed: v.round.seed,
+        teams: v.teams.length,
+        players: v.players.length,
+        locked: v.locked,
       };
     },
   );

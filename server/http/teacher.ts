@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { forkBody } from '../../shared/protocol/schemas.ts';
 import { CSV_PARTS, type CoachReport, type StudentRounds } from '../../shared/protocol/types.ts';
-import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/store.ts';
+import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/records.ts';
 import type { Coach } from '../replay/coach.ts';
 import { hashSecret } from '../rooms/creation.ts';
 import { ReplayCache, type CachedBody } from '../replay/cache.ts';
@@ -173,14 +173,12 @@ export async function teacherRoutes(
       const teams = await Promise.all(
         teamIds.map((teamId) =>
           coach.team(id, teamId, {
-            ...{
-              simulator: round.simulator,
-              scenario: round.scenario,
-              seed,
-              noise: round.noise,
-              minutes: round.minutes,
-              minute: round.minute,
-            },
+            simulator: round.simulator,
+            scenario: round.scenario,
+            seed,
+            noise: round.noise,
+            minutes: round.minutes,
+            minute: round.minute,
             changes: changes
               .filter((c) => c.teamId === teamId)
               .map((c) => ({ minute: c.minute, key: c.key, value: c.value })),

@@ -4,8 +4,7 @@
 // says what each series tells an operator.
 import { readdir } from 'node:fs/promises';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { CheckpointStatus } from '../db/checkpointer.ts';
-import type { Metrics } from './metrics.ts';
+import type { Metrics } from '../lib/metrics.ts';
 
 const ROUND_STATES = ['lobby', 'running', 'paused', 'finished'] as const;
 const SOCKET_KINDS = ['teacher', 'student', 'observer', 'unjoined', 'feed'] as const;
@@ -18,52 +17,6 @@ export interface ScrapeSources {
   socketRoles(): Iterable<string | undefined>;
   /** Open plain WebSocket feeds. */
   feeds(): number;
-  /** Broadcast copies written straight to an idle websocket, and those queued in socket.io (realtime/frames.ts). */
-  broadcastWrites?(): { direct: number; queued: number };
-  /** SQLite's log checkpoints on their thread (db/checkpointer.ts); null on an engine that keeps its own log. */
-  checkpoints?(): CheckpointStatus | null;
-}
-
-/**
- * The series of the checkpoint thread, registered only where there is one (SQLite with its writer thread): on
- * PostgreSQL a gauge of 0 would read as a thread that stopped.
- */
-function checkpointMetrics(registry: Registry, read: () => CheckpointStatus | null): void {
-  const seen = { done: 0, failed: 0 };
-  new Counter({
-    name: 'opsroom_db_checkpoints_total',
-    help: "Checkpoints of SQLite's log into the database file by result (done, failed), on the checkpoint thread",
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      const now = read();
-      if (!now) return;
-      for (const result of ['done', 'failed'] as const) {
-        this.inc({ result }, Math.max(0, now[result] - seen[result]));
-        seen[result] = now[result];
-      }
-    },
-  });
-  new Gauge({
-    name: 'opsroom_db_checkpoint_thread_up',
-    help: 'Whether the checkpoint thread runs (1) or stopped (0: the writer then checkpoints only past ~40 MB of log)',
-    registers: [registry],
-    collect() {
-      this.set(read()?.running ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'opsroom_db_log_frames',
-    help: "Frames (pages) in SQLite's log at the last checkpoint, by state: all, or waiting (not copied: a reader still needed them)",
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      const now = read();
-      if (!now) return;
-      this.set({ state: 'all' }, now.logFrames);
-      this.set({ state: 'waiting' }, now.framesWaiting);
-    },
-  });
 }
 
 const ms = (v: number) => v / 1000;
@@ -123,19 +76,6 @@ export class PromMetrics implements Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.5, 1, 2.5, 5],
     registers: [this.registry],
   });
-  private readonly phaseSeconds = new Histogram({
-    name: 'opsroom_tick_phase_seconds',
-    help: "One stored minute's time by phase: compute (teams stepped), store (commit asked until the room goes on), send",
-    labelNames: ['phase'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
-    registers: [this.registry],
-  });
-  private readonly commitWaitSeconds = new Histogram({
-    name: 'opsroom_commit_wait_seconds',
-    help: 'How long a list of writes waited for its transaction to start (the one before it, the commit slot)',
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
-    registers: [this.registry],
-  });
   private readonly tickFailures = new Counter({
     name: 'opsroom_tick_failures_total',
     help: 'Minutes that could not be computed or stored (each pauses its round)',
@@ -193,21 +133,6 @@ export class PromMetrics implements Metrics {
         for (const [kind, v] of Object.entries(n)) this.set({ kind }, v);
       },
     });
-    // Counted by the adapter on every send (a plain field, cheaper than a counter per socket), read when scraped.
-    const written = { direct: 0, queued: 0 };
-    new Counter({
-      name: 'opsroom_broadcast_writes_total',
-      help: 'Broadcast copies by path: direct (written straight to an idle websocket) or queued (behind bytes still waiting, or long-polling)',
-      labelNames: ['path'],
-      registers: [this.registry],
-      collect() {
-        const now = self.sources?.broadcastWrites?.() ?? written;
-        for (const path of ['direct', 'queued'] as const) {
-          this.inc({ path }, Math.max(0, now[path] - written[path]));
-          written[path] = now[path];
-        }
-      },
-    });
     // Event-loop delay, memory, CPU, descriptors, GC: prom-client's standard process metrics, less those that walk
     // every handle on the event loop when scraped.
     collectDefaultMetrics({ register: this.registry });
@@ -218,8 +143,6 @@ export class PromMetrics implements Metrics {
   /** Where the scrape-time gauges read from (the app's rooms, socket.io and feed). */
   watch(sources: ScrapeSources): void {
     this.sources = sources;
-    const { checkpoints } = sources;
-    if (checkpoints?.()) checkpointMetrics(this.registry, checkpoints);
   }
 
   async scrape(): Promise<{ contentType: string; body: string }> {
@@ -234,14 +157,6 @@ export class PromMetrics implements Metrics {
   }
   minuteDelay(delayMs: number): void {
     this.delaySeconds.observe(ms(Math.max(0, delayMs)));
-  }
-  tickPhases(computeMs: number, storeMs: number, sendMs: number): void {
-    this.phaseSeconds.observe({ phase: 'compute' }, ms(computeMs));
-    this.phaseSeconds.observe({ phase: 'store' }, ms(storeMs));
-    this.phaseSeconds.observe({ phase: 'send' }, ms(sendMs));
-  }
-  commitWaited(waitMs: number): void {
-    this.commitWaitSeconds.observe(ms(waitMs));
   }
   tickFailed(): void {
     this.tickFailures.inc();

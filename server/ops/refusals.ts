@@ -1,8 +1,8 @@
 // Refusals by a limit, as the ops side reports them: every one counted (`opsroom_rate_limited_total`
 // by `limit`), and logged at warn on the first refusal of one connection or address and every 100th
 // after, so that a flood is one line per hundred, not one per packet.
-import type { Logger } from '../rooms/room.ts';
-import type { Metrics } from './metrics.ts';
+import type { Logger } from '../lib/log.ts';
+import type { Metrics } from '../lib/metrics.ts';
 
 export type Refuse = (limit: string, fields?: object) => void;
 

@@ -1,8 +1,21 @@
-// socket.io rooms ("channels") of a classroom room: everyone, each team, the teacher, the observers, each player,
-// each team's split views.
-// Every channel of a room starts with `r:CODE` — in cluster mode one Redis channel carries them all
-// (server/cluster/adapter.ts).
+// The socket.io server as Opsroom types it, and the socket.io rooms ("channels") of a classroom room: everyone, each
+// team, the teacher, the observers, each player, each team's split views. Every channel of a room starts with
+// `r:CODE`.
+import type { Server, Socket } from 'socket.io';
+import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
 import type { Channel } from '../rooms/output.ts';
+
+export type Role = 'student' | 'teacher' | 'observer';
+
+/** Who a socket is, once it has joined a room. */
+export interface SocketData {
+  ip: string;
+  role: 'none' | Role;
+  code?: string;
+  playerId?: number;
+}
+export type IoServer = Server<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
+export type IoSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
 
 export const ch = {
   all: (code: string) => `r:${code}`,
@@ -31,8 +44,6 @@ export function channelName(code: string, to: Channel): string {
       return ch.view(code, to.teamId, to.view);
   }
 }
-
-export type Role = 'student' | 'teacher' | 'observer';
 
 /** The channels a seat's socket is in besides the room's `all` channel. */
 export function seatChannels(

@@ -7,13 +7,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { addressKey } from '../http/client-address.ts';
 import { codeParams } from '../http/rooms.ts';
-import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import { noMetrics, type Metrics } from '../lib/metrics.ts';
 import { refusalsByKey } from '../ops/refusals.ts';
-import type { Clock } from '../rooms/clock.ts';
-import type { Logger } from '../rooms/room.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { Logger } from '../lib/log.ts';
 import { QueueWatch, type ConnectionLimits } from './guard.ts';
 import { normalizedCode, type RoomLook } from './gate.ts';
-import { TokenBucket } from './limits.ts';
+import { TokenBucket } from '../lib/limiter.ts';
 
 export type FeedMessage =
   | { type: 'hello'; [k: string]: unknown }

@@ -89,8 +89,6 @@ export interface RoomGate {
   ask<K extends AskType>(code: string, ask: AskOf<K>): Promise<AskReply<K>>;
   /** The room and player of a student token (any process can tell: it is in the database). */
   tokenSeat(tokenHash: string, code?: string): Promise<{ code: string; playerId: number }>;
-  /** Resolves once this process receives the broadcasts to every channel its sockets joined so far. */
-  listening(): Promise<void>;
 }
 
 /** A command through a gate, with its typed reply. */
@@ -136,19 +134,15 @@ async function seatStudent(
     deps.join(socketId, seatChannels(code, { role: 'student', playerId: seated.id, teamId: seated.teamId, view }));
   room.connect(seated.id);
   return {
-    ...{
-      code,
-      playerId: seated.id,
-      teamId: seated.teamId,
-      view,
-      room: room.view('public'),
-      history,
-      scores: room.scores(),
-    },
-    ...{
-      roleChanges: player.teamId !== null ? room.roleChanges(player.teamId) : [],
-      messages: room.messages(player.teamId),
-    },
+    code,
+    playerId: seated.id,
+    teamId: seated.teamId,
+    view,
+    room: room.view('public'),
+    history,
+    scores: room.scores(),
+    roleChanges: player.teamId !== null ? room.roleChanges(player.teamId) : [],
+    messages: room.messages(player.teamId),
   };
 }
 
@@ -173,14 +167,13 @@ export async function answer(room: Room, ask: Ask, deps: AnswerDeps): Promise<un
       if (ask.socketId) deps.join(ask.socketId, seatChannels(code, { role: 'teacher' }));
       room.watch();
       return {
-        ...{
-          code,
-          room: room.view('teacher'),
-          latest: room.latestMinute(),
-          trends: room.trends(),
-          scores: room.scores(),
-        },
-        ...{ roleChanges: room.roleChanges(null), messages: room.messages('all') },
+        code,
+        room: room.view('teacher'),
+        latest: room.latestMinute(),
+        trends: room.trends(),
+        scores: room.scores(),
+        roleChanges: room.roleChanges(null),
+        messages: room.messages('all'),
       } satisfies TeacherSeat;
     }
     case 'observe':
@@ -251,6 +244,4 @@ export class LocalGate implements RoomGate {
   tokenSeat(tokenHash: string, code?: string): Promise<{ code: string; playerId: number }> {
     return tokenSeat(this.manager.deps.store, tokenHash, code);
   }
-
-  async listening(): Promise<void> {}
 }

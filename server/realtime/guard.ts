@@ -1,19 +1,22 @@
-// Connection-level guards for socket.io, below the classroom protocol: caps on the bytes waiting to be
-// sent to each connection (at once past a hard cap, after a while past a slow-reader cap), a budget for
-// every inbound packet (per connection and per address), a cap on open connections per address, the
-// per-socket event limit, and a per-address budget for requests answered with a history. A connection
-// past a cap is cut at once — its buffers are freed, not drained — and a client that reconnects starts afresh.
+// Connection-level guards for socket.io, below the classroom protocol, on engine.io's documented events and
+// properties only: caps on the bytes waiting to be sent to each connection (at once past a hard cap, after a while
+// past a slow-reader cap), a budget for every inbound packet (per connection and per address), a cap on open
+// connections per address, the per-socket event limit, and a per-address budget for requests answered with a
+// history. A connection past a cap is cut at once — its network sockets destroyed, so that their buffers are freed,
+// not drained — and a client that reconnects starts afresh.
 import type { IncomingMessage } from 'node:http';
 import type { Socket as NetSocket } from 'node:net';
-import type { Socket as EngineSocket } from 'engine.io';
 import { ErrorCode } from '../../shared/protocol/errors.ts';
-import type { Logger } from '../rooms/room.ts';
-import type { Clock, Timer } from '../rooms/clock.ts';
 import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
-import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import type { Clock, Timer } from '../lib/clock.ts';
+import { type BucketConfig, KeyedLimiter, TokenBucket } from '../lib/limiter.ts';
+import type { Logger } from '../lib/log.ts';
+import { type Metrics, noMetrics } from '../lib/metrics.ts';
 import { refusalsByKey, refusalsOf } from '../ops/refusals.ts';
-import { KeyedLimiter, TokenBucket, type BucketConfig } from './limits.ts';
-import type { IoServer } from './socket.ts';
+import type { IoServer, IoSocket } from './channels.ts';
+
+/** engine.io's socket under a socket.io socket: one connection, whatever its transport. */
+type EngineSocket = IoSocket['conn'];
 
 export interface ConnectionLimits {
   /** Bytes waiting to be sent to one connection (socket.io or feed) past which it is closed at once. */
@@ -58,8 +61,8 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 };
 
 /**
- * The outbound cap of one connection: `check(queued)` after anything is queued for it; cuts it past the
- * hard cap at once, and past the slow-reader cap if it is still there `slowReaderMs` later.
+ * The outbound cap of one connection: `check()` after anything is queued for it; cuts it past the hard cap at
+ * once, and past the slow-reader cap if it is still there `slowReaderMs` later.
  */
 export class QueueWatch {
   private timer: Timer | null = null;
@@ -71,7 +74,7 @@ export class QueueWatch {
     private readonly cut: (why: string, queued: number, limit: 'queued-bytes' | 'slow-reader') => void,
   ) {}
 
-  /** False when the connection was cut. */
+  /** False when the connection was cut. `extra`: bytes about to be queued. */
   check(extra = 0): boolean {
     const q = this.queued() + extra;
     if (q > this.limits.maxQueuedBytes) {
@@ -141,22 +144,29 @@ function packetBytes(p: { data?: unknown }): number {
   return 1;
 }
 
+/** The session id a request of an existing engine.io session carries (`?sid=`), or null for a first request. */
+function sessionOf(req: IncomingMessage): string | null {
+  const q = req.url?.indexOf('?') ?? -1;
+  return q < 0 ? null : new URLSearchParams(req.url?.slice(q + 1)).get('sid');
+}
+
 interface Watched {
   conn: EngineSocket;
   key: string;
   out: QueueWatch;
-  /** Bytes in engine.io's write buffer, not yet handed to the transport. */
-  pending: number;
-  /** TCP sockets of this session's long-polling answers (data may still sit in them). */
-  polls: Set<NetSocket>;
+  /** Bytes in engine.io's write buffer: created, not yet handed to the transport (its `flush` event). */
+  buffered: number;
+  /** The session's TCP sockets (its websocket's, its long-polling answers'): what they hold is not read yet. */
+  sockets: Set<NetSocket>;
+  /** Its websocket's TCP socket, once it has one. */
+  websocket: NetSocket | null;
   packets: TokenBucket;
 }
 
-/** What the transport has taken but the network not yet: the websocket's buffer, or unsent polling answers. */
-function transportBytes(w: Watched): number {
-  const t = w.conn.transport as unknown as { name: string; socket?: { bufferedAmount?: number } };
-  let n = t.name === 'websocket' ? (t.socket?.bufferedAmount ?? 0) : 0;
-  for (const s of w.polls) n += s.writableLength;
+/** Bytes waiting for one connection: in engine.io's buffer, and in its network sockets not yet taken by the kernel. */
+function queuedBytes(w: Watched): number {
+  let n = w.buffered;
+  for (const s of w.sockets) n += s.writableLength;
   return n;
 }
 
@@ -171,39 +181,53 @@ export interface GuardOptions {
   admit?: (req: IncomingMessage) => string | null;
 }
 
+/** The socket.io server's `allowRequest` option: connections per address, then `admit` (the Origin check). */
+export function allowRequest(o: GuardOptions) {
+  const refuse = refusalsByKey(o.metrics ?? noMetrics, o.log, 'rate limit refused a socket');
+  return (req: IncomingMessage, callback: (err: string | null | undefined, success: boolean) => void): void => {
+    const key = addressKey(clientAddress(req, o.trust));
+    if (!o.addresses.mayOpen(key)) {
+      refuse(key, 'socket:connections');
+      callback('too many connections from this address', false);
+      return;
+    }
+    const refused = o.admit?.(req) ?? null;
+    if (refused) callback(refused, false);
+    else callback(null, true);
+  };
+}
+
 export function guardSocketIo(io: IoServer, o: GuardOptions): void {
   const { limits, clock, addresses, log } = o;
   const metrics = o.metrics ?? noMetrics;
+  /** Sessions by id, for the requests that name theirs (`?sid=`). */
   const sessions = new Map<string, Watched>();
+  /** Sessions by their first request, until their id is known from a later request. */
+  const byRequest = new WeakMap<IncomingMessage, Watched>();
 
   /** A connection past a cap, cut: counted under `limit`, one line each (a connection is cut once). */
   const cut = (w: Watched, limit: string, why: string, extra: object = {}) => {
     if (w.conn.readyState === 'closed') return;
     metrics.rateLimited(`socket:${limit}`);
     log.warn({ address: w.key, limit: `socket:${limit}`, why, ...extra }, 'socket.io connection cut');
-    // Close the network sockets first: their buffers go with them, instead of waiting to drain.
-    const t = w.conn.transport as unknown as {
-      name: string;
-      socket?: { terminate?: () => void };
-      req?: IncomingMessage;
-    };
-    if (t.name === 'websocket') t.socket?.terminate?.();
-    t.req?.socket.destroy();
-    for (const s of w.polls) s.destroy();
-    // engine.io's close() would wait for the write buffer to drain, which a non-reader never does.
-    (w.conn as unknown as { onClose(reason: string, description?: string): void }).onClose('forced close', why);
+    // The network sockets first — the websocket's, and any still holding an answer — so that their buffers go with
+    // them instead of waiting to drain (a keep-alive socket that holds nothing may carry the client's next request).
+    for (const s of w.sockets) if (s === w.websocket || s.writableLength > 0) s.destroy();
+    // Discarding the transport: engine.io's close() would otherwise wait for its write buffer to drain.
+    w.conn.close(true);
   };
 
-  const refuseAddress = refusalsByKey(metrics, log, 'rate limit refused a socket');
-  io.engine.opts.allowRequest = (req, callback) => {
-    const key = addressKey(clientAddress(req, o.trust));
-    if (!addresses.mayOpen(key)) {
-      refuseAddress(key, 'socket:connections');
-      return callback('too many connections from this address', false);
-    }
-    const refused = o.admit?.(req) ?? null;
-    if (refused) return callback(refused, false);
-    callback(null, true);
+  /**
+   * The TCP socket of a request of the session, if its answer may wait in it: a long-polling answer (GET) or the
+   * websocket (an upgrade). Counted while it holds bytes; destroyed if the session is cut.
+   */
+  const track = (w: Watched, req: IncomingMessage) => {
+    const s = req.socket;
+    const upgrade = req.headers.upgrade?.toLowerCase() === 'websocket';
+    if (upgrade) w.websocket = s;
+    if ((!upgrade && req.method !== 'GET') || w.sockets.has(s) || s.destroyed) return;
+    w.sockets.add(s);
+    s.once('close', () => w.sockets.delete(s));
   };
 
   io.engine.on('connection', (conn: EngineSocket) => {
@@ -211,34 +235,29 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
     const w: Watched = {
       conn,
       key,
-      pending: 0,
-      polls: new Set(),
+      buffered: 0,
+      sockets: new Set(),
+      websocket: null,
       packets: new TokenBucket(limits.packets, clock),
       out: new QueueWatch(
         limits,
         clock,
-        () => w.pending + transportBytes(w),
+        () => queuedBytes(w),
         (why, queued, limit) => cut(w, limit, why, { queued }),
       ),
     };
-    // The session id, as long-polling requests carry it (?sid=).
-    const sid = (conn as unknown as { id: string }).id;
-    sessions.set(sid, w);
+    const sid = conn.transport.sid;
+    if (sid) sessions.set(sid, w);
+    byRequest.set(conn.request, w);
+    track(w, conn.request);
     const closed = addresses.opened(key);
-    const engine = conn as unknown as { transport: { name: string; writable: boolean }; writeBuffer: unknown[] };
     conn.on('packetCreate', (p: { data?: unknown }) => {
-      const bytes = packetBytes(p);
-      // The common case, every socket at every minute: a websocket with nothing waiting takes the packet at once
-      // (writable: its previous frames were handed to the network), so nothing queues and there is nothing to count.
-      const t = engine.transport;
-      if (t.writable && t.name === 'websocket' && engine.writeBuffer.length === 0 && bytes < limits.slowQueuedBytes)
-        return;
-      w.pending += bytes;
+      w.buffered += packetBytes(p);
       w.out.check();
     });
-    // A flush hands the whole write buffer to the transport.
+    // The write buffer handed to the transport: what it holds from now on is in the network sockets.
     conn.on('flush', () => {
-      w.pending = 0;
+      w.buffered = 0;
     });
     conn.on('packet', () => {
       if (!w.packets.take()) cut(w, 'packets', 'too many packets from this connection');
@@ -246,21 +265,21 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
     });
     conn.once('close', () => {
       w.out.stop();
-      sessions.delete(sid);
+      if (sid) sessions.delete(sid);
       closed();
       // Answers a client never read would otherwise stay in their sockets' buffers.
-      for (const s of w.polls) if (s.writableLength > 0) s.destroy();
-      w.polls.clear();
+      for (const s of w.sockets) if (s.writableLength > 0) s.destroy();
+      w.sockets.clear();
     });
   });
 
-  // Every long-polling answer passes here: remember its socket, to count what waits in it.
-  io.engine.on('headers', (_headers: unknown, req: IncomingMessage & { _query?: { sid?: string } }) => {
-    const w = req.method === 'GET' && req._query?.sid ? sessions.get(req._query.sid) : undefined;
-    if (!w || w.polls.has(req.socket)) return;
-    const s = req.socket;
-    w.polls.add(s);
-    s.once('close', () => w.polls.delete(s));
+  // Every later request of a session passes here (each long-polling answer, the websocket's upgrade): its TCP
+  // socket is counted with the session.
+  io.engine.on('headers', (_headers: unknown, req: IncomingMessage) => {
+    const sid = sessionOf(req);
+    const w = sid ? sessions.get(sid) : byRequest.get(req);
+    if (!w) return;
+    track(w, req);
     w.out.check();
   });
 
@@ -269,9 +288,7 @@ export function guardSocketIo(io: IoServer, o: GuardOptions): void {
   const heavy = new KeyedLimiter(limits.heavyRequests, clock);
   io.use((socket, next) => {
     const events = new TokenBucket(limits.events, clock);
-    const key =
-      sessions.get((socket.conn as unknown as { id: string }).id)?.key ??
-      addressKey(clientAddress(socket.request, o.trust));
+    const key = addressKey(clientAddress(socket.request, o.trust));
     const refused = refusalsOf(metrics, log, 'rate limit refused a socket', () => ({
       ip: key,
       room: socket.data.code,

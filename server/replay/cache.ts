@@ -1,17 +1,10 @@
 // Finished rounds never change: their replay is built and gzipped once, then served from memory.
 import { gzipSync } from 'node:zlib';
+import { trimOldest } from '../lib/maps.ts';
 
 export interface CachedBody {
   json: string;
   gzip: Buffer;
-}
-
-/** Drops a map's oldest entries (insertion order) until it holds at most `capacity`. */
-export function trimOldest<K, V>(map: Map<K, V>, capacity: number): void {
-  for (const key of map.keys()) {
-    if (map.size <= capacity) return;
-    map.delete(key);
-  }
 }
 
 export class ReplayCache {

@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { CoachTeam } from '../../shared/protocol/types.ts';
-import { trimOldest } from './cache.ts';
+import { trimOldest } from '../lib/maps.ts';
 import type { CoachOptions, CoachResult } from '../../shared/design/coach.ts';
 import type { ScheduledChange, SimulatorId } from '../../shared/sim/types.ts';
 
@@ -60,7 +60,9 @@ export class WorkerRunner implements CoachRunner {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(new URL('./coach.boot.mjs', import.meta.url));
+    // Compiled (dist/), the thread's module runs as it is; from the sources (tests, tools) through tsx.
+    const compiled = import.meta.url.endsWith('.js');
+    const w = new Worker(new URL(compiled ? './coach.thread.js' : './coach.boot.mjs', import.meta.url));
     w.unref();
     w.on('message', (m: { id: number; done?: CoachDone; error?: string }) => {
       const p = this.waiting.get(m.id);

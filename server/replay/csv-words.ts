@@ -1,11 +1,12 @@
 // The words of the CSV export in the reader's language, read from the web app's messages
 // (web/messages/<locale>.json: the same names the desk shows), so a spreadsheet speaks as the app does.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { csvFormat, type CsvFormat } from '../../shared/format.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
+import { projectPath } from '../lib/paths.ts';
 
-const MESSAGES = fileURLToPath(new URL('../../web/messages/', import.meta.url));
-const SETTINGS = fileURLToPath(new URL('../../project.inlang/settings.json', import.meta.url));
+const MESSAGES = `${projectPath('web', 'messages')}/`;
+const SETTINGS = projectPath('project.inlang', 'settings.json');
 
 const settings = JSON.parse(readFileSync(SETTINGS, 'utf8')) as { baseLocale: string; locales: string[] };
 export const CSV_LOCALES: readonly string[] = settings.locales;
@@ -16,6 +17,7 @@ const PREFIX: Record<SimulatorId, string> = { 'payment-switch': 'ps', 'web-servi
 
 export interface CsvWords {
   locale: string;
+  format: CsvFormat;
   /** A message by key with its {placeholders} filled; the key itself when the message is missing. */
   text(key: string, values?: Record<string, string | number>): string;
   indicator(sim: SimulatorId, key: string): string;
@@ -24,6 +26,8 @@ export interface CsvWords {
   option(sim: SimulatorId, control: string, option: string): string;
   goal(sim: SimulatorId, scenario: string, goalId: string, target: string): string;
 }
+
+export type { CsvFormat };
 
 const cache = new Map<string, CsvWords>();
 
@@ -53,6 +57,7 @@ export function csvWords(locale: string): CsvWords {
     );
   const words: CsvWords = {
     locale,
+    format: csvFormat(locale),
     text,
     indicator: (sim, key) => text(`${PREFIX[sim]}_ind_${key}`),
     control: (sim, key) => text(`${PREFIX[sim]}_ctl_${key}`),

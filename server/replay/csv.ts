@@ -1,6 +1,7 @@
 // CSV export of a round, for people: every column named in the reader's language with its unit and its
 // key — "Good-customer approval rate (%) [goodApproval]" — and every value in the unit the desk shows,
-// rounded to the desk's precision, never in exponent notation. Three parts: per team per minute every
+// rounded to the desk's precision, never in exponent notation, in the format a spreadsheet set to that
+// language opens by double-click (semicolons and decimal commas where the language writes 0,5). Three parts: per team per minute every
 // indicator and control; every control change; the scores. Written team by team, so that a large round
 // is produced in small pieces (exports.ts yields to the event loop between them).
 import { endedEarlyAt } from '../../shared/classroom/rank.ts';
@@ -19,9 +20,9 @@ import type {
   SimulatorId,
   Snapshot,
 } from '../../shared/sim/types.ts';
-import type { RoundRecord, Store } from '../db/store.ts';
-import type { TeamResultRecord } from '../db/writes.ts';
-import type { CsvWords } from './csv-words.ts';
+import type { RoundRecord, TeamResultRecord } from '../db/records.ts';
+import type { Store } from '../db/store.ts';
+import type { CsvFormat, CsvWords } from './csv-words.ts';
 
 /** A number already written out (rounded, no exponent): safe as it is, even when negative. */
 interface Numeral {
@@ -35,18 +36,21 @@ function plainNumber(v: number): string {
   return /e/i.test(s) ? v.toFixed(20).replace(/\.?0+$/, '') : s;
 }
 
-/** One CSV field: quoted when needed; text that a spreadsheet would run as a formula is defused. */
-export function csvField(v: Cell): string {
+const POINT: CsvFormat = { separator: ',', decimal: '.' };
+
+/**
+ * One CSV field in a format (comma and decimal point unless given): numbers with its decimal mark,
+ * quoted when needed; text that a spreadsheet would run as a formula is defused.
+ */
+export function csvField(v: Cell, format: CsvFormat = POINT): string {
   if (v === null) return '';
-  if (typeof v === 'number') return Number.isFinite(v) ? plainNumber(v) : '';
-  if (typeof v === 'object') return v.numeral;
+  if (typeof v === 'number' || typeof v === 'object') {
+    const n = typeof v === 'object' ? v.numeral : Number.isFinite(v) ? plainNumber(v) : '';
+    return format.decimal === '.' ? n : n.replace('.', format.decimal);
+  }
   let s = typeof v === 'boolean' ? (v ? 'true' : 'false') : v;
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-function line(cells: Cell[]): string {
-  return `${cells.map(csvField).join(',')}\r\n`;
+  return s.includes(format.separator) || /["\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** value × scale with the display's decimals ("99.9"); null when there is no finite value. */
@@ -97,6 +101,11 @@ class Writer {
   ) {
     this.sim = src.model.id;
   }
+  /** One row, in the reader's format (separator, decimal mark). */
+  line(cells: Cell[]): string {
+    const f = this.w.format;
+    return `${cells.map((c) => csvField(c, f)).join(f.separator)}\r\n`;
+  }
   /** The team's name as the screens show it (a what-if room's team keeps its original team's name). */
   team(t: { idx: number; name: string; whatIf?: WhatIfOrigin | null }): string {
     if (t.name) return t.name;
@@ -132,7 +141,7 @@ async function* minutes(x: Writer): AsyncGenerator<string> {
   for (const t of x.src.teams) {
     const snaps = await x.src.snapshots(t.teamId);
     const hasClock = snaps[0]?.clock !== undefined;
-    header ??= line([
+    header ??= x.line([
       ...first,
       ...(hasClock ? [label(w.text('csv_time_of_day'), 'HH:MM', 'clock')] : []),
       ...model.indicators.map((i) => label(w.indicator(x.sim, i.key), i.display.unit, i.key)),
@@ -140,7 +149,7 @@ async function* minutes(x: Writer): AsyncGenerator<string> {
     ]);
     let out = t === x.src.teams[0] ? header : '';
     for (const s of snaps) {
-      out += line([
+      out += x.line([
         t.teamId,
         x.team(t),
         s.minute,
@@ -152,12 +161,12 @@ async function* minutes(x: Writer): AsyncGenerator<string> {
     yield out;
   }
   // A round without teams: the first columns' header alone.
-  if (header === null) yield line(first);
+  if (header === null) yield x.line(first);
 }
 
 async function* changes(x: Writer): AsyncGenerator<string> {
   const w = x.w;
-  yield line([
+  yield x.line([
     label(w.text('csv_team_id'), '', 'team_id'),
     label(w.text('lb_team'), '', 'team'),
     label(w.text('csv_applied_at'), '', 'minute'),
@@ -173,7 +182,7 @@ async function* changes(x: Writer): AsyncGenerator<string> {
     for (const c of x.src.changes) {
       if (c.teamId !== t.teamId) continue;
       const def = x.src.model.controls.find((d) => d.key === c.key);
-      out += line([
+      out += x.line([
         t.teamId,
         x.team(t),
         c.minute,
@@ -200,7 +209,7 @@ async function* scores(x: Writer): AsyncGenerator<string> {
     if (target === undefined) throw new Error(`${round.scenario}: goal ${g.id} has no finite target (${g.target})`);
     return w.goal(x.sim, round.scenario, g.id, d.unit ? `${target} ${d.unit}` : target);
   };
-  yield line([
+  yield x.line([
     label(w.text('csv_team_id'), '', 'team_id'),
     label(w.text('lb_team'), '', 'team'),
     label(w.text('lb_score'), '', 'score'),
@@ -220,7 +229,7 @@ async function* scores(x: Writer): AsyncGenerator<string> {
   let out = '';
   for (const t of x.src.teams) {
     const res = x.src.results.get(t.teamId);
-    out += line([
+    out += x.line([
       t.teamId,
       x.team(t),
       res?.score ?? null,

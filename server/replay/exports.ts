@@ -3,7 +3,8 @@
 // for finished rounds, built once: kept in memory up to a byte budget and served from there.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { CSV_PARTS, type CsvPart } from '../../shared/protocol/types.ts';
-import type { RoomRecord, RoundRecord, Store } from '../db/store.ts';
+import type { RoomRecord, RoundRecord } from '../db/records.ts';
+import type { Store } from '../db/store.ts';
 import { csvPieces, roundSource } from './csv.ts';
 import { csvWords } from './csv-words.ts';
 import { zip } from './zip.ts';

@@ -1,14 +1,15 @@
 // A teacher's history and the replay of a round, built from what was stored.
-import { endedEarlyAt } from '../../shared/classroom/rank.ts';
+import { endedEarlyAt, rankRows } from '../../shared/classroom/rank.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { ForkInfo, HistoryRoom, HistoryRound, RoundReplay } from '../../shared/protocol/types.ts';
+import type { ForkInfo, HistoryRoom, HistoryRound, RoundReplay, RoundStanding } from '../../shared/protocol/types.ts';
 import { findChapters } from '../../shared/replay/chapters.ts';
 import { toColumns } from '../../shared/replay/columns.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { dealRoles } from '../../shared/classroom/roles.ts';
-import type { PlayerRecord, RoomRecord, RoundRecord, Store } from '../db/store.ts';
-import type { RoundMemberRecord } from '../db/writes.ts';
+import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/records.ts';
+import type { Store } from '../db/store.ts';
+import type { RoundMemberRecord } from '../db/records.ts';
 import { roundBaseline } from '../rooms/baseline.ts';
 
 export async function historyRound(store: Store, row: RoundRecord): Promise<HistoryRound> {
@@ -32,6 +33,20 @@ export async function historyRound(store: Store, row: RoundRecord): Promise<Hist
       };
     }),
   };
+}
+
+/** Every team's rank in the round, as every screen ranks (shared/classroom/rank.ts). */
+export function standingOf(round: HistoryRound): RoundStanding {
+  const ranked = rankRows(
+    round.teams.map((t) => ({
+      teamId: t.teamId,
+      score: t.score,
+      met: t.goalsMet,
+      complete: round.endedEarlyAt === null,
+      idx: t.idx,
+    })),
+  );
+  return { teams: round.teams.length, ranks: ranked.map((r) => ({ teamId: r.teamId, rank: r.rank })) };
 }
 
 /** Every room and round of a teacher, newest first. */
@@ -157,6 +172,7 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
     }),
     forks: forkList.filter((f): f is ForkInfo => f !== null),
     origin: round.forkOf ? await forkInfo(store, round.forkOf.roundId, round.forkOf) : null,
+    standing: standingOf(history),
   };
 }
 
@@ -172,5 +188,7 @@ export function studentReplay(full: RoundReplay, teamIds: readonly number[], sha
     teams: full.teams.filter((t) => keep(t.teamId)),
     forks: [],
     origin: null,
+    // Their team's real rank among all the teams; the others' names and scores stay the teacher's to share.
+    standing: { ...full.standing, ranks: full.standing.ranks.filter((r) => keep(r.teamId)) },
   };
 }

@@ -7,7 +7,7 @@ import type { BaselineSeries } from '../../shared/protocol/types.ts';
 import { baselineRun } from '../../shared/sim/engine.ts';
 import type { Baseline } from '../../shared/sim/score.ts';
 import type { SimModel } from '../../shared/sim/types.ts';
-import { trimOldest } from '../replay/cache.ts';
+import { trimOldest } from '../lib/maps.ts';
 
 export interface RoundBaseline {
   run: Baseline;

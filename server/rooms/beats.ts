@@ -1,9 +1,7 @@
-// A room's beats: the one timer that plans its next minute. Each minute is planned one tempo after the previous
-// plan (not after the previous minute was done), so the clock does not drift, and fires at the end of its slot
-// (`slotMs`) with every other room's minute due in the same slot — `leadMs` before it falls due, so that it can be
-// computed and stored by then and sent on time (the room holds it until it is due: room.ts). The room owns the
-// timer and stops it in dispose().
-import type { Clock, Timer } from './clock.ts';
+// A room's beat: the one timer that plans its next minute. Each minute is planned one tempo after the previous plan
+// (not after the previous minute was done), so the clock does not drift. The room owns the timer and stops it in
+// dispose().
+import type { Clock, Timer } from '../lib/clock.ts';
 import type { RoundRun } from './state.ts';
 
 export class Beats {
@@ -14,11 +12,8 @@ export class Beats {
 
   constructor(
     private readonly clock: Clock,
-    private readonly slotMs: number,
-    /** How long before its due time a minute is started (0: at its due time). */
-    private readonly leadMs: number,
-    /** A minute falls due at `at` by the plan; it was to start at `startAt`, `leadMs` before it. */
-    private readonly onBeat: (at: number, startAt: number) => void,
+    /** A minute falls due at `at` by the plan. */
+    private readonly onBeat: (at: number) => void,
   ) {}
 
   /** Whether a minute is planned. */
@@ -42,14 +37,12 @@ export class Beats {
     if (this.stopped) return;
     this.last = from;
     const at = from + tempo * 1000;
-    const startAt = at - this.leadMs;
-    const fireAt = this.slotMs > 0 ? Math.ceil(startAt / this.slotMs) * this.slotMs : startAt;
     this.timer = this.clock.setTimeout(
       () => {
         this.timer = null;
-        this.onBeat(at, startAt);
+        this.onBeat(at);
       },
-      Math.max(0, fireAt - this.clock.now()),
+      Math.max(0, at - this.clock.now()),
     );
   }
 
@@ -62,33 +55,5 @@ export class Beats {
   stop(): void {
     this.stopped = true;
     this.clear();
-  }
-}
-
-/**
- * A stored minute held until its due time (RoomDeps.minuteLeadMs): one at a time per room, a timer the room owns,
- * let go at once by release() (the room's dispose()).
- */
-export class DueHold {
-  private held: { timer: Timer; release: () => void } | null = null;
-
-  constructor(private readonly clock: Clock) {}
-
-  /** Resolves at `at`, or at release(), to true; false at once (no promise) if `at` has passed. */
-  until(at: number): Promise<boolean> | false {
-    const wait = at - this.clock.now();
-    if (wait <= 0) return false;
-    return new Promise((resolve) => {
-      const release = () => {
-        this.clock.clearTimeout(this.held?.timer);
-        this.held = null;
-        resolve(true);
-      };
-      this.held = { timer: this.clock.setTimeout(release, wait), release };
-    });
-  }
-
-  release(): void {
-    this.held?.release();
   }
 }

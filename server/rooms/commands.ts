@@ -6,7 +6,7 @@ import type { ClockAction, RoundConfig, Tempo } from '../../shared/protocol/type
 import type { ControlValue } from '../../shared/sim/types.ts';
 import type { ChangeRecord, TeacherMessage } from '../../shared/protocol/types.ts';
 import type { IdSource, Write } from '../db/writes.ts';
-import type { Channel, EventName, EventPayload } from './output.ts';
+import type { EventName, Emit } from './output.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
 
 /** A teacher's configuration patch as it arrives (the simulator is checked by the transition). */
@@ -33,11 +33,11 @@ export interface Commands {
   /** A short message to one team, or to all (null). */
   message: { input: { teamId: number | null; text: string }; reply: TeacherMessage };
   /**
-   * The room's timer: one minute of a running round (nothing otherwise). `firedAt`: when the timer fired;
-   * `dueAt`: when the minute falls due by the round's plan (before `firedAt` by the beat's slot, or after it by the
-   * minute's lead), for the delay it is measured by. The later of the two is the minute's `sentAt`.
+   * The room's timer: one minute of a running round (nothing otherwise). `dueAt`: when the minute falls due by the
+   * round's plan; it is sent with that time, so that a page counts down to the next one from the plan, not from a
+   * late timer.
    */
-  tick: { input: { firedAt: number; dueAt: number }; reply: undefined };
+  tick: { input: { dueAt: number }; reply: undefined };
   /** After a load: a round that was running when its process stopped resumes paused. */
   recover: { input: Record<never, never>; reply: undefined };
 }
@@ -46,14 +46,6 @@ export type CommandType = keyof Commands;
 export type CommandOf<K extends CommandType> = { type: K } & Commands[K]['input'];
 export type Command = { [K in CommandType]: CommandOf<K> }[CommandType];
 export type ReplyOf<C extends Command> = Commands[C['type']]['reply'];
-
-/** One event to one channel. */
-export interface Emit<E extends EventName> {
-  kind: 'emit';
-  to: Channel;
-  event: E;
-  payload: EventPayload<E>;
-}
 
 export type Message =
   | { [E in EventName]: Emit<E> }[EventName]
@@ -67,10 +59,6 @@ export type Message =
   | { kind: 'history'; playerId: number }
   /** A removed player's sockets are disconnected. */
   | { kind: 'drop'; playerId: number };
-
-export function emit<E extends EventName>(to: Channel, event: E, payload: EventPayload<E>): Emit<E> {
-  return { kind: 'emit', to, event, payload };
-}
 
 export interface Outcome<R> {
   next: RoomState;

@@ -3,7 +3,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { CODE_ALPHABET, CODE_LENGTH } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import { KeyedLimiter, type BucketConfig } from '../realtime/limits.ts';
+import { KeyedLimiter, type BucketConfig } from '../lib/limiter.ts';
 import type { RoomDeps } from './room.ts';
 
 export function newSecret(): string {

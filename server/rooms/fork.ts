@@ -39,10 +39,15 @@ export async function readFork(store: Store, ask: ForkAsk): Promise<{ config: Ro
   if (!team) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} did not play round ${roundId}`);
   const { simulator, scenario, minutes, tempo } = origin;
   const config = resolveConfig(withSplitView({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }), {});
-  const [changes, snapshots] = await Promise.all([
-    store.changesOfRound(roundId, { teamId, upToMinute: minute }),
+  // The team's changes to the end, not only to the fork's minute: a pending change the team itself made
+  // later keeps its author's name, so only the coach's own change reads "by Coach".
+  const [all, snapshots] = await Promise.all([
+    store.changesOfRound(roundId, { teamId, upToMinute: origin.minute }),
     store.snapshotsOfRound(roundId, { teamId, upToMinute: minute }),
   ]);
+  const changes = all.filter((c) => c.minute <= minute);
+  const authorOf = (c: ScheduledChange) =>
+    all.findLast((x) => x.minute === c.minute && x.key === c.key && x.value === c.value)?.author;
   return {
     config,
     from: {
@@ -51,7 +56,7 @@ export async function readFork(store: Store, ask: ForkAsk): Promise<{ config: Ro
       minute,
       changes,
       snapshots,
-      pending: checkPending(getModel(simulator), pending, minute, minutes),
+      pending: checkPending(getModel(simulator), pending, minute, minutes).map((c) => ({ ...c, author: authorOf(c) })),
     },
   };
 }

@@ -1,11 +1,6 @@
-// What a room tells the log about its rounds' lives, and the logger it tells it to (Fastify's, or a test's).
+// What a room tells the log about its rounds' lives.
+import type { Logger } from '../lib/log.ts';
 import type { RoundRun } from './state.ts';
-
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 /** Room life at info, with the room code: a round started or finished. */
 export function logLife(log: Logger, room: string, prev: RoundRun, next: RoundRun): void {

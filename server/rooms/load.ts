@@ -5,7 +5,8 @@
 // of a whole round's simulation, and anyone who knows a room's code can make the server load it.
 // `verify-replays` still re-simulates finished rounds (`resimulate`).
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { RoomRecord, RoundRecord, Store } from '../db/store.ts';
+import type { RoomRecord, RoundRecord } from '../db/records.ts';
+import type { Store } from '../db/store.ts';
 import { AppendOnly } from './append-only.ts';
 import { withSplitView } from './config.ts';
 import { rebuildTeam, roundRun, storedTeam, withStoredResult } from './round.ts';

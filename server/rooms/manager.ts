@@ -8,8 +8,8 @@ import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { RoomView, RoundConfig } from '../../shared/protocol/types.ts';
 import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Write } from '../db/writes.ts';
-import type { RoomRecord, RoundRecord } from '../db/store.ts';
-import type { Timer } from './clock.ts';
+import type { RoomRecord, RoundRecord } from '../db/records.ts';
+import type { Timer } from '../lib/clock.ts';
 import type { ConfigPatch } from './commands.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 import {
@@ -26,7 +26,6 @@ import { loadRoom } from './load.ts';
 import { type Loaded, recoverRooms } from './recover.ts';
 import { NotOwnerError, type Ownership, type RoomGuard } from './ownership.ts';
 import { Room, type RoomDeps } from './room.ts';
-import type { PlayerState } from './state.ts';
 import { sweepIdle } from './sweep.ts';
 import { openRoom } from './transitions/open.ts';
 
@@ -262,39 +261,9 @@ export class RoomManager {
     );
   }
 
-  async joinStudent(code: string, name: string): Promise<{ room: Room; player: PlayerState; token: string }> {
-    const room = await this.forViewers(code);
-    const token = newSecret();
-    const player = await room.dispatch({ type: 'join', name, tokenHash: hashSecret(token) });
-    return { room, player, token };
-  }
-
-  /** The room and player of a student token (a refresh, a new device, a restarted server). */
-  async rejoin(token: string, code?: string): Promise<{ room: Room; player: PlayerState }> {
-    const invalid = () => new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token is not valid');
-    const row = await this.deps.store.playerByTokenHash(hashSecret(token));
-    if (!row || row.removed) throw invalid();
-    const roomRow = await this.deps.store.roomById(row.roomId);
-    if (!roomRow) throw invalid();
-    if (code !== undefined && normalizeCode(code) !== roomRow.code)
-      throw new ClassroomError(ErrorCode.BAD_TOKEN, 'this student token belongs to another room');
-    const room = await this.loadOnce(roomRow);
-    const player = room.player(row.id);
-    if (!player) throw invalid();
-    return { room, player };
-  }
-
   /** The teacher a key belongs to. Keys are 256-bit secrets looked up by hash: comparing ids leaks nothing useful. */
   private teacherOf(key: string): Promise<number | undefined> {
     return this.deps.store.teacherByKeyHash(hashSecret(key));
-  }
-
-  /** The room, if the key is its teacher's. */
-  async teacherRoom(code: string, key: string): Promise<Room> {
-    const room = await this.get(code);
-    if ((await this.teacherOf(key)) !== room.teacherId)
-      throw new ClassroomError(ErrorCode.BAD_KEY, 'this teacher key does not open this room');
-    return room;
   }
 
   async teacherId(key: string): Promise<number> {

@@ -1,7 +1,6 @@
-// How a room reaches people: a small interface, implemented over socket.io (+ the plain feed) in
-// production and by an in-memory recorder in tests.
+// How a room reaches people: the channels of a room, the events sent on them, and the small interface a room sends
+// through (socket.io and the plain feed in the server, a recorder in tests).
 import type { ServerToClient } from '../../shared/protocol/events.ts';
-import type { Emit } from './commands.ts';
 
 export type Channel =
   | { kind: 'all' }
@@ -37,38 +36,14 @@ export interface RoomOutput {
   ): void;
 }
 
-/** Records everything a room sends, for tests. */
-export class MemoryOutput implements RoomOutput {
-  readonly sent: { code: string; to: Channel; event: EventName; payload: unknown }[] = [];
-  readonly placed: { code: string; playerId: number; teamId: number | null }[] = [];
-  readonly dropped: { code: string; playerId: number }[] = [];
-  readonly viewed: { code: string; playerId: number; from: Channel | null; to: Channel | null }[] = [];
-  /** Kinds of channel nobody listens to (tests turn them off); everyone listens by default. */
-  readonly deaf = new Set<Channel['kind']>();
-  listens(_code: string, to: Channel): boolean {
-    return !this.deaf.has(to.kind);
-  }
-  emit<E extends EventName>(code: string, to: Channel, event: E, payload: EventPayload<E>): void {
-    this.sent.push({ code, to, event, payload });
-  }
-  placePlayer(code: string, playerId: number, teamId: number | null): void {
-    this.placed.push({ code, playerId, teamId });
-  }
-  dropPlayer(code: string, playerId: number): void {
-    this.dropped.push({ code, playerId });
-  }
-  viewPlayer(code: string, playerId: number, from: Channel | null, to: Channel | null): void {
-    this.viewed.push({ code, playerId, from, to });
-  }
-  /** Payloads of one event, optionally to one kind of channel. */
-  of<E extends EventName>(event: E, kind?: Channel['kind']): EventPayload<E>[] {
-    return this.sent
-      .filter((s) => s.event === event && (!kind || s.to.kind === kind))
-      .map((s) => s.payload as EventPayload<E>);
-  }
+/** One event to one channel. */
+export interface Emit<E extends EventName> {
+  kind: 'emit';
+  to: Channel;
+  event: E;
+  payload: EventPayload<E>;
 }
 
-/** One message to its audience in room `code`. */
-export function deliver<E extends EventName>(out: RoomOutput, code: string, m: Emit<E>): void {
-  out.emit(code, m.to, m.event, m.payload);
+export function emit<E extends EventName>(to: Channel, event: E, payload: EventPayload<E>): Emit<E> {
+  return { kind: 'emit', to, event, payload };
 }

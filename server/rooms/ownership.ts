@@ -1,9 +1,8 @@
 // Whose room it is when several processes share one database (cluster mode): the manager asks an Ownership for
 // each room it creates or loads, and the room's shell passes every commit through the room's guard. One process
 // on SQLite has no Ownership and nothing here runs. The implementation is server/cluster/ownership.ts.
-import type { RoomRecord } from '../db/store.ts';
+import type { RoomRecord } from '../db/records.ts';
 import type { Write } from '../db/writes.ts';
-import type { Room } from './room.ts';
 
 /** This process does not own the room (any more): nothing was done; the caller may ask the owner instead. */
 export class NotOwnerError extends Error {
@@ -37,11 +36,18 @@ export interface Claim {
   recent: boolean;
 }
 
+/** A room as its owner counts who is connected to it. */
+export interface HeldRoom {
+  readonly code: string;
+  /** Who is connected, counted again (one entry per student socket, and the teacher's and observers' sockets). */
+  recount(studentSockets: readonly number[], watchers: number): void;
+}
+
 export interface Ownership {
   /** Takes a room that is being created (its code is new). `onLost` is called if it is lost later. */
   claimNew(code: string, onLost: (reason: string) => void): Promise<RoomGuard>;
   /** Takes a stored room; throws NotOwnerError when another process holds it. */
   claim(row: RoomRecord, onLost: (reason: string) => void): Promise<Claim>;
   /** Called once a taken room is loaded: who is connected through any process, and a fresh view to them. */
-  adopted(room: Room): Promise<void>;
+  adopted(room: HeldRoom): Promise<void>;
 }

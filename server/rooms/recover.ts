@@ -1,8 +1,10 @@
 // Recovery at start-up: every room whose latest round was running or paused when the process stopped, read from
 // the database (re-simulated, load.ts) and handed to whoever holds rooms (RoomManager), which leaves it paused.
-import type { RoomRecord, Store } from '../db/store.ts';
+import type { RoomRecord } from '../db/records.ts';
+import type { Store } from '../db/store.ts';
 import { loadRoom } from './load.ts';
-import type { Logger, Room } from './room.ts';
+import type { Logger } from '../lib/log.ts';
+import type { Room } from './room.ts';
 
 export type Loaded = Awaited<ReturnType<typeof loadRoom>>;
 

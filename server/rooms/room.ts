@@ -1,8 +1,8 @@
-// The shell around a room's state: it handles one command at a time (a promise queue), stores what
-// the command's transition asks to store, and only then swaps in the next state and sends the
-// messages — stored before seen. A failed commit changes nothing. It also owns the room's timers (its
-// Beats, and the DueHold of a minute stored ahead of its time; both stopped in dispose()) and who is connected.
-export type { Logger } from './life.ts';
+// The shell around a room's state. Inputs queue; the room takes every input waiting at once, applies their pure
+// transitions in order, stores all their writes in one commit, and only then swaps in the next state and sends the
+// messages — stored before seen. A refused input changes nothing; a failed commit changes nothing either (each
+// input is then tried alone, so that one bad write fails only its own input). The room also owns its timer (its
+// Beats, stopped in dispose()) and who is connected.
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type {
   RoleChange,
@@ -16,18 +16,19 @@ import type {
 import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
 import { FencedError, type Write } from '../db/writes.ts';
-import type { Metrics } from '../ops/metrics.ts';
-import { Beats, DueHold } from './beats.ts';
-import type { Clock } from './clock.ts';
-import { emit, type CommandOf, type Commands, type CommandType, type Message } from './commands.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { Logger } from '../lib/log.ts';
+import type { Metrics } from '../lib/metrics.ts';
+import { Beats } from './beats.ts';
+import type { Command, CommandOf, Commands, CommandType, Message, Outcome } from './commands.ts';
+import { logLife } from './life.ts';
 import type { Mismatches } from './load.ts';
-import { deliver, type RoomOutput } from './output.ts';
-import { logLife, type Logger } from './life.ts';
+import { readTeamMinutes, type TeamMinutes } from './minutes.ts';
+import { emit, type RoomOutput } from './output.ts';
 import { NotOwnerError, type RoomGuard } from './ownership.ts';
 import { Presence } from './presence.ts';
-import { readTeamMinutes, type TeamMinutes } from './minutes.ts';
+import { historyFor, teamMinutes, type ViewChannel, viewMoves, viewOf } from './split-view.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
-import { historyFor, teamMinutes, viewMoves, viewOf, type ViewChannel } from './split-view.ts';
 import { transition } from './transitions/index.ts';
 import {
   headlineTrends,
@@ -53,30 +54,32 @@ export interface RoomDeps {
   drawSeed(): number;
   /** Tick duration, lag and failures (ops/metrics.ts); none by default. */
   metrics?: Metrics;
-  /**
-   * Minutes that fall due within the same slot of this many milliseconds of the clock are played together, at
-   * the slot's end: one timer, one transaction and one fsync for all those rooms instead of one each. 0 (the
-   * default): each minute at its own time.
-   */
-  beatSlotMs?: number;
-  /**
-   * A minute is started this many milliseconds before it falls due, and held once stored until it is due: the
-   * class gets it on the beat, not after its computing and its transaction. A change that reaches the room in
-   * those last milliseconds of a minute, like one that comes while the minute is being stored, takes effect a
-   * minute later. 0 (the default): each minute starts at its due time.
-   */
-  minuteLeadMs?: number;
+}
+
+/** An input waiting for its turn, with whoever waits for its reply. */
+interface Pending {
+  cmd: Command;
+  resolve(reply: unknown): void;
+  reject(e: unknown): void;
+}
+
+/** An input's transition, computed from the state the inputs before it in the batch left. */
+interface Step {
+  pending: Pending;
+  before: RoomState;
+  out: Outcome<unknown>;
 }
 
 export class Room {
   private current: RoomState;
   private readonly presence: Presence;
-  /** The last command in the queue; the next one starts when it settles. */
-  private tail: Promise<unknown> = Promise.resolve();
-  private queued = 0;
+  /** Inputs waiting for the room's next turn. */
+  private inbox: Pending[] = [];
+  /** The turn under way (inputs taken, stored, sent), if any. */
+  private turn: Promise<void> | null = null;
+  /** Messages read from the database before they are sent (a moved player's history), under way. */
+  private readonly sending = new Set<Promise<void>>();
   private readonly beats: Beats;
-  /** A stored minute waiting for its due time (minuteLeadMs). */
-  private readonly hold: DueHold;
   private disposed: Error | null = null;
   /** The round the room was loaded with (recoveryMismatches are of its teams). */
   private readonly loadedRound: number;
@@ -92,10 +95,7 @@ export class Room {
     this.current = state;
     this.loadedRound = state.round.id;
     this.presence = new Presence(deps.clock.now());
-    this.beats = new Beats(deps.clock, deps.beatSlotMs ?? 0, deps.minuteLeadMs ?? 0, (at, startAt) =>
-      this.beat(at, startAt),
-    );
-    this.hold = new DueHold(deps.clock);
+    this.beats = new Beats(deps.clock, (at) => this.beat(at));
   }
 
   get state(): RoomState {
@@ -114,71 +114,113 @@ export class Room {
     return this.current.teacherId;
   }
 
-  // ── commands ─────────────────────────────────────────────────────────
+  // ── inputs ───────────────────────────────────────────────────────────
   /**
-   * Queues a command: it runs after the ones before it, its writes are stored, then its next state
-   * and messages take effect, and the reply comes back. A refused command (ClassroomError) or a
-   * failed commit (STORAGE_FAILED) changes nothing.
+   * Queues an input: it is handled with every other input waiting when the room's turn comes (those of the same
+   * turn of the event loop among them), after the ones before it; the reply comes back once its writes are stored
+   * and its messages sent. A refused input (ClassroomError) or a failed commit (STORAGE_FAILED) changes nothing.
    */
   dispatch<K extends CommandType>(cmd: CommandOf<K>): Promise<Commands[K]['reply']> {
-    this.queued++;
-    const run = this.tail.then(() => this.run(cmd)).finally(() => this.queued--);
-    this.tail = run.catch(() => undefined);
-    return run;
+    return new Promise((resolve, reject) => {
+      this.inbox.push({ cmd: cmd as Command, resolve: resolve as (reply: unknown) => void, reject });
+      // After this turn of the event loop, so that the inputs that arrive in it go together.
+      this.turn ??= new Promise<void>((done) => setImmediate(done)).then(() => this.drain());
+    });
   }
 
-  /** Resolves when every command queued so far (and any queued meanwhile) has been handled. */
+  /** Resolves when every input queued so far (and any queued meanwhile) has been handled, and what it sent is out. */
   async settled(): Promise<void> {
-    let t: Promise<unknown>;
-    do {
-      t = this.tail;
-      await t;
-    } while (t !== this.tail);
-  }
-
-  private async run<K extends CommandType>(cmd: CommandOf<K>): Promise<Commands[K]['reply']> {
-    if (this.disposed) throw this.disposed;
-    const { store, clock, drawSeed } = this.deps;
-    await store.ids.ready();
-    const t0 = performance.now();
-    /** Time a stored minute waited for its due time: not the room's work, left out of its durations. */
-    let heldMs = 0;
-    try {
-      const prev = this.current;
-      const now = clock.now();
-      const connected = (id: number) => this.presence.isConnected(id);
-      const out = transition(prev, cmd, { now, ids: store.ids, drawSeed, connected });
-      const t1 = performance.now();
-      await this.store(out.writes, cmd.type);
-      const t2 = performance.now();
-      // A minute started ahead of its time is seen at its time: stored, then held (with the commands behind it).
-      const held = cmd.type === 'tick' && !this.disposed && this.hold.until((cmd as CommandOf<'tick'>).dueAt);
-      if (held) {
-        await held;
-        if (this.disposed) throw this.disposed;
-        heldMs = performance.now() - t2;
-      }
-      this.current = out.next;
-      this.beats.follow(prev.round, out.next.round, now);
-      // Sockets follow their player's view first, so that a minute sent by this command reaches them.
-      for (const v of viewMoves(prev, out.next)) this.deps.out.viewPlayer(this.code, v.playerId, v.from, v.to);
-      this.send(out.messages);
-      logLife(this.deps.log, this.code, prev.round, out.next.round);
-      if (cmd.type === 'tick') {
-        this.deps.metrics?.tickPhases(t1 - t0, t2 - t1, performance.now() - t2 - heldMs);
-        // A beat that found its round paused or ended played no minute: nothing reached a class late.
-        const { dueAt } = cmd as CommandOf<'tick'>;
-        if (out.next.round.minute !== prev.round.minute) this.deps.metrics?.minuteDelay(clock.now() - dueAt);
-      }
-      return out.reply;
-    } finally {
-      if (cmd.type === 'tick') this.deps.metrics?.tick(performance.now() - t0 - heldMs);
+    while (this.turn || this.sending.size > 0) {
+      await this.turn;
+      await Promise.all(this.sending);
     }
   }
 
-  private async store(writes: readonly Write[], command: CommandType): Promise<void> {
+  /** Nothing waiting and nothing under way. */
+  private get idle(): boolean {
+    return this.turn === null && this.inbox.length === 0;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.inbox.length > 0) {
+        const batch = this.inbox;
+        this.inbox = [];
+        await this.take(batch);
+      }
+    } finally {
+      this.turn = null;
+    }
+  }
+
+  /** One turn: the batch's transitions in order, one commit, the new state, the messages, the replies. */
+  private async take(batch: readonly Pending[]): Promise<void> {
+    if (this.disposed) {
+      for (const p of batch) p.reject(this.disposed);
+      return;
+    }
+    const { store, clock, drawSeed } = this.deps;
+    const t0 = performance.now();
+    try {
+      await store.ids.ready();
+    } catch (e) {
+      for (const p of batch) p.reject(e);
+      return;
+    }
+    const now = clock.now();
+    const connected = (id: number) => this.presence.isConnected(id);
+    const ctx = { now, ids: store.ids, drawSeed, connected };
+    const steps: Step[] = [];
+    let state = this.current;
+    for (const pending of batch) {
+      try {
+        const out = transition(state, pending.cmd, ctx);
+        steps.push({ pending, before: state, out });
+        state = out.next;
+      } catch (e) {
+        pending.reject(e);
+      }
+    }
+    if (steps.length === 0) return;
+    try {
+      await this.store(steps);
+    } catch (e) {
+      // Tried again one by one, each from the state the ones before it left: one input's bad write fails it alone.
+      if (steps.length > 1 && e instanceof ClassroomError && !this.disposed) {
+        for (const s of steps) await this.take([s.pending]);
+        return;
+      }
+      for (const s of steps) {
+        if (s.pending.cmd.type === 'tick') this.deps.metrics?.tick(performance.now() - t0);
+        s.pending.reject(e);
+      }
+      return;
+    }
+    this.current = state;
+    for (const { before, out } of steps) {
+      // The timer follows each input in turn (a pause then a resume plans from the resume).
+      this.beats.follow(before.round, out.next.round, now);
+      // Sockets follow their player's view first, so that a minute sent by this input reaches them.
+      for (const v of viewMoves(before, out.next)) this.deps.out.viewPlayer(this.code, v.playerId, v.from, v.to);
+      this.send(out.messages);
+      logLife(this.deps.log, this.code, before.round, out.next.round);
+    }
+    const metrics = this.deps.metrics;
+    for (const { pending, before, out } of steps) {
+      pending.resolve(out.reply);
+      if (pending.cmd.type !== 'tick') continue;
+      metrics?.tick(performance.now() - t0);
+      // A beat that found its round paused or ended played no minute: nothing reached a class late.
+      if (out.next.round.minute !== before.round.minute) metrics?.minuteDelay(clock.now() - pending.cmd.dueAt);
+    }
+  }
+
+  /** The batch's writes in one commit (in cluster mode sealed with the room's fence). */
+  private async store(steps: readonly Step[]): Promise<void> {
+    const writes: Write[] = [];
+    for (const s of steps) writes.push(...s.out.writes);
     // Cluster mode: with the room's fencing write, or not at all when the lease is not surely ours (NotOwnerError).
-    let sealed = writes;
+    let sealed: readonly Write[] = writes;
     if (this.guard) {
       try {
         sealed = this.guard.seal(this.id, writes);
@@ -196,7 +238,7 @@ export class Room {
         throw e;
       }
       this.deps.log.error(
-        { room: this.code, command, minute: this.current.round.minute, err: e },
+        { room: this.code, inputs: steps.map((s) => s.pending.cmd.type), minute: this.current.round.minute, err: e },
         'could not store a change of the room',
       );
       throw new ClassroomError(ErrorCode.STORAGE_FAILED, 'the server could not store this: nothing changed');
@@ -208,7 +250,7 @@ export class Room {
     for (const m of messages) {
       switch (m.kind) {
         case 'emit':
-          deliver(out, this.code, m);
+          out.emit(this.code, m.to, m.event, m.payload);
           break;
         case 'room':
           out.emit(this.code, { kind: 'teacher' }, 'room', this.view('teacher'));
@@ -219,7 +261,10 @@ export class Room {
             out.emit(this.code, { kind: 'observers' }, 'summary', roomSummary(m.round, m.sentAt));
           break;
         case 'history':
-          void this.sendHistory(m.playerId);
+          {
+            const sent = this.sendHistory(m.playerId).finally(() => this.sending.delete(sent));
+            this.sending.add(sent);
+          }
           break;
         case 'place':
           out.placePlayer(
@@ -259,12 +304,11 @@ export class Room {
    * stored, the round stays at its last stored minute, still running, the teacher is told, and the
    * next beat tries again.
    */
-  private beat(at: number, startAt: number): void {
-    // Late against when it was to start: its due time less the minute's lead.
-    this.deps.metrics?.tickLag(this.deps.clock.now() - startAt);
+  private beat(at: number): void {
+    this.deps.metrics?.tickLag(this.deps.clock.now() - at);
     const r = this.current.round;
     if (r.state === 'running') this.beats.plan(at, r.tempo);
-    this.dispatch({ type: 'tick', firedAt: this.deps.clock.now(), dueAt: at }).catch((err: unknown) => {
+    this.dispatch({ type: 'tick', dueAt: at }).catch((err: unknown) => {
       if (this.disposed) return;
       this.deps.metrics?.tickFailed();
       const minute = this.current.round.minute + 1;
@@ -304,9 +348,7 @@ export class Room {
   }
   /** Nothing queued, nothing running, nobody connected for at least `ms`: the room can leave memory. */
   idleFor(ms: number): boolean {
-    return (
-      this.queued === 0 && this.current.round.state !== 'running' && this.presence.quietFor(ms, this.deps.clock.now())
-    );
+    return this.idle && this.current.round.state !== 'running' && this.presence.quietFor(ms, this.deps.clock.now());
   }
 
   // ── views ────────────────────────────────────────────────────────────
@@ -392,7 +434,5 @@ export class Room {
   dispose(reason?: Error): void {
     this.disposed = reason ?? new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
     this.beats.stop();
-    // A held minute is stored: it is not sent from here (a reload, a restart or the next owner shows it).
-    this.hold.release();
   }
 }

@@ -6,8 +6,8 @@ import { ledgerAt } from '../../shared/classroom/ledger.ts';
 import { evaluateTallies, noTallies, scoreRuleOf, tallyGoals, type GoalTallies } from '../../shared/sim/score.ts';
 import type { ChangeRecord } from '../../shared/protocol/types.ts';
 import type { ControlChange, SimStateBase, Snapshot } from '../../shared/sim/types.ts';
-import type { RoundRecord } from '../db/store.ts';
-import type { TeamResultRecord } from '../db/writes.ts';
+import type { RoundRecord } from '../db/records.ts';
+import type { TeamResultRecord } from '../db/records.ts';
 import { AppendOnly } from './append-only.ts';
 import { roundBaseline, type RoundBaseline } from './baseline.ts';
 import type { RoundRun, TeamRun } from './state.ts';
@@ -58,21 +58,9 @@ export function roundRun(row: RoundRecord): RoundRun {
   };
 }
 
-/**
- * Each team's goal tallies over its minutes, kept beside the (immutable) team rather than in it: the next
- * minute adds to them. A team made from a list of minutes (a load) is tallied over them once.
- */
-const tallies = new WeakMap<TeamRun, GoalTallies>();
-
 /** The model's headline indicators, in order: the teacher's trends keep these of every minute (TeamRun.headlines). */
-const headlineKeysOf = new WeakMap<RoundRun['model'], readonly string[]>();
 export function headlineKeys(model: RoundRun['model']): readonly string[] {
-  let keys = headlineKeysOf.get(model);
-  if (!keys) {
-    keys = model.indicators.filter((i) => i.headline).map((i) => i.key);
-    headlineKeysOf.set(model, keys);
-  }
-  return keys;
+  return model.indicators.filter((i) => i.headline).map((i) => i.key);
 }
 const headlinesOf = (model: RoundRun['model'], s: Snapshot): number[] =>
   headlineKeys(model).map((k) => s.indicators[k]);
@@ -127,8 +115,8 @@ function evaluated(
     progress: r.goals,
     score: r.score,
     ledger: ledgerAt(last, round.model.ledger.total, base.series, scoreRuleOf(round.scenarioDef)),
+    tallies: now,
   };
-  tallies.set(team, now);
   return team;
 }
 
@@ -154,9 +142,7 @@ export function advanceTeam(round: RoundRun, t: TeamRun, minute: number): TeamRu
   }
   const sim: SimStateBase = stepRound(round.model, t.sim, due);
   const s = sim.snapshot;
-  const prev = tallies.get(t);
-  if (!prev) throw new Error(`team ${t.teamId} of round ${round.id} has no goal tallies`);
-  const now = tallyGoals(round.scenarioDef.goals, prev, s);
+  const now = tallyGoals(round.scenarioDef.goals, t.tallies, s);
   const headlines = t.headlines.appendAll(headlinesOf(round.model, s));
   return evaluated(round, t.teamId, t.idx, t.name, sim, s, headlines, t.changes, now);
 }
@@ -252,20 +238,12 @@ export function withStoredResult(t: TeamRun, stored: TeamResultRecord | undefine
   return stored ? withTeam(t, { progress: stored.goals, score: stored.score }) : t;
 }
 
-/**
- * The team with other fields than its minutes (a change recorded, a new name, a stored verdict). It keeps its
- * goal tallies, which depend on its minutes only: its next minute adds to them, where a copy without them went
- * over every minute so far again (each of the ~100 changes a second at 10,000 students, minute 200 of a long
- * round as much as minute 2).
- */
+/** The team with other fields than its minutes (a change recorded, a new name, a stored verdict). */
 export function withTeam(
   t: TeamRun,
   patch: Partial<Pick<TeamRun, 'changes' | 'name' | 'progress' | 'score'>>,
 ): TeamRun {
-  const next: TeamRun = { ...t, ...patch };
-  const kept = tallies.get(t);
-  if (kept) tallies.set(next, kept);
-  return next;
+  return { ...t, ...patch };
 }
 
 /** Every team's final goals and score, as stored when a round ends. */

@@ -6,7 +6,7 @@
 import { splitSnapshot, viewKey, visibleKeys } from '../../shared/classroom/split.ts';
 import type { TeamHistory, TeamMinute } from '../../shared/protocol/types.ts';
 import type { SimMeta, Snapshot } from '../../shared/sim/types.ts';
-import { emit, type Emit } from './commands.ts';
+import { emit, type Emit } from './output.ts';
 import type { Channel } from './output.ts';
 import type { PlayerState, RoomState, RoundRun, TeamRun } from './state.ts';
 import { teamHistory, teamMinute } from './views.ts';
@@ -18,21 +18,9 @@ export function viewOf(model: SimMeta, p: Pick<PlayerState, 'teamId' | 'roles' |
   return p.teamId === null || p.removed ? null : { kind: 'view', teamId: p.teamId, view: viewKey(model, p.roles) };
 }
 
-/** The keys a view sees, made once per model and role set. */
-const keysCache = new WeakMap<SimMeta, Map<string, ReadonlySet<string>>>();
-function keysOf(model: SimMeta, view: string): ReadonlySet<string> {
-  let byView = keysCache.get(model);
-  if (!byView) {
-    byView = new Map();
-    keysCache.set(model, byView);
-  }
-  let keys = byView.get(view);
-  if (!keys) {
-    keys = visibleKeys(model, view === '' ? [] : view.split('+'));
-    byView.set(view, keys);
-  }
-  return keys;
-}
+/** The keys a view sees ('' for an analyst: no role). */
+const keysOf = (model: SimMeta, view: string): ReadonlySet<string> =>
+  visibleKeys(model, view === '' ? [] : view.split('+'));
 
 const sameView = (a: ViewChannel | null, b: ViewChannel | null) => a?.teamId === b?.teamId && a?.view === b?.view;
 

@@ -12,8 +12,9 @@ import type {
   Tempo,
   WhatIfOrigin,
 } from '../../shared/protocol/types.ts';
+import type { GoalTallies } from '../../shared/sim/score.ts';
 import type { GoalResult, ScenarioDef, SimModel, SimStateBase, SimulatorId, Snapshot } from '../../shared/sim/types.ts';
-import type { RoundMemberRecord } from '../db/writes.ts';
+import type { RoundMemberRecord } from '../db/records.ts';
 import type { AppendOnly } from './append-only.ts';
 import type { RoundBaseline } from './baseline.ts';
 
@@ -49,7 +50,7 @@ export interface TeamRun {
   /**
    * The latest minute. The earlier ones are not kept: they are in the database, stored before they were seen,
    * and a desk's history is read from there (Room.historyFor). A round's past minutes held as objects were a
-   * third of what the collector copied at 10,000 students (docs/performance-log.md, "The tenth stretch").
+   * third of what the collector copied at 10,000 students.
    */
   readonly snapshot: Snapshot;
   /**
@@ -64,6 +65,8 @@ export interface TeamRun {
   readonly score: number | null;
   /** The ledger at the latest minute against the round's baseline at that minute. */
   readonly ledger: LedgerFigures;
+  /** The goals' running tallies over the minutes so far: the next minute adds to them. */
+  readonly tallies: GoalTallies;
 }
 
 export interface RoundRun {

@@ -1,9 +1,7 @@
 // What people are sent, computed from a room's state: the room view, a team's minute and history,
-// the teacher's and observers' minute, the scores. Pure. The minutes also come as JSON text made from
-// each snapshot's text, serialised once: the text that is stored is the one that is broadcast.
+// the teacher's and observers' minute, the scores. Pure.
 import { endedEarlyAt } from '../../shared/classroom/rank.ts';
 import type {
-  LedgerFigures,
   RoleChange,
   RoomMinute,
   RoomSummary,
@@ -65,7 +63,6 @@ export function messagesFor(r: RoundRun, teamId: number | null | 'all'): Teacher
 }
 
 export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
-  // The team's own list (never changed once made): the minute's text is made once for it (teamFieldsJson).
   return {
     teamId: t.teamId,
     snapshot: t.snapshot,
@@ -78,8 +75,14 @@ export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
 /** A team's history: `snapshots`, its minutes `0…` its latest, as stored (Room.historyOf reads them). */
 export function teamHistory(r: RoundRun, t: TeamRun, snapshots: Snapshot[]): TeamHistory {
   return {
-    ...{ roundId: r.id, teamId: t.teamId, snapshots, changes: t.changes.toArray() },
-    ...{ roleChanges: roleChangesOf(r, t.teamId), progress: [...t.progress], score: t.score, ledger: t.ledger },
+    roundId: r.id,
+    teamId: t.teamId,
+    snapshots,
+    changes: t.changes.toArray(),
+    roleChanges: roleChangesOf(r, t.teamId),
+    progress: [...t.progress],
+    score: t.score,
+    ledger: t.ledger,
     baseline: r.baseline?.series ?? { total: [], calm: [] },
   };
 }
@@ -115,102 +118,6 @@ export function headlineTrends(round: RoundRun): Record<number, Record<string, n
     }
     out[t.teamId] = series;
   }
-  return out;
-}
-
-/**
- * Texts of recent minutes: a minute's text is made once for its write and read again by its broadcasts moments
- * later. Two generations of at most RECENT entries: at 10,000 students (2,500 team-minutes a second) a text is kept
- * for 512–1,024 more, 0.2–0.4 s, which covers its tick, its transaction and its broadcasts, also after a
- * collector's pause (the minutes due in a pause make their texts after it). Older texts are let go and made again
- * should one be asked for. Every text still held is copied by the next scavenge: 2,048 a generation kept ~3 MB
- * more alive at each (docs/performance-log.md, "The tenth stretch" and "The eighteenth stretch").
- */
-const RECENT = 512;
-
-class RecentTexts<K, V> {
-  private texts = new Map<K, V>();
-  private older = new Map<K, V>();
-
-  get(key: K): V | undefined {
-    return this.texts.get(key) ?? this.older.get(key);
-  }
-
-  set(key: K, value: V): void {
-    if (this.texts.size >= RECENT) {
-      this.older = this.texts;
-      this.texts = new Map();
-    }
-    this.texts.set(key, value);
-  }
-}
-
-const snapshotTexts = new RecentTexts<Snapshot, string>();
-
-/** A snapshot's JSON (snapshots are never changed once made), made once while it is recent. */
-export function snapshotJson(s: Snapshot): string {
-  let text = snapshotTexts.get(s);
-  if (text === undefined) {
-    text = JSON.stringify(s);
-    snapshotTexts.set(s, text);
-  }
-  return text;
-}
-
-// The encoders below write every field of their type: adding one to the type without writing it fails here.
-type Covers<T, K extends keyof T> = [Exclude<keyof T, K>] extends [never] ? true : false;
-const teamFields: Covers<RoomMinute['teams'][number], 'teamId' | 'snapshot' | 'progress' | 'score' | 'ledger'> = true;
-const minuteFields: Covers<TeamMinute, 'roundId' | 'sentAt' | keyof RoomMinute['teams'][number]> = true;
-const roomFields: Covers<RoomMinute, 'roundId' | 'minute' | 'sentAt' | 'teams'> = true;
-void [teamFields, minuteFields, roomFields];
-
-const json = JSON.stringify;
-
-/**
- * The text of a team-minute's goals, score and ledger, made once while recent: the team's channel and the teacher's
- * minute both carry it. Keyed by the progress list (a new one every minute), checked against the score and ledger.
- */
-const resultTexts = new RecentTexts<
-  readonly GoalResult[],
-  { score: number | null; ledger: LedgerFigures; text: string }
->();
-function resultsJson(t: RoomMinute['teams'][number]): string {
-  const known = resultTexts.get(t.progress);
-  if (known && known.score === t.score && known.ledger === t.ledger) return known.text;
-  // One stringify, sliced: two strings alive with the team's minute instead of a concatenation's pieces, which a
-  // scavenge copies one by one (docs/performance-log.md, "The thirteenth stretch").
-  const text = json({ progress: t.progress, score: t.score, ledger: t.ledger }).slice(1, -1);
-  resultTexts.set(t.progress, { score: t.score, ledger: t.ledger, text });
-  return text;
-}
-
-/**
- * A team's fields as pieces of JSON text, the snapshot's and the results' texts among them as they are kept. A
- * minute's text goes out as these pieces, each written into the frame as it is: a concatenation of them would be
- * copied whole (flattened) by the first write, ~2.2 KB a team-minute and ~22 KB a teacher's minute of new strings
- * that only hasten the next scavenge (docs/performance-log.md, "The twenty-fourth stretch").
- */
-function pushTeamFields(out: string[], t: RoomMinute['teams'][number]): void {
-  out.push(`"teamId":${json(t.teamId)},"snapshot":`, snapshotJson(t.snapshot), ',', resultsJson(t));
-}
-
-/** `JSON.stringify(m)` in pieces (their concatenation), with the snapshot's text made once. */
-export function teamMinuteParts(m: TeamMinute): string[] {
-  const out = [`{"roundId":${json(m.roundId)},"sentAt":${json(m.sentAt)},`];
-  pushTeamFields(out, m);
-  out.push('}');
-  return out;
-}
-
-/** `JSON.stringify(m)` in pieces, with every snapshot's text made once. */
-export function roomMinuteParts(m: RoomMinute): string[] {
-  const out = [`{"roundId":${json(m.roundId)},"minute":${json(m.minute)},"sentAt":${json(m.sentAt)},"teams":[`];
-  m.teams.forEach((t, i) => {
-    out.push(i === 0 ? '{' : ',{');
-    pushTeamFields(out, t);
-    out.push('}');
-  });
-  out.push(']}');
   return out;
 }
 

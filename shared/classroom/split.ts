@@ -1,5 +1,5 @@
 // Split view: what a student's desk receives when the teacher turns it on — the headline indicators, the
-// ledger and the detail their roles see (`RoleDef.sees`). The server filters with it; the web reads the
+// ledger and the detail their roles see (`RoleDef.sees`); an analyst, who owns no control, sees it all. The server filters with it; the web reads the
 // same lists to say who can see what is hidden ("the Fraud role sees this").
 import type { SimMeta, Snapshot } from '../sim/types.ts';
 
@@ -12,8 +12,13 @@ export function sharedKeys(model: SimMeta): Set<string> {
   ]);
 }
 
-/** Indicator keys a student holding `roles` sees in split view (an analyst, no role: the shared keys). */
+/**
+ * Indicator keys a student holding `roles` sees in split view. An analyst (no role) sees every figure,
+ * read-only: with no control of their own, their part is to watch the whole desk and tell the owners
+ * what the owners' own views leave out.
+ */
 export function visibleKeys(model: SimMeta, roles: readonly string[]): Set<string> {
+  if (roles.length === 0) return new Set(model.indicators.map((i) => i.key));
   const keys = sharedKeys(model);
   for (const r of model.roles) if (roles.includes(r.id)) for (const k of r.sees) keys.add(k);
   return keys;

@@ -1,10 +1,14 @@
 // The hindsight coach: after a round, for one team, re-simulates the round on its seed with the team's
 // own decisions changed one at a time — each decision earlier or later by 1–N minutes, a different value,
 // dropped, or one decision more from the design space — and names the smallest change that would have met
-// goals the team missed, or else the one that gained the most score, with its figures. Pure and
+// goals the team missed, or else the one that gained the most score, with its figures. Only changes that
+// raise the score count, a press the desk would have shown as doing nothing then (`SimModel.idle`) is not
+// suggested, and a change few teams would make — a control pushed to its end for a few minutes before
+// the team's own value applies again, or a goal bought with more money lost (by crashing the switch, say)
+// — is suggested only when nothing else helps, and then marked so. Pure and
 // deterministic: the same round always gets the same answer. Every candidate shares the team's minutes up
 // to its first difference, so only the rest of the round is simulated again.
-import type { Outcome, Suggestion, SuggestionKind } from '../protocol/coach.ts';
+import type { Outcome, Suggestion, SuggestionKind, Unusual } from '../protocol/coach.ts';
 import { controlDef } from '../sim/controls.ts';
 import { changesByMinute, createRound, scenarioDef, stepRound } from '../sim/engine.ts';
 import { evaluateRound, type Baseline } from '../sim/score.ts';
@@ -72,6 +76,38 @@ interface Tried {
 }
 
 const KIND_ORDER: Record<SuggestionKind, number> = { earlier: 0, later: 1, value: 2, drop: 3, add: 4 };
+
+/** A setting at a control's end that gives way to the team's own within fewer minutes is a swing nobody would try. */
+export const SWING_MINUTES = 5;
+/** Money lost within this of the team's own (the ledger's last shown digit) is the same money. */
+const MONEY_NOISE = 0.5;
+
+/** The minute the next change of `key` after `minute` applies in `play` (the suggested value's end), or null: the round's end. */
+export function lastsUntil(play: readonly ScheduledChange[], key: string, minute: number): number | null {
+  let until: number | null = null;
+  for (const c of play)
+    if (c.key === key && c.minute > minute && (until === null || c.minute < until)) until = c.minute;
+  return until;
+}
+
+/**
+ * Why a suggested change is one few teams would make, if it is: a control pushed to its minimum or
+ * maximum for a few minutes only (`swing`, see SWING_MINUTES), or a change that loses more money than
+ * the team did — a goal bought, by crashing the switch for instance (`costly`).
+ */
+export function unusualOf(
+  model: SimModel,
+  c: Pick<Candidate, 'kind' | 'key' | 'value' | 'toMinute' | 'play'>,
+  lastMinute: number,
+  losesMoney: boolean,
+): Unusual | null {
+  if (losesMoney) return 'costly';
+  if (c.kind === 'drop' || c.kind === 'earlier' || c.kind === 'later' || c.toMinute === null) return null;
+  const def = controlDef(model, c.key);
+  if (def.kind !== 'number' || (c.value !== def.min && c.value !== def.max)) return null;
+  const until = lastsUntil(c.play, c.key, c.toMinute) ?? lastMinute + 1;
+  return until - c.toMinute < SWING_MINUTES ? 'swing' : null;
+}
 
 /** The team's decisions: one per control and minute (the last received, as the engine applies them), by minute. */
 export function decisionsOf(changes: readonly ScheduledChange[], lastMinute: number): ScheduledChange[] {
@@ -289,6 +325,21 @@ function rank(a: Tried, b: Tried): number {
 }
 const worth = (o: Outcome) => o.score ?? -o.ledgerTotal;
 
+/** A press at a minute when the desk showed it would do nothing (no bad build to roll back): not a suggestion. */
+function idlePress(model: SimModel, c: Candidate, snapshots: readonly Snapshot[]): boolean {
+  if (c.toMinute === null || !model.idle || controlDef(model, c.key).kind !== 'action') return false;
+  const seen = snapshots[c.toMinute - 1];
+  return seen !== undefined && model.idle(c.key, seen) !== null;
+}
+
+/** The best of `tried`: the smallest change that meets more goals, else the one that gains the most; both must raise the score. */
+function bestOf(tried: readonly Tried[], before: Outcome): Tried | undefined {
+  const better = tried.filter((t) => worth(t.outcome) > worth(before));
+  const goalsGained = better.filter((t) => t.outcome.goalsMet > before.goalsMet).sort(rank);
+  const scoreGained = [...better].sort((a, b) => worth(b.outcome) - worth(a.outcome) || rank(a, b));
+  return goalsGained[0] ?? scoreGained[0];
+}
+
 /** Searches near the team's decisions and returns the suggestion (null when no change does better). */
 export function coachTeam(round: CoachRound, options: CoachOptions = {}): CoachResult {
   const opts = { ...COACH_DEFAULTS, ...options };
@@ -297,13 +348,16 @@ export function coachTeam(round: CoachRound, options: CoachOptions = {}): CoachR
   const { outcome: before, met: metBefore } = base.judge(base.snapshots);
   const tried: Tried[] = [];
   const seen = new Set<string>();
+  let plays = 0;
   const tryAll = (list: readonly Candidate[]) => {
     for (const c of list) {
-      if (tried.length >= opts.maxPlays) return;
+      if (plays >= opts.maxPlays) return;
       const key = JSON.stringify(c.play);
       if (seen.has(key)) continue;
       seen.add(key);
-      tried.push({ c, ...base.judge(base.run(c.play, c.first)) });
+      plays++;
+      const snapshots = base.run(c.play, c.first);
+      if (!idlePress(round.model, c, snapshots)) tried.push({ c, ...base.judge(snapshots) });
     }
   };
   tryAll(moves(round, decisions, opts.shift));
@@ -314,20 +368,28 @@ export function coachTeam(round: CoachRound, options: CoachOptions = {}): CoachR
   );
   for (const t of adds.sort(rank).slice(0, opts.refine)) tryAll(around(round, base, decisions, t.c));
 
-  const goalsGained = tried.filter((t) => t.outcome.goalsMet > before.goalsMet).sort(rank);
-  const scoreGained = tried
-    .filter((t) => worth(t.outcome) > worth(before))
-    .sort((a, b) => worth(b.outcome) - worth(a.outcome) || rank(a, b));
-  const best = goalsGained[0] ?? scoreGained[0];
-  if (!best) return { before, tried: tried.length, suggestion: null };
+  // A change a person would make first; a brief swing to a control's end, or a goal bought with money,
+  // only when nothing else helps.
+  const unusual = (t: Tried) =>
+    unusualOf(round.model, t.c, round.minute, t.outcome.ledgerTotal > before.ledgerTotal + MONEY_NOISE);
+  const natural = bestOf(
+    tried.filter((t) => !unusual(t)),
+    before,
+  );
+  const best = natural ?? bestOf(tried, before);
+  if (!best) return { before, tried: plays, suggestion: null };
   const { c } = best;
   const goalIds = base.def.goals.map((g) => g.id);
+  const lasts = c.toMinute !== null && controlDef(round.model, c.key).kind !== 'action';
   return {
     before,
-    tried: tried.length,
+    tried: plays,
     suggestion: {
       ...{ kind: c.kind, key: c.key, value: c.value, fromMinute: c.fromMinute, toMinute: c.toMinute },
       ...{ before, after: best.outcome, goalsNowMet: goalIds.filter((_, g) => best.met[g] && !metBefore[g]) },
+      goalsNowMissed: goalIds.filter((_, g) => !best.met[g] && metBefore[g]),
+      until: lasts && c.toMinute !== null ? lastsUntil(c.play, c.key, c.toMinute) : null,
+      unusual: natural ? null : unusual(best),
       changes: c.play.map((x) => ({ minute: x.minute, key: x.key, value: x.value })),
       forkMinute: c.first - 1,
     },

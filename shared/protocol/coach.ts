@@ -10,9 +10,10 @@ export interface Outcome {
   ledgerTotal: number;
 }
 export const SUGGESTION_KINDS = ['earlier', 'later', 'drop', 'add', 'value'] as const;
+export type Unusual = 'swing' | 'costly';
 export type SuggestionKind = (typeof SUGGESTION_KINDS)[number];
 /**
- * One change to the team's own decisions. `earlier` / `later`: the change of `key` to `value` moved from
+ * One change to the team's own decisions; its score is always above the team's. `earlier` / `later`: the change of `key` to `value` moved from
  * `fromMinute` to `toMinute`; `drop`: the change at `fromMinute` left out (`toMinute` null); `add`: one more
  * change at `toMinute` (`fromMinute` null); `value`: the change at `fromMinute` with `value` instead
  * (`toMinute` = `fromMinute`). `changes` is the whole suggested play (every recorded change, with this one
@@ -28,6 +29,18 @@ export interface Suggestion {
   after: Outcome;
   /** Ids of the goals the team missed that the suggestion meets. */
   goalsNowMet: string[];
+  /** Ids of the goals the team met that the suggestion misses (the score still rises). */
+  goalsNowMissed: string[];
+  /**
+   * How long the suggested setting lasts: the minute the team's own next change of `key` applies, or
+   * null — to the end of the round (and for presses, drops).
+   */
+  until: number | null;
+  /**
+   * Only a change few teams would make helped, and why: `swing`, the control at its end for a few
+   * minutes only; `costly`, more money lost than the team's (the goal bought). Null: an ordinary change.
+   */
+  unusual: Unusual | null;
   changes: ScheduledChange[];
   forkMinute: number;
 }

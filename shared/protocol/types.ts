@@ -358,6 +358,15 @@ export interface RoundReplay {
   forks: ForkInfo[];
   /** For a fork: where it came from (null in a student's replay). */
   origin: ForkInfo | null;
+  /**
+   * Each team's rank among all the round's teams, from the recorded results (`rankRows`), and how many
+   * teams played: a student's replay keeps only their team's rank, but counts every team.
+   */
+  standing: RoundStanding;
+}
+export interface RoundStanding {
+  teams: number;
+  ranks: { teamId: number; rank: number }[];
 }
 
 /** `GET /api/student/rounds`: the finished rounds a student played, each with the teams they played in. */
@@ -378,6 +387,7 @@ export {
   type CoachTeam,
   type Outcome,
   type Suggestion,
+  type Unusual,
   type SuggestionKind,
 } from './coach.ts';
 

@@ -38,8 +38,7 @@ export function talliedValue(goal: GoalDef, t: GoalTally): number {
 /**
  * A scenario's goal tallies as one list of numbers, three a goal in the goals' order: sum, n, last. A room keeps one
  * per team and makes the next every minute: one array of unboxed numbers alive with the team's minute, where a
- * tally object per goal was three objects (the tally and two boxed numbers) for each scavenge to copy
- * (docs/performance-log.md, "The thirteenth stretch"). Added up in the same order as `tallyGoal`: the same numbers.
+ * tally object per goal was three objects (the tally and two boxed numbers) for each scavenge to copy. Added up in the same order as `tallyGoal`: the same numbers.
  */
 export type GoalTallies = readonly number[];
 
@@ -170,6 +169,17 @@ export function saving(ledger: number, nothing: number, calm: number, rule: Scor
   if (!(ledger > 0)) return bound;
   const s = Math.max(-bound, Math.min(bound, Math.log(nothing / ledger) / savingSpan(nothing, calm)));
   return Math.abs(s) < DEAD_ZONE ? 0 : s;
+}
+
+/**
+ * The dead zone in money at a minute: a ledger within [L0 − save, L0 + lose] scores s = 0 — what a
+ * saving must reach to count now (`save`), and what losing more than doing nothing must reach to count
+ * against (`lose`). Both grow with the scale D = max(ln(L0 / Lc), ln 2).
+ */
+export function deadZoneMoney(nothing: number, calm: number): { save: number; lose: number } {
+  if (!(nothing > 0) || !(calm > 0)) return { save: 0, lose: 0 };
+  const span = savingSpan(nothing, calm);
+  return { save: nothing * (1 - Math.exp(-DEAD_ZONE * span)), lose: nothing * (Math.exp(DEAD_ZONE * span) - 1) };
 }
 
 /**

@@ -181,6 +181,16 @@ export interface SimModel<S extends SimStateBase = SimStateBase> {
   defaultMinutes: number;
   /** Indicator keys the CLI's table shows after the headline ones. */
   tableColumns: readonly string[];
+  /**
+   * A headline figure's status by its own thresholds. `Snapshot.status` can be harsher: a collapse reads
+   * critical throughout; where the two differ, the collapse is why (screens say so, and show this one).
+   */
+  ownStatus(key: string, value: number): Status;
+  /**
+   * Why pressing or setting `key` would do nothing after minute `s` (an id the screens put in words,
+   * e.g. 'nothing-to-roll-back'), or null when it would act. Only what the snapshot shows decides.
+   */
+  idle?(key: string, s: Snapshot): string | null;
   /** The state at minute 0, whose snapshot is the opening screen. Changes are already validated. */
   create(opts: CreateOptions): S;
   /** The next minute: apply the (validated) changes, simulate, return a new state. Pure. */

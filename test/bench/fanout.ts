@@ -8,7 +8,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
 import type { LoadgenConfig } from './fanout/loadgen.ts';
 import { receiverForRun } from './fanout/native.ts';
 import type { ProbeReport } from './fanout/probe.ts';
@@ -42,8 +41,7 @@ export const FANOUT_DEFAULTS: FanoutOptions = {
  * Generator processes for a number of students. Pinned (`pin`: the generators on cores of their own), one per 2,500
  * (four use about 40 % of their core at 10,000): each process's pauses are shorter and hold up fewer students than
  * with half as many. Unpinned, one per 5,000: every generator process also competes with the server's threads for
- * the same cores, and at 10,000 students four put the server's own p99 at 968 ms where two put it at 287 ms
- * (docs/performance-log.md, "The nineteenth stretch").
+ * the same cores, and at 10,000 students four put the server's own p99 at 968 ms where two put it at 287 ms.
  */
 export const procsFor = (students: number, pin = false) => Math.max(1, Math.ceil(students / (pin ? 2500 : 5000)));
 
@@ -61,10 +59,10 @@ export interface RunHooks {
 }
 
 /**
- * Node's flags for both servers: those `npm start` and `npm run serve` give Opsroom (server/node-flags.ts), so that
- * the bare server runs on the same Node. SERVER_NODE_FLAGS (space-separated) replaces them, to measure another setting.
+ * Node's flags for both servers: none, as `npm start` runs the server. SERVER_NODE_FLAGS (space-separated) gives
+ * both servers other ones, to measure a setting an operator might choose (`NODE_OPTIONS` on their machine).
  */
-export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [...SERVER_NODE_FLAGS];
+export const serverFlags = () => process.env.SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
 /**
  * Node's flags for the load generators. A young generation of up to 64 MB: what a generator holds between two
  * minutes (its sockets' frames in flight) then dies young. With Node's default, a generator promoted ~0.8 MB a
@@ -79,8 +77,7 @@ export const loadgenFlags = () =>
  * The generators' niceness: 19, the lowest priority, so that on a shared machine they run on what the server leaves
  * and never hold up one of its threads (the main thread, the database writer, V8's helpers). Their own delay still
  * counts against the server: a snapshot read late is measured late. Unpinned at 10,000 students, two generators at
- * niceness 0 put the server's own p99 at 287 ms, at 19 at 81–173 ms, medians 94–132 (docs/performance-log.md, "The
- * twentieth stretch"). LOADGEN_NICE replaces it (0: the same priority as the server).
+ * niceness 0 put the server's own p99 at 287 ms, at 19 at 81–173 ms, medians 94–132. LOADGEN_NICE replaces it (0: the same priority as the server).
  */
 export const loadgenNice = () => {
   const v = process.env.LOADGEN_NICE;
@@ -413,8 +410,8 @@ const serverDelay = (d: { p99Ms: number; within100Ms: number }) =>
 const atServer = (x: RunResult) => {
   const d = x.probe.minuteDelay;
   if (!d) return '';
-  const { lag, store, send, commitWait, commit } = d.parts;
-  return `; at the server, due to broadcast: ${serverDelay(d)} (p99 of its parts: tick lag ${fmt(lag, 0)}, store ${fmt(store, 0)} [waiting for a transaction ${fmt(commitWait, 0)}, the transaction ${fmt(commit, 0)}], send ${fmt(send, 0)} ms)`;
+  const { lag, tick, commit } = d.parts;
+  return `; at the server, due to broadcast: ${serverDelay(d)} (p99 of its parts: timer lag ${fmt(lag, 0)}, tick ${fmt(tick, 0)}, a transaction ${fmt(commit, 0)} ms)`;
 };
 
 /** One line per pair: `N students: … p99 X ms … max … missed M … out-of-order K … server CPU … RSS …`. */
@@ -444,7 +441,7 @@ function reportPair({ opsroom: r, baseline: b, ratios }: Awaited<ReturnType<type
  * it; Opsroom's median, pooled and worst p99 from due (and the medians of its own p99 and share within 100 ms, from
  * due to broadcast); the missed and out-of-order minutes over all of its runs; and the generators' median CPU per
  * message in each kind of run. The pooled ratio became the run's figure after twelve runs checked against a
- * hypothesis written down before them (docs/performance-log.md, "The forty-first stretch").
+ * hypothesis written down before them.
  */
 export function reportLimit(rows: Awaited<ReturnType<typeof probeLimit>>): string {
   const lines: string[] = [];

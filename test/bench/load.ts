@@ -6,12 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Committer } from '../../server/db/commit.ts';
-import { SqliteStore } from '../../server/db/sqlite.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { openSqlite } from '../../server/db/open.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
 import type { RoomOutput } from '../../server/rooms/output.ts';
 import { verifyRounds } from '../../server/replay/verify.ts';
 import { fmt, summary } from './stats.ts';
+import { joinStudent } from '../server/seats.ts';
 
 const quiet: RoomOutput = { emit() {}, placePlayer() {}, dropPlayer() {}, viewPlayer() {} };
 
@@ -37,7 +38,7 @@ const log = { info() {}, warn() {}, error() {} };
 
 export async function benchLoad(teams = 30, minutes = 240, runs = 15) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-load-'));
-  const store = SqliteStore.open(join(dir, 'load.db'));
+  const store = openSqlite(join(dir, 'load.db'));
   const clock = new ManualClock();
   const managerOn = () =>
     new RoomManager({ store, committer: new Committer(store), out: quiet, clock, log, drawSeed: () => 7 });
@@ -46,7 +47,7 @@ export async function benchLoad(teams = 30, minutes = 240, runs = 15) {
     const codes: Record<'finished' | 'paused', string> = { finished: '', paused: '' };
     for (const end of ['finished', 'paused'] as const) {
       const { room } = await play.create({ teamCount: teams, minutes, tempo: 1, seed: 11 });
-      for (let i = 0; i < teams; i++) await play.joinStudent(room.code, `P${i}`);
+      for (let i = 0; i < teams; i++) await joinStudent(play, room.code, `P${i}`);
       await room.dispatch({ type: 'clock', action: 'start' });
       for (let m = 1; m <= (end === 'finished' ? minutes : minutes - 1); m++) {
         clock.advance(1000);

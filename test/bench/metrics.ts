@@ -6,20 +6,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../server/app.ts';
 import { PromMetrics } from '../../server/ops/prometheus.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 import { fmt, summary } from './stats.ts';
 
 export async function benchMetrics(ticks = 200_000, rooms = 200, scrapes = 60) {
   const m = new PromMetrics();
   const oneTick = () => {
     m.tickLag(0.4);
-    m.commitWaited(0.3);
     m.committed(2.1, 1);
     for (let t = 0; t < 30; t++) m.sent('minute', 4);
     m.sent('room:minute', 1);
     m.sent('summary', 1);
     m.sent('feed:summary', 2);
-    m.tickPhases(0.3, 2.2, 0.1);
     m.tick(2.6);
   };
   for (let i = 0; i < 10_000; i++) oneTick();

@@ -5,8 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../server/app.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 import { fmt, summary } from './stats.ts';
+import { joinStudent } from '../server/seats.ts';
 
 function get(
   port: number,
@@ -51,7 +52,7 @@ export async function benchReplay(runs = 40) {
       const room = await app.rooms.get(code);
       const players = [];
       for (let i = 0; i < room.view('teacher').teams.length; i++)
-        players.push((await app.rooms.joinStudent(code, `P${i}`)).player);
+        players.push((await joinStudent(app.rooms, code, `P${i}`)).player);
       await room.dispatch({ type: 'clock', action: 'start' });
       const model = room.round.model;
       for (let m = 1; m <= 60; m++) {

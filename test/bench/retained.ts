@@ -1,5 +1,5 @@
 // Bench 3e: what each team-minute leaves alive in the rooms' memory. At 10,000 students what outlives a minute
-// is what the collector pays for (docs/performance-log.md, "The eighth stretch"): this counts it. Rooms of 10 teams
+// is what the collector pays for: this counts it. Rooms of 10 teams
 // are played in process (manual clock, a SQLite file) to minute 10 and to minute 30; a heap snapshot after each
 // (a full collection first) gives the live objects by kind, and the difference over the team-minutes between
 // them is what each minute adds for good (the team's history).

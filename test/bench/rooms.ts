@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../server/app.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 import type { Room } from '../../server/rooms/room.ts';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
@@ -16,8 +16,6 @@ export async function withBenchApp<T>(name: string, use: (app: App) => Promise<T
     databasePath: join(dir, `${name}.db`),
     clock: new ManualClock(),
     webRoot: null,
-    // Each step stored at once: no commit slot to wait for.
-    commitSlotMs: 0,
     roomLimits: { creations: { capacity: 1e6, refillPerSecond: 1e6 } },
   });
   try {

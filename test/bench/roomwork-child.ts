@@ -29,7 +29,7 @@ await withBenchApp('roomwork', async (app) => {
       await Promise.all(list.slice(i, i + group).map((room) => room.dispatch({ type: 'clock', action: 'step' })));
     }
   };
-  // The first minutes are the compiler's warm-up (docs/performance-log.md, "The fifth stretch").
+  // The first minutes are the compiler's warm-up.
   for (let m = 0; m < warmup; m++) await minute();
   due = performance.now();
   // The transactions' durations over the measured minutes, from the server's own histogram.

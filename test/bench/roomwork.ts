@@ -1,5 +1,5 @@
 // Bench 3f: the rooms' own work per team-minute, without sockets — a yardstick for the limit probe's CPU per
-// snapshot, whose single runs move by ±3 µs on this machine (docs/performance-log.md, "The ninth stretch"). 250 rooms
+// snapshot, whose single runs move by ±3 µs on this machine. 250 rooms
 // of 10 teams (the limit probe's 10,000 students) played in process by a manual clock, at the limit probe's tempo,
 // in a process of their own with the server's Node flags: the simulation, goals and score, the texts, the hand-over
 // and the commit through the writer thread, as the server does them; CPU per thread from the scheduler's clock.

@@ -14,6 +14,7 @@
 import { mkdirSync } from 'node:fs';
 import { receiverForRun } from './fanout/native.ts';
 import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
+import { benchAck, reportAck } from './ack.ts';
 import { benchBaseline, benchCoach, reportBaseline, reportCoach } from './coach.ts';
 import { benchCluster, benchFailover, reportCluster, reportFailover } from './cluster.ts';
 import { benchLoad, reportLoad } from './load.ts';
@@ -32,10 +33,10 @@ const option = (name: string): string | undefined => {
   const at = args.indexOf(`--${name}`);
   return args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? (at >= 0 ? args[at + 1] : undefined);
 };
-const positiveInts = (name: string, text: string): number[] => {
+const positiveInts = (name: string, text: string, least = 1): number[] => {
   const xs = text.split(',').map((x) => Number(x.trim()));
-  if (!xs.length || xs.some((x) => !Number.isInteger(x) || x <= 0)) {
-    console.error(`--${name} ${text}: expected positive whole numbers separated by commas`);
+  if (!xs.length || xs.some((x) => !Number.isInteger(x) || x < least)) {
+    console.error(`--${name} ${text}: expected whole numbers from ${least} separated by commas`);
     process.exit(2);
   }
   return xs;
@@ -43,7 +44,8 @@ const positiveInts = (name: string, text: string): number[] => {
 const onlyArg = option('only');
 const only = onlyArg ? new Set(onlyArg.split(',')) : null;
 const studentsArg = option('students');
-const limitSizes = studentsArg ? positiveInts('students', studentsArg) : [2000, 4000, 6000, 8000];
+// 0 students: the acknowledgement bench's quiet server.
+const limitSizes = studentsArg ? positiveInts('students', studentsArg, 0) : [2000, 4000, 6000, 8000];
 const procsArg = option('procs');
 const procs = procsArg ? positiveInts('procs', procsArg)[0] : undefined;
 const secondsArg = option('seconds');
@@ -53,7 +55,7 @@ const limitWarmup = warmupArg ? positiveInts('warmup', warmupArg)[0] : undefined
 const repeatArg = option('repeat');
 // One size asked is a verdict on that size: five alternated pairs taken together, not one pair's reading. On the
 // slower host one build's pairs read 0.98–1.84× within a run; three pairs left a run's pooled ratio ±0.09 from the
-// build's (docs/performance-log.md, "The forty-fourth stretch").
+// build's.
 const VERDICT_PAIRS = 5;
 const limitRepeat = repeatArg ? positiveInts('repeat', repeatArg)[0] : limitSizes.length === 1 ? VERDICT_PAIRS : 1;
 const cpuProfileDir = option('cpu-prof');
@@ -114,6 +116,16 @@ if (asked('limit')) {
           pin,
         }),
       ),
+    );
+}
+if (asked('ack')) {
+  const sizes = studentsArg ? limitSizes : [0, 2000];
+  console.log(
+    `\n[3g] a control change acknowledged: a class of 12 (each student a change every 3 s, all twelve at once every 10 s) on a quiet server and beside other students, ${limitSeconds ?? 60} s each after ${limitWarmup ?? 10} s`,
+  );
+  for (const n of sizes)
+    console.log(
+      reportAck(await benchAck({ students: n, seconds: limitSeconds ?? 60, warmupSeconds: limitWarmup ?? 10 })),
     );
 }
 if (asked('retained')) {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import WebSocket from 'ws';
 import { buildApp } from '../../server/app.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 import { rawFeed, rawSocketIo } from '../security/raw-clients.ts';
 import { startChild } from './spawn.ts';
 import { fmt, machine } from './stats.ts';

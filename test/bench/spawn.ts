@@ -36,7 +36,7 @@ export function startChild(
   place: Placement = {},
 ): Child {
   const file = fileURLToPath(new URL(relativeToBench, import.meta.url));
-  const node = [process.execPath, '--import', 'tsx', '--max-old-space-size=2048', ...nodeArgs, file, ...args];
+  const node = [process.execPath, '--import', 'tsx', ...nodeArgs, file, ...args];
   // nice and taskset each exec the next in place: the child's pid stays Node's, which procstat.ts reads.
   const [command, ...argv] = [
     ...(place.nice ? ['nice', '-n', String(place.nice)] : []),

@@ -36,7 +36,7 @@ export function machine(): string {
  * What this machine charges for the first touch of a fresh page of memory (a minor page fault): the median, in µs, of
  * three buffers of `mb` MB allocated and written one byte per page. A large zero-filled buffer is mapped fresh and left
  * untouched, so each write takes one fault. With the servers' faults a second (each limit line), it says what fresh
- * pages cost a server on this machine (docs/performance-log.md, "The sixteenth stretch").
+ * pages cost a server on this machine.
  */
 export function firstTouchCost(mb = 64): { usPerFault: number; faultsPerPage: number } {
   const page = 4096;

@@ -2,7 +2,7 @@
 // (a sample every 4 KB allocated) over one minute of every room, then a minor collection, and what is still sampled
 // is what a scavenge would copy. Each sample stands for about 1 / (1 − e^(−size/4096)) objects of its size (V8's
 // own scaling, sizeOf), so small objects are counted too. A scavenge's pause follows that count more than the bytes
-// (docs/performance-log.md, "The thirteenth stretch"). Run in the measuring process, which needs --expose-gc.
+//. Run in the measuring process, which needs --expose-gc.
 import { Session } from 'node:inspector/promises';
 
 const INTERVAL = 4096;

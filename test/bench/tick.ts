@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { io as ioClient, type Socket } from 'socket.io-client';
 import { buildApp } from '../../server/app.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 import { fmt, summary } from './stats.ts';
 
 const ask = (s: Socket, event: string, payload: unknown): Promise<any> => new Promise((r) => s.emit(event, payload, r));
@@ -14,12 +14,10 @@ const ask = (s: Socket, event: string, payload: unknown): Promise<any> => new Pr
 export async function benchTick(teams = 30, perTeam = 4, minutes = 60) {
   const dir = mkdtempSync(join(tmpdir(), 'opsroom-tick-'));
   const clock = new ManualClock();
-  // One step at a time, each stored at once: no commit slot to wait for (a slot gathers many rooms' minutes).
   const app = await buildApp({
     databasePath: join(dir, 'tick.db'),
     clock,
     webRoot: null,
-    commitSlotMs: 0,
     realtimeLimits: { join: { capacity: 1e6, refillPerSecond: 1e6 }, seats: { capacity: 1e6, refillPerSecond: 1e6 } },
     // The load generator is one loopback address.
     connectionLimits: {

@@ -7,6 +7,7 @@
 // can reach, with a warning when only this computer can; the server stopping is said in words.
 // Time is the server's manual clock.
 import type { Browser } from 'playwright-core';
+import { io } from 'socket.io-client';
 import { describe, expect, test } from 'vitest';
 import {
   createRoom,
@@ -92,8 +93,25 @@ describe('people, roles and access on screen', () => {
     // (1) The teacher gives Stand-in to Ana 2 from the roster, during the round: her desk and Bo's say so at once.
     const give = teacher.getByLabel('Give Ana 2 a role');
     expect(await give.locator('option', { hasText: 'Stand-in' }).innerText()).toBe('Stand-in (now: Bo)');
+    // It asks first, naming whose role it is; cancelled, nothing moves.
+    const asked: string[] = [];
+    teacher.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await give.selectOption('standin');
+    await eventually(() => expect(asked).toHaveLength(1));
+    expect(asked[0]).toBe('Give Stand-in to Ana 2? It is Bo’s now: Bo loses it, and the team is told at once.');
+    expect(await textOf(bo, 'my-roles')).toBe('Your role: Shedding, Stand-in');
+    expect(await give.inputValue()).toBe('');
+    teacher.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept();
+    });
     await give.selectOption('standin');
     await eventually(async () => expect(await textOf(cy, 'my-roles')).toBe('Your role: Stand-in'));
+    expect(asked).toHaveLength(2);
+    await teacher.getByText('Ana 2 now owns Stand-in (it was Bo’s).').waitFor();
     await eventually(async () => expect(await textOf(bo, 'my-roles')).toBe('Your role: Shedding'));
     await eventually(async () =>
       expect(await textOf(bo, 'event-banner')).toContain('Ana 2 now owns Stand-in (from Bo, given by the teacher)'),
@@ -138,13 +156,24 @@ describe('people, roles and access on screen', () => {
     // (13.4) Locked: nobody new comes in, not Ana under a new name either; open again, a newcomer can.
     await teacher.getByRole('button', { name: 'Lock the room' }).click();
     await eventually(async () => expect(await textOf(teacher, 'lock-state')).toContain('Locked'));
+    // The join page says so at once, before any name is typed.
     await ana.goto(`${server.url}/join/${code}`);
-    await ana.getByLabel('Your name').fill('Anna');
-    await ana.getByRole('button', { name: 'Join', exact: true }).click();
     await eventually(async () =>
-      expect(await ana.getByRole('alert').innerText()).toBe('The teacher has locked this room to new students.'),
+      expect(await textOf(ana, 'join-locked')).toContain(
+        'This room is locked: your teacher is not letting new students in.',
+      ),
     );
+    expect(await ana.getByLabel('Your name').count()).toBe(0);
     expect(new URL(ana.url()).pathname).toBe(`/join/${code}`);
+    // A name sent anyway (a script, not the page) is refused the same.
+    const refused = await new Promise<{ ok: boolean; error?: { code: string } }>((resolve) => {
+      const s = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
+      s.emit('student:join', { code, name: 'Anna' }, (r: { ok: boolean; error?: { code: string } }) => {
+        s.disconnect();
+        resolve(r);
+      });
+    });
+    expect(refused.error?.code).toBe('ROOM_LOCKED');
     await teacher.getByRole('button', { name: 'Open the room again' }).click();
     await eventually(async () => expect(await textOf(teacher, 'lock-state')).toContain('Open to new students'));
     const { page: dee } = await newPage(browser, LAPTOP);

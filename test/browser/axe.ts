@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -44,3 +45,8 @@ export async function axeViolations(page: Page): Promise<Violation[]> {
 /** The violations in a form a failing test prints readably. */
 export const describeViolations = (vs: Violation[]): string[] =>
   vs.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).join(' | ')}`);
+
+/** Fails, naming each violation, unless axe finds none on the page as it is now. */
+export async function noViolations(page: Page, where: string): Promise<void> {
+  expect(describeViolations(await axeViolations(page)), where).toEqual([]);
+}

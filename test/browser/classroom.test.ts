@@ -186,7 +186,11 @@ describe('classroom in the browser', () => {
     for (const page of students)
       await eventually(async () => expect(await textOf(page, 'round-over')).toContain('Team 1'));
     await eventually(async () => expect(await textOf(projector, 'verdicts')).toContain('Team 1'));
-    await teacher.getByRole('button', { name: 'Open desk' }).click();
+    await teacher
+      .getByTestId('team-tile')
+      .first()
+      .getByRole('button', { name: /^Open desk/ })
+      .click();
     await teacher.getByTestId('teacher-desk').getByTestId('headline').waitFor();
     await screenshot(teacher, 'teacher-dashboard');
 
@@ -232,9 +236,14 @@ describe('classroom in the browser', () => {
     // The lobby also reads "Minute 0": wait until the server has really started the round.
     await teacher.getByRole('button', { name: 'Pause' }).waitFor();
     await minuteShown(student, 0, minutes);
+    // Every control acts, but Roll back: no bad build is in service yet, and it says so.
     for (const c of getModel('web-service').controls) {
-      for (const input of await controlInputs(student, c.key).all()) expect(await input.isEnabled(), c.key).toBe(true);
+      for (const input of await controlInputs(student, c.key).all())
+        expect(await input.isEnabled(), c.key).toBe(c.key !== 'rollback');
     }
+    expect(await student.locator('[data-control="rollback"]').getByTestId('idle').innerText()).toBe(
+      'Only the last good build is in service: there is nothing to roll back.',
+    );
 
     // The bad build goes live at 09:10 (minute 10); a little later the student rolls back.
     server.minutes(12, tempo);

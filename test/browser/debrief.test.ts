@@ -78,6 +78,17 @@ describe('debrief and the hindsight coach', () => {
     const desk = ana.getByTestId('replay-desk');
     await desk.waitFor();
     expect(await textOf(ana, 'round-over')).toContain('Team 1');
+    // Her team's real place among both teams (Team 2 scaled up in time), though only her team is shown.
+    const roundId = Number(new URL(ana.url()).searchParams.get('round'));
+    const full = await fetch(`${server.url}/api/rounds/${roundId}/replay`, {
+      headers: { authorization: `Bearer ${teacherKey}` },
+    }).then((r) => r.json());
+    const rank = full.standing.ranks.find((r: { teamId: number }) => r.teamId === full.teams[0].teamId).rank;
+    expect(rank).toBe(2);
+    expect(await textOf(ana, 'rank')).toBe('Rank 2 of 2');
+    const results = ana.getByRole('region', { name: 'Scores of the round' });
+    expect(await results.getByTestId('leaderboard').locator('tbody tr td').first().innerText()).toBe('2');
+    expect(await textOf(ana, 'others-hidden')).toContain('among all 2 teams of the round');
     expect(await desk.getByText('A replay: the controls are read-only.').count()).toBe(1);
     // Only their own team: one team to choose, no fork, no export.
     expect(await ana.getByLabel('Team', { exact: true }).locator('option').allInnerTexts()).toEqual(['Team 1']);
@@ -93,8 +104,9 @@ describe('debrief and the hindsight coach', () => {
     expect(await coach.locator('li').count()).toBe(1);
     // Servers from the start would have met the goals the late servers missed.
     expect(await coach.locator('li').getAttribute('data-kind')).toBe('add');
+    // How long it lasts: until her own 12 servers at minute 8.
     expect(await coach.locator('li').innerText()).toMatch(
-      /Also setting Servers to \d+ at minute \d+ would have met “.+”: \+[\d,]+ points\./,
+      /Also setting Servers to \d+ at minute \d+, until minute 8, when your own 12 applies, would have met “.+”: \+[\d,]+ points\./,
     );
     expect(await textOf(ana, 'coach-figures')).toMatch(FIGURES);
     expect(await ana.getByTestId('coach-open').count()).toBe(0);
@@ -118,7 +130,8 @@ describe('debrief and the hindsight coach', () => {
     const team2 = teacherCoach.locator('li').nth(1);
     expect(await team2.locator('h3').innerText()).toBe('Team 2');
     expect(await team2.getAttribute('data-kind')).not.toBe('none');
-    expect(await team2.innerText()).toMatch(/Servers to \d+ at minute \d+/);
+    const team2Says = await team2.innerText();
+    expect(team2Says).toMatch(/Servers to \d+ at minute \d+/);
     expect(await team2.getByTestId('coach-figures').innerText()).toMatch(FIGURES);
     await screenshot(teacher, 'replay-coach');
 
@@ -137,6 +150,17 @@ describe('debrief and the hindsight coach', () => {
     const { page: gus } = await newPage(browser, LAPTOP);
     await joinAsStudent(gus, server.url, forkCode, 'Gus');
     expect(await textOf(gus, 'team-name')).toBe(whatIf);
+    // The coach's change is what the desk shows pending at the minute it opens — and when Team 2's own value follows.
+    const suggested = /Servers to (\d+) at minute (\d+), until minute (\d+), when your own (\d+) applies/.exec(
+      team2Says,
+    );
+    expect(suggested).not.toBeNull();
+    const [, value, at, until, own] = suggested!;
+    expect(Number(at)).toBe(forkMinute + 1);
+    const pendingTag = await gus.locator('[data-control="servers"]').getByTestId('pending').innerText();
+    expect(pendingTag).toMatch(
+      new RegExp(`^⏳\\s*Pending: ${value} from minute ${at}, by Coach\\s*· then ${own} from minute ${until}$`),
+    );
     // The coach's changes wait there, pending, by the Coach.
     await showTab(gus, 'feed');
     await eventually(async () => expect(await textOf(gus, 'feed')).toMatch(/Coach set Servers to \d+/));

@@ -1,11 +1,13 @@
 // Browser-test helpers: the real server in-process on port 0 with a manual clock (time moves only
 // when a test says so), Debian's Chromium through playwright-core, and screenshots.
 import { existsSync, mkdirSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { io, type Socket } from 'socket.io-client';
 import { buildApp } from '../../server/app.ts';
 import { stopGracefully, type StopReport } from '../../server/ops/shutdown.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 export const BUILD_DIR = 'build';
@@ -38,6 +40,11 @@ export function assertBuilt(): void {
 
 export interface WebServer {
   url: string;
+  /**
+   * With `lan`: the server at this machine's first network address (http://192.0.2.2:port), a page there
+   * is no secure context — as a class's phones see it; null when the machine has none.
+   */
+  lanUrl: string | null;
   clock: ManualClock;
   /** Moves the room clocks by `minutes` simulated minutes at `tempo` seconds per minute. */
   minutes(n: number, tempo: number): void;
@@ -48,8 +55,11 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-/** `publicUrl`: the server's PUBLIC_URL (where students join), as an operator sets it. */
-export async function startWebServer(opts: { publicUrl?: string } = {}): Promise<WebServer> {
+/**
+ * `publicUrl`: the server's PUBLIC_URL (where students join), as an operator sets it. `lan`: listen on
+ * every address, as `npm start` does, so the page can be opened at the network address (`lanUrl`).
+ */
+export async function startWebServer(opts: { publicUrl?: string; lan?: boolean } = {}): Promise<WebServer> {
   // On a whole second: the server plays minutes at the end of its 20 ms beat slots, and a clock that starts
   // on one and moves by whole tempos never falls between a minute and its slot's end.
   const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
@@ -60,11 +70,17 @@ export async function startWebServer(opts: { publicUrl?: string } = {}): Promise
     clock,
     publicUrl: opts.publicUrl ?? null,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: 0, host: opts.lan ? '0.0.0.0' : '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const lan = opts.lan
+    ? Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === 'IPv4' && !i.internal)
+    : undefined;
   return {
     url: `http://127.0.0.1:${port}`,
+    lanUrl: lan ? `http://${lan.address}:${port}` : null,
     clock,
     minutes(n, tempo) {
       for (let i = 0; i < n; i++) clock.advance(tempo * 1000);
@@ -202,4 +218,23 @@ export async function onFirstScreen(page: Page, what: Locator, label: string): P
   const height = page.viewportSize()?.height ?? 0;
   expect(box.y, `${label} top`).toBeGreaterThanOrEqual(0);
   expect(box.y + box.height, `${label} bottom (viewport ${height})`).toBeLessThanOrEqual(height);
+}
+
+/**
+ * Students who only need a seat: socket.io clients joined by name, each its own connection (disconnect
+ * one and its seat drops), no browser.
+ */
+export async function quietStudents(url: string, code: string, names: readonly string[]): Promise<Socket[]> {
+  const sockets: Socket[] = [];
+  for (const name of names) {
+    const s = io(url, { transports: ['websocket'], forceNew: true, reconnection: false });
+    await new Promise<void>((resolve, reject) => {
+      s.once('connect', () => resolve());
+      s.once('connect_error', reject);
+    });
+    const res = await new Promise<{ ok: boolean }>((resolve) => s.emit('student:join', { code, name }, resolve));
+    if (!res.ok) throw new Error(`join ${name}: ${JSON.stringify(res)}`);
+    sockets.push(s);
+  }
+  return sockets;
 }

@@ -35,8 +35,8 @@ const deskMinute = (page: Page, minute: number) =>
     expect(await page.getByTestId('clock-minute').first().innerText()).toBe(`Minute ${minute} of ${MINUTES}`),
   );
 
-/** RFC 4180 rows (quoted fields may hold commas), enough to read the export back. */
-function parseCsv(csv: string): string[][] {
+/** RFC 4180 rows (quoted fields may hold the separator), enough to read the export back. */
+function parseCsv(csv: string, sep = ','): string[][] {
   const rows: string[][] = [];
   for (const line of csv.split('\r\n').filter((l) => l !== '')) {
     const fields: string[] = [];
@@ -49,7 +49,7 @@ function parseCsv(csv: string): string[][] {
         i++; // the escaped quote's second half
       } else if (ch === '"') {
         quoted = !quoted;
-      } else if (ch === ',' && !quoted) {
+      } else if (ch === sep && !quoted) {
         fields.push(field);
         field = '';
       } else {
@@ -62,14 +62,21 @@ function parseCsv(csv: string): string[][] {
   return rows;
 }
 
-async function downloadCsv(page: Page, button: string): Promise<{ name: string; rows: string[][] }> {
+async function downloadCsv(
+  page: Page,
+  button: string | RegExp,
+  sep = ',',
+): Promise<{ name: string; rows: string[][] }> {
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: button }).click(),
   ]);
   const path = await download.path();
   // Without the byte-order mark the export starts with (for spreadsheets).
-  return { name: download.suggestedFilename(), rows: parseCsv(readFileSync(path, 'utf8').replace(/^\uFEFF/, '')) };
+  return {
+    name: download.suggestedFilename(),
+    rows: parseCsv(readFileSync(path, 'utf8').replace(/^\uFEFF/, ''), sep),
+  };
 }
 
 describe('replay and debrief in the browser', () => {
@@ -230,6 +237,23 @@ describe('replay and debrief in the browser', () => {
     await eventually(async () =>
       expect(await text(replay, 'export')).toContain(`Downloaded opsroom-${code}-round1-scores.csv.`),
     );
+    // Each button says the file's format; in Italian, the format an Italian spreadsheet opens.
+    expect(await replay.getByTestId('export-format').allInnerTexts()).toEqual(
+      Array(4).fill('(CSV with commas and decimal points)'),
+    );
+    await replay.getByLabel('Language').selectOption('it');
+    await replay.getByTestId('export').waitFor();
+    expect(await replay.getByTestId('export-format').first().innerText()).toBe(
+      '(CSV con punto e virgola e virgola decimale)',
+    );
+    const italian = await downloadCsv(replay, /Ogni minuto di ogni squadra/, ';');
+    expect(italian.rows[0]).toHaveLength(header.length);
+    const approval = header.indexOf('Good-customer approval rate (%) [goodApproval]');
+    // The same figures, each with a decimal comma: "99.7" → "99,7".
+    expect(italian.rows.slice(1).map((r) => r[approval])).toEqual(rows.map((r) => r[approval].replace('.', ',')));
+    expect(rows.some((r) => r[approval].includes('.'))).toBe(true);
+    await replay.getByLabel('Lingua').selectOption('en');
+    await replay.getByTestId('export').waitFor();
 
     // What-if from minute 5 of Team 1: a new room, paused at that minute.
     await replay.getByRole('button', { name: /The sale opens/ }).click();

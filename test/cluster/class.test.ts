@@ -4,7 +4,7 @@
 import { WebSocket } from 'ws';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../../server/cli/sim-cli.ts';
-import type { PgStore } from '../../server/db/pg-store.ts';
+import type { SqlStore } from '../../server/db/store.ts';
 import type { ChangeRecord, RoomView, TeamMinute } from '../../shared/protocol/types.ts';
 import { formatControlValue } from '../../shared/sim/controls.ts';
 import { collect, ok, request, until, type Client } from '../server/helpers.ts';
@@ -17,7 +17,7 @@ const cluster = testCluster('class');
 describe('a class of 8 in 2 teams, teacher on one process, students on the other', () => {
   let a: Node;
   let b: Node;
-  let store: PgStore;
+  let store: SqlStore;
   let code: string;
   let teacher: Client;
   const teacherMinutes: { minute: number }[] = [];

@@ -4,7 +4,7 @@
 // acknowledged change is lost, the students of the dead process come back with their tokens, and the round ends
 // exactly as one that never failed.
 import { beforeAll, expect, test } from 'vitest';
-import type { PgStore } from '../../server/db/pg-store.ts';
+import type { SqlStore } from '../../server/db/store.ts';
 import type { ChangeRecord, RoomView, TeamMinute } from '../../shared/protocol/types.ts';
 import { baselineRun, runRound, scenarioDef } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
@@ -27,7 +27,7 @@ interface Student {
 
 let a: Node;
 let b: Node;
-let store: PgStore;
+let store: SqlStore;
 
 beforeAll(async () => {
   await cluster.services();

@@ -3,7 +3,7 @@
 // room. A's next minute is refused by the database (the fence B stored is higher than A's token): nothing stored,
 // nothing sent, the room leaves A — and the round goes on at B, whose minute is the only one anyone receives.
 import { beforeAll, expect, test } from 'vitest';
-import type { PgStore } from '../../server/db/pg-store.ts';
+import type { SqlStore } from '../../server/db/store.ts';
 import type { TeamMinute } from '../../shared/protocol/types.ts';
 import { collect, ok, until, type Client } from '../server/helpers.ts';
 import { testCluster, type Node } from './nodes.ts';
@@ -11,7 +11,7 @@ import { testCluster, type Node } from './nodes.ts';
 const cluster = testCluster('fence');
 let a: Node;
 let b: Node;
-let store: PgStore;
+let store: SqlStore;
 
 beforeAll(async () => {
   await cluster.services();

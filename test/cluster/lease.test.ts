@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RoomLeases, type Lease } from '../../server/cluster/lease.ts';
 import { startRedis, type RedisService } from '../../server/cluster/services.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 
 const TTL = 9_000;
 let server: RedisService;

@@ -7,7 +7,8 @@ import { Redis } from 'ioredis';
 import { io as ioClient } from 'socket.io-client';
 import { afterAll } from 'vitest';
 import { startServices } from '../../server/cluster/services.ts';
-import { PgStore } from '../../server/db/pg-store.ts';
+import { openPostgres } from '../../server/db/open.ts';
+import type { SqlStore } from '../../server/db/store.ts';
 import type { Client } from '../server/helpers.ts';
 
 const fixture = fileURLToPath(new URL('./fixtures/node.ts', import.meta.url));
@@ -55,8 +56,8 @@ export function testCluster(prefix: string) {
       return r;
     },
     /** The cluster's database, read by the test. */
-    async store(): Promise<PgStore> {
-      const s = await PgStore.open(databaseUrl);
+    async store(): Promise<SqlStore> {
+      const s = await openPostgres(databaseUrl);
       extras.push(s);
       return s;
     },

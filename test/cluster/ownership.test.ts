@@ -2,7 +2,7 @@
 // room carries its fence; a room whose lease is not surely held commits nothing, leaves the process and tells nobody
 // of a failed minute; a room taken right after its owner died goes on running, one taken later resumes paused.
 import { describe, expect, it } from 'vitest';
-import type { RoomRecord } from '../../server/db/store.ts';
+import type { RoomRecord } from '../../server/db/records.ts';
 import type { Write } from '../../server/db/writes.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
 import { NotOwnerError, type Ownership, type RoomGuard } from '../../server/rooms/ownership.ts';

@@ -4,15 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresService } from '../../server/cluster/services.ts';
 import { Committer } from '../../server/db/commit.ts';
-import { PgStore } from '../../server/db/pg-store.ts';
-import { SqliteStore } from '../../server/db/sqlite.ts';
-import type { Store } from '../../server/db/store.ts';
+import { openPostgres, openSqlite } from '../../server/db/open.ts';
+import type { PgEngine } from '../../server/db/pg.ts';
+import type { SqlStore, Store } from '../../server/db/store.ts';
 import { FencedError, type Write } from '../../server/db/writes.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 import { hashSecret } from '../../server/rooms/creation.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
-import { MemoryOutput } from '../../server/rooms/output.ts';
+import { MemoryOutput } from '../server/memory-output.ts';
 import type { PlayerState } from '../../server/rooms/state.ts';
+import { joinStudent } from '../server/seats.ts';
 
 let server: PostgresService;
 const opened: Store[] = [];
@@ -25,8 +26,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function pgStore(url?: string): Promise<PgStore> {
-  const s = await PgStore.open(url ?? (await server.createDatabase()));
+async function pgStore(url?: string): Promise<SqlStore> {
+  const s = await openPostgres(url ?? (await server.createDatabase()));
   opened.push(s);
   return s;
 }
@@ -52,7 +53,7 @@ async function playClass(store: Store) {
   const students: PlayerState[] = [];
   const tokens: string[] = [];
   for (let i = 0; i < 5; i++) {
-    const joined = await manager.joinStudent(room.code, `S${i}`);
+    const joined = await joinStudent(manager, room.code, `S${i}`);
     students.push(joined.player);
     tokens.push(joined.token);
   }
@@ -130,9 +131,9 @@ async function readBack(store: Store, code: string, tokens: string[], teacherKey
   };
 }
 
-describe('PgStore', () => {
+describe('the Store on PostgreSQL', () => {
   it('reads back the same class as the SQLite Store, row for row', async () => {
-    const lite = SqliteStore.open(':memory:');
+    const lite = openSqlite(':memory:');
     opened.push(lite);
     const pg = await pgStore();
     const a = await playClass(lite);
@@ -168,7 +169,8 @@ describe('PgStore', () => {
     expect(pg.integrity).toEqual(['ok']);
     await pg.probe(1234);
     await pg.probe(5678);
-    expect((await pg.db.$client.query('SELECT id, at FROM health_probe')).rows).toEqual([{ id: 1, at: '5678' }]);
+    const pool = (pg.engine as PgEngine).pool;
+    expect((await pool.query('SELECT id, at FROM health_probe')).rows).toEqual([{ id: 1, at: 5678 }]);
     expect(await pg.teacherByKeyHash('no such key')).toBeUndefined();
     expect(await pg.codeExists(b.code)).toBe(true);
     expect(await pg.codeExists('ZZZZZZ')).toBe(false);
@@ -186,14 +188,14 @@ describe('PgStore', () => {
     }
     expect(drawn.size).toBe(600);
     // A transition that did not wait for ready() is told so instead of getting a duplicate.
-    const fresh = new PgStore(one.db);
+    const fresh = await pgStore(url);
     expect(() => fresh.ids.next('rooms')).toThrow(/await ids.ready/);
   });
 });
 
 describe('fenced commits', () => {
   /** A stored room with one running round, its id and its round's id. */
-  async function roomOn(store: PgStore) {
+  async function roomOn(store: Store) {
     const clock = new ManualClock();
     const manager = new RoomManager({
       store,
@@ -293,7 +295,7 @@ describe('fenced commits', () => {
   });
 
   it('SQLite applies the same fence (one process never writes it, but the Store is one contract)', async () => {
-    const store = SqliteStore.open(':memory:');
+    const store = openSqlite(':memory:');
     opened.push(store);
     const clock = new ManualClock();
     const manager = new RoomManager({

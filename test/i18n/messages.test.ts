@@ -57,6 +57,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
     'history_round',
     'model_formula',
     'replay_tag',
+    'clock_replay',
     'ps_role_standin',
     'ps_pic_switch',
     'ps_pic_storm',

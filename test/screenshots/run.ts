@@ -1,7 +1,8 @@
 // `npm run screenshots`: refreshes docs/screenshots/ from the built app — the desk as a student sees
-// it at 1366×768 (lobby, mid-round with an event, the end) and on a 390×844 phone, the web service's
-// product launch (a control the story takes away, greyed with its reason) at 1366×768, 390×844 and
-// 1920×1080, Black Friday's desk in split view with a sale announced, the teacher's dashboard, the projector at
+// it at 1366×768 (lobby, mid-round with an event, the end) and on a 390×844 phone, a team of one, the
+// web service in its incident, the web service's product launch (a control the story takes away, greyed
+// with its reason) at 1366×768, 390×844 and 1920×1080, Black Friday's desk in split view with a sale
+// announced, the teacher's first screen (a class of twelve) at 1366×768 and 1920×1080, the projector at
 // 1920×1080 (lobby, ten teams running, the end), a replay and the teacher's history, the hindsight
 // coach in the teacher's replay, a student's debrief, and a desk in each language. Each picture is the
 // first screen (no scrolling), as people see it. The server runs in-process on a manual clock with
@@ -22,6 +23,7 @@ import {
   LAPTOP,
   launchBrowser,
   newPage,
+  quietStudents,
   startWebServer,
   WALL,
   type WebServer,
@@ -42,22 +44,6 @@ async function teacher(browser: Browser, server: WebServer, room: Room, viewport
 async function start(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Start' }).click();
   await page.getByRole('button', { name: 'Pause' }).waitFor();
-}
-
-/** Students who only need to be in the room (the projector's teams): socket.io clients, no browser. */
-async function quietStudents(server: WebServer, code: string, names: string[]): Promise<Socket[]> {
-  const sockets: Socket[] = [];
-  for (const name of names) {
-    const s = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false });
-    await new Promise<void>((resolve, reject) => {
-      s.once('connect', () => resolve());
-      s.once('connect_error', reject);
-    });
-    const res = await new Promise<{ ok: boolean }>((resolve) => s.emit('student:join', { code, name }, resolve));
-    if (!res.ok) throw new Error(`join ${name}: ${JSON.stringify(res)}`);
-    sockets.push(s);
-  }
-  return sockets;
 }
 
 async function control(s: Socket, key: string, value: number | boolean): Promise<void> {
@@ -95,7 +81,7 @@ async function desks(browser: Browser, server: WebServer): Promise<void> {
   await joinAsStudent(ana, server.url, room.code, 'Ana');
   const { page: budi } = await newPage(browser, HANDSET);
   await joinAsStudent(budi, server.url, room.code, 'Budi');
-  await quietStudents(server, room.code, ['Csilla', 'Dario']);
+  await quietStudents(server.url, room.code, ['Csilla', 'Dario']);
   await shot(ana, 'desk-lobby');
   await start(dash);
   await minuteShown(ana, 0);
@@ -117,8 +103,6 @@ async function desks(browser: Browser, server: WebServer): Promise<void> {
   await minuteShown(ana, 30);
   await ana.getByTestId('round-over').waitFor();
   await shot(ana, 'desk-finished');
-  await dash.getByTestId('scores').waitFor();
-  await shot(dash, 'teacher-dashboard');
 
   // Web service, the product launch, a team of three: at minute 6 a surge is announced and a build goes
   // out. Eka owns the fleet — the autoscaler is away this hour, so its switch is greyed with the reason; on
@@ -144,6 +128,47 @@ async function desks(browser: Browser, server: WebServer): Promise<void> {
   await shot(eka, 'desk-web-service');
   await shot(ekaPhone, 'desk-web-service-phone');
   await shot(gita, 'desk-web-service-wide');
+}
+
+/** The teacher's first screen: a class of twelve in four teams, two of whose pages dropped, at 1366×768 and 1920×1080. */
+async function dashboard(browser: Browser, server: WebServer): Promise<void> {
+  const room = await createRoom(server.url, {
+    simulator: 'payment-switch',
+    scenario: 'black-friday',
+    minutes: 60,
+    tempo: 1,
+    teamCount: 4,
+    seed: 5,
+  });
+  const names = ['Ana', 'Budi', 'Csilla', 'Dario', 'Eka', 'Fitri', 'Gábor', 'Hanna', 'Ilaria', 'Joost', 'Kiran', 'Lea'];
+  const sockets = await quietStudents(server.url, room.code, names);
+  const dash = await teacher(browser, server, room);
+  await start(dash);
+  // Each team's scaler decides differently; two students' pages drop.
+  for (const [i, s] of sockets.slice(0, 4).entries()) await control(s, 'servers', 6 + 2 * i);
+  sockets[5].disconnect();
+  sockets[6].disconnect();
+  server.minutes(9, 1);
+  await eventually(async () => {
+    if (!(await dash.getByTestId('teacher-minute').innerText()).startsWith('Minute 9 ')) throw new Error('not at 9');
+    if ((await dash.locator('[data-seat-state="dropped"]').count()) !== 2) throw new Error('seats not dropped yet');
+  });
+  await shot(dash, 'teacher-dashboard');
+  await dash.setViewportSize(WALL);
+  await shot(dash, 'teacher-dashboard-wall');
+}
+
+/** A team of one (every role) at 1366×768: every control on the first screen. */
+async function teamOfOne(browser: Browser, server: WebServer): Promise<void> {
+  const { ana } = await classWithAna(
+    browser,
+    server,
+    { simulator: 'payment-switch', scenario: 'sale-day', minutes: 60, tempo: 1, teamCount: 2, seed: 7 },
+    [],
+  );
+  server.minutes(12, 1);
+  await minuteShown(ana, 12);
+  await shot(ana, 'desk-team-of-one');
 }
 
 async function projector(browser: Browser, server: WebServer): Promise<void> {
@@ -180,7 +205,7 @@ async function projector(browser: Browser, server: WebServer): Promise<void> {
     'Tamás',
     'Uma',
   ];
-  const sockets = await quietStudents(server, room.code, names);
+  const sockets = await quietStudents(server.url, room.code, names);
   await eventually(async () => {
     if (!(await wall.getByTestId('proj-count').innerText()).includes(String(names.length)))
       throw new Error('not all joined yet');
@@ -203,13 +228,13 @@ async function projector(browser: Browser, server: WebServer): Promise<void> {
   await shot(wall, 'projector-end');
 }
 
-/** A started round: the teacher's dashboard, Ana's desk at 1366×768 and Budi as a quiet socket in her team or the next. */
-async function classWithAna(browser: Browser, server: WebServer, config: object) {
+/** A started round: the teacher's dashboard, Ana's desk at 1366×768 and Budi (or `more`) as quiet sockets in her team or the next. */
+async function classWithAna(browser: Browser, server: WebServer, config: object, more = ['Budi']) {
   const room = await createRoom(server.url, config);
   const dash = await teacher(browser, server, room);
   const { page: ana } = await newPage(browser, LAPTOP);
   await joinAsStudent(ana, server.url, room.code, 'Ana');
-  const others = await quietStudents(server, room.code, ['Budi']);
+  const others = await quietStudents(server.url, room.code, more);
   await start(dash);
   return { room, dash, ana, others };
 }
@@ -349,10 +374,13 @@ async function languages(browser: Browser, server: WebServer): Promise<void> {
 async function main(): Promise<void> {
   assertBuilt();
   mkdirSync(out, { recursive: true });
-  const server = await startWebServer();
+  // Join links at a classroom's LAN address, as `npm start` prints it (the README's example).
+  const server = await startWebServer({ publicUrl: 'http://192.168.1.20:3000' });
   const browser = await launchBrowser();
   try {
     await desks(browser, server);
+    await dashboard(browser, server);
+    await teamOfOne(browser, server);
     await splitView(browser, server);
     await projector(browser, server);
     await replay(browser, server);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../../server/config.ts';
 import { addressKey, clientAddress, parseTrustProxy } from '../../server/http/client-address.ts';
-import { DEFAULT_GUESS_LIMIT } from '../../server/realtime/limits.ts';
+import { DEFAULT_GUESS_LIMIT } from '../../server/realtime/guesses.ts';
 import {
   advance,
   createRoom,

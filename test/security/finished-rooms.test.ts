@@ -8,6 +8,7 @@ import { verifyRounds } from '../../server/replay/verify.ts';
 import type { Room } from '../../server/rooms/room.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { roomEnv, type RoomEnv } from '../server/rooms.ts';
+import { joinStudent } from '../server/seats.ts';
 
 const model = getModel('payment-switch');
 afterEach(() => void vi.restoreAllMocks());
@@ -15,7 +16,7 @@ afterEach(() => void vi.restoreAllMocks());
 /** A 2-team, 6-minute round played to its end (or paused at minute 3), then swept out of memory. */
 async function playedAndSwept(env: RoomEnv, end: 'finished' | 'paused'): Promise<{ room: Room; teamIds: number[] }> {
   const { room } = await env.manager.create({ teamCount: 2, minutes: 6, tempo: 1 });
-  for (const name of ['Ann', 'Bob', 'Cy']) await env.manager.joinStudent(room.code, name);
+  for (const name of ['Ann', 'Bob', 'Cy']) await joinStudent(env.manager, room.code, name);
   await room.dispatch({ type: 'clock', action: 'start' });
   const [p] = [...room.view('teacher').players];
   await room.dispatch({ type: 'control', playerId: p.id, key: 'servers', value: 9 });
@@ -30,7 +31,7 @@ async function playedAndSwept(env: RoomEnv, end: 'finished' | 'paused'): Promise
 
 /** Changes one stored minute of a team, as a damaged or edited database would hold it. */
 function tamper(env: RoomEnv, roundId: number, teamId: number, minute: number): number {
-  const db = env.store.db.$client;
+  const db = env.store.sqlite;
   const row = db
     .prepare('SELECT data FROM snapshots WHERE round_id = ? AND team_id = ? AND minute = ?')
     .get(roundId, teamId, minute) as { data: string };
@@ -89,7 +90,7 @@ describe('a finished room', () => {
   test('with a stored minute missing, it is rebuilt by re-simulation and the gap is reported', async () => {
     const env = roomEnv();
     const { room: before, teamIds } = await playedAndSwept(env, 'finished');
-    env.store.db.$client
+    env.store.sqlite
       .prepare('DELETE FROM snapshots WHERE round_id = ? AND team_id = ? AND minute = 4')
       .run(before.round.id, teamIds[0]);
     const step = vi.spyOn(model, 'step');

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { EXIT_CODES } from '../../server/config.ts';
 import { PROBE_EVERY_MS } from '../../server/db/health.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 import { advance, connect, createRoom, ok, sqliteOf, startServer, type TestServer } from '../server/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'opsroom-startup-'));

@@ -9,6 +9,7 @@ import { evaluateRound } from '../../shared/sim/score.ts';
 import type { TeamMinute } from '../../shared/protocol/types.ts';
 import { buildReplay } from '../../server/replay/replay.ts';
 import { roomEnv, type RoomEnv } from './rooms.ts';
+import { joinStudent } from './seats.ts';
 
 let env: RoomEnv;
 beforeEach(() => {
@@ -27,8 +28,8 @@ async function playedRoom(endAt = MINUTES) {
     minutes: MINUTES,
     tempo: 1,
   });
-  const ana = (await env.manager.joinStudent(room.code, 'Ana')).player;
-  await env.manager.joinStudent(room.code, 'Bo');
+  const ana = (await joinStudent(env.manager, room.code, 'Ana')).player;
+  await joinStudent(env.manager, room.code, 'Bo');
   await room.dispatch({ type: 'clock', action: 'start' });
   // Ana (alone in team 1, every role) scales up and sheds at minute 2; team 2 does nothing.
   await env.advance(1000);
@@ -113,7 +114,7 @@ describe('against doing nothing', () => {
   test('a round stored before the baseline keeps its stored score when it is read again', async () => {
     const { room, ana } = await playedRoom();
     // As a round scored with the goals-only rule would have been stored.
-    env.store.db.$client
+    env.store.sqlite
       .prepare('update scores set score = 3065.8 where round_id = ? and team_id = ?')
       .run(room.round.id, ana.teamId);
     const code = room.code;

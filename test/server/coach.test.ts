@@ -31,7 +31,8 @@ describe('the hindsight coach', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    // Bad deploy, seed 1: Ana (team 1, every role) rolls back at minute 16, a minute too late for p99; Bo's team does nothing.
+    // Bad deploy, seed 1: the deploy shows at minute 16. Ana (team 1, every role) rolls back as soon as she
+    // sees it — her press applies at 17 — but p99 stays over its goal; Bo's team does nothing.
     const created = await createRoom(server, {
       simulator: 'web-service',
       scenario: 'bad-deploy',
@@ -51,19 +52,24 @@ describe('the hindsight coach', () => {
     roundId = room.round.id;
     t1 = room.players.find((p) => p.name === 'Ana')!.teamId!;
     t2 = room.teams.find((t) => t.id !== t1)!.id;
-    await minutes(15);
-    // Received during minute 15: applies at the start of minute 16.
-    expect((await ok(ana, 'student:control', { key: 'rollback', value: 'press' })).change.minute).toBe(16);
-    await minutes(3);
+    await minutes(16);
+    // Received during minute 16: applies at the start of minute 17.
+    expect((await ok(ana, 'student:control', { key: 'rollback', value: 'press' })).change.minute).toBe(17);
+    await minutes(2);
     // Not while the round runs.
     const early = await get(`/api/rounds/${roundId}/coach`, teacherKey);
     expect([early.statusCode, early.json().error.code]).toEqual([409, 'BAD_STATE']);
     await minutes(42);
+    expect(
+      (await server.app.store.snapshotsOfRound(roundId, { teamId: t1, upToMinute: 16 })).map(
+        (x) => JSON.parse(x.data).indicators.badBuildShare,
+      ),
+    ).toEqual([...Array(16).fill(0), 0.2]);
     expect((await server.app.store.roundById(roundId))?.state).toBe('finished');
   }, 30_000);
   afterAll(() => server.close());
 
-  test('the teacher reads every team: the late rollback should have come a minute earlier', async () => {
+  test('the teacher reads every team: p99 wanted low-priority traffic shed as well, from minute 17 to the end', async () => {
     const res = await get(`/api/rounds/${roundId}/coach`, teacherKey);
     expect(res.statusCode).toBe(200);
     report = res.json();
@@ -73,13 +79,21 @@ describe('the hindsight coach', () => {
     expect(mine.tried).toBeGreaterThan(100);
     expect(mine.searchedMs).toBeGreaterThan(0);
     expect(mine.suggestion).toMatchObject({
-      kind: 'earlier',
-      key: 'rollback',
-      fromMinute: 16,
-      toMinute: 15,
+      kind: 'add',
+      key: 'shedLowPriority',
+      fromMinute: null,
+      toMinute: 17,
       goalsNowMet: ['p99'],
-      forkMinute: 14,
+      goalsNowMissed: [],
+      until: null,
+      unusual: null,
+      forkMinute: 16,
     });
+    // No press before the desk showed the deploy: the rollback stays where Ana could make it.
+    expect(mine.suggestion!.changes.filter((c) => c.key === 'rollback')).toEqual([
+      { minute: 17, key: 'rollback', value: 'press' },
+    ]);
+    expect(mine.suggestion!.after.score!).toBeGreaterThan(mine.suggestion!.before.score!);
     // Its "before" is the team's stored verdict.
     const stored = (await server.app.store.resultsOfRound(roundId)).find((r) => r.teamId === t1)!;
     expect(mine.suggestion!.before).toMatchObject({
@@ -105,7 +119,7 @@ describe('the hindsight coach', () => {
     expect((await get(`/api/rounds/${roundId}/coach`, other.teacherKey)).json().error.code).toBe('ROUND_NOT_FOUND');
   });
 
-  test('the suggestion opens as a what-if with its changes pending, by the coach; played on, it ends as claimed', async () => {
+  test('the suggestion opens as a what-if with its changes pending — the coach’s by the Coach, the team’s by their authors; played on, it ends as claimed', async () => {
     const s = report.teams.find((t) => t.teamId === t1)!.suggestion!;
     const pending = s.changes.filter((c) => c.minute > s.forkMinute);
     const res = await post(`/api/rounds/${roundId}/fork`, teacherKey, {
@@ -119,20 +133,21 @@ describe('the hindsight coach', () => {
     const team = room.view('teacher').teams[0].id;
     const history = (await room.historyOf(team))!;
     expect(history.snapshots.at(-1)!.minute).toBe(s.forkMinute);
+    // The coach's own change is by the Coach; Ana's own rollback, pending too, is still hers.
     expect(history.changes.filter((c) => c.minute > s.forkMinute)).toEqual(
       pending.map((c) =>
         expect.objectContaining({
           minute: c.minute,
           key: c.key,
           value: c.value,
-          author: { playerId: null, name: 'Coach' },
+          author: { playerId: null, name: c.key === s.key ? 'Coach' : 'Ana' },
         }),
       ),
     );
-    // The change is stored with the fork.
-    expect((await server.app.store.changesOfRound(fork.roundId)).filter((c) => c.author.name === 'Coach')).toHaveLength(
-      pending.length,
-    );
+    expect(pending.map((c) => c.key).sort()).toEqual(['rollback', 'shedLowPriority']);
+    // The changes are stored with the fork.
+    const stored = (await server.app.store.changesOfRound(fork.roundId)).filter((c) => c.minute > s.forkMinute);
+    expect(stored.map((c) => c.author.name).sort()).toEqual(['Ana', 'Coach']);
     await room.dispatch({ type: 'clock', action: 'resume' });
     await minutes(60 - s.forkMinute);
     const scores = room.scores()!;

@@ -3,7 +3,7 @@ import { expect, test } from 'vitest';
 import { baselineRun, runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import type { RoomView, TeamMinute } from '../../shared/protocol/types.ts';
-import { SqliteStore } from '../../server/db/sqlite.ts';
+import { openSqlite } from '../../server/db/open.ts';
 import { collect, ok, request, until } from './helpers.ts';
 import { childServers } from './process.ts';
 
@@ -99,7 +99,7 @@ test('a round killed with SIGKILL resumes at its last stored minute and plays on
   // ── the same round, never crashed ──
   b.proc.kill('SIGTERM');
   await new Promise((r) => b.proc.once('exit', r));
-  const store = SqliteStore.open(dbPath);
+  const store = openSqlite(dbPath);
   const roundId = students[0].minutes[0].roundId;
   expect(await store.roundById(roundId)).toMatchObject({ state: 'finished', minute: MINUTES });
   for (const t of room.teams) {

@@ -95,6 +95,47 @@ describe('a debrief for students', () => {
     ]);
   });
 
+  test('a student’s replay ranks their team among every team of the round, without naming the others', async () => {
+    server = await startServer();
+    const { code, teacherKey } = await createRoom(server, { teamCount: 3, minutes: 12, tempo: 1, seed: 17 });
+    const teacher = await connect(server);
+    await ok(teacher, 'teacher:join', { code, key: teacherKey });
+    const seats: Record<string, { token: string; socket: Client }> = {};
+    for (const name of ['Ana', 'Bo', 'Cy']) {
+      const socket = await connect(server);
+      seats[name] = { socket, token: (await ok(socket, 'student:join', { code, name })).token };
+    }
+    await ok(teacher, 'teacher:clock', { action: 'start' });
+    const room = await server.app.rooms.get(code);
+    const roundId = room.round.id;
+    const teamOf = (name: string) => room.view('teacher').players.find((p) => p.name === name)!.teamId!;
+    // Three teams of one, each with every role: Bo scales up to just enough, Cy too far, Ana does nothing.
+    expect(new Set(['Ana', 'Bo', 'Cy'].map(teamOf)).size).toBe(3);
+    await ok(seats.Bo.socket, 'student:control', { key: 'servers', value: 10 });
+    await ok(seats.Cy.socket, 'student:control', { key: 'servers', value: 14 });
+    await minutes(12);
+
+    const full: RoundReplay = (await get(`/api/rounds/${roundId}/replay`, teacherKey)).json();
+    const board = rankRows(full.round.teams.map((t) => ({ ...t, met: t.goalsMet, complete: true }))).map((r) => [
+      r.teamId,
+      r.rank,
+    ]);
+    expect(full.standing.teams).toBe(3);
+    expect(full.standing.ranks.map((r) => [r.teamId, r.rank])).toEqual(board);
+    expect(board.map(([t]) => t)).toEqual([teamOf('Bo'), teamOf('Cy'), teamOf('Ana')]);
+    expect(board.map(([, r]) => r)).toEqual([1, 2, 3]);
+
+    // Ana's debrief: her team only, at its real place — third of three, not "1 of 1".
+    const ana: RoundReplay = (await get(`/api/rounds/${roundId}/replay`, seats.Ana.token)).json();
+    expect(ana.teams.map((t) => t.teamId)).toEqual([teamOf('Ana')]);
+    expect(ana.standing).toEqual({ teams: 3, ranks: [{ teamId: teamOf('Ana'), rank: 3 }] });
+    expect(JSON.stringify(ana)).not.toContain('"Bo"');
+    // Shared: every team's rank, as the teacher's.
+    await ok(teacher, 'teacher:share', { shared: true });
+    const shared: RoundReplay = (await get(`/api/rounds/${roundId}/replay`, seats.Ana.token)).json();
+    expect(shared.standing).toEqual(full.standing);
+  });
+
   test('a student the teacher moved during the round sees both teams they played in', async () => {
     server = await startServer();
     const c = await classroom();

@@ -1,12 +1,13 @@
-// Group commit: the rooms whose minute falls due in one turn share one transaction, and none of them
-// is seen before that transaction is stored; a failing write list fails its own room only.
+// Group commit: the rooms whose minute falls due in one turn share one transaction, and none of them is seen before
+// that transaction is stored; a room takes every input waiting at once, in one commit; a failing write list fails
+// its own room (or input) only.
 import { expect, test } from 'vitest';
-import { Committer, RELEASE_CHUNK, RELEASE_SHARE } from '../../server/db/commit.ts';
+import { Committer } from '../../server/db/commit.ts';
 import type { Write } from '../../server/db/writes.ts';
-import { noMetrics } from '../../server/ops/metrics.ts';
+import { noMetrics } from '../../server/lib/metrics.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
-import type { Room } from '../../server/rooms/room.ts';
 import { roomEnv } from './rooms.ts';
+import { joinStudent } from './seats.ts';
 
 const turn = () => new Promise((r) => setImmediate(r));
 
@@ -77,17 +78,101 @@ test('a minute is measured from when it fell due to its broadcast: a late start 
   expect(delays).toEqual([0, 290]);
 });
 
-test('commands of one room in one turn are handled in order, each stored before the next starts', async () => {
+test('inputs of one room in one turn are handled in order and stored in one commit', async () => {
   const env = roomEnv();
   const { room } = await env.manager.create({ teamCount: 1 });
   const transactions = env.store.transactions.length;
   const names = ['A', 'B', 'C'];
-  const joined = await Promise.all(names.map((n) => env.manager.joinStudent(room.code, n)));
+  const joined = await Promise.all(names.map((n) => joinStudent(env.manager, room.code, n)));
   expect(joined.map((j) => j.player.seq)).toEqual([1, 2, 3]);
-  expect(env.store.transactions.length).toBe(transactions + 3);
+  expect(env.store.transactions.length).toBe(transactions + 1);
   expect((await env.store.playersOfRoom(room.id)).map((p) => [p.name, p.roles])).toEqual(
     room.view('teacher').players.map((p) => [p.name, p.roles]),
   );
+});
+
+/** A room of one team of twelve, running, each student holding a control of their own where there are enough. */
+async function classOfTwelve() {
+  const env = roomEnv();
+  const { room } = await env.manager.create({ teamCount: 1, tempo: 5, seed: 3, minutes: 30 });
+  const students = [];
+  for (let i = 0; i < 12; i++) students.push((await joinStudent(env.manager, room.code, `S${i}`)).player);
+  await room.dispatch({ type: 'clock', action: 'start' });
+  // The scaler, who owns `servers`.
+  const scaler = students.find((p) => room.player(p.id)?.roles.includes('scaling'));
+  if (!scaler) throw new Error('nobody holds the scaling role');
+  return { env, room, scaler };
+}
+
+test('twelve changes sent at once are acknowledged together, after one commit', async () => {
+  const { env, room, scaler } = await classOfTwelve();
+  const transactions = env.store.transactions.length;
+  const acked: number[] = [];
+  const sends = Array.from({ length: 12 }, (_, i) =>
+    room
+      .dispatch({ type: 'control', playerId: scaler.id, key: 'servers', value: 5 + (i % 6) })
+      .then(() => void acked.push(env.store.transactions.length - transactions)),
+  );
+  await Promise.all(sends);
+  // One transaction for the twelve, and every acknowledgement after it.
+  expect(env.store.transactions.length).toBe(transactions + 1);
+  expect(acked).toEqual(Array(12).fill(1));
+  const stored = await env.store.changesOfRound(room.round.id);
+  expect(stored.map((c) => c.value)).toEqual(Array.from({ length: 12 }, (_, i) => 5 + (i % 6)));
+  // In the order sent: the last one is the one in force.
+  expect(env.out.of('pending', 'team').map((c) => c.value)).toEqual(stored.map((c) => c.value));
+});
+
+test('a refused input in a batch changes nothing; the others of the batch are stored', async () => {
+  const { env, room, scaler } = await classOfTwelve();
+  const results = await Promise.allSettled([
+    room.dispatch({ type: 'control', playerId: scaler.id, key: 'servers', value: 7 }),
+    room.dispatch({ type: 'control', playerId: scaler.id, key: 'servers', value: 7.5 }),
+    room.dispatch({ type: 'control', playerId: scaler.id, key: 'servers', value: 9 }),
+  ]);
+  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  expect((await env.store.changesOfRound(room.round.id)).map((c) => c.value)).toEqual([7, 9]);
+});
+
+test('when a batch cannot be stored, each input is tried alone: only the one whose write fails fails', async () => {
+  const { env, room, scaler } = await classOfTwelve();
+  const transactions = env.store.transactions.length;
+  env.store.failWhen = (lists) =>
+    lists.flat().some((w) => w.op === 'insertChanges' && w.changes.some((c) => c.value === 8));
+  const results = await Promise.allSettled(
+    [7, 8, 9].map((value) => room.dispatch({ type: 'control', playerId: scaler.id, key: 'servers', value })),
+  );
+  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  // The batch, then each alone.
+  expect(env.store.transactions.length).toBe(transactions + 4);
+  expect((await env.store.changesOfRound(room.round.id)).map((c) => c.value)).toEqual([7, 9]);
+  expect(env.out.of('pending', 'team').map((c) => c.value)).toEqual([7, 9]);
+});
+
+test('changes waiting when a minute falls due go with it: the minute is not held behind them', async () => {
+  const delays: number[] = [];
+  const env = roomEnv({ metrics: { ...noMetrics, minuteDelay: (ms) => void delays.push(ms) } });
+  const { room } = await env.manager.create({ teamCount: 1, tempo: 1, seed: 4, minutes: 30 });
+  const scaler = (await joinStudent(env.manager, room.code, 'Solo')).player;
+  await room.dispatch({ type: 'clock', action: 'start' });
+  // A slow disk holds one commit while ninety changes and the minute pile up behind it.
+  let release = () => {};
+  env.store.hold = new Promise((r) => (release = r));
+  const transactions = env.store.transactions.length;
+  const first = room.dispatch({ type: 'control', playerId: scaler.id, key: 'servers', value: 6 });
+  while (env.store.transactions.length === transactions) await turn();
+  const queued = Array.from({ length: 90 }, (_, i) =>
+    room.dispatch({ type: 'control', playerId: scaler.id, key: 'servers', value: 5 + (i % 8) }),
+  );
+  env.clock.advance(1000);
+  env.store.hold = null;
+  release();
+  await Promise.all([first, ...queued]);
+  await env.manager.settled();
+  // Two commits: the one held, then the ninety and the minute together.
+  expect(env.store.transactions.length).toBe(transactions + 2);
+  expect(room.round.minute).toBe(1);
+  expect(delays).toEqual([0]);
 });
 
 test('when the shared transaction fails, each list is tried alone: only the bad one fails', async () => {
@@ -103,7 +188,7 @@ test('when the shared transaction fails, each list is tried alone: only the bad 
   expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
   // One shared attempt, then one per list.
   expect(env.store.transactions.map((t) => t.length)).toEqual([3, 1, 1, 1]);
-  expect(env.store.db.$client.prepare('select id, key_hash from teachers order by id').all()).toEqual([
+  expect(env.store.sqlite.prepare('select id, key_hash from teachers order by id').all()).toEqual([
     { id: 1, key_hash: 'k1' },
     { id: 3, key_hash: 'k3' },
   ]);
@@ -133,83 +218,6 @@ test('after a restart, the pauses of every interrupted room share one transactio
   expect(env.store.transactions[transactions]).toHaveLength(3);
 });
 
-test('minutes due within one beat slot are played together at its end, in one transaction, without drifting', async () => {
-  const env = roomEnv();
-  const manager = new RoomManager({ ...env.manager.deps, beatSlotMs: 20 });
-  const t0 = env.clock.now(); // a multiple of 20 ms
-  const started: Room[] = [];
-  // Two rooms started 8 ms apart share a slot; a third, 25 ms after the first, falls in the next one.
-  for (const offset of [3, 11, 25]) {
-    env.clock.advance(t0 + offset - env.clock.now());
-    const { room } = await manager.create({ teamCount: 1, tempo: 1, seed: offset });
-    await room.dispatch({ type: 'clock', action: 'start' });
-    started.push(room);
-  }
-  const minutesSent = () => started.map((r) => env.out.of('minute').filter((m) => m.roundId === r.round.id).length);
-  const transactions = env.store.transactions.length;
-  expect(minutesSent()).toEqual([1, 1, 1]);
-
-  env.clock.advance(t0 + 1019 - env.clock.now());
-  await manager.settled();
-  expect(minutesSent()).toEqual([1, 1, 1]); // due at +1003 and +1011, not played before the slot ends
-  env.clock.advance(1);
-  await manager.settled();
-  expect(minutesSent()).toEqual([2, 2, 1]);
-  expect(env.store.transactions.length).toBe(transactions + 1);
-  expect(
-    env.store.transactions
-      .at(-1)!
-      .flat()
-      .filter((w) => w.op === 'insertSnapshots'),
-  ).toHaveLength(2);
-  env.clock.advance(20);
-  await manager.settled();
-  expect(minutesSent()).toEqual([2, 2, 2]);
-
-  // Ten minutes on, each room has played one minute a second: the slots delay, they do not add up.
-  env.clock.advance(t0 + 11_040 - env.clock.now());
-  await manager.settled();
-  expect(minutesSent()).toEqual([12, 12, 12]);
-  expect(started.map((r) => r.round.minute)).toEqual([11, 11, 11]);
-  expect(
-    env.out
-      .of('minute')
-      .filter((m) => m.roundId === started[0].round.id)
-      .map((m) => m.sentAt - t0),
-  ).toEqual([3, 1020, 2020, 3020, 4020, 5020, 6020, 7020, 8020, 9020, 10020, 11020]);
-  await manager.close();
-});
-
-test('with commit slots, what is asked after a slot’s transaction waits for the next slot and goes in one', async () => {
-  const env = roomEnv();
-  const committer = new Committer(env.store, undefined, 20, env.clock);
-  const teacher = (id: number): Write[] => [{ op: 'insertTeacher', id, keyHash: `k${id}`, createdAt: 0 }];
-  const start = env.store.transactions.length;
-  const done: number[] = [];
-  const ask = (id: number) => committer.commit(teacher(id)).then(() => void done.push(id));
-  await ask(1); // the slot's first: stored at once
-  expect(env.store.transactions.length).toBe(start + 1);
-
-  env.clock.advance(7);
-  const later = [ask(2), ask(3)];
-  for (let i = 0; i < 5; i++) await turn();
-  env.clock.advance(5);
-  later.push(ask(4));
-  for (let i = 0; i < 5; i++) await turn();
-  expect(done).toEqual([1]); // still in the first slot: held
-  expect(env.store.transactions.length).toBe(start + 1);
-
-  env.clock.advance(8); // the next slot starts
-  await Promise.all(later);
-  expect(done).toEqual([1, 2, 3, 4]);
-  expect(env.store.transactions.length).toBe(start + 2);
-  expect(env.store.transactions.at(-1)!.map((l) => (l[0] as { id: number }).id)).toEqual([2, 3, 4]);
-  // A slot with no transaction yet stores at once.
-  env.clock.advance(40);
-  await ask(5);
-  expect(env.store.transactions.length).toBe(start + 3);
-});
-
 test('a round whose start took long to store still plays minute 1 one tempo after minute 0 was sent', async () => {
   const env = roomEnv();
   const { room } = await env.manager.create({ teamCount: 1, tempo: 1, seed: 1 });
@@ -232,84 +240,21 @@ test('a round whose start took long to store still plays minute 1 one tempo afte
   ]);
 });
 
-/**
- * Commits `callers` lists at once (one transaction) and returns, for each turn of the event loop in which some
- * heard theirs, which callers did; `then(i)` runs as caller i hears.
- */
-async function toldByTurn(
-  committer: Committer,
-  env: ReturnType<typeof roomEnv>,
-  callers: number,
-  then = (_i: number) => {},
-) {
-  const heard: number[][] = [];
-  let turn = 0;
-  const asked = Array.from({ length: callers }, (_, i) =>
-    committer.commit([{ op: 'insertTeacher', id: 100 + i, keyHash: `chunk${i}`, createdAt: 0 }]).then(async () => {
-      // Stored before heard: every caller finds its row.
-      expect(await env.store.teacherByKeyHash(`chunk${i}`)).toBe(100 + i);
-      heard[turn] ??= [];
-      heard[turn].push(i);
-      then(i);
-    }),
-  );
-  // Count the turns of the event loop while they are told.
-  let counting = true;
-  const tick = (): void =>
-    void setImmediate(() => {
-      turn++;
-      if (counting) tick();
-    });
-  tick();
-  await Promise.all(asked);
-  await committer.idle();
-  counting = false;
-  return heard.filter((h) => h?.length);
-}
-
-test('the callers of a large stored transaction hear it a few at a time, one turn each, after it is stored', async () => {
+test('a pause and a resume taken in one batch plan the next minute from the resume', async () => {
   const env = roomEnv();
-  const committer = new Committer(env.store);
-  const start = env.store.transactions.length;
-  // Few enough that a quarter of them is less than a chunk.
-  const callers = 3 * RELEASE_CHUNK + 1;
-  expect(Math.ceil(callers * RELEASE_SHARE)).toBeLessThanOrEqual(RELEASE_CHUNK);
-  const told = await toldByTurn(committer, env, callers);
-  expect(env.store.transactions.length).toBe(start + 1);
-  expect(told.map((h) => h.length)).toEqual([RELEASE_CHUNK, RELEASE_CHUNK, RELEASE_CHUNK, 1]);
-  expect(told.flat()).toEqual(Array.from({ length: callers }, (_, i) => i));
-});
-
-test('a backlog of callers is told faster, a share of it a turn, and a later transaction waits its turn', async () => {
-  const env = roomEnv();
-  const committer = new Committer(env.store);
-  const callers = 40;
-  let late: Promise<void> | null = null;
-  const order: string[] = [];
-  const start = env.store.transactions.length;
-  let storedWhenLastHeard = 0;
-  const told = await toldByTurn(committer, env, callers, (i) => {
-    order.push(`first ${i}`);
-    if (i === callers - 1) storedWhenLastHeard = env.store.transactions.length - start;
-    // A list asked for as the first callers hear theirs: its own transaction, stored while the rest are told.
-    late ??= committer
-      .commit([{ op: 'insertTeacher', id: 999, keyHash: 'late', createdAt: 0 }])
-      .then(() => void order.push('late'));
-  });
-  await late;
-  const sizes = told.map((h) => h.length);
-  // A quarter of what is still to be told, never fewer than a chunk: 10 of 40 at once, then fewer as it clears.
-  expect(sizes[0]).toBe(Math.ceil(callers * RELEASE_SHARE));
-  for (let k = 1; k < sizes.length; k++) {
-    expect(sizes[k]).toBeLessThanOrEqual(sizes[k - 1]);
-    expect(sizes[k]).toBeGreaterThanOrEqual(
-      Math.min(RELEASE_CHUNK, callers - sizes.slice(0, k).reduce((a, b) => a + b)),
-    );
-  }
-  expect(sizes.reduce((a, b) => a + b)).toBe(callers);
-  expect(sizes.length).toBeLessThan(callers / RELEASE_CHUNK);
-  // The later transaction was stored before the first one's callers had all heard, and still heard after them.
-  expect(storedWhenLastHeard).toBe(2);
-  expect(order.at(-1)).toBe('late');
-  expect(order.filter((o) => o !== 'late')).toEqual(Array.from({ length: callers }, (_, i) => `first ${i}`));
+  const { room } = await env.manager.create({ teamCount: 1, tempo: 2, seed: 1 });
+  await room.dispatch({ type: 'clock', action: 'start' });
+  const t0 = env.clock.now();
+  env.clock.advance(1500);
+  await Promise.all([
+    room.dispatch({ type: 'clock', action: 'pause' }),
+    room.dispatch({ type: 'clock', action: 'resume' }),
+  ]);
+  expect(room.round.state).toBe('running');
+  // Due two seconds after the resume, not at the first plan's t0 + 2000.
+  await env.advance(1999);
+  expect(room.round.minute).toBe(0);
+  await env.advance(1);
+  expect(room.round.minute).toBe(1);
+  expect(env.out.of('minute').at(-1)?.sentAt).toBe(t0 + 3500);
 });

@@ -5,8 +5,9 @@ import WebSocket from 'ws';
 import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
 import type { AckResult } from '../../shared/protocol/types.ts';
 import { buildApp, type AppOptions } from '../../server/app.ts';
-import { SqliteStore } from '../../server/db/sqlite.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { SqliteEngine } from '../../server/db/sqlite.ts';
+import { SqlStore } from '../../server/db/store.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
 
 export type Client = Socket<ServerToClient, ClientToServer>;
 
@@ -62,8 +63,9 @@ export async function refusals(server: TestServer, limit: string): Promise<numbe
 /** The SQLite connection under a test server's store, for counting rows directly. */
 export function sqliteOf(server: TestServer) {
   const { store } = server.app;
-  if (!(store instanceof SqliteStore)) throw new Error('the test server does not run on SQLite');
-  return store.db.$client;
+  if (!(store instanceof SqlStore && store.engine instanceof SqliteEngine))
+    throw new Error('the test server does not run on SQLite');
+  return store.engine.db;
 }
 
 /** The transport each client had when it connected (before any upgrade). */

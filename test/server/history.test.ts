@@ -5,6 +5,7 @@ import { runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { roomEnv, type RoomEnv } from './rooms.ts';
+import { joinStudent } from './seats.ts';
 
 /** Distinct objects with indicators (snapshots) reachable from `root`. */
 function snapshotsIn(root: unknown): number {
@@ -32,7 +33,7 @@ describe('a team’s past minutes', () => {
 
   async function played(minutes: number) {
     const { room } = await env.manager.create({ teamCount: 2, tempo: 1, seed: 5 });
-    const ana = (await env.manager.joinStudent(room.code, 'Ana')).player;
+    const ana = (await joinStudent(env.manager, room.code, 'Ana')).player;
     await room.dispatch({ type: 'clock', action: 'start' });
     await env.advance(minutes * 1000);
     expect(room.round.minute).toBe(minutes);
@@ -80,7 +81,7 @@ describe('a team’s past minutes', () => {
 
   test('a history read across the start of the next round is that round’s', async () => {
     const { room } = await env.manager.create({ teamCount: 1, tempo: 1, minutes: 3 });
-    const ana = (await env.manager.joinStudent(room.code, 'Ana')).player;
+    const ana = (await joinStudent(env.manager, room.code, 'Ana')).player;
     await room.dispatch({ type: 'clock', action: 'start' });
     await env.advance(3000);
     expect(room.round.state).toBe('finished');

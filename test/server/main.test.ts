@@ -1,25 +1,25 @@
-// `npm start`'s server process: checks its environment, listens on PORT with DATABASE_PATH, says where to
-// join, and on SIGTERM pauses running rounds, tells every socket, closes the database and says so.
+// `npm start`'s server process, compiled and run by node as `npm start` runs it: checks its environment, listens
+// on PORT with DATABASE_PATH, says where to join and nothing else, and on SIGTERM pauses running rounds, tells every
+// socket, closes the database and says so.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { io as ioClient } from 'socket.io-client';
 import type { ProtocolNotice, RoomView } from '../../shared/protocol/types.ts';
-import { SqliteStore } from '../../server/db/sqlite.ts';
-import { SERVER_NODE_FLAGS } from '../../server/node-flags.ts';
+import { openSqlite } from '../../server/db/open.ts';
+import { compiledServer } from './compiled.ts';
 import { collect, ok, type Client } from './helpers.ts';
 
-const main = fileURLToPath(new URL('../../server/main.ts', import.meta.url));
+const main = compiledServer();
 const dir = mkdtempSync(join(tmpdir(), 'opsroom-main-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** server/main.ts in a child process, as `npm start` runs it; its stdout lines (JSON: stdout is not a terminal) as they come. */
+/** dist/server/main.js in a child process, as `npm start` runs it; its stdout lines (JSON: stdout is not a terminal) as they come. */
 function startMain(env: Record<string, string>) {
-  const proc = spawn(process.execPath, [...SERVER_NODE_FLAGS, '--import', 'tsx', main], {
+  const proc = spawn(process.execPath, [main], {
     env: { ...process.env, LOG_FORMAT: '', LOG_LEVEL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -55,13 +55,40 @@ function startMain(env: Record<string, string>) {
   };
 }
 
-test('npm start and npm run serve give the server the flags every Opsroom server runs with', () => {
+test('npm start runs the compiled server with node, without flags', () => {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  for (const script of ['start', 'serve']) {
-    const command: string = pkg.scripts[script];
-    expect(command).toContain(`exec tsx ${SERVER_NODE_FLAGS.join(' ')} server/main.ts`);
-  }
+  expect(pkg.scripts.start).toBe('exec node dist/server/main.js');
 });
+
+test('a terminal sees the start block and nothing else until the stop', async () => {
+  const dbPath = join(dir, 'quiet.db');
+  const server = startMain({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: dbPath, LOG_FORMAT: 'pretty' });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const seen = () => server.out.some((l) => l.startsWith('  To stop'));
+      const timer = setInterval(() => {
+        if (seen()) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 20);
+      server.exited.then((c) => reject(new Error(`exited ${c}: ${server.err.join('\n')}`)));
+    });
+    // Each line's label: the text before its first run of spaces.
+    expect(server.out.map((l) => l.trim().split(/\s{2,}/)[0])).toEqual([
+      'Opsroom is ready.',
+      'Students join at',
+      'On this computer',
+      'Database',
+      'Metrics',
+      'To stop',
+    ]);
+    expect(server.err).toEqual([]);
+  } finally {
+    server.proc.kill('SIGTERM');
+    await server.exited;
+  }
+}, 30_000);
 
 test('serves, pauses the running round on SIGTERM, tells every socket, closes the database and says so', async () => {
   const dbPath = join(dir, 'nested', 'opsroom.db');
@@ -125,7 +152,7 @@ test('serves, pauses the running round on SIGTERM, tells every socket, closes th
     expect(server.err).toEqual([]);
 
     // The database, closed cleanly, says paused at minute 0.
-    const store = SqliteStore.open(dbPath);
+    const store = openSqlite(dbPath);
     expect(await store.roundById(roundId)).toMatchObject({ state: 'paused', minute: 0 });
     await store.close();
   } finally {

@@ -4,10 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
-import type { SqliteStore } from '../../server/db/sqlite.ts';
 import { joinInfo, lanAddresses, type Interfaces } from '../../server/net/addresses.ts';
 import { startBlock, startSummary } from '../../server/ops/start-block.ts';
 import { collect, connect, createRoom, ok, request, sample, startServer, until } from './helpers.ts';
@@ -70,10 +68,6 @@ describe('metrics', () => {
       // Every transaction is timed: the new room, two joins, the start and five minutes.
       expect(sample(after, 'opsroom_commit_duration_seconds_count')).toBe(9);
       expect(sample(after, 'opsroom_tick_duration_seconds_count')).toBe(5);
-      // Each stored minute by phase; each list of writes waited for its transaction (here at most a turn).
-      for (const phase of ['compute', 'store', 'send'])
-        expect(sample(after, 'opsroom_tick_phase_seconds_count', { phase })).toBe(5);
-      expect(sample(after, 'opsroom_commit_wait_seconds_count')).toBe(9);
       // Every minute fired on its plan (a manual clock is never late): all lag in the first bucket.
       expect(sample(after, 'opsroom_tick_lag_seconds_count')).toBe(5);
       expect(sample(after, 'opsroom_tick_lag_seconds_bucket', { le: '0.001' })).toBe(5);
@@ -99,63 +93,6 @@ describe('metrics', () => {
       expect(after).not.toMatch(/^nodejs_active_(handles|resources)/m);
     } finally {
       await server.close();
-    }
-  });
-
-  test("SQLite's log checkpoints: in /api/health and /metrics, where they run on a thread of their own", async () => {
-    // In memory there is no log and no thread: no series (a 0 would read as a thread that stopped).
-    const bare = await startServer();
-    try {
-      const text = await (await fetch(`${bare.url}/metrics`)).text();
-      expect(text).not.toMatch(/opsroom_db_checkpoint/);
-      expect((await (await fetch(`${bare.url}/api/health`)).json()).database.checkpoints).toBeUndefined();
-    } finally {
-      await bare.close();
-    }
-    const dir = mkdtempSync(join(tmpdir(), 'opsroom-ckpt-'));
-    const path = join(dir, 'opsroom.db');
-    const server = await startServer({ databasePath: path });
-    const store = server.app.store as SqliteStore;
-    const reader = new Database(path, { readonly: true });
-    try {
-      const health = async () => {
-        const res = await fetch(`${server.url}/api/health`);
-        return { status: res.status, body: await res.json() };
-      };
-      const scrape = async () => (await fetch(`${server.url}/metrics`)).text();
-      await createRoom(server, { teamCount: 2 });
-      await store.checkpointer!.checkpoint();
-      let text = await scrape();
-      expect(sample(text, 'opsroom_db_checkpoint_thread_up')).toBe(1);
-      expect(sample(text, 'opsroom_db_checkpoints_total', { result: 'done' })).toBeGreaterThanOrEqual(1);
-      expect(sample(text, 'opsroom_db_checkpoints_total', { result: 'failed' })).toBe(0);
-      expect(sample(text, 'opsroom_db_log_frames', { state: 'waiting' })).toBe(0);
-      expect((await health()).body.database.checkpoints).toMatchObject({ running: true, failing: false, failed: 0 });
-
-      // A reader holding an old view of the file: the frames written since cannot be copied while it reads.
-      reader.exec('BEGIN');
-      reader.prepare('SELECT count(*) FROM rooms').get();
-      await createRoom(server, { teamCount: 3 });
-      await store.checkpointer!.checkpoint();
-      text = await scrape();
-      expect(sample(text, 'opsroom_db_log_frames', { state: 'waiting' })).toBeGreaterThan(0);
-      const { body } = await health();
-      expect(body.database.checkpoints.framesWaiting).toBeGreaterThan(0);
-      expect(body.database.checkpoints.framesWaiting).toBeLessThanOrEqual(body.database.checkpoints.logFrames);
-      reader.exec('COMMIT');
-      await store.checkpointer!.checkpoint();
-      expect(sample(await scrape(), 'opsroom_db_log_frames', { state: 'waiting' })).toBe(0);
-
-      // The thread stopped: the database is still healthy (the writer's backstop checkpoints), and an operator sees it.
-      await store.checkpointer!.close();
-      const stopped = await health();
-      expect(stopped.status).toBe(200);
-      expect(stopped.body).toMatchObject({ ok: true, database: { writable: true, checkpoints: { running: false } } });
-      expect(sample(await scrape(), 'opsroom_db_checkpoint_thread_up')).toBe(0);
-    } finally {
-      reader.close();
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -215,15 +152,13 @@ describe('metrics', () => {
       const text = await (await fetch(`${server.url}/metrics`)).text();
       expect(sample(text, 'opsroom_tick_failures_total')).toBe(1);
       expect(sample(text, 'opsroom_tick_duration_seconds_count')).toBe(1);
-      // A minute that was not stored has no phases: they describe stored minutes.
-      expect(sample(text, 'opsroom_tick_phase_seconds_count', { phase: 'store' })).toBe(0);
       // Nothing changed: the round is still running at its last stored minute, and the next beat retries.
       expect(sample(text, 'opsroom_rooms', { state: 'running' })).toBe(1);
       const logged = lines.map((l) => JSON.parse(l));
       expect(logged.find((l) => l.msg === 'could not store a change of the room')).toMatchObject({
         level: 50,
         room: code,
-        command: 'tick',
+        inputs: ['tick'],
         minute: 0,
         err: { message: 'SQLITE_FULL: database or disk is full' },
       });
@@ -414,16 +349,16 @@ describe('where students join', () => {
 describe('the environment', () => {
   test('defaults, blanks as unset, and a normalised PUBLIC_URL', () => {
     expect(loadConfig({})).toEqual({
-      ...{
-        port: 3000,
-        host: '0.0.0.0',
-        databasePath: './data/opsroom.db',
-        logLevel: 'info',
-        logFormat: 'auto',
-        publicUrl: null,
-        metricsToken: null,
-      },
-      ...{ trustProxy: null, allowedOrigins: [], cluster: null },
+      port: 3000,
+      host: '0.0.0.0',
+      databasePath: './data/opsroom.db',
+      logLevel: 'info',
+      logFormat: 'auto',
+      publicUrl: null,
+      metricsToken: null,
+      trustProxy: null,
+      allowedOrigins: [],
+      cluster: null,
     });
     expect(loadConfig({ PORT: '', HOST: ' ', PUBLIC_URL: 'https://ops.example.org/' })).toMatchObject({
       port: 3000,

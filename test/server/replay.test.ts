@@ -13,9 +13,10 @@ import { csvField } from '../../server/replay/csv.ts';
 import { verifyRounds } from '../../server/replay/verify.ts';
 import type { Room } from '../../server/rooms/room.ts';
 import { startServer, type TestServer } from './helpers.ts';
+import { joinStudent } from './seats.ts';
 
-/** A small RFC 4180 parser, enough to check what the export writes. */
-function parseCsv(text: string): string[][] {
+/** A small RFC 4180 parser, enough to check what the export writes (`sep`: the list separator). */
+function parseCsv(text: string, sep = ','): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
@@ -39,7 +40,7 @@ function parseCsv(text: string): string[][] {
       }
     } else if (ch === '"') {
       quoted = true;
-    } else if (ch === ',') {
+    } else if (ch === sep) {
       row.push(field);
       field = '';
     } else if (ch === '\r' && text[i + 1] === '\n') {
@@ -83,7 +84,7 @@ describe('replay of finished rounds', () => {
     const teamIds = room.view('teacher').teams.map((t) => t.id);
     const players = [];
     for (let i = 0; i < teamIds.length; i++)
-      players.push((await server.app.rooms.joinStudent(code, `Solo ${i + 1}`)).player);
+      players.push((await joinStudent(server.app.rooms, code, `Solo ${i + 1}`)).player);
     await room.dispatch({ type: 'clock', action: 'start' });
     const minutes = room.round.minutes;
     for (let m = 1; m <= minutes; m++) {
@@ -201,7 +202,7 @@ describe('replay of finished rounds', () => {
     const original = fromColumns(team.columns);
     expect(await minutesOf()).toEqual(original.slice(0, m + 1));
     // A different decision: shedding on at once, instead of servers at minute 20.
-    const me = (await server.app.rooms.joinStudent(code, 'Teacher')).player;
+    const me = (await joinStudent(server.app.rooms, code, 'Teacher')).player;
     await fork.dispatch({ type: 'control', playerId: me.id, key: 'shedding', value: true });
     await fork.dispatch({ type: 'clock', action: 'resume' });
     await advance(18_000);
@@ -375,6 +376,45 @@ describe('replay of finished rounds', () => {
     );
   });
 
+  test('CSV in the class’s language: semicolons and decimal commas where the language writes 0,5', async () => {
+    const get = async (part: string, lang: string) => {
+      const r = await server.app.inject({
+        method: 'GET',
+        url: `/api/rounds/${ps.roundId}/export/${part}.csv?lang=${lang}`,
+        headers: auth(ps.key),
+      });
+      expect(r.statusCode).toBe(200);
+      return r.body.slice(1);
+    };
+    const en = parseCsv(await get('minutes', 'en'));
+    const approval = en[0].indexOf('Good-customer approval rate (%) [goodApproval]');
+    const row = en.findIndex((r) => /\.\d$/.test(r[approval] ?? '') && r !== en[0]);
+    expect(row).toBeGreaterThan(0);
+    for (const lang of ['it', 'hu', 'nl', 'id']) {
+      const text = await get('minutes', lang);
+      // A spreadsheet set to the language splits the header on semicolons: every column its own cell.
+      const header = text.slice(0, text.indexOf('\r\n'));
+      expect(header.split(';'), lang).toHaveLength(en[0].length);
+      const rows = parseCsv(text, ';');
+      expect(rows.map((r) => r.length)).toEqual(en.map((r) => r.length));
+      // The same figures, with the language's decimal mark: "99.7" → "99,7"; integers and times as they were.
+      expect(rows[row][approval], lang).toBe(en[row][approval].replace('.', ','));
+      expect([rows[row][0], rows[row][2]]).toEqual([en[row][0], en[row][2]]);
+      for (const r of rows.slice(1)) for (const cell of r) expect(cell, lang).not.toMatch(/^-?\d+\.\d+$/);
+    }
+    // Nepali writes a decimal point: commas, as in English.
+    const ne = parseCsv(await get('scores', 'ne'));
+    const enScores = parseCsv(await get('scores', 'en'));
+    expect(ne[1].slice(2, 4)).toEqual(enScores[1].slice(2, 4));
+    expect(ne[0]).toHaveLength(enScores[0].length);
+    // Scores (plain numbers) follow the mark too.
+    const itScores = parseCsv(await get('scores', 'it'), ';');
+    expect(itScores[1][2]).toBe(enScores[1][2].replace('.', ','));
+    expect(csvField(1400.5, { separator: ';', decimal: ',' })).toBe('1400,5');
+    expect(csvField('a;b', { separator: ';', decimal: ',' })).toBe('"a;b"');
+    expect(csvField('a,b', { separator: ';', decimal: ',' })).toBe('a,b');
+  });
+
   test('team names cannot smuggle formulas into a spreadsheet; numbers stay numbers', async () => {
     const res = await server.app.inject({
       method: 'POST',
@@ -461,8 +501,8 @@ describe('npm run verify-replays', () => {
     expect(clean.code).toBe(0);
     expect(clean.out).toMatch(/^ok {3}round \d+ .*2 teams × 9 minutes\): exact$/m);
     // Tamper with one stored minute.
-    const { openDatabase } = await import('../../server/db/index.ts');
-    const { sqlite } = openDatabase(dbPath);
+    const { SqliteEngine } = await import('../../server/db/sqlite.ts');
+    const sqlite = new SqliteEngine(dbPath).db;
     const row = sqlite
       .prepare('select data from snapshots where round_id = ? and team_id = ? and minute = 6')
       .get(roundId, teamId) as { data: string };

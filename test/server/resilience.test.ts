@@ -8,7 +8,7 @@ import { runRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { ControlDef, ControlValue } from '../../shared/sim/types.ts';
 import type { ChangeRecord, RoomView, TeamMinute } from '../../shared/protocol/types.ts';
-import { SqliteStore } from '../../server/db/sqlite.ts';
+import { openSqlite } from '../../server/db/open.ts';
 import { collect, connect, createRoom, ok, sqliteOf, startServer, until, type Client } from './helpers.ts';
 import { childServers } from './process.ts';
 
@@ -87,7 +87,7 @@ describe('SIGKILL under load, then restart', () => {
     await a.kill('SIGKILL');
 
     // What was seen and acknowledged is what was stored.
-    const store = SqliteStore.open(dbPath);
+    const store = openSqlite(dbPath);
     for (const s of students) {
       for (const m of s.minutes) {
         const stored = (await store.snapshotsOfRound(m.roundId, { teamId: m.teamId })).find(
@@ -125,7 +125,7 @@ describe('SIGKILL under load, then restart', () => {
     b.proc.kill('SIGTERM');
     await new Promise((r) => b.proc.once('exit', r));
 
-    const st = SqliteStore.open(dbPath);
+    const st = openSqlite(dbPath);
     for (const round of await st.roundsInState(['finished', 'paused', 'running'])) {
       expect(round.state).toBe('finished');
       for (const t of await st.roundTeams(round.id)) {

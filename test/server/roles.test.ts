@@ -8,13 +8,14 @@ import { loadRoom } from '../../server/rooms/load.ts';
 import type { Room } from '../../server/rooms/room.ts';
 import { buildReplay } from '../../server/replay/replay.ts';
 import { roomEnv, type RoomEnv } from './rooms.ts';
+import { joinStudent } from './seats.ts';
 
 let env: RoomEnv;
 beforeEach(() => {
   env = roomEnv();
 });
 
-const join = async (room: Room, name: string) => (await env.manager.joinStudent(room.code, name)).player;
+const join = async (room: Room, name: string) => (await joinStudent(env.manager, room.code, name)).player;
 const rolesOf = (room: Room) => Object.fromEntries(room.view('teacher').players.map((p) => [p.name, p.roles]));
 /** The `roles` events sent to one team (and, as a check, that the teacher had the same ones). */
 function announced(teamId: number): RoleChanges[] {
@@ -191,6 +192,7 @@ describe('roles during a round', () => {
     await room.dispatch({ type: 'clock', action: 'start' });
     const before1 = announced(t1).length;
     await room.dispatch({ type: 'move', playerId: ana.id, teamId: t2 });
+    await room.settled();
     expect(room.player(cy.id)?.roles).toEqual(['scaling', 'shedding', 'fraud', 'standin']);
     expect(room.player(ana.id)).toMatchObject({ teamId: t2, roles: [] });
     expect(room.player(bo.id)?.roles).toEqual(['scaling', 'shedding', 'fraud', 'standin']);

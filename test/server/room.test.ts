@@ -6,6 +6,7 @@ import { baselineRun, runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import { hashSecret } from '../../server/rooms/creation.ts';
 import { roomEnv, type RoomEnv } from './rooms.ts';
+import { gateOf, joinStudent } from './seats.ts';
 
 describe('dealing roles', () => {
   const roles = ['scaling', 'shedding', 'fraud', 'standin'];
@@ -50,7 +51,7 @@ describe('a room', () => {
   beforeEach(() => {
     env = roomEnv();
   });
-  const join = async (code: string, name: string) => (await env.manager.joinStudent(code, name)).player;
+  const join = async (code: string, name: string) => (await joinStudent(env.manager, code, name)).player;
 
   test('students are dealt into the smallest team; roles follow the team size', async () => {
     const { room } = await env.manager.create({ teamCount: 2 });
@@ -69,7 +70,7 @@ describe('a room', () => {
 
   test('the teacher moves, renames and removes; roles change hands and are stored', async () => {
     const { room } = await env.manager.create({ teamCount: 2 });
-    const a = await join(room.code, 'A');
+    const { player: a, token } = await joinStudent(env.manager, room.code, 'A');
     const b = await join(room.code, 'B');
     const t2 = room.view('teacher').teams[1].id;
     await room.dispatch({ type: 'move', playerId: a.id, teamId: t2 });
@@ -88,7 +89,7 @@ describe('a room', () => {
     const stored = (await env.store.playersOfRoom(room.id)).find((p) => p.id === b.id);
     expect(stored?.roles).toEqual(['scaling', 'shedding', 'fraud', 'standin']);
     // A removed student's token no longer opens the room.
-    await expect(env.manager.rejoin('x'.repeat(43))).rejects.toThrow(/not valid/);
+    await expect(gateOf(env.manager).tokenSeat(hashSecret(token))).rejects.toThrow(/not valid/);
   });
 
   test('fewer teams in the lobby: their members are dealt into the others', async () => {
@@ -195,15 +196,15 @@ describe('a room', () => {
     expect(second.teacherKey).toBe(first.teacherKey);
     expect(second.room.teacherId).toBe(first.room.teacherId);
     const stranger = await env.manager.create({});
-    expect(await env.manager.teacherRoom(second.room.code, first.teacherKey)).toBe(second.room);
-    await expect(env.manager.teacherRoom(stranger.room.code, first.teacherKey)).rejects.toThrow(/does not open/);
+    const gate = gateOf(env.manager);
+    const asTeacher = (code: string, key: string) => gate.ask(code, { type: 'teacher', keyHash: hashSecret(key) });
+    expect((await asTeacher(second.room.code, first.teacherKey)).code).toBe(second.room.code);
+    await expect(asTeacher(stranger.room.code, first.teacherKey)).rejects.toThrow(/does not open/);
     // An unknown key makes a new teacher.
     const fresh = await env.manager.create({}, 'K'.repeat(43));
     expect(fresh.teacherKey).not.toBe('K'.repeat(43));
     expect(await env.store.teacherByKeyHash(hashSecret(first.teacherKey))).toBe(first.room.teacherId);
-    expect(JSON.stringify(env.store.db.$client.prepare('select * from teachers').all())).not.toContain(
-      first.teacherKey,
-    );
+    expect(JSON.stringify(env.store.sqlite.prepare('select * from teachers').all())).not.toContain(first.teacherKey);
   });
 
   test('a room looked up twice at once is loaded once', async () => {

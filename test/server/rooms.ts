@@ -1,28 +1,36 @@
 // Rooms without a server: SQLite in memory behind a Store that counts its transactions and fails on
 // demand, the group committer, a manual clock, and an output that records everything sent.
-import { openDatabase } from '../../server/db/index.ts';
+import type Database from 'better-sqlite3';
 import { Committer } from '../../server/db/commit.ts';
-import { SqliteStore } from '../../server/db/sqlite.ts';
+import { SqliteEngine } from '../../server/db/sqlite.ts';
+import { SqlStore } from '../../server/db/store.ts';
 import type { Write } from '../../server/db/writes.ts';
-import { ManualClock } from '../../server/rooms/clock.ts';
+import { ManualClock } from '../../server/lib/clock.ts';
+import type { Metrics } from '../../server/lib/metrics.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
-import type { Metrics } from '../../server/ops/metrics.ts';
-import { MemoryOutput } from '../../server/rooms/output.ts';
 import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
+import { MemoryOutput } from './memory-output.ts';
 
 /** A SQLite store whose commits are counted and can be made to fail. */
-export class TestStore extends SqliteStore {
+export class TestStore extends SqlStore {
   /** Every transaction asked for: the write lists it held. */
   readonly transactions: (readonly (readonly Write[])[])[] = [];
   /** When set, a transaction it returns true for throws (and stores nothing). */
   failWhen: ((lists: readonly (readonly Write[])[]) => boolean) | null = null;
   /** When set, transactions wait for it (a slow disk) before they are applied. */
   hold: Promise<void> | null = null;
-
   /** When set, a read of stored minutes answers only once it settles, with what was stored when it began. */
   slowReads: Promise<void> | null = null;
+  /** The SQLite connection, for counting rows directly. */
+  readonly sqlite: Database.Database;
 
-  override async snapshotsOfRound(...args: Parameters<SqliteStore['snapshotsOfRound']>) {
+  constructor(path = ':memory:') {
+    const engine = new SqliteEngine(path);
+    super(engine);
+    this.sqlite = engine.db;
+  }
+
+  override async snapshotsOfRound(...args: Parameters<SqlStore['snapshotsOfRound']>) {
     const rows = await super.snapshotsOfRound(...args);
     if (this.slowReads) await this.slowReads;
     return rows;
@@ -38,7 +46,7 @@ export class TestStore extends SqliteStore {
 
 /** `metrics`: what the rooms report (none when left out). */
 export function roomEnv(opts: { metrics?: Metrics } = {}) {
-  const store = new TestStore(openDatabase(':memory:').db);
+  const store = new TestStore();
   const committer = new Committer(store);
   const out = new MemoryOutput();
   const clock = new ManualClock();

@@ -7,19 +7,20 @@ import { loadRoom } from '../../server/rooms/load.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
 import { roomView, teamHistory } from '../../server/rooms/views.ts';
 import { roomEnv, type RoomEnv } from './rooms.ts';
+import { joinStudent } from './seats.ts';
 
 /** What people can see of a room: its view and every playing team's history and name. */
 function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
   const r = s.round;
   return {
-    ...{
-      view: roomView(s, () => false, 'teacher'),
-      // The room keeps each team's latest minute and its trends' numbers; the rest is in the database.
-      histories: teams.map((t) => ({ ...teamHistory(r, t, [t.snapshot]), headlines: t.headlines.toArray() })),
-      names: teams.map((t) => t.name),
-    },
-    ...{ roleChanges: [...r.roleChanges], members: [...r.members.values()], messages: [...r.messages] },
+    view: roomView(s, () => false, 'teacher'),
+    // The room keeps each team's latest minute and its trends' numbers; the rest is in the database.
+    histories: teams.map((t) => ({ ...teamHistory(r, t, [t.snapshot]), headlines: t.headlines.toArray() })),
+    names: teams.map((t) => t.name),
+    roleChanges: [...r.roleChanges],
+    members: [...r.members.values()],
+    messages: [...r.messages],
   };
 }
 
@@ -59,7 +60,7 @@ async function classroom(env: RoomEnv, opts: { started?: boolean; teamCount?: nu
   const { room } = await env.manager.create({ teamCount: opts.teamCount ?? 2, minutes: 10, tempo: 5, seed: 42 });
   const players = [];
   for (let i = 0; i < (opts.students ?? 4); i++) {
-    const p = (await env.manager.joinStudent(room.code, `S${i}`)).player;
+    const p = (await joinStudent(env.manager, room.code, `S${i}`)).player;
     room.connect(p.id);
     players.push(p);
   }
@@ -78,7 +79,7 @@ const cases: [string, Setup][] = [
     'join: a new student',
     async (env) => {
       const { room } = await classroom(env);
-      return { room, act: () => env.manager.joinStudent(room.code, 'Zed') };
+      return { room, act: () => joinStudent(env.manager, room.code, 'Zed') };
     },
   ],
   [
@@ -306,8 +307,8 @@ describe('a failed commit changes nothing: memory, database and clients agree', 
     await expect(env.manager.create({ teamCount: 3 })).rejects.toMatchObject({ code: 'STORAGE_FAILED' });
     env.store.failWhen = null;
     expect(env.manager.all()).toEqual([]);
-    expect(env.store.db.$client.prepare('select count(*) n from rooms').get()).toEqual({ n: 0 });
-    expect(env.store.db.$client.prepare('select count(*) n from teachers').get()).toEqual({ n: 0 });
+    expect(env.store.sqlite.prepare('select count(*) n from rooms').get()).toEqual({ n: 0 });
+    expect(env.store.sqlite.prepare('select count(*) n from teachers').get()).toEqual({ n: 0 });
     const { room } = await env.manager.create({ teamCount: 3 });
     expect(await stored(env, room.code)).toEqual(seen(room.state));
   });
@@ -323,7 +324,7 @@ describe('a failed commit changes nothing: memory, database and clients agree', 
     });
     env.store.failWhen = null;
     expect(env.manager.all()).toHaveLength(rooms);
-    expect(env.store.db.$client.prepare('select count(*) n from rooms').get()).toEqual({ n: 1 });
+    expect(env.store.sqlite.prepare('select count(*) n from rooms').get()).toEqual({ n: 1 });
     expect(await env.store.forksOf(room.round.id)).toEqual([]);
     const fork = await env.manager.fork(room.teacherId, room.round.id, teamId, 2);
     // A fork is only stored: opened, it loads as it was made.

@@ -69,10 +69,10 @@ describe('transitions', () => {
       () => ({ type: 'rename', teamId: team(0), name: 'Night shift' }),
       () => ({ type: 'clock', action: 'start' }),
       () => ({ type: 'control', playerId: owner('scaling'), key: 'servers', value: 10 }),
-      () => ({ type: 'tick', firedAt: 5000, dueAt: 5000 }),
+      () => ({ type: 'tick', dueAt: 5000 }),
       () => ({ type: 'tempo', tempo: 1 }),
       () => ({ type: 'clock', action: 'pause' }),
-      () => ({ type: 'tick', firedAt: 6000, dueAt: 6000 }),
+      () => ({ type: 'tick', dueAt: 6000 }),
       () => ({ type: 'clock', action: 'step' }),
       () => ({ type: 'remove', playerId: player('Budi') }),
       () => ({ type: 'message', teamId: team(0), text: 'Look at the queue' }),
@@ -195,7 +195,7 @@ describe('goals during a round', () => {
             { type: 'rename', teamId: state.teams[0].id, name: 'Renamed' },
             ctx(1000 + m * 10 + 1),
           ).next;
-        state = transition(state, { type: 'tick', firedAt: m * 1000, dueAt: m * 1000 }, ctx(1000 + m * 10 + 2)).next;
+        state = transition(state, { type: 'tick', dueAt: m * 1000 }, ctx(1000 + m * 10 + 2)).next;
         addMinutes(played, state);
         for (const t of state.round.teams.values()) {
           const whole = evaluateRound(state.round.scenarioDef, played.get(t.teamId)!, state.round.baseline!.run);
@@ -223,13 +223,13 @@ describe('goals during a round', () => {
     const played = minutesOf(state);
     const ana = [...state.players.values()][0];
     for (let m = 1; m <= 20; m++) {
-      state = transition(state, { type: 'tick', firedAt: m * 1000, dueAt: m * 1000 }, ctx(1000 + m)).next;
+      state = transition(state, { type: 'tick', dueAt: m * 1000 }, ctx(1000 + m)).next;
       addMinutes(played, state);
     }
     state = transition(state, { type: 'control', playerId: ana.id, key: 'servers', value: 12 }, ctx(30_000)).next;
     state = transition(state, { type: 'rename', teamId: state.teams[0].id, name: 'Blue' }, ctx(30_001)).next;
     // The room keeps no minute but the latest: a team copied without its tallies could not step at all.
-    state = transition(state, { type: 'tick', firedAt: 21_000, dueAt: 21_000 }, ctx(31_000)).next;
+    state = transition(state, { type: 'tick', dueAt: 21_000 }, ctx(31_000)).next;
     addMinutes(played, state);
     const team = [...state.round.teams.values()][0];
     const minutes = played.get(team.teamId)!;
@@ -285,7 +285,7 @@ describe("the projector's summary", () => {
           { type: 'control', playerId: ana.id, key: 'servers', value: 2 },
           ctx(1000 + m * 10),
         ).next;
-      state = transition(state, { type: 'tick', firedAt: m * 1000, dueAt: m * 1000 }, ctx(1000 + m * 10 + 1)).next;
+      state = transition(state, { type: 'tick', dueAt: m * 1000 }, ctx(1000 + m * 10 + 1)).next;
       const team = [...state.round.teams.values()][0];
       const last = team.snapshot;
       const summary = roomSummary(state.round, m * 1000).teams[0];

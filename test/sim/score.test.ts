@@ -8,6 +8,7 @@ import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
 import {
   DEAD_ZONE,
+  deadZoneMoney,
   evaluateRound,
   evaluateTallies,
   goalValue,
@@ -51,6 +52,26 @@ describe('saving s', () => {
     expect(saving(50, 110, 100)).toBeCloseTo(Math.min(1, Math.log(110 / 50) / Math.LN2), 12);
     expect(saving(0, 0, 0)).toBe(0);
     expect(saving(5, 0, 0)).toBe(-1);
+  });
+});
+
+describe('the dead zone in money', () => {
+  it('is the saving, or the extra loss, that first counts at this minute', () => {
+    for (const [nothing, calm] of [
+      [1000, 100],
+      [110, 100],
+      [4844, 300],
+    ]) {
+      const { save, lose } = deadZoneMoney(nothing, calm);
+      expect(save).toBeGreaterThan(0);
+      expect(saving(nothing - save * 0.99, nothing, calm)).toBe(0);
+      expect(saving(nothing - save * 1.01, nothing, calm)).toBeGreaterThan(0);
+      expect(saving(nothing + lose * 0.99, nothing, calm)).toBe(0);
+      expect(saving(nothing + lose * 1.01, nothing, calm)).toBeLessThan(0);
+    }
+    // Early in a round (the halving scale) a saving counts from about 3.4 % of doing nothing's loss.
+    expect(deadZoneMoney(1000, 990).save).toBeCloseTo(1000 * (1 - 2 ** -DEAD_ZONE), 9);
+    expect(deadZoneMoney(0, 0)).toEqual({ save: 0, lose: 0 });
   });
 });
 

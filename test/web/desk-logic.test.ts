@@ -5,6 +5,10 @@ import { describe, expect, test } from 'vitest';
 import type { ChangeRecord, PlayerView, RoleChange } from '../../shared/protocol/types.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { getMeta } from '../../shared/sim/meta.ts';
+import { runRound } from '../../shared/sim/engine.ts';
+import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
+import { PRESS } from '../../shared/sim/types.ts';
+import { webService } from '../../shared/sim/web-service/index.ts';
 import {
   addChange,
   announcedRoleChanges,
@@ -14,10 +18,13 @@ import {
   deskNotes,
   feedItems,
   goalsOn,
+  headlineStatuses,
   isPending,
   mergeMinute,
   ownersOf,
   pendingByKey,
+  pendingPlan,
+  roleChangeId,
   seriesOf,
   startingControls,
 } from '../../web/lib/state/desk-logic.ts';
@@ -89,6 +96,24 @@ describe('changes', () => {
     expect(p.get('servers')?.value).toBe(10);
     expect(p.get('shedding')?.id).toBe(3);
     expect(pendingByKey([change(1, 2)], 2).size).toBe(0);
+  });
+  test('a play pending over several minutes shows its first change, then the next (a what-if from the coach)', () => {
+    // At minute 38: the coach's 0.5 σ at 39, the team's own 3.0 σ back at 41; two changes of servers at 40.
+    const play = [
+      change(1, 41, 'fraudThreshold', 3),
+      change(2, 39, 'fraudThreshold', 0.5),
+      change(3, 40, 'servers', 8),
+      change(4, 40, 'servers', 9),
+      change(5, 44, 'fraudThreshold', 2.5),
+    ];
+    const plan = pendingPlan(play, 38);
+    expect(plan.get('fraudThreshold')?.next.value).toBe(0.5);
+    expect(plan.get('fraudThreshold')?.after?.minute).toBe(41);
+    expect(plan.get('servers')?.next.value).toBe(9);
+    expect(plan.get('servers')?.after).toBeNull();
+    expect(pendingByKey(play, 38).get('fraudThreshold')?.minute).toBe(39);
+    // Once 39 is computed, 41 is next.
+    expect(pendingByKey(play, 39).get('fraudThreshold')?.value).toBe(3);
   });
   test('chart markers are the minutes of applied changes', () => {
     expect(changeMinutes([change(1, 2), change(2, 2, 'shedding'), change(3, 6)], 5)).toEqual([2]);
@@ -245,6 +270,18 @@ test('the banner announces the events and the role hand-overs, oldest first, eac
   expect(new Set(notes.map((n) => n.id)).size).toBe(notes.length);
 });
 
+test('roles moving in the lobby go to the feed, not the banner: the banner at the start is the round’s', () => {
+  // Jun joins in the lobby and the dealing hands him Stand-in from Ana 2; the teacher gives Bo Fraud before the start.
+  const lobby = [roleChange(0, 'standin', 'join', 'Ana 2', 'Jun', 1), roleChange(0, 'fraud', 'assign', 'Ana', 'Bo', 2)];
+  const during = roleChange(3, 'fraud', 'assign', 'Bo', 'Ana', 3);
+  const snaps = [snap(0), snap(1), snap(2), snap(3)];
+  expect(deskNotes([], lobby)).toEqual([]);
+  expect(deskNotes(snaps, [...lobby, during]).map((n) => n.id)).toEqual([roleChangeId(during)]);
+  // The feed keeps every one of them.
+  const feed = feedItems([], snaps, 60, [...lobby, during]).filter((i) => i.kind === 'role');
+  expect(feed.map((i) => i.minute).sort()).toEqual([0, 0, 3]);
+});
+
 test('free roles taken in the lobby are not news; a late joiner taking one is, except to the joiner', () => {
   const lobby = roleChange(0, 'scaling', 'join', null, 'Ana', 1);
   const late = roleChange(4, 'fraud', 'join', null, 'Cy', 2);
@@ -252,4 +289,65 @@ test('free roles taken in the lobby are not news; a late joiner taking one is, e
   expect(announcedRoleChanges([lobby, late, handover]).map((c) => c.role)).toEqual(['fraud', 'shedding']);
   // To Cy (player id 12) their own free role is not announced.
   expect(announcedRoleChanges([lobby, late, handover], 12).map((c) => c.role)).toEqual(['shedding']);
+});
+
+describe('the headline when most attempts fail', () => {
+  test('the collapse is told apart from a figure that is critical by itself, and each keeps its own status', () => {
+    // The issuer outage with nothing done: from minute 5 the switch collapses (most attempts fail).
+    const { snapshots } = runRound(paymentSwitch, { scenario: 'issuer-outage', seed: 1, minutes: 20, noise: true });
+    const calm = headlineStatuses(paymentSwitch, snapshots[2]);
+    expect(calm.collapse).toBe(false);
+    const collapsed = snapshots.find((s) => headlineStatuses(paymentSwitch, s).collapse);
+    if (!collapsed) throw new Error('no collapse in the issuer outage');
+    const { own } = headlineStatuses(paymentSwitch, collapsed);
+    for (const key of ['goodApproval', 'authTimeMs', 'fraudRateBp', 'slotsBusy']) {
+      expect(collapsed.status[key]).toBe('critical');
+      const v = collapsed.indicators[key];
+      expect(own[key]).toBe(collapsed.na?.includes(key) ? null : paymentSwitch.ownStatus(key, v));
+    }
+    // At least one figure is fine by itself: that is why the reason is needed.
+    expect(Object.values(own).some((s) => s !== 'critical')).toBe(true);
+    // Split view keeps the headline: a desk without the detail tells the same.
+    expect(headlineStatuses(paymentSwitch, { ...collapsed, na: undefined }).collapse).toBe(true);
+  });
+
+  test('every figure critical by itself is not a collapse to explain', () => {
+    const s = {
+      indicators: { goodApproval: 0.5, authTimeMs: 3000, fraudRateBp: 40, slotsBusy: 1 },
+      status: { goodApproval: 'critical', authTimeMs: 'critical', fraudRateBp: 'critical', slotsBusy: 'critical' },
+    } as const;
+    expect(headlineStatuses(paymentSwitch, s).collapse).toBe(false);
+  });
+});
+
+describe('controls that would do nothing now', () => {
+  test('a rollback waits for a bad build in service: none before the deploy, none once rolled back', () => {
+    const { snapshots } = runRound(webService, {
+      scenario: 'bad-deploy',
+      seed: 1,
+      minutes: 30,
+      noise: true,
+      changes: [],
+    });
+    const deploy = snapshots.findIndex((s) => s.events.some((e) => e.kind === 'deploy'));
+    expect(deploy).toBeGreaterThan(0);
+    expect(webService.idle?.('rollback', snapshots[deploy - 1])).toBe('nothing-to-roll-back');
+    expect(webService.idle?.('rollback', snapshots[deploy])).toBeNull();
+    // Pressed at the deploy: from the switch back on, nothing is left to roll back.
+    const rolled = runRound(webService, {
+      scenario: 'bad-deploy',
+      seed: 1,
+      minutes: 30,
+      noise: true,
+      changes: [{ minute: deploy + 1, key: 'rollback', value: PRESS }],
+    }).snapshots;
+    const done = rolled.findIndex((s) => s.events.some((e) => e.kind === 'rollback-done'));
+    expect(done).toBeGreaterThan(deploy);
+    expect(webService.idle?.('rollback', rolled[done - 1])).toBeNull();
+    expect(webService.idle?.('rollback', rolled[done])).toBe('nothing-to-roll-back');
+    // Other controls always act; a desk that does not receive the bad build's share is not told it is idle.
+    expect(webService.idle?.('warmUp', snapshots[0])).toBeNull();
+    const { badBuildShare: _, ...hidden } = snapshots[0].indicators;
+    expect(webService.idle?.('rollback', { ...snapshots[0], indicators: hidden })).toBeNull();
+  });
 });

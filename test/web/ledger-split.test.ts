@@ -6,7 +6,7 @@ import type { Suggestion } from '../../shared/protocol/types.ts';
 import { visibleKeys } from '../../shared/classroom/split.ts';
 import { getMeta } from '../../shared/sim/meta.ts';
 import { fmtIndicator, NOTHING_UNDER } from '../../web/lib/format.ts';
-import { effectText, figuresText, suggestionText } from '../../web/lib/replay/coach-text.ts';
+import { durationText, effectText, figuresText, suggestionText } from '../../web/lib/replay/coach-text.ts';
 import { fmtSaved } from '../../web/lib/sims/money.ts';
 import { paymentSwitchSim } from '../../web/lib/sims/payment-switch.ts';
 import { webServiceSim } from '../../web/lib/sims/web-service.ts';
@@ -29,8 +29,8 @@ describe('split view on the desk', () => {
         for (const i of model.indicators.filter((x) => x.headline)) expect(hidden.has(i.key)).toBe(false);
       }
     }
-    // An analyst sees the headline and the ledger only; the scaling role its own figures too.
-    expect(hiddenKeys(ps, true, []).has('newTps')).toBe(true);
+    // An analyst, who owns no control, sees every figure; the scaling role the shared ones and its own.
+    for (const model of [ps, ws]) expect(hiddenKeys(model, true, []).size).toBe(0);
     expect(hiddenKeys(ps, true, ['scaling']).has('newTps')).toBe(false);
     expect(hiddenKeys(ps, true, ['scaling']).has('offeredTps')).toBe(true);
   });
@@ -71,6 +71,9 @@ describe('a coach suggestion in words', () => {
     fromMinute: null,
     toMinute: 1,
     goalsNowMet: [],
+    goalsNowMissed: [],
+    until: null,
+    unusual: null,
     ...base,
     ...x,
   });
@@ -106,5 +109,34 @@ describe('a coach suggestion in words', () => {
     );
     expect(effectText(paymentSwitchSim, 'sale-surge', s({}))).toBe('would have scored +2,053 points.');
     expect(figuresText(paymentSwitchSim, met)).toBe('Goals 1 → 3 of 3 · score 0 → 2,053.2 · money lost 530 u → 34 u');
+  });
+
+  test('how long it lasts, what it costs, and what it gives up', () => {
+    // 0.5 σ at minute 39 lasts until the team's own 3.0 σ at 41; it buys the fraud goal with money.
+    const swing = s({
+      key: 'fraudThreshold',
+      value: 0.5,
+      toMinute: 39,
+      until: 41,
+      changes: [
+        { minute: 39, key: 'fraudThreshold', value: 0.5 },
+        { minute: 41, key: 'fraudThreshold', value: 3 },
+      ],
+      goalsNowMet: ['fraudRate'],
+      before: { goalsMet: 2, goals: 4, score: 704.4, ledgerTotal: 4154.2 },
+      after: { goalsMet: 3, goals: 4, score: 990.9, ledgerTotal: 4388.7 },
+    });
+    expect(durationText(paymentSwitchSim, swing)).toBe('until minute 41, when your own 3.0 σ applies');
+    expect(effectText(paymentSwitchSim, 'sale-day', swing)).toBe(
+      'would have met “Average fraud rate ≤ 20 bp”, at the cost of 235 u more lost: +287 points.',
+    );
+    expect(durationText(paymentSwitchSim, s({ until: null }))).toBe('until the end of the round');
+    // A press has no duration; nor has a change left out.
+    expect(durationText(webServiceSim, s({ key: 'rollback', value: 'press', toMinute: 11 }))).toBeNull();
+    expect(durationText(paymentSwitchSim, s({ kind: 'drop', fromMinute: 3, toMinute: null }))).toBeNull();
+    // A goal given up for others is said.
+    expect(effectText(paymentSwitchSim, 'sale-surge', s({ goalsNowMet: ['approval'], goalsNowMissed: ['cost'] }))).toBe(
+      'would have met “Average good-customer approval ≥ 95 % from the start of the sale”: +2,053 points. It would have missed “Server cost ≤ 75 u” instead.',
+    );
   });
 });

@@ -35,6 +35,29 @@ describe('messages', () => {
     });
   }
 
+  test('every full shift is named as one, in every language, as the first full shift is', () => {
+    // The scenario list and the history name a 60-minute shift "Full shift · …" so that a teacher
+    // picking a level or a shift sees which is which, in either simulator.
+    const shifts = Object.entries(models).flatMap(([sim, model]) =>
+      model.scenarios
+        .filter((s) => s.kind === 'full-shift')
+        .map((s) => `${prefix[sim as keyof typeof prefix]}_scn_${id(s.id)}`),
+    );
+    const others = Object.entries(models).flatMap(([sim, model]) =>
+      model.scenarios
+        .filter((s) => s.kind !== 'full-shift')
+        .map((s) => `${prefix[sim as keyof typeof prefix]}_scn_${id(s.id)}`),
+    );
+    expect(shifts.length).toBeGreaterThanOrEqual(4);
+    for (const f of readdirSync(dir).filter((x) => /^[a-z]{2}\.json$/.test(x))) {
+      const words = load(f.replace(/\.json$/, ''));
+      const mark = `${words[shifts[0]].split(' · ')[0]} · `;
+      expect(mark.length, f).toBeGreaterThan(4);
+      for (const k of shifts) expect(words[k].startsWith(mark), `${f} ${k}: ${words[k]}`).toBe(true);
+      for (const k of others) expect(words[k].startsWith(mark), `${f} ${k}: ${words[k]}`).toBe(false);
+    }
+  });
+
   test('every protocol error code has a message', () => {
     expect(Object.values(ErrorCode).filter((c) => !en[`err_${c}`])).toEqual([]);
   });

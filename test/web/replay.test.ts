@@ -80,6 +80,7 @@ const replayOf = (r: HistoryRound, teams: ReplayTeam[], more: Partial<RoundRepla
   teams,
   forks: [],
   origin: null,
+  standing: { teams: teams.length, ranks: [] },
   ...more,
 });
 

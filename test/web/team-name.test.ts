@@ -55,6 +55,7 @@ test('the compare legend names a what-if line after the team it comes from', () 
     teams: [team(11, 0), team(12, 1)],
     forks: [{ roundId: 2, roomCode: 'XYZXYZ', teamId: 12, minute: 10 }],
     origin: null,
+    standing: { teams: 2, ranks: [] },
   };
   const fork: RoundReplay = {
     roomCode: 'XYZXYZ',
@@ -62,6 +63,7 @@ test('the compare legend names a what-if line after the team it comes from', () 
     teams: [team(21, 0, '', whatIf)],
     forks: [],
     origin: { roundId: 1, roomCode: 'ABCDEF', teamId: 12, minute: 10 },
+    standing: { teams: 1, ranks: [] },
   };
   expect(compareLines(original, [fork]).map((l) => [l.kind, teamName(l.team)])).toEqual([
     ['team', 'Team 1'],

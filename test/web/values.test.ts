@@ -70,23 +70,26 @@ describe('pictures', () => {
     expect(r.slice(10).every((s) => s === 'free')).toBe(true);
     expect(rackSlots(30, 5).every((s) => s === 'serving')).toBe(true);
   });
-  test('issuers: group B slow well above 250 ms or timing out; stand-in when it approves', () => {
-    expect(issuerPicture({ groupBLatencyMs: 280, issuerTimeoutShare: 0, standInTps: 0 })).toEqual({
-      groupA: 'ok',
-      groupB: 'ok',
-      standIn: false,
-    });
-    expect(issuerPicture({ groupBLatencyMs: 12000, issuerTimeoutShare: 0.2, standInTps: 30 })).toEqual({
-      groupA: 'ok',
-      groupB: 'slow',
-      standIn: true,
-    });
-    // A timeout too short for everyone: both groups time out at normal speed.
-    expect(issuerPicture({ groupBLatencyMs: 250, issuerTimeoutShare: 0.13, standInTps: 0 })).toEqual({
-      groupA: 'slow',
-      groupB: 'slow',
-      standIn: false,
-    });
+  test('issuers: slow when the issuer is slow; cut off when our own timeout is shorter than its answers', () => {
+    const at = (timeoutS: number) => ({ issuerTimeoutS: timeoutS });
+    // All well: the default 8 s against 250 ms answers.
+    const calm = issuerPicture({ groupBLatencyMs: 280, issuerTimeoutShare: 0, standInTps: 0 }, at(8));
+    expect([calm.groupA.state, calm.groupB.state, calm.standIn]).toEqual(['ok', 'ok', false]);
+    expect(calm.groupA.meanMs).toBe(250);
+    // The outage: group B answers in 12 s on average, half of it after our 8 s; group A is fine; stand-in works.
+    const outage = issuerPicture({ groupBLatencyMs: 12000, issuerTimeoutShare: 0.2, standInTps: 30 }, at(8));
+    expect([outage.groupA.state, outage.groupB.state, outage.standIn]).toEqual(['ok', 'slow', true]);
+    expect(outage.groupB.cutShare).toBeCloseTo(Math.exp(-8 / 12), 10);
+    // Our timeout too short for everyone: both issuers answer normally (248 ms), our 0.5 s cuts off 13 %.
+    const short = issuerPicture({ groupBLatencyMs: 248, issuerTimeoutShare: 0.13, standInTps: 0 }, at(0.5));
+    expect([short.groupA.state, short.groupB.state]).toEqual(['cut', 'cut']);
+    expect(short.groupA.cutShare).toBeCloseTo(Math.exp(-2), 10);
+    expect(short.timeoutS).toBe(0.5);
+    // A 1 s timeout during the outage: group B slow, group A loses 1.8 % of its answers to it — said, not blamed on A.
+    const play = issuerPicture({ groupBLatencyMs: 11500, issuerTimeoutShare: 0.25, standInTps: 60 }, at(1));
+    expect([play.groupA.state, play.groupB.state]).toEqual(['cut', 'slow']);
+    // A timeout that cuts off under 1 % is no story: 1.2 s → 0.8 % of group A.
+    expect(issuerPicture({ groupBLatencyMs: 250 }, at(1.2)).groupA.state).toBe('ok');
   });
   test('dots move faster with more traffic, within bounds, and stop without it', () => {
     expect(dotSeconds(400, 400)).toBe(3);

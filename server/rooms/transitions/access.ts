@@ -2,7 +2,8 @@
 // short messages to one team or to all.
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import { LIMITS, type TeacherMessage } from '../../../shared/protocol/types.ts';
-import { emit, unchanged, type Transition } from '../commands.ts';
+import { emit } from '../output.ts';
+import { unchanged, type Transition } from '../commands.ts';
 import { activeTeams } from '../roster.ts';
 import { Draft } from './draft.ts';
 

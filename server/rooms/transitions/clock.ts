@@ -56,8 +56,17 @@ function start(d: Draft, ctx: TransitionCtx): void {
 function nextRound(d: Draft, ctx: TransitionCtx): void {
   const { simulator, scenario, seed, minutes, tempo } = d.state.config;
   const round = {
-    ...{ id: ctx.ids.next('rounds'), number: d.state.round.number + 1, simulator, scenario, seed, minutes, tempo },
-    ...({ noise: true, state: 'lobby', minute: -1, forkOf: null } as const),
+    id: ctx.ids.next('rounds'),
+    number: d.state.round.number + 1,
+    simulator,
+    scenario,
+    seed,
+    minutes,
+    tempo,
+    noise: true,
+    state: 'lobby' as const,
+    minute: -1,
+    forkOf: null,
   };
   d.write({ op: 'insertRound', round: { ...round, roomId: d.state.id, createdAt: ctx.now, startedAt: null } });
   const model = getModel(simulator);

@@ -1,6 +1,7 @@
 // A transition's working copy: the next state built up step by step, with the writes and messages
 // that go with each step. It copies what it changes and never touches the state it started from.
-import type { PlayerPatch, Write } from '../../db/writes.ts';
+import type { PlayerPatch } from '../../db/records.ts';
+import type { Write } from '../../db/writes.ts';
 import type { Message, Outcome } from '../commands.ts';
 import type { PlayerState, RoomState, RoundRun } from '../state.ts';
 

@@ -10,8 +10,20 @@ import { join, move, remove, rename } from './roster.ts';
 import { tick } from './tick.ts';
 
 const transitions: { [K in CommandType]: Transition<K> } = {
-  ...{ join, control, configure, tempo, clock, move, rename, remove, tick, recover },
-  ...{ assign, lock, share, message },
+  join,
+  control,
+  configure,
+  tempo,
+  clock,
+  move,
+  rename,
+  remove,
+  tick,
+  recover,
+  assign,
+  lock,
+  share,
+  message,
 };
 
 /** The outcome of one command: pure, so the same state, command and ctx give the same outcome. */

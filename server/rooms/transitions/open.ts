@@ -1,11 +1,12 @@
 // New rooms as values with their writes: a room with its teams and a first round in the lobby, and a
 // what-if fork — one team's exact state at a minute of another round, paused there. Pure.
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
-import type { ChangeRecord, RoundConfig, WhatIfOrigin } from '../../../shared/protocol/types.ts';
+import type { ChangeAuthor, ChangeRecord, RoundConfig, WhatIfOrigin } from '../../../shared/protocol/types.ts';
 import { ControlError, validateChange } from '../../../shared/sim/controls.ts';
 import type { ScheduledChange, SimMeta } from '../../../shared/sim/types.ts';
-import type { MinuteRecord, Write } from '../../db/writes.ts';
-import type { RoundRecord } from '../../db/store.ts';
+import type { MinuteRecord } from '../../db/records.ts';
+import type { Write } from '../../db/writes.ts';
+import type { RoundRecord } from '../../db/records.ts';
 import type { TransitionCtx } from '../commands.ts';
 import { rebuildTeam, roundRun } from '../round.ts';
 import type { RoomState, TeamState } from '../state.ts';
@@ -74,8 +75,11 @@ export interface ForkSource {
   changes: readonly ChangeRecord[];
   /** The team's stored minutes up to `minute`. */
   snapshots: readonly MinuteRecord[];
-  /** Changes to record as pending in the fork (each after `minute`, checked: `checkPending`), authored by the coach. */
-  pending?: readonly ScheduledChange[];
+  /**
+   * Changes to record as pending in the fork (each after `minute`, checked: `checkPending`): the hindsight
+   * coach's play. One the team itself made at that minute keeps its author; the others are the coach's.
+   */
+  pending?: readonly (ScheduledChange & { author?: ChangeAuthor })[];
 }
 
 /** Who a what-if's pending changes are from (the hindsight coach's play). */
@@ -148,13 +152,13 @@ export function forkRoom(
     teamId: team.id,
     author: { ...c.author, playerId: null },
   }));
-  for (const c of from.pending ?? [])
+  for (const { author, ...c } of from.pending ?? [])
     changes.push({
       ...c,
       id: ctx.ids.next('changes'),
       roundId: row.id,
       teamId: team.id,
-      author: { ...COACH_AUTHOR },
+      author: author ? { ...author, playerId: null } : { ...COACH_AUTHOR },
       at: ctx.now,
     });
   const base = roundRun(row);
@@ -163,7 +167,14 @@ export function forkRoom(
   const rebuilt = rebuildTeam(base, seat, o.seed, changes, stored, from.minute);
   return {
     state: {
-      ...{ id, code, teacherId, config, teams: [team], players: new Map(), locked: false, replayShared: false },
+      id,
+      code,
+      teacherId,
+      config,
+      teams: [team],
+      players: new Map(),
+      locked: false,
+      replayShared: false,
       round: { ...base, teams: new Map([[team.id, rebuilt.team]]) },
     },
     writes: [

@@ -3,8 +3,9 @@
 // once with who got what from whom — and the teacher's own command to give a role to a student.
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import type { RoleChange, RoleChangeReason, Who } from '../../../shared/protocol/types.ts';
-import type { RoundMemberRecord } from '../../db/writes.ts';
-import { emit, unchanged, type Transition, type TransitionCtx } from '../commands.ts';
+import type { RoundMemberRecord } from '../../db/records.ts';
+import { emit } from '../output.ts';
+import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { dealAll, handOver, takeIn, type RoleMove } from '../roles.ts';
 import { activeTeams, members } from '../roster.ts';
 import { memberKey, type PlayerState, type RoomState } from '../state.ts';

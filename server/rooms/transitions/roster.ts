@@ -3,7 +3,8 @@
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import { LIMITS } from '../../../shared/protocol/types.ts';
 import type { IdSource } from '../../db/writes.ts';
-import { emit, unchanged, type Transition, type TransitionCtx } from '../commands.ts';
+import { emit } from '../output.ts';
+import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { activePlayers, activeTeams, members, nextSeq, teamWithRoom, uniqueName } from '../roster.ts';
 import { withTeam } from '../round.ts';
 import type { PlayerState, RoomState } from '../state.ts';

@@ -1,12 +1,13 @@
 // One simulated minute for every team: stepped with the changes recorded for it, stored in one
 // transaction with the round's minute (and, at the last minute, its scores and finished state),
 // then sent. The room's timer asks for it; the teacher's `step` plays it while paused.
-import { emit, unchanged, type Transition } from '../commands.ts';
+import { emit } from '../output.ts';
+import { unchanged, type Transition } from '../commands.ts';
 import { advanceTeam, results } from '../round.ts';
-import type { MinuteRecord } from '../../db/writes.ts';
+import type { MinuteRecord } from '../../db/records.ts';
 import type { RoundRun, TeamRun } from '../state.ts';
 import { teamMinutes } from '../split-view.ts';
-import { roomMinute, roundScores, snapshotJson } from '../views.ts';
+import { roomMinute, roundScores } from '../views.ts';
 import { Draft } from './draft.ts';
 
 /** Every team's minute to its members (split-view.ts), the teacher's view of all of them, the observers' summary. */
@@ -35,7 +36,7 @@ export function playMinute(d: Draft, sentAt: number): void {
   for (const [id, before] of r.teams) {
     const t = advanceTeam(r, before, minute);
     teams.set(id, t);
-    rows.push({ teamId: t.teamId, minute, data: snapshotJson(t.snapshot) });
+    rows.push({ teamId: t.teamId, minute, data: JSON.stringify(t.snapshot) });
   }
   d.patchRound({ minute, teams });
   d.write({ op: 'insertSnapshots', roundId: r.id, rows });
@@ -48,8 +49,6 @@ export const tick: Transition<'tick'> = (s, cmd) => {
   // A beat that was queued behind a pause, an end or the last minute finds nothing to do.
   if (s.round.state !== 'running') return unchanged(s);
   const d = new Draft(s);
-  // Sent with the time it is seen: its due time when it was started ahead (RoomDeps.minuteLeadMs) and is held
-  // until then, when its beat fired if that was later.
-  playMinute(d, Math.max(cmd.firedAt, cmd.dueAt));
+  playMinute(d, cmd.dueAt);
   return d.done(undefined);
 };

@@ -1,6 +1,6 @@
 // The payment switch's description without its engine (for screens that only draw it).
 import type { SimMeta } from '../types.ts';
-import { CONTROLS, INDICATORS, LEDGER, ROLES, TABLE_COLUMNS } from './defs.ts';
+import { CONTROLS, INDICATORS, LEDGER, ROLES, statusOf, TABLE_COLUMNS } from './defs.ts';
 import { SCENARIOS } from './scenarios.ts';
 
 export const paymentSwitchMeta = {
@@ -12,4 +12,5 @@ export const paymentSwitchMeta = {
   ledger: LEDGER,
   defaultMinutes: 60,
   tableColumns: TABLE_COLUMNS,
+  ownStatus: statusOf,
 } as const satisfies SimMeta;

@@ -1,5 +1,5 @@
 // What the web-service simulator shows and takes: controls, roles, indicators, statuses, the ledger.
-import type { ControlDef, IndicatorDef, LedgerDef, RoleDef, Status } from '../types.ts';
+import type { ControlDef, IndicatorDef, LedgerDef, RoleDef, Snapshot, Status } from '../types.ts';
 import { LEDGER_ITEMS, LEDGER_TOTAL } from './ledger.ts';
 
 export const controls: readonly ControlDef[] = [
@@ -107,6 +107,17 @@ export function headlineStatus(indicators: Record<string, number>, unanswered: n
   for (const key of Object.keys(STATUS_BOUNDS))
     status[key] = unanswered >= COLLAPSE_SHARE ? 'critical' : statusOf(key, indicators[key]);
   return status;
+}
+
+/**
+ * A rollback switches traffic back to the last good build: with none but good builds in service (before
+ * any deploy, or once rolled back) it has nothing to switch from, and would only pay for a second fleet.
+ * Read from `badBuildShare`, which the release role — the rollback's owner — always receives.
+ */
+export function idle(key: string, s: Snapshot): string | null {
+  if (key !== 'rollback') return null;
+  const bad = s.indicators.badBuildShare;
+  return bad === 0 ? 'nothing-to-roll-back' : null;
 }
 
 export { scenarios } from './scenarios.ts';

@@ -1,6 +1,6 @@
 // The web service's description without its engine (for screens that only draw it).
 import type { SimMeta } from '../types.ts';
-import { controls, indicators, ledger, roles, scenarios, tableColumns } from './defs.ts';
+import { controls, idle, indicators, ledger, roles, scenarios, statusOf, tableColumns } from './defs.ts';
 
 export const webServiceMeta = {
   id: 'web-service',
@@ -11,4 +11,6 @@ export const webServiceMeta = {
   ledger,
   defaultMinutes: 60,
   tableColumns,
+  ownStatus: statusOf,
+  idle,
 } as const satisfies SimMeta;

@@ -292,7 +292,7 @@ async function setupOpsroom(): Promise<() => Promise<void>> {
       studentReceived(t, ...minuteOf(raw, SNAPSHOT_MINUTE), raw);
       // Students play from the first minute, in the warm-up too: a server meets its first changes once, early in
       // its life (V8 then generalises the controls' and indicators' fields and compiles the rooms' code again),
-      // not in every measured window (docs/performance-log.md, "The eleventh stretch").
+      // not in every measured window.
       if (random() >= cfg.changeProbability) return;
       if (!mine.length) return;
       const def = mine[Math.floor(random() * mine.length)];

@@ -1,6 +1,5 @@
 // The native receiver (receiver.c): built once per version of its source, then given a generator's student
-// sockets, which it reads from then on in place of the generator's JavaScript (docs/performance-log.md, "The
-// twenty-fifth stretch"). LOADGEN_RECEIVER=js keeps them in JavaScript, as before.
+// sockets, which it reads from then on in place of the generator's JavaScript. LOADGEN_RECEIVER=js keeps them in JavaScript, as before.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';

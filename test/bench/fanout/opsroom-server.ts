@@ -8,14 +8,6 @@ const app = await buildApp({
   databasePath: process.env.DATABASE_PATH!,
   webRoot: null,
   ...OPEN_LIMITS,
-  // SLOT_MS: to measure the server with other beat and commit slots than its default (BEAT_SLOT_MS; 0: none).
-  ...(process.env.SLOT_MS
-    ? { beatSlotMs: Number(process.env.SLOT_MS), commitSlotMs: Number(process.env.SLOT_MS) }
-    : {}),
-  // COMMIT_SLOT_MS: the commits alone on another slot (after SLOT_MS, so it wins over it for the commits).
-  ...(process.env.COMMIT_SLOT_MS ? { commitSlotMs: Number(process.env.COMMIT_SLOT_MS) } : {}),
-  // MINUTE_LEAD_MS: to measure the server with another lead than its default (MINUTE_LEAD_MS; 0: none).
-  ...(process.env.MINUTE_LEAD_MS ? { minuteLeadMs: Number(process.env.MINUTE_LEAD_MS) } : {}),
 });
 // Its own /metrics, asked in process (app.inject: no socket), at the measured window's start and end.
 probeServer('opsroom', async () => (await app.inject({ method: 'GET', url: '/metrics' })).body);

@@ -4,8 +4,8 @@
 //   time on a core, waiting for one and in collections, and the garbage collections (count and total and
 //   longest pause, by kind) — what a late minute waited for — and, where the server has its own metrics, their
 //   minutes' delay from due to broadcast over the same window (what the server did, apart from the generators),
-//   with the p99 of its parts (the tick's lag behind its plan, its store phase — and of it the wait for a
-//   transaction and the transaction — and its send phase);
+//   with the p99 of its parts (the timer's lag behind its plan, the tick from its timer to its sends, and one
+//   transaction);
 // - with CPU_PROFILE_DIR set, the first SIGUSR2 starts V8's CPU profiler and the second writes
 //   DIR/<name>-<pid>.cpuprofile and prints {"profiled": path} (the bench's `--cpu-prof DIR`: the measured
 //   window only, unlike `node --cpu-prof`).
@@ -30,8 +30,8 @@ export interface ProbeReport {
   gc: Record<string, { count: number; totalMs: number; maxMs: number }>;
   /**
    * Opsroom's played minutes in the window, from due to broadcast at the server (opsroom_minute_delay_seconds), and
-   * the p99 of its parts over the same window: how late a minute's tick started against its plan, its store (commit
-   * asked until stored) and send phases, and of the store the wait for a transaction to start and the transaction.
+   * the p99 of its parts over the same window: how late a minute's timer fired against its plan, the tick from the
+   * timer to its sends, and one transaction.
    */
   minuteDelay?: { count: number; p99Ms: number; within100Ms: number; parts: Record<Part, number> };
   /**
@@ -106,11 +106,11 @@ const print = (msg: object) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 const DELAY = 'opsroom_minute_delay_seconds';
 /** The histograms of a minute's parts, each as [name, label]. */
 const PARTS = {
+  /** How late the room's timer fired against the plan. */
   lag: ['opsroom_tick_lag_seconds'],
-  store: ['opsroom_tick_phase_seconds', 'phase="store"'],
-  send: ['opsroom_tick_phase_seconds', 'phase="send"'],
-  /** Of the store phase: the wait for a transaction to start (the one before it, the commit slot), and its length. */
-  commitWait: ['opsroom_commit_wait_seconds'],
+  /** From the timer to the minute sent: the wait for the room's turn, the step, the commit, the sends. */
+  tick: ['opsroom_tick_duration_seconds'],
+  /** One transaction (the group commit of a turn). */
   commit: ['opsroom_commit_duration_seconds'],
 } as const;
 type Part = keyof typeof PARTS;
@@ -177,9 +177,7 @@ export function probeServer(name: string, scrape?: () => Promise<string>): void 
             within100Ms: shareWithin(window, 0.1),
             parts: {
               lag: p99Ms(before, text, PARTS.lag),
-              store: p99Ms(before, text, PARTS.store),
-              send: p99Ms(before, text, PARTS.send),
-              commitWait: p99Ms(before, text, PARTS.commitWait),
+              tick: p99Ms(before, text, PARTS.tick),
               commit: p99Ms(before, text, PARTS.commit),
             },
           };

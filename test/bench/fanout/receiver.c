@@ -1,7 +1,7 @@
 // The load generator's native receiver: it takes over the students' sockets once they have joined (loadgen.ts
 // hands them over as file descriptors 3, 4, …) and reads their minutes in C. In JavaScript a generator spent
 // 26–44 µs of CPU per message, as much as the server it measures, on two cores it shares with that server; this
-// takes 6–7 µs, most of it the kernel's (docs/performance-log.md, "The twenty-fifth stretch").
+// takes 6–7 µs, most of it the kernel's.
 //
 // What it does with each socket is what loadgen.ts did: answer engine.io's pings, read each student minute's
 // round, minute and sending time where the servers write them, track order and gaps, count latency from due,

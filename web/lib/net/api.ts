@@ -15,6 +15,8 @@ export interface RoomInfo {
   state: string;
   teams: number;
   players: number;
+  /** The teacher locked the room: no new student gets in (a student with a token still does). */
+  locked?: boolean;
 }
 /** An error code from the server, or NETWORK when it could not be reached. */
 export type Result<T> = { ok: true; value: T } | { ok: false; code: string };

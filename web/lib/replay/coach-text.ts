@@ -1,6 +1,7 @@
 // The hindsight coach's suggestion in words: what to change ("Press Roll back at minute 11 instead of
-// 14"), what it would have done ("would have met “Error budget remaining ≥ 20 %”") and its figures
-// (goals, score and money lost, before → after).
+// 14") and for how long ("until minute 41, when your own 3.0 σ applies"), what it would have done
+// ("would have met “Error budget remaining ≥ 20 %”", with the money it costs when it costs some) and
+// its figures (goals, score and money lost, before → after).
 import type { Suggestion } from '$shared/protocol/types.ts';
 import type { ControlValue, GoalDef } from '$shared/sim/types.ts';
 import { m } from '$lib/paraglide/messages.js';
@@ -29,21 +30,49 @@ export function suggestionText(sim: Sim, s: Suggestion, old: ControlValue | null
   }
 }
 
-/** What it would have done: the goals it meets that the team missed, or the points it gains. */
+/**
+ * How long the suggested setting lasts: until the team's own next change of that control ("until minute
+ * 41, when your own 3.0 σ applies"), or to the end of the round; null for a press or a change left out.
+ */
+export function durationText(sim: Sim, s: Suggestion): string | null {
+  const def = sim.model.controls.find((c) => c.key === s.key);
+  if (!def || def.kind === 'action' || s.kind === 'drop' || s.toMinute === null) return null;
+  if (s.until === null) return m.coach_until_end();
+  const next = s.changes.filter((c) => c.key === s.key && c.minute === s.until).at(-1);
+  return next
+    ? m.coach_until({ until: fmtInt(s.until), value: fmtControl(def, next.value, sim.text) })
+    : m.coach_until_minute({ until: fmtInt(s.until) });
+}
+
+/**
+ * What it would have done: the goals it meets that the team missed — with the money it costs, when it
+ * loses more than the team did — or the points it gains; and the goals it would have missed instead.
+ */
 export function effectText(sim: Sim, scenario: string, s: Suggestion): string {
   const goals = sim.model.scenarios.find((x) => x.id === scenario)?.goals ?? [];
-  const named = s.goalsNowMet.map((id) =>
-    goalName(
-      sim,
-      scenario,
-      goals.find((g) => g.id === id),
-      id,
-    ),
-  );
+  const names = (ids: readonly string[]) =>
+    ids
+      .map((id) =>
+        goalName(
+          sim,
+          scenario,
+          goals.find((g) => g.id === id),
+          id,
+        ),
+      )
+      .join(', ');
   const points = signed(Math.round((s.after.score ?? 0) - (s.before.score ?? 0)));
-  return named.length > 0
-    ? m.coach_effect_goals({ goals: named.join(', '), points })
-    : m.coach_effect_score({ points });
+  const more = s.after.ledgerTotal - s.before.ledgerTotal;
+  const costs = fmtMoney(sim, more) !== fmtMoney(sim, 0) && more > 0;
+  const effect =
+    s.goalsNowMet.length === 0
+      ? m.coach_effect_score({ points })
+      : costs
+        ? m.coach_effect_goals_cost({ goals: names(s.goalsNowMet), more: fmtMoney(sim, more), points })
+        : m.coach_effect_goals({ goals: names(s.goalsNowMet), points });
+  return (s.goalsNowMissed ?? []).length > 0
+    ? `${effect} ${m.coach_also_missed({ goals: names(s.goalsNowMissed) })}`
+    : effect;
 }
 
 /** The figures before → after. */

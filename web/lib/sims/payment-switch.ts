@@ -141,6 +141,7 @@ export const paymentSwitchText: SimText = {
     'card-testing-over': m.ps_evt_card_testing_over,
   },
   unavailable: {},
+  collapse: m.ps_collapse,
 };
 
 export const paymentSwitchSim: Sim = { id: 'payment-switch', model, text: paymentSwitchText };

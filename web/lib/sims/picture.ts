@@ -1,4 +1,5 @@
 // What the pictures show, derived from a snapshot. Pure: node tests load it directly.
+import { ISSUER_MEAN_S } from '$shared/sim/payment-switch/constants.ts';
 
 export type RackSlot = 'serving' | 'booting' | 'free';
 
@@ -13,28 +14,51 @@ function clampInt(x: number, lo: number, hi: number): number {
   return Math.max(lo, Math.min(hi, Math.round(Number.isFinite(x) ? x : 0)));
 }
 
-/** Normal mean issuer latency (ms); group B counts as slow well above it. */
-const NORMAL_LATENCY_MS = 250;
-/** Timeouts below this share round to 0.0 % on the desk: not a visible problem. */
-const VISIBLE_TIMEOUTS = 0.0005;
+/** Group A's mean answer time, and group B's when it is well (ms): the model's constant (docs/models/payment-switch.md §4). */
+const NORMAL_LATENCY_MS = ISSUER_MEAN_S * 1000;
+/** A timeout that cuts off at least this share of a group's answers is shown as cutting them off. */
+export const VISIBLE_CUT = 0.01;
+
+/**
+ * One issuer group as the picture shows it. `slow`: the issuer answers slowly (its mean well above
+ * normal: twice, so the ±15 % wobble stays clear). `cut`: it answers at its normal speed, but our
+ * timeout is shorter than many of its answers — the team's own setting, not the issuer. `ok` otherwise.
+ * `cutShare` is the share of its answers that arrive after our timeout: P(L > T) = e^(−T/m) for the
+ * exponential answer times of the model.
+ */
+export interface IssuerGroup {
+  state: 'ok' | 'slow' | 'cut';
+  meanMs: number;
+  cutShare: number;
+}
 
 export interface IssuerPicture {
-  groupA: 'ok' | 'slow';
-  groupB: 'ok' | 'slow';
+  groupA: IssuerGroup;
+  groupB: IssuerGroup;
+  /** Our timeout, in seconds. */
+  timeoutS: number;
   standIn: boolean;
 }
 
+function issuerGroup(meanMs: number, timeoutS: number): IssuerGroup {
+  const cutShare = meanMs > 0 ? Math.exp((-timeoutS * 1000) / meanMs) : 0;
+  const state = meanMs > 2 * NORMAL_LATENCY_MS ? 'slow' : cutShare >= VISIBLE_CUT ? 'cut' : 'ok';
+  return { state, meanMs, cutShare };
+}
+
 /**
- * Group B is slow when its mean latency is well above normal (twice: the ±15 % wobble stays clear)
- * or issuers time out while B is the slow one; when timeouts happen with B at normal speed, the
- * timeout is set too short for everyone, so both groups show it. Stand-in shows when it approves.
+ * The issuers from what the desk receives: group B's mean answer time (group A's is the model's
+ * constant), our timeout, and stand-in's approvals — "the issuer is slow" told apart from "our timeout
+ * is shorter than its answers".
  */
-export function issuerPicture(ind: Record<string, number>): IssuerPicture {
-  const bLatency = ind.groupBLatencyMs ?? NORMAL_LATENCY_MS;
-  const timeouts = (ind.issuerTimeoutShare ?? 0) > VISIBLE_TIMEOUTS;
-  const bSlow = bLatency > 2 * NORMAL_LATENCY_MS || timeouts;
-  const aSlow = timeouts && bLatency <= 2 * NORMAL_LATENCY_MS;
-  return { groupA: aSlow ? 'slow' : 'ok', groupB: bSlow ? 'slow' : 'ok', standIn: (ind.standInTps ?? 0) > 0.05 };
+export function issuerPicture(ind: Record<string, number>, controls: Record<string, unknown>): IssuerPicture {
+  const timeoutS = typeof controls.issuerTimeoutS === 'number' ? controls.issuerTimeoutS : 8;
+  return {
+    groupA: issuerGroup(NORMAL_LATENCY_MS, timeoutS),
+    groupB: issuerGroup(ind.groupBLatencyMs ?? NORMAL_LATENCY_MS, timeoutS),
+    timeoutS,
+    standIn: (ind.standInTps ?? 0) > 0.05,
+  };
 }
 
 /**

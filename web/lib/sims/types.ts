@@ -30,6 +30,10 @@ export interface SimText {
   events: Record<string, MsgWith<Record<string, string>>>;
   /** Why the story has taken a control away (`Snapshot.unavailable`'s reasons). */
   unavailable: Record<string, Msg>;
+  /** Why a control would do nothing now (`SimMeta.idle`'s ids), said beside it. */
+  idle?: Record<string, Msg>;
+  /** Why every headline figure reads critical during a collapse, however it reads on its own. */
+  collapse: Msg;
 }
 
 /** A simulator as the web app uses it: the pure model (shared with the server) and its words. */

@@ -135,6 +135,8 @@ export const webServiceText: SimText = {
     'warmup-done': m.ws_evt_warmup_done,
   },
   unavailable: { 'autoscaler-away': m.ws_unavailable_autoscaler_away },
+  idle: { 'nothing-to-roll-back': m.ws_idle_nothing_to_roll_back },
+  collapse: m.ws_collapse,
 };
 
 export const webServiceSim: Sim = { id: 'web-service', model, text: webServiceText };

@@ -1,7 +1,7 @@
 // Pure helpers behind a team's desk: merging minutes, pending vs applied changes, the feed, series
 // for the charts and who owns what. Only type imports from shared/, so node tests can load it as is.
 import type { ChangeRecord, PlayerView, RoleChange } from '$shared/protocol/types.ts';
-import type { ControlValue, GoalDef, IndicatorDef, SimEvent, SimMeta, Snapshot } from '$shared/sim/types.ts';
+import type { ControlValue, GoalDef, IndicatorDef, SimEvent, SimMeta, Snapshot, Status } from '$shared/sim/types.ts';
 
 /**
  * Adds one minute to the history. The same minute again replaces it (a repeat after a re-join);
@@ -31,11 +31,34 @@ export function addChange(changes: readonly ChangeRecord[], c: ChangeRecord): Ch
   return [...changes, c].sort((a, b) => a.id - b.id);
 }
 
-/** The latest pending change of each control: what the control will be next minute. */
-export function pendingByKey(changes: readonly ChangeRecord[], currentMinute: number): Map<string, ChangeRecord> {
-  const out = new Map<string, ChangeRecord>();
-  for (const c of changes) if (isPending(c, currentMinute)) out.set(c.key, c);
+/**
+ * Each control's pending changes, by the minute they apply at: `next` is what the control becomes first
+ * (the last received for that minute, as the engine applies it) — next minute on a live desk; in a
+ * what-if opened with a play pending, the first of that play — and `after` the one after it, if any.
+ */
+export function pendingPlan(
+  changes: readonly ChangeRecord[],
+  currentMinute: number,
+): Map<string, { next: ChangeRecord; after: ChangeRecord | null }> {
+  const byKey = new Map<string, Map<number, ChangeRecord>>();
+  for (const c of changes) {
+    if (!isPending(c, currentMinute)) continue;
+    const minutes = byKey.get(c.key) ?? new Map<number, ChangeRecord>();
+    byKey.set(c.key, minutes);
+    const had = minutes.get(c.minute);
+    if (!had || had.id < c.id) minutes.set(c.minute, c);
+  }
+  const out = new Map<string, { next: ChangeRecord; after: ChangeRecord | null }>();
+  for (const [key, minutes] of byKey) {
+    const [next, after] = [...minutes.values()].sort((a, b) => a.minute - b.minute);
+    out.set(key, { next, after: after ?? null });
+  }
   return out;
+}
+
+/** What each control becomes next: its first pending change (see `pendingPlan`). */
+export function pendingByKey(changes: readonly ChangeRecord[], currentMinute: number): Map<string, ChangeRecord> {
+  return new Map([...pendingPlan(changes, currentMinute)].map(([k, p]) => [k, p.next]));
 }
 
 export interface DeskEvent {
@@ -69,7 +92,7 @@ export function announcedRoleChanges(changes: readonly RoleChange[], me: number 
   return changes.filter((c) => c.reason !== 'start' && c.reason !== 'deal' && !taken(c));
 }
 
-/** What the desk's banner announces, oldest first: the model's events and the team's role changes. */
+/** What the desk's banner announces, oldest first: the model's events and the team's role changes once the round runs. */
 export type DeskNote =
   | ({ kind: 'event' } & DeskEvent)
   | { kind: 'role'; id: string; minute: number; change: RoleChange };
@@ -80,8 +103,10 @@ export function deskNotes(
   me: number | null = null,
 ): DeskNote[] {
   const notes: DeskNote[] = deskEvents(snapshots).map((e) => ({ kind: 'event', ...e }));
+  // Roles moving in the lobby (minute 0: people joining, the teacher dealing) are the feed's, not the
+  // banner's: the banner is the round's, and the desk's header already says whose role is whose.
   for (const c of announcedRoleChanges(roleChanges, me))
-    notes.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
+    if (c.minute > 0) notes.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
   // Stable: events keep their order within a minute, role changes come after them in the order they happened.
   return notes
     .map((n, i) => ({ n, i }))
@@ -185,4 +210,24 @@ export function ownersOf(players: readonly PlayerView[], teamId: number | null, 
   return teamMembers(players, teamId)
     .filter((p) => p.roles.includes(roleId))
     .map((p) => p.name);
+}
+
+/**
+ * The headline's statuses as the desk shows them: each figure's own (by its thresholds; none for a
+ * share with nothing under it) and whether the minute reads critical throughout because most attempts
+ * failed — the one reason `Snapshot.status` is harsher than a figure's own.
+ */
+export function headlineStatuses(
+  model: Pick<SimMeta, 'indicators' | 'ownStatus'>,
+  s: Pick<Snapshot, 'indicators' | 'status' | 'na'>,
+): { own: Record<string, Status | null>; collapse: boolean } {
+  const own: Record<string, Status | null> = {};
+  let collapse = false;
+  for (const def of model.indicators) {
+    if (!def.headline || !(def.key in s.indicators)) continue;
+    const mine = s.na?.includes(def.key) ? null : model.ownStatus(def.key, s.indicators[def.key]);
+    own[def.key] = mine;
+    if (s.status[def.key] === 'critical' && mine !== 'critical') collapse = true;
+  }
+  return { own, collapse };
 }

@@ -11,14 +11,6 @@ export interface Metrics {
    * together, the delay its students see leave the server.
    */
   minuteDelay(delayMs: number): void;
-  /**
-   * Where one stored minute's time went: `compute` (every team stepped, the writes and messages made), `store` (from
-   * asking for the commit until the room goes on: the wait for the group commit's turn, the transaction, the answer
-   * picked up), `send` (the new state in place, the minute broadcast).
-   */
-  tickPhases(computeMs: number, storeMs: number, sendMs: number): void;
-  /** How long a list of writes waited for its transaction to start (the previous one, the commit slot). */
-  commitWaited(waitMs: number): void;
   /** A minute could not be computed or stored (the round paused). */
   tickFailed(): void;
   /** One database transaction (the group commit of one turn), holding `minutes` room-minutes. */
@@ -33,8 +25,6 @@ export const noMetrics: Metrics = {
   tick() {},
   tickLag() {},
   minuteDelay() {},
-  tickPhases() {},
-  commitWaited() {},
   tickFailed() {},
   committed() {},
   sent() {},

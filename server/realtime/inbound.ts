@@ -1,50 +1,34 @@
-// The classroom protocol over socket.io: identity per socket, schema-checked payloads, per-IP join
-// limits (socket.io traffic bypasses Fastify's hooks; the connection-level guards, the per-socket event
-// limit among them, are in guard.ts). What a socket asks of its room goes through a RoomGate (gate.ts):
-// answered here, or in cluster mode by the room's owner.
-import type { Server, Socket } from 'socket.io';
-import { Adapter } from 'socket.io-adapter';
-import { FrameAdapter } from './frames.ts';
+// The classroom protocol over socket.io, as it comes in: identity per socket, schema-checked payloads, per-address
+// join limits (socket.io traffic bypasses Fastify's hooks; the connection-level guards, the per-socket event limit
+// among them, are in guard.ts). What a socket asks of its room goes through a RoomGate (gate.ts): answered here,
+// or in cluster mode by the room's owner. What rooms send goes out through outbound.ts.
 import type { z } from 'zod';
 import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode, type ProtocolError } from '../../shared/protocol/errors.ts';
-import type { ClientToServer, ServerToClient } from '../../shared/protocol/events.ts';
-import { schemas, type ClientEvent } from '../../shared/protocol/schemas.ts';
+import { type ClientEvent, schemas } from '../../shared/protocol/schemas.ts';
 import { addressKey, clientAddress, type TrustFn } from '../http/client-address.ts';
-import { noMetrics, type Metrics } from '../ops/metrics.ts';
+import type { Clock } from '../lib/clock.ts';
+import { type BucketConfig, KeyedLimiter } from '../lib/limiter.ts';
+import type { Logger } from '../lib/log.ts';
+import { type Metrics, noMetrics } from '../lib/metrics.ts';
 import { refusalsOf } from '../ops/refusals.ts';
 import { hashSecret, newSecret } from '../rooms/creation.ts';
-import type { Logger } from '../rooms/room.ts';
-import type { EventName, EventPayload, RoomOutput } from '../rooms/output.ts';
-import { roomMinuteParts, teamMinuteParts } from '../rooms/views.ts';
-import type { Clock } from '../rooms/clock.ts';
-import { ch, channelName, seatChannels, type Role } from './channels.ts';
-import { encodesRawJson, rawJsonParts } from './encoder.ts';
-import type { FeedHub } from './feed.ts';
+import { ch, type IoServer, type IoSocket, type Role, seatChannels } from './channels.ts';
 import {
-  dispatchVia,
-  normalizedCode,
   type AskOf,
   type AskReply,
+  dispatchVia,
+  normalizedCode,
   type PeopleCommand,
   type RoomGate,
   type StudentSeat,
 } from './gate.ts';
-import { KeyedLimiter, type BucketConfig, type CodeGuesses } from './limits.ts';
+import type { CodeGuesses } from './guesses.ts';
 
 type TeacherCommand = Extract<
   PeopleCommand,
   { type: 'configure' | 'clock' | 'tempo' | 'move' | 'rename' | 'remove' | 'assign' | 'lock' | 'share' }
 >;
-
-export interface SocketData {
-  ip: string;
-  role: 'none' | Role;
-  code?: string;
-  playerId?: number;
-}
-export type IoServer = Server<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
-type IoSocket = Socket<ClientToServer, ServerToClient, Record<string, never>, SocketData>;
 
 export interface RealtimeLimits {
   /** Join attempts (student, teacher, observer) per IP address. */
@@ -58,72 +42,6 @@ export const DEFAULT_REALTIME_LIMITS: RealtimeLimits = {
   // room's 120 seats from one address takes six minutes, time for the teacher to lock it.
   seats: { capacity: 50, refillPerSecond: 0.2 },
 };
-
-/**
- * Events whose payload is written as JSON text from texts made once (views.ts), not serialised per emit: in pieces,
- * which the frame is written from one by one (frames.ts).
- */
-const preEncoders: { [E in EventName]?: (payload: EventPayload<E>) => readonly string[] } = {
-  minute: teamMinuteParts,
-  'room:minute': roomMinuteParts,
-};
-
-/**
- * Where the feed's messages go: this process's feed clients, or in cluster mode the room's feed channel, whose
- * `count` is not known here (clients of other processes) and so is never 0.
- */
-export type FeedSink = Pick<FeedHub, 'send' | 'count'>;
-
-/** RoomOutput over socket.io rooms, mirroring what observers get to the plain feed. */
-export function socketOutput(io: IoServer, feed: FeedSink, metrics: Metrics = noMetrics): RoomOutput {
-  const raw = encodesRawJson(io);
-  // Only socket.io's in-memory adapter knows every receiver; with another (a cluster's), they may be elsewhere.
-  const localOnly = () => {
-    const kind = io.sockets.adapter.constructor;
-    return kind === Adapter || kind === FrameAdapter;
-  };
-  return {
-    listens(code, to) {
-      if (!localOnly()) return true;
-      // The feed mirrors what everyone and the observers get.
-      if ((to.kind === 'all' || to.kind === 'public' || to.kind === 'observers') && feed.count(code) > 0) return true;
-      return (io.sockets.adapter.rooms.get(channelName(code, to))?.size ?? 0) > 0;
-    },
-    emit(code, to, event, payload) {
-      const name = channelName(code, to);
-      const size = (room: string) => io.sockets.adapter.rooms.get(room)?.size ?? 0;
-      const receivers = size(name) - (to.kind === 'public' ? size(ch.teacher(code)) : 0);
-      // Nothing to encode for nobody (here, or anywhere with a cluster adapter).
-      if (receivers > 0 || !localOnly()) {
-        // Everyone but the teacher: the room without its secrets.
-        const target = to.kind === 'public' ? io.to(name).except(ch.teacher(code)) : io.to(name);
-        const encode = raw ? (preEncoders[event] as ((p: unknown) => readonly string[]) | undefined) : undefined;
-        (target.emit as (e: string, p: unknown) => void)(event, encode ? rawJsonParts(encode(payload)) : payload);
-      }
-      metrics.sent(event, receivers);
-      if (feed.count(code) === 0) return;
-      if (to.kind === 'observers' && event === 'summary') feed.send(code, { type: 'summary', ...(payload as object) });
-      if (to.kind === 'public' && event === 'room') feed.send(code, { type: 'room', room: payload });
-      if (to.kind === 'all' && event === 'presence') feed.send(code, { type: 'presence', ...(payload as object) });
-      if (to.kind === 'all' && event === 'scores') feed.send(code, { type: 'scores', ...(payload as object) });
-    },
-    // Through the adapter, so that a player's sockets on every process follow (in order with later broadcasts).
-    placePlayer(code, playerId, teamId, teamIds) {
-      const sockets = io.in(ch.player(code, playerId));
-      const others = teamIds.filter((id) => id !== teamId).map((id) => ch.team(code, id));
-      if (others.length) sockets.socketsLeave(others);
-      if (teamId !== null) sockets.socketsJoin(ch.team(code, teamId));
-    },
-    dropPlayer(code, playerId) {
-      io.in(ch.player(code, playerId)).disconnectSockets(true);
-    },
-    viewPlayer(code, playerId, from, to) {
-      const sockets = io.in(ch.player(code, playerId));
-      if (from) sockets.socketsLeave(channelName(code, from));
-      if (to) sockets.socketsJoin(channelName(code, to));
-    },
-  };
-}
 
 function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
@@ -235,9 +153,9 @@ export function attachProtocol(
     };
 
     /**
-     * Takes a seat in a room: the socket joins the room's `all` channel first (in cluster mode this process then
-     * receives the room's broadcasts), the room's holder seats it (and puts it in the seat's channels), and only
-     * then does the socket drop its previous identity. A socket that went away meanwhile takes no seat.
+     * Takes a seat in a room: the socket joins the room's `all` channel first, the room's holder seats it (and puts
+     * it in the seat's channels), and only then does the socket drop its previous identity. A socket that went away
+     * meanwhile takes no seat.
      */
     const enter = async <K extends 'join' | 'rejoin' | 'teacher' | 'observe'>(
       code: string,
@@ -247,7 +165,6 @@ export function attachProtocol(
       const all = ch.all(code);
       const hadAll = socket.rooms.has(all);
       socket.join(all);
-      await gate.listening();
       let seat: AskReply<K>;
       try {
         seat = await gate.ask(code, { ...ask, socketId: socket.id } as AskOf<K>);
@@ -294,8 +211,13 @@ export function attachProtocol(
         });
       }
       return {
-        ...{ token, playerId: seat.playerId, room: seat.room, history: seat.history, scores: seat.scores },
-        ...{ roleChanges: seat.roleChanges, messages: seat.messages },
+        token,
+        playerId: seat.playerId,
+        room: seat.room,
+        history: seat.history,
+        scores: seat.scores,
+        roleChanges: seat.roleChanges,
+        messages: seat.messages,
       };
     });
 

@@ -1,0 +1,79 @@
+// Changes that pile up while a room has no owner (its process died, the lease not yet run out) reach the process
+// that takes the room all at once. The room takes them together, a few commits for all of them: its clock is not
+// held behind one commit per change, and the next minute comes on time with every one of them in it.
+import { beforeAll, expect, test } from 'vitest';
+import type { ChangeRecord, TeamMinute } from '../../shared/protocol/types.ts';
+import { type Client, collect, ok, request, sample, until } from '../server/helpers.ts';
+import { type Node, testCluster } from './nodes.ts';
+
+const TEMPO_MS = 2000;
+const cluster = testCluster('queued');
+
+let a: Node;
+let b: Node;
+
+beforeAll(async () => {
+  await cluster.services();
+  // Their own looks for rooms nobody holds are left to the test.
+  [a, b] = await Promise.all([cluster.start('a', { SCAN_MS: '600000' }), cluster.start('b', { SCAN_MS: '600000' })]);
+});
+
+const commits = async (node: Node) =>
+  sample(await (await fetch(`${node.url}/metrics`)).text(), 'opsroom_commit_duration_seconds_count');
+
+test('after a takeover, the changes queued meanwhile are stored in a few commits and do not hold the clock', async () => {
+  const res = await a.post('/api/rooms', { teamCount: 1, minutes: 30, tempo: TEMPO_MS / 1000, seed: 7 });
+  const { code, teacherKey } = await res.json();
+  const teacher = await b.connect();
+  await ok(teacher, 'teacher:join', { code, key: teacherKey });
+  // Four students, each owning one of the payment switch's four roles, all connected to B.
+  const students: { client: Client; playerId: number; minutes: TeamMinute[] }[] = [];
+  for (let i = 0; i < 4; i++) {
+    const client = await b.connect();
+    const minutes = collect(client, 'minute');
+    const j = await ok(client, 'student:join', { code, name: `S${i}` });
+    students.push({ client, playerId: j.playerId as number, minutes });
+  }
+  await ok(teacher, 'teacher:clock', { action: 'start' });
+  await a.advance(TEMPO_MS);
+  await until(() => students.every((s) => s.minutes.length === 2), 'minute 1');
+  const { room } = await ok(teacher, 'teacher:join', { code, key: teacherKey });
+  const roleOf = (id: number) => room.players.find((p: { id: number }) => p.id === id).roles[0] as string;
+  const changeFor: Record<string, (i: number) => [string, unknown]> = {
+    scaling: (i) => ['servers', 6 + (i % 10)],
+    shedding: (i) => ['shedding', i % 2 === 0],
+    fraud: (i) => ['fraudThreshold', 2 + (i % 10) / 10],
+    standin: (i) => ['standInLimit', 100 + i],
+  };
+
+  // ── A dies; twenty changes from each student wait on B for the room's next owner ──
+  await a.kill('SIGKILL');
+  const sent = students.flatMap((s) =>
+    Array.from({ length: 20 }, (_, i) => {
+      const [key, value] = changeFor[roleOf(s.playerId)](i);
+      return request(s.client, 'student:control', { key, value: value as number });
+    }),
+  );
+  const before = await commits(b);
+  expect(await cluster.redis().pexpire(`opsroom:lease:{${code}}`, 0)).toBe(1);
+  expect(await b.scan()).toEqual([code]);
+  const answers = await Promise.all(sent);
+  expect(answers.every((r) => r.ok)).toBe(true);
+  const changes = answers.map((r) => r.change as ChangeRecord);
+  // Eighty changes and the room's takeover in a handful of commits, not one each.
+  const used = (await commits(b)) - before;
+  expect(used).toBeLessThanOrEqual(6);
+
+  // The next minute comes one tempo on, with every change in force for it.
+  const seen = students[0].minutes.length;
+  await b.advance(TEMPO_MS);
+  await until(() => students.every((s) => s.minutes.length > seen), 'the next minute on B');
+  const next = students[0].minutes.at(-1) as TeamMinute;
+  expect(next.snapshot.minute).toBe(2);
+  expect(new Set(changes.map((c) => c.minute))).toEqual(new Set([2]));
+  // The owner's order, not the order sent: each waiting change reached it when its own retry did. The last one it
+  // took (the highest id, drawn as it took them) is the one in force.
+  const last = (key: string) => changes.filter((c) => c.key === key).reduce((x, y) => (y.id > x.id ? y : x)).value;
+  expect(next.snapshot.controls.servers).toBe(last('servers'));
+  expect(next.snapshot.controls.standInLimit).toBe(last('standInLimit'));
+});
