@@ -7,53 +7,47 @@ import type { ControlChange } from '../sim/types.ts';
 import { has, ind, num, set, steady } from './reading.ts';
 import type { Brain } from './types.ts';
 
-/** Transactions per second one server carries at 85 % of its slots on a shift's normal minutes (0.39 s a slot). */
-const PER_SERVER_TPS = 70;
+/** Transactions per second one server carries at 90 % of its slots on a shift's normal minutes (0.39 s a slot). */
+const PER_SERVER_TPS = 74;
 /** The switch's own fleet in a full shift: never given back. */
 const OWN = 14;
-/** New transactions a second above which a sale's traffic is on (one and a half normal days). */
-const SALE_TPS = 600;
+/** A normal day's new transactions per second. */
+const BASE_TPS = 400;
 
 /**
- * Scaling: order servers for an announced sale as big as marketing says, six minutes before it starts (they
- * boot five), and give them back as soon as its traffic has fallen away. The own fleet carries everything else. Careless: orders a big fleet at every
- * announcement and keeps it.
+ * Scaling: order the servers an announced sale needs (its size × a normal day's traffic) seven minutes before it
+ * starts — they boot five, a minute to spare, and every minute a rented server runs is billed — and give them
+ * back as the sale's traffic falls away after its end (the announcement's schedule says when). Careless: orders a
+ * big fleet at every announcement and keeps it.
  */
 export const scaling: Brain = (r, memo0) => {
   const memo = { ...memo0 };
   const out: ControlChange[] = [];
+  const m = r.view.minute;
   const tps = ind(r, 'newTps');
-  const busy = ind(r, 'slotsBusy');
-  const serving = ind(r, 'serversInService');
   const booting = ind(r, 'serversBooting');
   const servers = r.view.controls.servers as number;
   const sale = r.view.events.find((e) => e.kind === 'sale-announced');
   if (sale) {
-    memo.saleSize = typeof sale.size === 'number' ? sale.size : 2;
-    // Servers boot five minutes: order them six before the sale starts (at once if that is past).
-    memo.orderAt = r.view.minute + (typeof sale.in === 'number' ? Math.max(0, sale.in - 8) : 0);
+    const size = typeof sale.size === 'number' ? sale.size : 3;
+    memo.need = Math.max(OWN, Math.min(24, Math.ceil((size * BASE_TPS) / PER_SERVER_TPS)));
+    memo.orderAt = m + (typeof sale.in === 'number' ? Math.max(0, sale.in - 7) : 0);
     memo.phase = 'announced';
   }
-  if (r.view.events.some((e) => e.kind === 'drop-announced' || e.kind === 'bots-start')) memo.botsAt = r.view.minute;
   if (r.skill === 'careless') {
-    if (sale) set(r, out, 'servers', 20);
+    if (sale) set(r, out, 'servers', 22);
     return { changes: out, memo };
   }
+  if (has(r, 'sale-end')) memo.phase = 'over';
+  if (memo.phase === 'announced' && m >= num(memo, 'orderAt')) memo.phase = 'on';
   let want = OWN;
-  if (memo.phase === 'announced' && r.view.minute >= num(memo, 'orderAt')) memo.phase = 'ordered';
-  if (memo.phase === 'ordered' && tps > SALE_TPS) memo.phase = 'on';
-  if (memo.phase === 'on' && steady(r, memo, 'over', tps < SALE_TPS)) memo.phase = 'done';
-  if (memo.phase === 'ordered' || memo.phase === 'on')
-    want = Math.ceil((num(memo, 'saleSize', 2) * 400) / PER_SERVER_TPS);
-  // Slots busy for minutes with no sale and no bots: slow issuers hold them — more servers, kept while busy.
-  const bots = r.view.minute - num(memo, 'botsAt', -99) <= 8;
-  const hot = busy > 0.85 && !bots && memo.phase !== 'on';
-  memo.hot = hot ? num(memo, 'hot') + 1 : 0;
-  if (num(memo, 'hot') >= (r.skill === 'late' ? 3 : 2))
-    memo.extra = Math.max(num(memo, 'extra'), Math.ceil((serving * Math.max(busy, 0.95)) / 0.75) - OWN);
-  if (busy < 0.5 && booting === 0) memo.extra = 0;
-  want = Math.max(OWN, Math.min(24, want + num(memo, 'extra')));
-  if (want !== servers && (want > servers || booting === 0)) set(r, out, 'servers', want);
+  if (memo.phase === 'on') want = num(memo, 'need', OWN);
+  else if (memo.phase === 'over') {
+    // The sale's traffic falls away over minutes: keep what it still needs (a tenth to spare).
+    want = Math.max(OWN, Math.min(servers, Math.ceil((tps * 1.1) / PER_SERVER_TPS)));
+    if (want === OWN) memo.phase = 'done';
+  }
+  if (want > servers || (want < servers && booting === 0)) set(r, out, 'servers', want);
   return { changes: out, memo };
 };
 
@@ -78,7 +72,7 @@ export const shedding: Brain = (r, memo0) => {
     }
     return { changes: out, memo };
   }
-  // A drop announced with a swarm: shed from two minutes on (the bots come three or four after) until they
+  // A drop announced with a swarm: shed from its announcement (the bots come a few minutes after) until they
   // are gone — what is shed is back to the low-priority tenth, three minutes after they came.
   if (drop0 && typeof drop0.bots === 'number' && drop0.bots >= 1) {
     memo.from = r.view.minute;
@@ -102,9 +96,10 @@ export const shedding: Brain = (r, memo0) => {
 };
 
 /**
- * Fraud: when card testers are reported, a step-up band sized to the attack (wider as the fraud rate
- * climbs), the threshold left at 3σ where the testers have nothing to learn; the band off when the attack is
- * over. Careless: lowers the threshold at the banner and leaves it there.
+ * Fraud: when card testers are reported, a step-up band sized to the attack (wider as the fraud rate climbs), off
+ * when the cards are blocked; while a sale is on, the threshold raised — its shoppers buy what they never buy, so
+ * a screen tuned for an ordinary day declines them — with the band below it reaching down to the testers.
+ * Careless: lowers the threshold at the banner and leaves it there.
  */
 export const fraud: Brain = (r, memo0) => {
   const memo = { ...memo0 };
@@ -112,26 +107,32 @@ export const fraud: Brain = (r, memo0) => {
   const rate = ind(r, 'fraudRateBp');
   if (has(r, 'card-testing-start')) memo.attack = true;
   if (has(r, 'card-testing-over')) memo.attack = false;
+  if (has(r, 'surge-start')) memo.sale = true;
+  if (has(r, 'sale-end')) memo.sale = false;
   if (r.skill === 'careless') {
     if (has(r, 'card-testing-start')) set(r, out, 'fraudThreshold', 2.2);
     return { changes: out, memo };
   }
+  const sale = memo.sale === true;
+  let band = 0;
   if (memo.attack === true) {
-    const band = rate > 60 ? 1.6 : rate > 35 ? 1.2 : 1;
-    const cur = r.view.controls.stepUpBand as number;
-    if (band > cur && steady(r, memo, 'fraudUp', true)) set(r, out, 'stepUpBand', band);
+    const want = rate > 60 ? 1.6 : rate > 35 ? 1.2 : 1;
+    if (want > num(memo, 'band') && steady(r, memo, 'fraudUp', true)) memo.band = want;
+    band = num(memo, 'band', 1) + (sale ? 1 : 0);
   } else {
     memo.fraudUp = 0;
-    set(r, out, 'stepUpBand', 0);
+    memo.band = 0;
   }
-  set(r, out, 'fraudThreshold', 3);
+  set(r, out, 'fraudThreshold', sale ? 4 : 3);
+  set(r, out, 'stepUpBand', band);
   return { changes: out, memo };
 };
 
 /**
- * Stand-in: a failing group B (its latency past the few seconds a straining issuer holds at) gets a short
- * timeout and stand-in for small amounts; a straining one is waited for while the slots allow it. Careless:
- * stands in for everything at the banner.
+ * Stand-in: a failing group B (its latency past the few seconds a straining issuer holds at) gets a short timeout
+ * and stand-in for small amounts; a straining one is waited for while the slots allow it. While a sale is on (from
+ * a minute before it starts) a slow B is cut short harder — its answers would fill the slots the sale needs — and
+ * stood in for the amounts a sale's basket makes worth it. Careless: stands in for everything at the banner.
  */
 export const standin: Brain = (r, memo0) => {
   const memo = { ...memo0 };
@@ -145,18 +146,26 @@ export const standin: Brain = (r, memo0) => {
     }
     return { changes: out, memo };
   }
-  // Stand in only for small amounts: every stand-in costs the network's fee and the issuers' unpaid share.
-  const limit = 60;
-  if (steady(r, memo, 'fail', lat > 4500)) {
-    // Failing: a short timeout, so its slow answers stop filling the slots.
+  const announced = r.view.events.find((e) => e.kind === 'sale-announced');
+  if (announced && typeof announced.in === 'number') memo.saleAt = r.view.minute + announced.in - 1;
+  if (r.view.minute >= num(memo, 'saleAt', 99)) {
+    memo.sale = true;
+    memo.saleAt = 99;
+  }
+  if (has(r, 'sale-end')) memo.sale = false;
+  const sale = memo.sale === true;
+  if (sale && lat > 1500) {
+    set(r, out, 'issuerTimeoutS', 1);
+    set(r, out, 'standInLimit', 150);
+  } else if (steady(r, memo, 'fail', lat > 4500)) {
     set(r, out, 'issuerTimeoutS', 1.5);
-    set(r, out, 'standInLimit', limit);
+    set(r, out, 'standInLimit', 60);
   } else if (lat > 4500) {
     // A late seat waits for a second look.
   } else if (lat > 900) {
     // Straining: wait for its answers while the slots allow it, bridge with a shorter timeout while they do not.
     set(r, out, 'issuerTimeoutS', busy > 0.92 ? 2 : Math.max(3, Math.min(8, Math.round(lat / 300) / 2)));
-    set(r, out, 'standInLimit', busy > 0.92 ? limit : 0);
+    set(r, out, 'standInLimit', busy > 0.92 ? 60 : 0);
   } else {
     set(r, out, 'issuerTimeoutS', 4);
     set(r, out, 'standInLimit', 0);

@@ -272,6 +272,8 @@ export function shockEvents(sh: Shocks, m: number): SimEvent[] {
       // Marketing says how big a sale they expect (to a tenth), and in how many minutes it starts.
       if (e.at === m) out.push({ kind: 'sale-announced', size: Math.round(e.size * 10) / 10, in: e.start - m });
       if (e.start === m) out.push({ kind: 'surge-start' });
+      // Its end is on marketing's schedule too.
+      if (e.end === m) out.push({ kind: 'sale-end' });
     } else if (e.kind === 'flash' && e.start === m) out.push({ kind: 'flash-sale-start' });
     else if (e.kind === 'bots') {
       if (e.at === m) out.push({ kind: 'drop-announced', bots: Math.round(e.size * 10) / 10 });
