@@ -1,10 +1,10 @@
 // `npm run sim`: plays one round headless and prints it as JSON lines or a table.
 // Kept apart from main() so tests run it in-process.
 import { parseArgs as parseArgv } from 'node:util';
-import { formatControlValue } from '../../shared/sim/controls.ts';
+import { ControlError, ControlErrorCode, formatControlValue } from '../../shared/sim/controls.ts';
 import { baselineRun, indicatorDef, ScenarioError, scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel, isSimulatorId, simulatorIds } from '../../shared/sim/registry.ts';
-import { evaluateRound, ledgerTotals, saving, type Baseline } from '../../shared/sim/score.ts';
+import { evaluateRound, ledgerTotals, saving, scoreRuleOf, type Baseline } from '../../shared/sim/score.ts';
 import type { RoundResult, ScenarioDef, ScheduledChange, SimModel, Snapshot } from '../../shared/sim/types.ts';
 import {
   formatTrigger,
@@ -19,13 +19,14 @@ import { formatClock, formatDisplay } from '../../shared/format.ts';
 
 export const USAGE = `usage: npm run sim -- --model payment-switch|web-service --scenario ID [--seed N] [--minutes M]
                     [--noise on|off] [--set key=value[@minute]]... [--on TRIGGER key=value...]...
-                    [--format jsonl|table]
+                    [--each TRIGGER key=value...]... [--format jsonl|table]
   --set key=value       applies from minute 0 (before the opening screen); key=value@m from minute m
                         booleans as on/off, the retry policy as immediate/backoff, buttons as press
   --on TRIGGER k=v...   reacts to what the desk shows: when TRIGGER first shows in minute m, the
                         changes apply from minute m+1 (TRIGGER+d: d minutes later). TRIGGER is an
                         event (surge-start, issuer-slow…) or an indicator crossing a value, quoted:
                         'newTps<500', 'groupBLatencyMs>1000' (first minute it holds after it did not)
+  --each TRIGGER k=v... as --on, but every time TRIGGER shows (each minute an event is in, each crossing)
   --seed N              integer 0–4294967295 (default 1)
   --minutes M           round length, 0–1440 (default: the scenario's, 60; 0 prints only the opening screen)
   --noise on|off        random arrivals and draws (default on); off replaces each draw by its mean
@@ -62,6 +63,7 @@ const OPTIONS = {
   format: { type: 'string' },
   set: { type: 'string', multiple: true },
   on: { type: 'string', multiple: true },
+  each: { type: 'string', multiple: true },
 } as const;
 
 /** node:util's parse, with its errors said as this CLI says them. */
@@ -82,7 +84,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const { values, tokens } = tokenize(argv);
   const seen = new Set<string>();
   for (const t of tokens) {
-    if (t.kind !== 'option' || t.name === 'set' || t.name === 'on') continue;
+    if (t.kind !== 'option' || t.name === 'set' || t.name === 'on' || t.name === 'each') continue;
     if (seen.has(t.name)) throw new UsageError(`--${t.name} given twice`);
     seen.add(t.name);
   }
@@ -123,22 +125,23 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   }
   changes.sort((a, b) => a.minute - b.minute); // stable: same-minute changes keep their order
 
-  // Each --on takes the key=value arguments that follow it.
+  // Each --on (--each) takes the key=value arguments that follow it.
   const rules: Rule[] = [];
+  const flagOf = (r: Rule) => (r.each ? '--each' : '--on');
   for (const t of tokens) {
-    if (t.kind === 'option' && t.name === 'on') {
+    if (t.kind === 'option' && (t.name === 'on' || t.name === 'each')) {
       const text = t.value;
       // node:util rejects a string option without its value before this, so this only guards the type.
-      if (text === undefined) throw new UsageError('--on needs a value');
-      const { on, delay } = asUsage(`--on ${text}`, () => parseTrigger(model, text));
-      rules.push({ on, delay, changes: [] });
+      if (text === undefined) throw new UsageError(`--${t.name} needs a value`);
+      const { on, delay } = asUsage(`--${t.name} ${text}`, () => parseTrigger(model, text));
+      rules.push(t.name === 'each' ? { on, delay, changes: [], each: true } : { on, delay, changes: [] });
     } else if (t.kind === 'positional') {
       const rule = rules[rules.length - 1];
       const last = tokens[tokens.indexOf(t) - 1];
-      if (!rule || !last || (last.kind === 'option' && last.name !== 'on'))
+      if (!rule || !last || (last.kind === 'option' && last.name !== 'on' && last.name !== 'each'))
         throw new UsageError(`unexpected argument ${JSON.stringify(t.value)}`);
       rule.changes.push(
-        asUsage(`--on ${formatTrigger(rule.on, rule.delay)} ${t.value}`, () => parseChange(model, t.value)),
+        asUsage(`${flagOf(rule)} ${formatTrigger(rule.on, rule.delay)} ${t.value}`, () => parseChange(model, t.value)),
       );
     } else if (t.kind === 'option-terminator') {
       throw new UsageError('unexpected argument "--"');
@@ -146,7 +149,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   }
   for (const r of rules)
     if (r.changes.length === 0)
-      throw new UsageError(`--on ${formatTrigger(r.on, r.delay)}: give at least one key=value after it`);
+      throw new UsageError(`${flagOf(r)} ${formatTrigger(r.on, r.delay)}: give at least one key=value after it`);
   return { model, scenario, seed, minutes, noise: noiseText === 'on', changes, rules, format };
 }
 
@@ -253,15 +256,24 @@ export function runCli(argv: readonly string[]): { stdout: string; stderr: strin
     throw e;
   }
   const play: Play = { timed: opts.changes, rules: opts.rules };
-  const { snapshots } = runPlay(opts.model, opts, play);
+  let snapshots: Snapshot[];
+  try {
+    snapshots = runPlay(opts.model, opts, play).snapshots;
+  } catch (e) {
+    // The scenario's story took a control away when the play changes it: refused, as the server refuses it.
+    if (e instanceof ControlError && e.code === ControlErrorCode.UNAVAILABLE)
+      return { stdout: '', stderr: `error: ${e.message}\n`, code: 2 };
+    throw e;
+  }
   const baseline: Baseline = baselineRun(opts.model, opts.scenario, opts.seed, opts.minutes, opts.noise);
-  const result = evaluateRound(scenarioDef(opts.model, opts.scenario), snapshots, baseline);
+  const def = scenarioDef(opts.model, opts.scenario);
+  const result = evaluateRound(def, snapshots, baseline);
   const totals = ledgerTotals(snapshots, baseline);
   const ledger = {
     total: totals.ledger,
     nothing: totals.nothing,
     calm: totals.calm,
-    saving: saving(totals.ledger, totals.nothing, totals.calm),
+    saving: saving(totals.ledger, totals.nothing, totals.calm, scoreRuleOf(def)),
   };
   if (opts.format === 'table')
     return { stdout: `${table(opts.model, opts.scenario, snapshots, result, ledger)}\n`, stderr: '', code: 0 };

@@ -3,7 +3,7 @@
 import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { ledgerAt } from '../../shared/classroom/ledger.ts';
-import { evaluateTallies, noTallies, tallyGoals, type GoalTallies } from '../../shared/sim/score.ts';
+import { evaluateTallies, noTallies, scoreRuleOf, tallyGoals, type GoalTallies } from '../../shared/sim/score.ts';
 import type { ChangeRecord } from '../../shared/protocol/types.ts';
 import type { ControlChange, SimStateBase, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundRecord } from '../db/records.ts';
@@ -114,7 +114,7 @@ function evaluated(
     changes,
     progress: r.goals,
     score: r.score,
-    ledger: ledgerAt(last, round.model.ledger.total, base.series),
+    ledger: ledgerAt(last, round.model.ledger.total, base.series, scoreRuleOf(round.scenarioDef)),
     tallies: now,
   };
   return team;

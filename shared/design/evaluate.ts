@@ -3,7 +3,9 @@
 import { baselineWithRun, scenarioDef } from '../sim/engine.ts';
 import { evaluateRound, type Baseline } from '../sim/score.ts';
 import type { ScenarioDef, SimModel, Snapshot } from '../sim/types.ts';
-import { runPlay, type Play } from './play.ts';
+import { EMPTY_PLAY, runPlay, type Hold, type Play } from './play.ts';
+import { teamOf } from '../policies/team.ts';
+import type { Seat, Skill } from '../policies/types.ts';
 
 /** One scenario over a fixed set of seeds, with every seed's baseline computed once. */
 export interface Bench {
@@ -49,10 +51,19 @@ export interface PlayEval {
   goalRates: number[];
 }
 
-/** A play on one seed of the bench (index into `bench.seeds`). */
-export function evaluateOn(bench: Bench, play: Play, i: number): SeedResult {
-  const spec = { scenario: bench.scenario.id, seed: bench.seeds[i], noise: bench.noise, minutes: bench.minutes };
-  const { snapshots } = runPlay(bench.model, spec, play);
+/** The round spec of seed `i` of the bench. */
+export function specOf(bench: Bench, i: number) {
+  return { scenario: bench.scenario.id, seed: bench.seeds[i], noise: bench.noise, minutes: bench.minutes };
+}
+
+/** A play on one seed of the bench (index into `bench.seeds`); `hold` freezes some controls for a while. */
+export function evaluateOn(bench: Bench, play: Play, i: number, hold?: Hold): SeedResult {
+  const { snapshots } = runPlay(bench.model, specOf(bench, i), play, hold ? { hold } : {});
+  return resultOf(bench, snapshots, i);
+}
+
+/** The verdicts, score and ledger of a run's minutes on seed `i` of the bench. */
+export function resultOf(bench: Bench, snapshots: readonly Snapshot[], i: number): SeedResult {
   const r = evaluateRound(bench.scenario, snapshots, bench.baselines[i]);
   const last = snapshots[snapshots.length - 1];
   const met = r.goals.map((g) => g.met);
@@ -102,4 +113,37 @@ export function seedShare(rows: readonly (readonly number[])[]): number {
     seed += p * (m / p - grand) ** 2;
   }
   return total > 0 ? seed / total : 0;
+}
+
+/**
+ * An adaptive strategy: a play, with (or without) a team of role-policy seats of one skill and delay playing
+ * alongside — all roles but `without`, whose controls then only the play changes.
+ */
+export interface Strategy {
+  play: Play;
+  team?: { skill: Skill; delay: number; without?: string };
+}
+
+/** The seats of a strategy's team on one seed. */
+export function seatsOf(bench: Bench, s: Strategy, seed: number): Seat[] {
+  if (!s.team) return [];
+  return teamOf(bench.model, s.team.skill, s.team.delay, seed).filter((x) => x.role !== s.team?.without);
+}
+
+/** A strategy on every seed of the bench; `hold` freezes some controls for a while. */
+export function evaluateStrategy(bench: Bench, s: Strategy, hold?: Hold): PlayEval {
+  return summarize(bench.seeds.map((seed, i) => evaluateSeed(bench, s, i, seed, hold)));
+}
+
+export function evaluateSeed(bench: Bench, s: Strategy, i: number, seed: number, hold?: Hold): SeedResult {
+  const { snapshots } = runPlay(bench.model, specOf(bench, i), s.play, {
+    seats: seatsOf(bench, s, seed),
+    ...(hold ? { hold } : {}),
+  });
+  return resultOf(bench, snapshots, i);
+}
+
+/** A role-policy team on every seed of the bench. */
+export function evaluateTeam(bench: Bench, skill: Skill, delay: number): PlayEval {
+  return evaluateStrategy(bench, { play: EMPTY_PLAY, team: { skill, delay } });
 }

@@ -1,21 +1,27 @@
 // A play: what a team does during a round, as timed changes and reactive rules that answer what the
 // desk shows (an event, or an indicator crossing a value). The sim CLI, the design report and the
-// hindsight coach all run plays through `runPlay`. Pure: no I/O, no clock, no Math.random.
+// hindsight coach all run plays through `runPlay` (with role policies' seats alongside, for the design report's
+// teams). Pure: no I/O, no clock, no Math.random.
 import { ControlError, formatControlValue, parseControlValue } from '../sim/controls.ts';
 import { changesByMinute, createRound, stepRound } from '../sim/engine.ts';
 import type { ControlChange, ScheduledChange, SimMeta, SimModel, SimStateBase, Snapshot } from '../sim/types.ts';
+import { splitSnapshot, visibleKeys } from '../classroom/split.ts';
+import { openSeat, seatMinute } from '../policies/seat.ts';
+import type { Seat } from '../policies/types.ts';
 
 /** What a rule waits for: an event's first showing, or the first minute an indicator crosses a value. */
 export type Trigger = { event: string } | { indicator: string; op: '<' | '>'; value: number };
 
 /**
  * When `on` first shows in minute m, `changes` apply at the start of minute m + 1 + delay — the
- * earliest a team seeing minute m's screen can act is minute m + 1. Each rule fires at most once.
+ * earliest a team seeing minute m's screen can act is minute m + 1. A rule fires once, or with `each`
+ * every time its trigger shows (an event each minute it is in, a crossing each time it crosses).
  */
 export interface Rule {
   on: Trigger;
   delay: number;
   changes: ControlChange[];
+  each?: boolean;
 }
 
 export interface Play {
@@ -40,6 +46,16 @@ export interface RoundSpec {
 }
 
 /**
+ * A freeze: changes of `keys` due in minutes [from, to) wait until minute `to` (the last value of each key
+ * then applies; none if `to` is past the round). The design report's decision windows freeze one role.
+ */
+export interface Hold {
+  keys: ReadonlySet<string>;
+  from: number;
+  to: number;
+}
+
+/**
  * Whether a trigger shows in `s` (given the minute before, `prev`). An indicator "crosses" when the
  * condition holds now and did not the minute before; a value with nothing under it (`na`) never does.
  */
@@ -54,34 +70,65 @@ export function triggered(on: Trigger, s: Snapshot, prev: Snapshot | undefined):
   return holds(s) && !holds(prev);
 }
 
-/** Plays a round: timed changes and rules, every change validated by the engine. */
-export function runPlay<S extends SimStateBase>(model: SimModel<S>, spec: RoundSpec, play: Play): PlayRun {
+/**
+ * Plays a round: timed changes and rules, and seats (role policies) reading their own split view, every change
+ * validated by the engine. With `hold`, changes of its keys due in its minutes wait until its end.
+ */
+export function runPlay<S extends SimStateBase>(
+  model: SimModel<S>,
+  spec: RoundSpec,
+  play: Play,
+  opts: { hold?: Hold; seats?: readonly Seat[] } = {},
+): PlayRun {
   const byMinute = changesByMinute(play.timed);
   for (const m of byMinute.keys()) {
     if (m > spec.minutes)
       throw new RangeError(`a change is scheduled at minute ${m}, after the round's last minute ${spec.minutes}`);
   }
-  const applied: ScheduledChange[] = [];
-  const first = byMinute.get(0) ?? [];
-  for (const c of first) applied.push({ minute: 0, ...c });
+  const { hold } = opts;
+  const deferred: ControlChange[] = [];
+  const holdBack = (changes: ControlChange[], m: number): ControlChange[] => {
+    if (!hold || m < hold.from || m >= hold.to) return changes;
+    const now: ControlChange[] = [];
+    for (const c of changes) (hold.keys.has(c.key) ? deferred : now).push(c);
+    return now;
+  };
+  const first = holdBack(byMinute.get(0) ?? [], 0);
+  const applied: ScheduledChange[] = first.map((c) => ({ minute: 0, ...c }));
   let state = createRound(model, { scenario: spec.scenario, seed: spec.seed, noise: spec.noise, changes: first });
   const snapshots: Snapshot[] = [state.snapshot];
+  const seats = opts.seats ?? [];
+  const views = seats.map((s) => visibleKeys(model, [s.role]));
+  let seatStates = seats.map(openSeat);
+  let shownBefore: (Snapshot | undefined)[] = seats.map(() => undefined);
   const fired = new Array<boolean>(play.rules.length).fill(false);
   const pending = new Map<number, ControlChange[]>();
   const watch = (s: Snapshot, prev: Snapshot | undefined) => {
     for (let i = 0; i < play.rules.length; i++) {
-      if (fired[i] || !triggered(play.rules[i].on, s, prev)) continue;
+      const rule = play.rules[i];
+      if ((fired[i] && !rule.each) || !triggered(rule.on, s, prev)) continue;
       fired[i] = true;
-      const due = s.minute + 1 + play.rules[i].delay;
+      const due = s.minute + 1 + rule.delay;
       if (due > spec.minutes) continue;
       const list = pending.get(due) ?? [];
       pending.set(due, list);
-      list.push(...play.rules[i].changes);
+      list.push(...rule.changes);
     }
   };
   watch(state.snapshot, undefined);
   for (let m = 1; m <= spec.minutes; m++) {
-    const changes = [...(byMinute.get(m) ?? []), ...(pending.get(m) ?? [])];
+    let changes = [...(byMinute.get(m) ?? []), ...(pending.get(m) ?? [])];
+    if (seats.length > 0) {
+      const shown = seats.map((_, i) => splitSnapshot(state.snapshot, views[i]));
+      seatStates = seatStates.map((st, i) => {
+        const r = seatMinute(model, seats[i], st, shown[i], shownBefore[i]);
+        changes.push(...r.changes);
+        return r.state;
+      });
+      shownBefore = shown;
+    }
+    changes = holdBack(changes, m);
+    if (hold && m === hold.to && deferred.length > 0) changes = [...deferred.splice(0), ...changes];
     for (const c of changes) applied.push({ minute: m, ...c });
     const prev = state.snapshot;
     state = stepRound(model, state, changes);
@@ -137,11 +184,12 @@ export function parseChange(model: SimMeta, text: string): ControlChange {
 
 export const formatChange = (c: ControlChange): string => `${c.key}=${formatControlValue(c.value)}`;
 
-/** The play as sim CLI arguments: `--set key=value@m` … then `--on TRIGGER key=value …` per rule. */
+/** The play as sim CLI arguments: `--set key=value@m` … then `--on|--each TRIGGER key=value …` per rule. */
 export function playArgs(play: Play): string[] {
   const out: string[] = [];
   for (const c of play.timed) out.push('--set', c.minute === 0 ? formatChange(c) : `${formatChange(c)}@${c.minute}`);
-  for (const r of play.rules) out.push('--on', formatTrigger(r.on, r.delay), ...r.changes.map(formatChange));
+  for (const r of play.rules)
+    out.push(r.each ? '--each' : '--on', formatTrigger(r.on, r.delay), ...r.changes.map(formatChange));
   return out;
 }
 

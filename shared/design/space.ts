@@ -36,11 +36,14 @@ export interface Limits {
   timedAfterStart: boolean;
   /** Rules' delays are at least this (the late-reaction check). */
   minDelay?: number;
+  /** Rules may fire every time their trigger shows (`each`), not only the first. */
+  each?: boolean;
 }
 
 export const FIXED: Limits = { maxRules: 0, timedAfterStart: false };
-export const ADAPTIVE: Limits = { maxRules: 8, timedAfterStart: true };
-export const ORACLE: Limits = { maxRules: 0, timedAfterStart: true };
+export const ADAPTIVE: Limits = { maxRules: 24, timedAfterStart: true, each: true };
+/** A posture and one reaction: decisions at no more than two times. */
+export const TWO_TIMES: Limits = { maxRules: 1, timedAfterStart: false };
 
 /** Every value on a control's grid (numbers: min + k·step), or its options; a button's press. */
 export function gridValues(def: ControlDef): ControlValue[] {
@@ -74,9 +77,12 @@ const QS = [0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98]
 
 /**
  * The space for a model, from runs of the scenario (e.g. the baselines and a few plays): events seen
- * (control echoes excluded) and quantiles of every indicator that is not a running total.
+ * (control echoes excluded) and quantiles of every indicator that is not a running total. A control the
+ * scenario's story takes away at any minute of those runs is left out (a change to it could be refused).
  */
 export function buildSpace(model: SimMeta, runs: readonly (readonly Snapshot[])[], minutes: number): Space {
+  const away = new Set<string>();
+  for (const r of runs) for (const s of r) for (const k of Object.keys(s.unavailable ?? {})) away.add(k);
   const events = new Set<string>();
   for (const r of runs) for (const s of r) for (const e of s.events) if (e.kind !== 'control') events.add(e.kind);
   const crossings = model.indicators
@@ -90,7 +96,7 @@ export function buildSpace(model: SimMeta, runs: readonly (readonly Snapshot[])[
     }))
     .filter((c) => c.values.length > 1 && c.values[0] !== c.values[c.values.length - 1]);
   return {
-    controls: model.controls.map((def) => ({ def, values: gridValues(def) })),
+    controls: model.controls.filter((def) => !away.has(def.key)).map((def) => ({ def, values: gridValues(def) })),
     events: [...events].sort(),
     crossings,
     minutes,
@@ -154,7 +160,12 @@ function controlOf(space: Space, key: string): ControlSpace {
 function clonePlay(p: Play): Play {
   return {
     timed: p.timed.map((c) => ({ ...c })),
-    rules: p.rules.map((r) => ({ on: { ...r.on }, delay: r.delay, changes: r.changes.map((c) => ({ ...c })) })),
+    rules: p.rules.map((r) => ({
+      on: { ...r.on },
+      delay: r.delay,
+      changes: r.changes.map((c) => ({ ...c })),
+      ...(r.each ? { each: true } : {}),
+    })),
   };
 }
 
@@ -165,12 +176,15 @@ export function randomPlay(rng: Rng, space: Space, limits: Limits): Play {
   for (let i = 0; i < n0; i++) timed.push({ minute: 0, ...randomChange(rng, space, true) });
   const rules: Rule[] = [];
   const nr = limits.maxRules === 0 ? 0 : 1 + Math.floor(uniform(rng) * Math.min(limits.maxRules, 5));
-  for (let i = 0; i < nr; i++)
-    rules.push({
+  for (let i = 0; i < nr; i++) {
+    const rule: Rule = {
       on: randomTrigger(rng, space),
       delay: Math.max(limits.minDelay ?? 0, Math.floor(uniform(rng) * 4)),
       changes: [randomChange(rng, space, false)],
-    });
+    };
+    if (limits.each && chance(rng, 0.5)) rule.each = true;
+    rules.push(rule);
+  }
   return normalize({ timed, rules });
 }
 
@@ -186,7 +200,10 @@ export function mutatePlay(rng: Rng, space: Space, play: Play, limits: Limits): 
       c.value = nearValue(rng, controlOf(space, c.key), c.value);
     } else if (roll < 0.5 && p.rules.length > 0) {
       const r = pick(rng, p.rules);
-      r.on = tweakTrigger(rng, space, r.on);
+      if (limits.each && chance(rng, 0.2)) {
+        if (r.each) delete r.each;
+        else r.each = true;
+      } else r.on = tweakTrigger(rng, space, r.on);
     } else if (roll < 0.6 && p.rules.length > 0) {
       const r = pick(rng, p.rules);
       r.delay = Math.max(
@@ -257,7 +274,12 @@ export function withoutRole(model: SimMeta, p: Play, role: string): Play {
   });
 }
 
-/** The play with every reaction `minutes` later. */
-export function delayed(p: Play, minutes: number): Play {
-  return { timed: p.timed, rules: p.rules.map((r) => ({ ...r, delay: r.delay + minutes })) };
+/** The play with every reaction `minutes` later: each rule's delay, and every timed change after minute 0. */
+export function delayed(p: Play, minutes: number, last = Number.POSITIVE_INFINITY): Play {
+  return {
+    timed: p.timed
+      .map((c) => (c.minute > 0 ? { ...c, minute: c.minute + minutes } : c))
+      .filter((c) => c.minute <= last),
+    rules: p.rules.map((r) => ({ ...r, delay: r.delay + minutes })),
+  };
 }

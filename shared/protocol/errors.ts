@@ -22,6 +22,8 @@ export const ErrorCode = {
   UNKNOWN_CONTROL: 'UNKNOWN_CONTROL',
   BAD_VALUE: 'BAD_VALUE',
   OUT_OF_RANGE: 'OUT_OF_RANGE',
+  /** The scenario's story has taken the control away for now (the autoscaler being migrated…). */
+  UNAVAILABLE: 'UNAVAILABLE',
   BAD_STATE: 'BAD_STATE',
   ROUND_FINISHED: 'ROUND_FINISHED',
   TEAM_NOT_FOUND: 'TEAM_NOT_FOUND',

@@ -1,12 +1,14 @@
 // Control validation: the engine rejects anything out of range with a typed error; it never clamps.
 // A number off its step is refused, except for floating-point noise (0.1 + 0.2), which is snapped.
-import { PRESS, type ControlChange, type ControlDef, type ControlValue, type SimMeta } from './types.ts';
+import { PRESS, type ControlChange, type ControlDef, type ControlValue, type SimMeta, type Snapshot } from './types.ts';
 
 export const ControlErrorCode = {
   UNKNOWN_CONTROL: 'UNKNOWN_CONTROL',
   BAD_TYPE: 'BAD_TYPE',
   OUT_OF_RANGE: 'OUT_OF_RANGE',
   OFF_STEP: 'OFF_STEP',
+  /** The scenario's story has taken the control away for now (`Snapshot.unavailable`). */
+  UNAVAILABLE: 'UNAVAILABLE',
 } as const;
 export type ControlErrorCode = (typeof ControlErrorCode)[keyof typeof ControlErrorCode];
 
@@ -98,6 +100,21 @@ export function validateChange(model: SimMeta, change: ControlChange): ControlCh
       break;
   }
   return change;
+}
+
+/**
+ * Throws ControlError UNAVAILABLE when the scenario's story has taken `key` away for the minute after `snapshot`
+ * (the one a change made now applies to). The engine, the CLI and the server all check through here.
+ */
+export function checkAvailable(snapshot: Pick<Snapshot, 'unavailable' | 'minute'>, key: string): void {
+  const reason = snapshot.unavailable?.[key];
+  if (reason !== undefined)
+    throw new ControlError(
+      ControlErrorCode.UNAVAILABLE,
+      key,
+      reason,
+      `${key} is unavailable after minute ${snapshot.minute} (${reason})`,
+    );
 }
 
 /** Parses the CLI's text form of a value (on/off, immediate/backoff, press, numbers), validates it and returns it snapped. */

@@ -1,6 +1,6 @@
 // The generic engine: validates changes, drives a model minute by minute, evaluates goals.
 // Every function is pure; the server, the CLI, replays and tests all play rounds through here.
-import { validateChange } from './controls.ts';
+import { checkAvailable, validateChange } from './controls.ts';
 import { evaluateRound, type Baseline } from './score.ts';
 import type {
   ControlChange,
@@ -63,6 +63,11 @@ export function createRound<S extends SimStateBase>(model: SimModel<S>, opts: Cr
     throw new RangeError(`seed must be an integer in 0–4294967295, got ${opts.seed}`);
   }
   const changes = (opts.changes ?? []).map((c) => validateChange(model, c));
+  // What the story takes away from the opening is on the opening screen of a round without changes.
+  if (changes.length > 0) {
+    const opening = model.create({ ...opts, changes: [] }).snapshot;
+    if (opening.unavailable) for (const c of changes) checkAvailable(opening, c.key);
+  }
   const state = model.create({ ...opts, changes });
   withControlEvents(state.snapshot, changes);
   return state;
@@ -74,7 +79,10 @@ export function stepRound<S extends SimStateBase>(
   state: S,
   changes: readonly ControlChange[] = [],
 ): S {
-  for (const c of changes) validateChange(model, c);
+  for (const c of changes) {
+    validateChange(model, c);
+    checkAvailable(state.snapshot, c.key);
+  }
   const next = model.step(state, changes);
   withControlEvents(next.snapshot, changes);
   return next;

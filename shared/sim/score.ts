@@ -100,11 +100,30 @@ export interface Baseline {
 }
 
 /**
- * Points for meeting every goal (each goal is worth an equal share), added only when the team lost less
- * money than doing nothing: more than the best saving's 1000, so the mission comes first and money
- * decides among teams that met it.
+ * The two score rules (docs/scoring.md says which rounds each applies to). Rule 1, mission first: 1000·s plus
+ * MISSION_POINTS for meeting every goal, s clamped to [−1, 1]; kept for the rounds of the retired scenarios,
+ * whose stored scores were made with it. Rule 2, money first: the mission is worth at most MISSION_LOG of
+ * log-money, less than the 1.5× of money lost that must always decide, and s is not clamped to ±1.
+ */
+export type ScoreRule = 1 | 2;
+
+/** The rule a scenario's rounds are scored by (rule 2 unless the scenario keeps rule 1). */
+export const scoreRuleOf = (scenario: Pick<ScenarioDef, 'scoreRule'>): ScoreRule => scenario.scoreRule ?? 2;
+
+/**
+ * Rule 1's points for meeting every goal (each goal is worth an equal share), added only when the team lost
+ * less money than doing nothing: more than the best saving's 1000, so the mission comes first.
  */
 export const MISSION_POINTS = 1200;
+
+/**
+ * Rule 2's mission: meeting every goal counts as losing 1.4× less money (each goal an equal share of ln 1.4).
+ * Below ln 1.5, so a play that lost 1.5× the money of another never outscores it, whatever goals it met.
+ */
+export const MISSION_LOG = Math.log(1.4);
+
+/** The money ratio that always decides under rule 2 (the design report flags any pair that breaks it). */
+export const MONEY_DECIDES = 1.5;
 
 /** The ledger totals at a round's last minute: the team's, doing nothing's and the calm hour's. */
 export function ledgerTotals(
@@ -130,17 +149,25 @@ function ledgerTotalsAt(last: Snapshot, baseline: Baseline): { ledger: number; n
  */
 export const DEAD_ZONE = 0.05;
 
+/** Rule 2's bound on s: far beyond any play (a ledger e^(10D) from doing nothing's), so nothing ties there. */
+export const SAVING_BOUND = 10;
+
+/** The log scale's span D = max(ln(L0 / Lc), ln 2): a calm hour's saving is 1. */
+export function savingSpan(nothing: number, calm: number): number {
+  return Math.max(Math.log(nothing / calm), Math.LN2);
+}
+
 /**
- * The saving s against doing nothing, on a log scale: s = ln(L0 / L) / D, D = max(ln(L0 / Lc), ln 2),
- * clamped to [−1, 1] and 0 within ±DEAD_ZONE. Doing nothing is 0, losing more money is below 0, running
- * the shift as cheaply as a calm hour is 1; each halving of the money lost is worth the same. Before
- * anything is lost (minute 0) s = 0.
+ * The saving s against doing nothing, on a log scale: s = ln(L0 / L) / D, D = max(ln(L0 / Lc), ln 2), 0
+ * within ±DEAD_ZONE, clamped to [−1, 1] (rule 1) or [−SAVING_BOUND, SAVING_BOUND] (rule 2). Doing nothing is
+ * 0, losing more money is below 0, running the shift as cheaply as a calm hour is 1; each halving of the
+ * money lost is worth the same. Before anything is lost (minute 0) s = 0.
  */
-export function saving(ledger: number, nothing: number, calm: number): number {
-  if (!(nothing > 0)) return ledger > nothing ? -1 : 0;
-  if (!(ledger > 0)) return 1;
-  const span = Math.max(Math.log(nothing / calm), Math.LN2);
-  const s = Math.max(-1, Math.min(1, Math.log(nothing / ledger) / span));
+export function saving(ledger: number, nothing: number, calm: number, rule: ScoreRule = 1): number {
+  const bound = rule === 1 ? 1 : SAVING_BOUND;
+  if (!(nothing > 0)) return ledger > nothing ? -bound : 0;
+  if (!(ledger > 0)) return bound;
+  const s = Math.max(-bound, Math.min(bound, Math.log(nothing / ledger) / savingSpan(nothing, calm)));
   return Math.abs(s) < DEAD_ZONE ? 0 : s;
 }
 
@@ -151,14 +178,18 @@ export function saving(ledger: number, nothing: number, calm: number): number {
  */
 export function deadZoneMoney(nothing: number, calm: number): { save: number; lose: number } {
   if (!(nothing > 0) || !(calm > 0)) return { save: 0, lose: 0 };
-  const span = Math.max(Math.log(nothing / calm), Math.LN2);
+  const span = savingSpan(nothing, calm);
   return { save: nothing * (1 - Math.exp(-DEAD_ZONE * span)), lose: nothing * (Math.exp(DEAD_ZONE * span) - 1) };
 }
 
-/** score = 1000·s + (s > 0 ? MISSION_POINTS × goals met / goals : 0), rounded to one decimal. */
-export function teamScore(goals: readonly GoalResult[], s: number): number {
+/**
+ * Rule 1: 1000·s + (s > 0 ? MISSION_POINTS × goals met / goals : 0). Rule 2: 1000·(s + (s > 0 ?
+ * MISSION_LOG × goals met / goals / D : 0)), D the saving's span. Rounded to one decimal.
+ */
+export function teamScore(goals: readonly GoalResult[], s: number, rule: ScoreRule = 1, span = 1): number {
   const met = goals.filter((g) => g.met).length;
-  const mission = s > 0 && goals.length > 0 ? (MISSION_POINTS * met) / goals.length : 0;
+  const share = s > 0 && goals.length > 0 ? met / goals.length : 0;
+  const mission = rule === 1 ? MISSION_POINTS * share : (1000 * MISSION_LOG * share) / span;
   return Math.round((1000 * s + mission) * 10) / 10;
 }
 
@@ -188,6 +219,7 @@ export function evaluateRound(scenario: ScenarioDef, snapshots: readonly Snapsho
   const last = snapshots[snapshots.length - 1];
   if (!last) throw new RangeError('no snapshots to evaluate');
   return scored(
+    scenario,
     scenario.goals.map((g) => evaluateGoal(g, snapshots)),
     last,
     baseline,
@@ -202,15 +234,23 @@ export function evaluateTallies(
   baseline?: Baseline,
 ): RoundResult {
   return scored(
+    scenario,
     scenario.goals.map((g, i) => goalResult(g, goalValueOf(g, tallies[3 * i], tallies[3 * i + 1], tallies[3 * i + 2]))),
     last,
     baseline,
   );
 }
 
-function scored(goals: GoalResult[], last: Snapshot, baseline: Baseline | undefined): RoundResult {
+function scored(
+  scenario: ScenarioDef,
+  goals: GoalResult[],
+  last: Snapshot,
+  baseline: Baseline | undefined,
+): RoundResult {
   if (goals.length === 0) return { goals, score: null };
   if (!baseline) return { goals, score: goalsOnlyScore(goals) };
   const t = ledgerTotalsAt(last, baseline);
-  return { goals, score: teamScore(goals, saving(t.ledger, t.nothing, t.calm)) };
+  const rule = scoreRuleOf(scenario);
+  const s = saving(t.ledger, t.nothing, t.calm, rule);
+  return { goals, score: teamScore(goals, s, rule, savingSpan(t.nothing, t.calm)) };
 }

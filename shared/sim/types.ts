@@ -98,6 +98,13 @@ export interface ScenarioDef {
   /** Scenario's own starting controls, applied before any user change. */
   controls?: Readonly<Record<string, ControlValue>>;
   goals: readonly GoalDef[];
+  /** The score rule its rounds are scored by (docs/scoring.md): 2 unless absent from a retired scenario. */
+  scoreRule?: 1 | 2;
+  /**
+   * A scenario kept only so that its stored rounds replay and keep their meaning: new rooms no longer offer
+   * it; a reworked version lives under a new id.
+   */
+  retired?: boolean;
 }
 
 export interface SimEvent {
@@ -125,6 +132,11 @@ export interface Snapshot {
    * screens show "—", the value stays a number (0), and a `mean` goal skips those minutes.
    */
   na?: string[];
+  /**
+   * Controls the scenario's story takes away for the next minute (the autoscaler being migrated…): control
+   * key → the reason's key. The engine, the CLI and the server refuse a change to them; the desk greys them.
+   */
+  unavailable?: Record<string, string>;
 }
 
 export interface ControlChange {

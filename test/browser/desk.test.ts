@@ -8,6 +8,7 @@
 // Time is the server's manual clock.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
+import { axeViolations, describeViolations } from './axe.ts';
 import {
   createRoom,
   eventually,
@@ -36,6 +37,25 @@ async function teacherStarts(code: string, teacherKey: string): Promise<Page> {
   await page.getByRole('button', { name: 'Start' }).click();
   await page.getByRole('button', { name: 'Pause' }).waitFor();
   return page;
+}
+
+/** A web-service room of one team: Eka on a laptop and Fitri on a phone have joined; the teacher starts it. */
+async function webServiceTeam(scenario: string, minutes: number): Promise<{ eka: Page; fitri: Page }> {
+  const { code, teacherKey } = await createRoom(server.url, {
+    simulator: 'web-service',
+    scenario,
+    minutes,
+    tempo: 1,
+    teamCount: 1,
+    seed: 7,
+  });
+  const { page: eka } = await newPage(browser, LAPTOP);
+  await joinAsStudent(eka, server.url, code, 'Eka');
+  const { page: fitri } = await newPage(browser, HANDSET);
+  await joinAsStudent(fitri, server.url, code, 'Fitri');
+  expect(await fitri.getByTestId('my-roles').innerText()).toBe('Your role: Cache, Release');
+  await teacherStarts(code, teacherKey);
+  return { eka, fitri };
 }
 
 describe('the desk in class', () => {
@@ -180,20 +200,7 @@ describe('the desk in class', () => {
 
   test("web service on a phone: the incident's cause and Roll back on the first screen; a double tap presses once", async () => {
     const minutes = 16;
-    const { code, teacherKey } = await createRoom(server.url, {
-      simulator: 'web-service',
-      scenario: 'bad-deploy',
-      minutes,
-      tempo: 1,
-      teamCount: 1,
-      seed: 7,
-    });
-    const { page: eka } = await newPage(browser, LAPTOP);
-    await joinAsStudent(eka, server.url, code, 'Eka');
-    const { page: fitri } = await newPage(browser, HANDSET);
-    await joinAsStudent(fitri, server.url, code, 'Fitri');
-    expect(await fitri.getByTestId('my-roles').innerText()).toBe('Your role: Cache, Release');
-    await teacherStarts(code, teacherKey);
+    const { eka, fitri } = await webServiceTeam('bad-deploy', minutes);
     server.minutes(12, 1);
     await minuteShown(fitri, 12, minutes);
     await fitri.getByTestId('headline').waitFor();
@@ -220,5 +227,33 @@ describe('the desk in class', () => {
     server.minutes(1, 1);
     await minuteShown(eka, 13, minutes);
     expect(await eka.getByTestId('feed').locator('[data-change="rollback"]').count()).toBe(1);
+  });
+
+  test('the product launch: the autoscaler the story takes away is greyed with the reason, on the desk and the phone', async () => {
+    const minutes = 10;
+    const { eka, fitri } = await webServiceTeam('product-launch', minutes);
+    expect(await eka.getByTestId('my-roles').innerText()).toBe('Your role: Fleet, Traffic');
+    server.minutes(2, 1);
+    await minuteShown(eka, 2, minutes);
+    const field = eka.locator('[data-control="autoscaling"]');
+    await eventually(async () =>
+      expect(await field.getByTestId('unavailable').innerText()).toContain(
+        'Not available: the autoscaler is being migrated and is not there today',
+      ),
+    );
+    const toggle = field.getByRole('switch');
+    expect(await toggle.isDisabled()).toBe(true);
+    expect(await toggle.isChecked()).toBe(false);
+    // The reason is part of the control's description for a screen reader.
+    expect(await toggle.getAttribute('aria-describedby')).toContain('ctl-autoscaling-unavailable');
+    // The fleet's other control still works.
+    expect(await eka.getByRole('spinbutton', { name: 'Minimum instances' }).isDisabled()).toBe(false);
+    expect(describeViolations(await axeViolations(eka)), 'desk').toEqual([]);
+    // A teammate without the fleet sees it greyed too, with the same reason.
+    await minuteShown(fitri, 2, minutes);
+    await eventually(async () =>
+      expect(await fitri.locator('[data-control="autoscaling"]').getByTestId('unavailable').count()).toBe(1),
+    );
+    expect(describeViolations(await axeViolations(fitri)), 'phone').toEqual([]);
   });
 });

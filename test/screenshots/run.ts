@@ -1,7 +1,8 @@
 // `npm run screenshots`: refreshes docs/screenshots/ from the built app — the desk as a student sees
 // it at 1366×768 (lobby, mid-round with an event, the end) and on a 390×844 phone, a team of one, the
-// web service in its incident, a full shift's desk in split view, the teacher's first screen (a class of
-// twelve) at 1366×768 and 1920×1080, the projector at
+// web service in its incident, the web service's product launch (a control the story takes away, greyed
+// with its reason) at 1366×768, 390×844 and 1920×1080, Black Friday's desk in split view with a sale
+// announced, the teacher's first screen (a class of twelve) at 1366×768 and 1920×1080, the projector at
 // 1920×1080 (lobby, ten teams running, the end), a replay and the teacher's history, the hindsight
 // coach in the teacher's replay, a student's debrief, and a desk in each language. Each picture is the
 // first screen (no scrolling), as people see it. The server runs in-process on a manual clock with
@@ -103,11 +104,12 @@ async function desks(browser: Browser, server: WebServer): Promise<void> {
   await ana.getByTestId('round-over').waitFor();
   await shot(ana, 'desk-finished');
 
-  // Web service, bad deploy, a team of two: the bad build went live at minute 10; on the phone,
-  // Fitri owns the release (Roll back) and the cache.
+  // Web service, the product launch, a team of three: at minute 6 a surge is announced and a build goes
+  // out. Eka owns the fleet — the autoscaler is away this hour, so its switch is greyed with the reason; on
+  // the phone, Fitri owns the cache and the release; on a wide screen, Gita the traffic.
   const ws = await createRoom(server.url, {
     simulator: 'web-service',
-    scenario: 'bad-deploy',
+    scenario: 'product-launch',
     minutes: 30,
     tempo: 1,
     teamCount: 1,
@@ -118,19 +120,21 @@ async function desks(browser: Browser, server: WebServer): Promise<void> {
   await joinAsStudent(eka, server.url, ws.code, 'Eka');
   const { page: ekaPhone } = await newPage(browser, HANDSET);
   await joinAsStudent(ekaPhone, server.url, ws.code, 'Fitri');
+  const { page: gita } = await newPage(browser, WALL);
+  await joinAsStudent(gita, server.url, ws.code, 'Gita');
   await start(wsDash);
-  server.minutes(12, 1);
-  await minuteShown(eka, 12);
-  await minuteShown(ekaPhone, 12);
+  server.minutes(6, 1);
+  for (const p of [eka, ekaPhone, gita]) await minuteShown(p, 6);
   await shot(eka, 'desk-web-service');
   await shot(ekaPhone, 'desk-web-service-phone');
+  await shot(gita, 'desk-web-service-wide');
 }
 
 /** The teacher's first screen: a class of twelve in four teams, two of whose pages dropped, at 1366×768 and 1920×1080. */
 async function dashboard(browser: Browser, server: WebServer): Promise<void> {
   const room = await createRoom(server.url, {
     simulator: 'payment-switch',
-    scenario: 'sale-day',
+    scenario: 'black-friday',
     minutes: 60,
     tempo: 1,
     teamCount: 4,
@@ -273,17 +277,18 @@ async function shotOf(page: Page, testId: string, name: string): Promise<void> {
 }
 
 async function splitView(browser: Browser, server: WebServer): Promise<void> {
-  // A full shift (split view on by default), a team of two: Ana (scaling, fraud) does not see the issuers.
+  // Black Friday (split view on by default), a team of two: Ana (scaling, fraud) does not see the issuers;
+  // at minute 18 a sale is announced, with its size and the minutes to its start.
   const { ana } = await classWithAna(browser, server, {
     simulator: 'payment-switch',
-    scenario: 'sale-day',
+    scenario: 'black-friday',
     minutes: 60,
     tempo: 1,
     teamCount: 1,
     seed: 7,
   });
-  server.minutes(9, 1);
-  await minuteShown(ana, 9);
+  server.minutes(18, 1);
+  await minuteShown(ana, 18);
   await shot(ana, 'desk-split-view');
 }
 

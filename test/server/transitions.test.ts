@@ -111,6 +111,33 @@ describe('transitions', () => {
     expect(() => transition(state, { type: 'move', playerId: 5, teamId: 6 }, ctx(1))).toThrow(/no player 5/);
     expect(JSON.stringify(seen(state))).toBe(before);
   });
+
+  test('a control the story has taken away is refused as UNAVAILABLE, with the reason, and leaves no trace', () => {
+    let state = openRoom(
+      {
+        code: 'ABCDEF',
+        teacherId: 1,
+        config: { ...DEFAULT_CONFIG, simulator: 'web-service', scenario: 'product-launch', teamCount: 1, seed: 7 },
+      },
+      ctx(0),
+    ).state;
+    for (const [i, name] of ['Ana', 'Budi', 'Cato', 'Dewi'].entries())
+      state = transition(state, { type: 'join', name, tokenHash: name }, ctx(1 + i)).next;
+    state = transition(state, { type: 'clock', action: 'start' }, ctx(10)).next;
+    const fleet = [...state.players.values()].find((p) => p.roles.includes('fleet'))!.id;
+    const before = JSON.stringify(seen(state));
+    try {
+      transition(state, { type: 'control', playerId: fleet, key: 'autoscaling', value: true }, ctx(11));
+      expect.unreachable('an unavailable control was accepted');
+    } catch (e) {
+      expect((e as { code?: string }).code).toBe('UNAVAILABLE');
+      expect((e as Error).message).toContain('autoscaler-away');
+    }
+    expect(JSON.stringify(seen(state))).toBe(before);
+    // The same player's other control goes through.
+    const ok = transition(state, { type: 'control', playerId: fleet, key: 'minInstances', value: 20 }, ctx(11));
+    expect(ok.writes).toHaveLength(1);
+  });
 });
 
 describe('the append-only list under a round', () => {

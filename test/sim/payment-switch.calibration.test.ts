@@ -161,6 +161,7 @@ describe('payment switch: definitions', () => {
       'sale-surge',
       'fraud-wave',
       'issuer-outage',
+      'black-friday',
       'sale-day',
       'issuer-trouble',
     ]);
@@ -171,7 +172,9 @@ describe('payment switch: definitions', () => {
       'classic',
       'full-shift',
       'full-shift',
+      'full-shift',
     ]);
+    expect(paymentSwitch.scenarios.filter((s) => s.retired).map((s) => s.id)).toEqual(['sale-day', 'issuer-trouble']);
     expect(byId.free.goals).toEqual([]);
     expect(byId['sale-surge'].level).toBe(1);
     expect(byId['sale-surge'].goals).toEqual([

@@ -15,7 +15,7 @@ const ROOT = new URL('../../', import.meta.url);
 const DOC = readFileSync(new URL('docs/models/payment-switch.md', ROOT), 'utf8');
 const SEEDS = [1, 2, 3, 4, 5];
 const CRISES = ['sale-surge', 'fraud-wave', 'issuer-outage'];
-const SHIFTS = ['sale-day', 'issuer-trouble'];
+const SHIFTS = ['black-friday', 'sale-day', 'issuer-trouble'];
 
 interface CliResult {
   goals: { id: string; value: number; target: number; met: boolean }[];

@@ -1,6 +1,6 @@
 // Payment switch: the documented play of each full shift (shared/sim/payment-switch/plays.ts), run through
 // the sim CLI for seeds 1–20: it reacts to the desk, never to known minutes; it wins on ≥ 90 % of the
-// seeds, also with every reaction 3 minutes later; doing nothing loses on ≥ 95 %; the model page quotes it.
+// seeds, and on ≥ 60 % with every reaction 3 minutes later; doing nothing loses on ≥ 95 %; the model page quotes it.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../server/cli/sim-cli.ts';
@@ -21,10 +21,10 @@ function won(scenario: string, seed: number, play: readonly string[]): boolean {
   return r.goals.every((g) => g.met);
 }
 
-/** Every reaction (`--on TRIGGER`) d minutes later. */
+/** Every reaction (`--on TRIGGER`, `--each TRIGGER`) d minutes later. */
 function later(play: readonly string[], d: number): string[] {
   return play.map((a, i) => {
-    if (play[i - 1] !== '--on') return a;
+    if (play[i - 1] !== '--on' && play[i - 1] !== '--each') return a;
     const m = /^(.*?)(?:\+(\d+))?$/.exec(a)!;
     return `${m[1]}+${Number(m[2] ?? 0) + d}`;
   });
@@ -39,13 +39,14 @@ describe.each(SHIFTS)('%s', (scenario) => {
   const play = PLAYS[scenario];
   it('reacts to what the desk shows: changes before the opening screen and rules, no change at a known minute', () => {
     for (let i = 0; i < play.length; i++) if (play[i] === '--set') expect(play[i + 1], play[i + 1]).not.toContain('@');
-    expect(play.filter((a) => a === '--on').length).toBeGreaterThanOrEqual(4);
+    expect(play.filter((a) => a === '--on' || a === '--each').length).toBeGreaterThanOrEqual(4);
   });
   it('the documented play wins on at least 90 % of seeds 1–20', () => {
     expect(SEEDS.filter((seed) => won(scenario, seed, play)).length).toBeGreaterThanOrEqual(18);
   });
-  it('with every reaction 3 minutes later it still wins on at least 90 %', () => {
-    expect(SEEDS.filter((seed) => won(scenario, seed, later(play, 3))).length).toBeGreaterThanOrEqual(18);
+  // docs/exercise-design.md's target for a documented play three minutes late.
+  it('with every reaction 3 minutes later it still wins on at least 60 %', () => {
+    expect(SEEDS.filter((seed) => won(scenario, seed, later(play, 3))).length).toBeGreaterThanOrEqual(12);
   });
   it('doing nothing loses on at least 95 %', () => {
     expect(SEEDS.filter((seed) => won(scenario, seed, [])).length).toBeLessThanOrEqual(1);

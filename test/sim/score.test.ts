@@ -14,9 +14,14 @@ import {
   goalValue,
   goalsOnlyScore,
   ledgerTotals,
+  MISSION_LOG,
   MISSION_POINTS,
+  MONEY_DECIDES,
   noTallies,
+  SAVING_BOUND,
   saving,
+  savingSpan,
+  scoreRuleOf,
   tallyGoals,
   teamScore,
 } from '../../shared/sim/score.ts';
@@ -77,6 +82,35 @@ describe('team score', () => {
     expect(teamScore(goals, 0.06)).toBe(60 + (3 * MISSION_POINTS) / 4);
     expect(teamScore(goals, -0.3)).toBe(-300);
     expect(teamScore([goal(true)], 0)).toBe(0);
+  });
+  it('rule 2: 1000·(s + ln 1.4 × goals met / goals / D), s unclamped to ±10', () => {
+    const goals = [goal(true), goal(true), goal(false), goal(true)];
+    const span = savingSpan(1000, 100);
+    expect(teamScore(goals, 0.5, 2, span)).toBeCloseTo(1000 * (0.5 + (0.75 * MISSION_LOG) / span), 1);
+    expect(teamScore(goals, -0.3, 2, span)).toBe(-300);
+    expect(saving(1e9, 1000, 100, 2)).toBeCloseTo(-Math.log(1e6) / span, 12);
+    expect(saving(1e40, 1000, 100, 2)).toBe(-SAVING_BOUND);
+    expect(saving(1e-40, 1000, 100, 2)).toBe(SAVING_BOUND);
+  });
+  it('rule 2: meeting every goal never outranks a play that lost 1.5× less money (the worked example of docs/scoring.md)', () => {
+    const span = savingSpan(1000, 100);
+    const all = [goal(true), goal(true), goal(true)];
+    const none = [goal(false), goal(false), goal(false)];
+    // The mission is worth less than the money ratio that must always decide.
+    expect(MISSION_LOG).toBeLessThan(Math.log(MONEY_DECIDES));
+    for (const cheap of [120, 300, 500, 700]) {
+      const dear = cheap * MONEY_DECIDES;
+      expect(teamScore(all, saving(dear, 1000, 100, 2), 2, span)).toBeLessThan(
+        teamScore(none, saving(cheap, 1000, 100, 2), 2, span),
+      );
+    }
+  });
+  it('a scenario is scored by rule 2 unless it keeps rule 1 (the retired shifts)', () => {
+    expect(scoreRuleOf(scenarioDef(paymentSwitch, 'black-friday'))).toBe(2);
+    expect(scoreRuleOf(scenarioDef(paymentSwitch, 'sale-surge'))).toBe(2);
+    expect(scoreRuleOf(scenarioDef(paymentSwitch, 'sale-day'))).toBe(1);
+    expect(scoreRuleOf(scenarioDef(webService, 'product-launch'))).toBe(2);
+    expect(scoreRuleOf(scenarioDef(webService, 'launch-day'))).toBe(1);
   });
   it('without a baseline the goals-only fallback; free play has no score', () => {
     const snaps = runRound(paymentSwitch, { scenario: 'fraud-wave', seed: 1, noise: true, minutes: 10 }).snapshots;
@@ -219,7 +253,7 @@ describe("the issue's failures score at or below doing nothing (0), seeds 1–3"
       at(6, 'retryPolicy', 'backoff'),
       at(52, 'servers', 6),
     ]))
-      expect(s).toBeGreaterThan(1000);
+      expect(s).toBeGreaterThan(400);
     for (const s of scores('issuer-outage', [
       at(6, 'issuerTimeoutS', 1),
       at(6, 'standInLimit', 60),
@@ -227,6 +261,6 @@ describe("the issue's failures score at or below doing nothing (0), seeds 1–3"
       at(6, 'shedding', true),
       at(6, 'retryPolicy', 'backoff'),
     ]))
-      expect(s).toBeGreaterThan(1000);
+      expect(s).toBeGreaterThan(400);
   });
 });

@@ -125,7 +125,7 @@ describe('web service: the CLI', () => {
   it('an unknown web-service scenario exits 2 listing the scenarios', () => {
     const out = runCli(['--model', 'web-service', '--scenario', 'black-friday']);
     expect(out.code).toBe(2);
-    expect(out.stderr).toContain('free, bad-deploy, traffic-surge, cache-flush, launch-day, failover');
+    expect(out.stderr).toContain('free, product-launch, bad-deploy, traffic-surge, cache-flush, launch-day, failover');
   });
 
   it('a trigger on an unknown event or indicator is refused, not ignored', () => {

@@ -6,6 +6,7 @@ import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import type { ChangeRecord } from '../../../shared/protocol/types.ts';
 import { ControlError, validateChange } from '../../../shared/sim/controls.ts';
 import type { ControlValue } from '../../../shared/sim/types.ts';
+import { refuseUnavailable } from '../../../shared/classroom/story.ts';
 import type { Transition } from '../commands.ts';
 import { emit } from '../output.ts';
 import type { PlayerState, RoundRun } from '../state.ts';
@@ -49,6 +50,7 @@ export const control: Transition<'control'> = (s, cmd, ctx) => {
   const { teamId, value } = checkChange(r, p, cmd.key, cmd.value);
   const run = r.teams.get(teamId);
   if (!p || !run) throw new Error(`room ${s.code}: team ${teamId} vanished while checking a change`);
+  refuseUnavailable(run.snapshot, cmd.key);
   const change: ChangeRecord = {
     id: ctx.ids.next('changes'),
     roundId: r.id,

@@ -50,10 +50,32 @@ export interface MinuteInputs {
    */
   waveShare?: number;
   waveMean?: number;
+  /** [design] In a full shift's sale, genuine scores are N(genuineMean, 1): shoppers buy what they never buy (default 0). */
+  genuineMean?: number;
   /** Group B's mean issuer latency this minute (s). */
   groupBMeanS: number;
   /** false on the opening screen: nothing is scheduled. */
   scheduleRetries: boolean;
+  /**
+   * [design] In the full shifts, the share of the retry probability a customer keeps when answered "try again
+   * later" by shedding, and when the retry is backed off (absent: the seed's 0.95 for every failure).
+   */
+  shedRetry?: number;
+  backoffRetry?: number;
+  /**
+   * [design] In the full shifts, shedding first turns away this share of the new transactions — the
+   * low-priority ones (recurring billing) — whatever the load; they are not retried today.
+   */
+  lowPriority?: number;
+  /** [design] A full shift's retry probability after a technical failure (its shoppers go elsewhere sooner). */
+  retryP?: number;
+  /** [design] Whether a full shift's "issuer unavailable" declines are retried (false: the decline says not to). */
+  retryUnavailable?: boolean;
+  /**
+   * [design] Bot attempts this minute (a full shift's scalper bots): low priority, they hold a slot like a
+   * healthy issuer's transaction and bring nothing; shedding turns them all away.
+   */
+  bots?: number;
 }
 
 export interface MinuteFlows {
@@ -104,9 +126,10 @@ const off = (cls: number, kind: number, attempt: number): number => (cls * KINDS
 export function simulateMinute(inp: MinuteInputs, retries: number[]): MinuteFlows {
   const { threshold: t, band: b, timeoutS: T, standInLimit: limit } = inp;
 
-  // §1 Arrivals, split into the four classes.
+  // §1 Arrivals, split into the four classes (less the low-priority ones shedding turns away in a shift).
   offered.fill(0);
-  const n = inp.newCount;
+  const turned = inp.shedding && inp.lowPriority ? inp.newCount * inp.lowPriority : 0;
+  const n = inp.newCount - turned;
   const f = inp.fraudShare;
   const shareB = GROUP_B_SHARE;
   offered[off(0, FRESH, 0)] = n * (1 - f) * (1 - shareB);
@@ -130,8 +153,9 @@ export function simulateMinute(inp: MinuteInputs, retries: number[]): MinuteFlow
   const total = n + due;
 
   // §3 Screening probabilities of a fresh attempt (genuine score N(0,1), fraud N(d′,1)).
-  const gDecl = 1 - normalCdf(t);
-  const gChal = normalCdf(t) - normalCdf(t - b);
+  const g0 = inp.genuineMean ?? 0;
+  const gDecl = 1 - normalCdf(t - g0);
+  const gChal = normalCdf(t - g0) - normalCdf(t - b - g0);
   const gFail = (1 - STEP_UP_PASS_GENUINE) * gChal;
   const gFwd = 1 - gDecl - gFail;
   let fDecl = 1 - normalCdf(t - D_PRIME);
@@ -194,12 +218,22 @@ export function simulateMinute(inp: MinuteInputs, retries: number[]): MinuteFlow
   const mu = slots / holdS;
   const admitted = inp.shedding ? Math.min(lambda, SHED_ADMIT * mu) : lambda;
   const shedShare = lambda > 0 ? 1 - admitted / lambda : 0;
+  // Bots share the slots unless shedding turns them away (they hold one as long as a healthy issuer's answer).
+  const botRate = !inp.shedding && inp.bots ? inp.bots / 60 : 0;
+  const botHold = SWITCH_TIME_S + expectedMinExp(ISSUER_MEAN_S, T);
 
   // §6 Queue.
-  const q = queueMinute(admitted, holdS, slots);
+  const q =
+    botRate > 0
+      ? queueMinute(admitted + botRate, (admitted * holdS + botRate * botHold) / (admitted + botRate), slots)
+      : queueMinute(admitted, holdS, slots);
   const gotSlot = (1 - shedShare) * (1 - q.drop);
 
-  // §7 and §9 per cohort: outcomes, amounts, failures.
+  // §7 and §9 per cohort: outcomes, amounts, failures. The seed's customers all retry alike ("patient");
+  // a full shift's give up more after shedding and while backed off.
+  const patient = inp.shedRetry === undefined && inp.backoffRetry === undefined;
+  const shedKeep = inp.shedRetry ?? 1;
+  const pOther = (inp.retryP ?? RETRY_P) * (inp.backoff ? (inp.backoffRetry ?? 1) : 1);
   toRetry.fill(0);
   let genApproved = 0;
   let genEnded = 0;
@@ -256,12 +290,20 @@ export function simulateMinute(inp: MinuteInputs, retries: number[]): MinuteFlow
         }
         failed += blocked + unavailable;
         ended += businessDecline;
-        if (k < MAX_RETRIES) {
+        if (k >= MAX_RETRIES) {
+          ended += blocked + unavailable;
+        } else if (patient) {
           toRetry[rowOf(cls, kind, k + 1)] += RETRY_P * blocked;
           toRetry[rowOf(cls, ISSUER_FAILED, k + 1)] += RETRY_P * unavailable;
           ended += (1 - RETRY_P) * (blocked + unavailable);
         } else {
-          ended += blocked + unavailable;
+          // Shed attempts are told "try again later" at once; the rest were dropped in the queue.
+          const shed = x * shedShare;
+          const pShed = pOther * shedKeep;
+          const pGone = inp.retryUnavailable === false ? 0 : pOther;
+          toRetry[rowOf(cls, kind, k + 1)] += pShed * shed + pOther * (blocked - shed);
+          toRetry[rowOf(cls, ISSUER_FAILED, k + 1)] += pGone * unavailable;
+          ended += (1 - pShed) * shed + (1 - pOther) * (blocked - shed) + (1 - pGone) * unavailable;
         }
       }
     }
@@ -285,15 +327,22 @@ export function simulateMinute(inp: MinuteInputs, retries: number[]): MinuteFlow
     awaiting = waiting(retries);
   }
 
+  // Turned away today: genuine customers lost, fraud stopped (neither retried).
+  if (turned > 0) {
+    genEnded += turned * (1 - f);
+    genEndedA += turned * (1 - f) * (1 - shareB);
+    failed += turned;
+  }
   const freshAll = freshGenuine + freshFraud;
   // Screened mix = fresh offered mix (admission and queue are blind to class); with nothing offered, the arrival mix.
   const fraudMix = freshAll > 0 ? freshFraud / freshAll : f;
   const tauMix = (1 - shareB) * tauA + shareB * tauB;
+  const bots = (inp.bots ?? 0) / 60;
   return {
-    newTps: n / 60,
-    offeredTps: lambda,
+    newTps: inp.newCount / 60,
+    offeredTps: lambda + turned / 60 + bots,
     retryTps: due / 60,
-    shedTps: lambda - admitted,
+    shedTps: lambda - admitted + turned / 60 + (inp.shedding ? bots : 0),
     queueDropShare: q.drop,
     slotsBusy: q.busy,
     authTimeMs: (q.wait + holdS) * 1000,
@@ -308,7 +357,7 @@ export function simulateMinute(inp: MinuteInputs, retries: number[]): MinuteFlow
     standInVolume,
     genuineStandInVolume: genuineStandIn,
     challenged,
-    failShare: total > 0 ? failed / total : 0,
+    failShare: total + turned > 0 ? failed / (total + turned) : 0,
     anyApproved: amountApproved > 0,
     anyGenuineEnded: genEnded > 1e-9,
     anyHealthyEnded: genEndedA > 1e-9,

@@ -21,6 +21,8 @@ import { simulateMinute, type MinuteFlows } from './flows.ts';
 import { emptyRetries } from './retries.ts';
 import { conditions, scenarioEvents, SCENARIOS, type Conditions } from './scenarios.ts';
 import { adaptWave, drawPlan, shiftConditions, shiftEvents, type ShiftPlan } from './shift.ts';
+import { adaptShockWave, drawShocks, serverRate, shockConditions, shockEvents, type Shocks } from './shocks.ts';
+import { RECIPES } from './recipes.ts';
 
 export interface PaymentSwitchState extends SimStateBase {
   model: 'payment-switch';
@@ -35,8 +37,12 @@ export interface PaymentSwitchState extends SimStateBase {
   storm: boolean;
   /** Server-minutes billed so far: an integer, so the cost so far carries no rounding drift. */
   serverMinutes: number;
-  /** A full-shift round's shocks, drawn from the seed at creation (absent in the seed's levels). */
+  /** A retired full shift's shocks, drawn from the seed at creation (shift.ts). */
   plan?: ShiftPlan;
+  /** A full shift's episodes and terms, drawn from the seed at creation (shocks.ts; absent in the seed's levels). */
+  shocks?: Shocks;
+  /** Server-minutes billed above the shift's own fleet (with `shocks`; an integer, like `serverMinutes`). */
+  burstMinutes?: number;
   /** Mean score of the adapting attack's fraud (d′ until the attackers learn the threshold). */
   waveMean: number;
 }
@@ -122,6 +128,7 @@ function buildSnapshot(
   surge: number,
   storm: boolean,
   events: SimEvent[],
+  shocks: Shocks | undefined,
 ): Snapshot {
   const nBooting = bootingCount(booting);
   const indicators: Record<string, number> = {
@@ -142,7 +149,7 @@ function buildSnapshot(
     standInTps: flows.standInTps,
     serversInService: serving,
     serversBooting: nBooting,
-    costRatePerHour: COST_PER_SERVER_HOUR * (serving + nBooting),
+    costRatePerHour: serverRate(serving + nBooting, COST_PER_SERVER_HOUR, shocks?.terms),
     costSoFar: totals.costSoFar,
     standInExposure: totals.standInExposure,
     fraudApprovedSoFar: totals.fraudApprovedSoFar,
@@ -181,27 +188,40 @@ function buildSnapshot(
 
 /** What the round's scenario imposes this minute: the seed's timelines or the drawn shocks. */
 function roundConditions(
-  scenario: string,
-  plan: ShiftPlan | undefined,
+  s: Pick<PaymentSwitchState, 'scenario' | 'plan' | 'shocks'>,
   minute: number,
-): Conditions & { waveShare: number } {
-  return plan ? shiftConditions(plan, minute) : { ...conditions(scenario, minute), waveShare: 0 };
+): Conditions & { waveShare: number; bots?: number; genuineMean?: number; basket?: number } {
+  if (s.shocks) return shockConditions(s.shocks, minute);
+  return s.plan ? shiftConditions(s.plan, minute) : { ...conditions(s.scenario, minute), waveShare: 0 };
 }
 
-function roundEvents(scenario: string, plan: ShiftPlan | undefined, minute: number): SimEvent[] {
-  return plan ? (shiftEvents(plan, minute) as SimEvent[]) : scenarioEvents(scenario, minute);
+function roundEvents(s: Pick<PaymentSwitchState, 'scenario' | 'plan' | 'shocks'>, minute: number): SimEvent[] {
+  if (s.shocks) return shockEvents(s.shocks, minute);
+  return s.plan ? (shiftEvents(s.plan, minute) as SimEvent[]) : scenarioEvents(s.scenario, minute);
 }
 
 function minuteInputs(
   controls: Record<string, ControlValue>,
   serving: number,
   newCount: number,
-  cond: Conditions & { waveShare: number },
+  cond: Conditions & { waveShare: number; bots?: number; genuineMean?: number },
   waveMean: number,
   groupBMeanS: number,
   scheduleRetries: boolean,
+  shocks?: Shocks,
 ) {
+  const patience = shocks
+    ? {
+        shedRetry: shocks.terms.shedRetry,
+        backoffRetry: shocks.terms.backoffRetry,
+        lowPriority: shocks.terms.lowPriority,
+        retryUnavailable: shocks.terms.retryUnavailable,
+        retryP: shocks.terms.retryP,
+        bots: 60 * BASE_RATE_TPS * (cond.bots ?? 0),
+      }
+    : {};
   return {
+    ...patience,
     serversInService: serving,
     shedding: controls.shedding as boolean,
     backoff: controls.retryPolicy === 'backoff',
@@ -213,6 +233,7 @@ function minuteInputs(
     fraudShare: cond.fraudShare,
     waveShare: cond.waveShare,
     waveMean,
+    ...(cond.genuineMean ? { genuineMean: cond.genuineMean } : {}),
     groupBMeanS,
     scheduleRetries,
   };
@@ -234,12 +255,15 @@ export function createState(opts: CreateOptions): PaymentSwitchState {
   // A full shift draws its shocks first (noise off: their means); the seed's levels draw nothing here.
   const rng = rngFromSeed(opts.seed);
   const plan = drawPlan(opts.scenario, rng, opts.noise);
-  const cond = roundConditions(opts.scenario, plan, 0);
+  const recipe = RECIPES[opts.scenario];
+  const shocks = recipe ? drawShocks(recipe, rng, opts.noise) : undefined;
+  const drawn = { scenario: opts.scenario, plan, shocks };
+  const cond = roundConditions(drawn, 0);
   const surge = cond.surgeTarget;
   // The opening screen shows expected flows: no draws, nothing scheduled, nothing accumulated.
   const retries = emptyRetries();
   const flows = simulateMinute(
-    minuteInputs(controls, serving, 60 * BASE_RATE_TPS * surge, cond, D_PRIME, cond.groupBMeanS, false),
+    minuteInputs(controls, serving, 60 * BASE_RATE_TPS * surge, cond, D_PRIME, cond.groupBMeanS, false, shocks),
     retries,
   );
   const state: PaymentSwitchState = {
@@ -267,16 +291,21 @@ export function createState(opts: CreateOptions): PaymentSwitchState {
       cond.groupBMeanS,
       surge,
       false,
-      roundEvents(opts.scenario, plan, 0),
+      roundEvents(drawn, 0),
+      shocks,
     ),
   };
   if (plan) state.plan = plan;
+  if (shocks) {
+    state.shocks = shocks;
+    state.burstMinutes = 0;
+  }
   return state;
 }
 
 export function stepState(state: PaymentSwitchState, changes: readonly ControlChange[]): PaymentSwitchState {
   const minute = state.minute + 1;
-  const events: SimEvent[] = roundEvents(state.scenario, state.plan, minute);
+  const events: SimEvent[] = roundEvents(state, minute);
 
   // §10 Servers whose boot ends now enter service, then this minute's changes apply.
   let serving = state.serversInService;
@@ -301,29 +330,43 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
   }
 
   // §1 Arrivals and the wobble of group B: the only draws, in this order, only with noise on.
-  const cond = roundConditions(state.scenario, state.plan, minute);
+  const cond = roundConditions(state, minute);
   const surge = state.surge + (cond.surgeTarget - state.surge) * LAG_STEP;
   const rng: Rng = { s: state.rng.s };
   const newCount = arrivalCount(rng, BASE_RATE_TPS * surge, ARRIVAL_BURST, state.noise);
   const groupBMeanS = state.noise ? cond.groupBMeanS * (1 + GROUP_B_WOBBLE * (2 * uniform(rng) - 1)) : cond.groupBMeanS;
 
   const retries = state.retries.slice();
+  // A shift's stand-in agreement, once used up, stands nothing in any more.
+  const cap = state.shocks?.terms.exposureCap;
+  const limited =
+    cap !== undefined && state.snapshot.indicators.standInExposure >= cap ? { ...controls, standInLimit: 0 } : controls;
   const flows = simulateMinute(
-    minuteInputs(controls, serving, newCount, cond, state.waveMean, groupBMeanS, true),
+    minuteInputs(limited, serving, newCount, cond, state.waveMean, groupBMeanS, true, state.shocks),
     retries,
   );
 
   const serverMinutes = state.serverMinutes + serving + bootingCount(booting);
+  const terms = state.shocks?.terms;
+  const burstMinutes = terms
+    ? (state.burstMinutes ?? 0) + Math.max(0, serving + bootingCount(booting) - terms.ownServers)
+    : undefined;
   const prev = state.snapshot.indicators;
   const totals: Totals = {
-    costSoFar: (serverMinutes * COST_PER_SERVER_HOUR) / 60,
+    costSoFar:
+      terms && burstMinutes !== undefined
+        ? (serverMinutes * COST_PER_SERVER_HOUR + burstMinutes * (terms.burstPerHour - COST_PER_SERVER_HOUR)) / 60
+        : (serverMinutes * COST_PER_SERVER_HOUR) / 60,
     standInExposure: prev.standInExposure + flows.standInVolume,
     fraudApprovedSoFar: prev.fraudApprovedSoFar + flows.fraudApprovedAmount,
     goodLostSoFar: prev.goodLostSoFar + flows.genuineLost,
-    ledgerCustomers: prev.ledgerCustomers + MARGIN_PER_TX * flows.genuineLost,
+    ledgerCustomers: prev.ledgerCustomers + MARGIN_PER_TX * (cond.basket ?? 1) * flows.genuineLost,
     ledgerFriction: prev.ledgerFriction + STEP_UP_COST * flows.challenged,
     ledgerFraud: prev.ledgerFraud + FRAUD_LIABILITY * flows.fraudApprovedAmount,
-    ledgerStandIn: prev.ledgerStandIn + STAND_IN_LOSS * flows.genuineStandInVolume,
+    ledgerStandIn:
+      prev.ledgerStandIn +
+      STAND_IN_LOSS * flows.genuineStandInVolume +
+      (terms ? terms.standInFee * 60 * flows.standInTps : 0),
   };
 
   let storm = state.storm;
@@ -335,7 +378,8 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
     events.push({ kind: 'retry-storm-over' });
   }
 
-  return {
+  const threshold = controls.fraudThreshold as number;
+  const next: PaymentSwitchState = {
     ...state,
     minute,
     rng,
@@ -346,9 +390,25 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
     retries,
     storm,
     serverMinutes,
-    waveMean: state.plan
-      ? adaptWave(state.plan, minute, state.waveMean, controls.fraudThreshold as number)
-      : state.waveMean,
-    snapshot: buildSnapshot(minute, controls, flows, serving, booting, totals, groupBMeanS, surge, storm, events),
+    waveMean: state.shocks
+      ? adaptShockWave(state.shocks, minute, state.waveMean, threshold)
+      : state.plan
+        ? adaptWave(state.plan, minute, state.waveMean, threshold)
+        : state.waveMean,
+    snapshot: buildSnapshot(
+      minute,
+      controls,
+      flows,
+      serving,
+      booting,
+      totals,
+      groupBMeanS,
+      surge,
+      storm,
+      events,
+      state.shocks,
+    ),
   };
+  if (burstMinutes !== undefined) next.burstMinutes = burstMinutes;
+  return next;
 }

@@ -3,6 +3,48 @@
 // test/sim/payment-switch.plays.test.ts runs them through the CLI. The classic levels keep the seed
 // era's timed plays; the full shifts react to what the desk shows, never to known minutes.
 export const PLAYS: Readonly<Record<string, readonly string[]>> = {
+  // Servers for each announced sale, back to the own fleet when its traffic is gone; shedding through each
+  // drop's bots (it turns them away); a step-up band while card testers are at work; wait for a straining
+  // issuer, cut a failing one short and stand in for small amounts.
+  'black-friday': [
+    '--set',
+    'issuerTimeoutS=4',
+    '--each',
+    'sale-announced',
+    'servers=23',
+    '--each',
+    'newTps<600',
+    'servers=14',
+    '--each',
+    'drop-announced',
+    'shedding=on',
+    '--each',
+    'offeredTps>1500',
+    'shedding=on',
+    '--each',
+    'offeredTps<1300',
+    'shedding=off',
+    '--each',
+    'card-testing-start',
+    'stepUpBand=1.2',
+    '--each',
+    'fraudRateBp>40',
+    'stepUpBand=1.6',
+    '--each',
+    'card-testing-over',
+    'stepUpBand=0',
+    '--each',
+    'groupBLatencyMs>1000',
+    'issuerTimeoutS=5',
+    '--each',
+    'groupBLatencyMs>3800',
+    'issuerTimeoutS=1.5',
+    'standInLimit=50',
+    '--each',
+    'groupBLatencyMs<900',
+    'issuerTimeoutS=4',
+    'standInLimit=0',
+  ],
   'sale-surge': [
     '--set',
     'servers=10@6',

@@ -39,10 +39,28 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 65 },
     ],
   },
-  // Full shifts: the shocks are drawn from the seed (shift.ts); the goals are ours (docs/models/payment-switch.md).
+  // Full shifts: the shocks are drawn from the seed (recipes.ts); the goals are ours (docs/models/payment-switch.md).
+  {
+    id: 'black-friday',
+    kind: 'full-shift',
+    splitView: true,
+    minutes: 60,
+    controls: { servers: 14 },
+    goals: [
+      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.885 },
+      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.922 },
+      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 36 },
+      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.04 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 790 },
+      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 1.3e6 },
+    ],
+  },
+  // Retired shifts (shift.ts): kept so that their stored rounds replay and keep their scores; not offered.
   {
     id: 'sale-day',
     kind: 'full-shift',
+    retired: true,
+    scoreRule: 1,
     splitView: true,
     minutes: 60,
     goals: [
@@ -55,6 +73,8 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   {
     id: 'issuer-trouble',
     kind: 'full-shift',
+    retired: true,
+    scoreRule: 1,
     splitView: true,
     minutes: 60,
     goals: [

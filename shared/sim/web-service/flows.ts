@@ -99,6 +99,8 @@ export interface MinuteInputs {
   warmUpRunning: boolean;
   /** Share of traffic on the bad build. */
   beta: number;
+  /** Share of a bad build's answers that fail (the seed's 5 % unless a shift's build says otherwise). */
+  buildError?: number;
   serving: number;
 }
 
@@ -133,7 +135,7 @@ export function minuteFlows(i: MinuteInputs): MinuteFlows {
   const workers = i.serving * WORKERS_PER_INSTANCE;
   const qr = queue(lambdaIn, serviceS, workers);
   // Requests that got an answer still fail 5 % of the time on the bad build.
-  const errorRate = qr.failed + (1 - qr.failed) * BAD_BUILD_ERROR * i.beta;
+  const errorRate = qr.failed + (1 - qr.failed) * (i.buildError ?? BAD_BUILD_ERROR) * i.beta;
   return {
     lambdaIn,
     throttledShare,

@@ -15,6 +15,7 @@ import { bootingCount, type BootBatch, type Fleet } from './fleet.ts';
 import { minuteFlows } from './flows.ts';
 import { addMinute, type Ledger, LEDGER_TOTAL, ledgerTotal } from './ledger.ts';
 import { SETUPS } from './setups.ts';
+import { unavailableAt, type Episodes, type Train } from './episodes.ts';
 import type { Shocks } from './shocks.ts';
 
 export interface WebServiceState extends SimStateBase {
@@ -43,6 +44,9 @@ export interface WebServiceState extends SimStateBase {
   paged: boolean;
   /** The team's ledger so far ($), fleet bill included. */
   ledger: Ledger;
+  /** A shift's episodes and release train, drawn in create (episodes.ts; absent in the retired scenarios). */
+  episodes?: Episodes;
+  train?: Train;
 }
 
 export interface MinuteContext {
@@ -57,6 +61,10 @@ export interface MinuteContext {
   dbCapacityQps: number;
   /** Share of traffic on the new build (a bad one: it is rolled back, never fixed in place). */
   beta: number;
+  /** Share of traffic on a defective build (the shifts' good builds serve like the last one); default `beta`. */
+  badBeta?: number;
+  /** Share of the defective build's answers that fail (default the seed's 5 %). */
+  buildError?: number;
   warmUpEndsAt: number | null;
   rollbackDoneAt: number | null;
   rollbackFleet: number;
@@ -84,7 +92,8 @@ export function simulate(
     heavyFeature,
     warmUpRunning,
     // Only the spec's bad build costs errors and CPU; a build whose defect is elsewhere serves like a good one.
-    beta: base.shocks.buildErrors ? ctx.beta : 0,
+    beta: ctx.badBeta ?? (base.shocks.buildErrors ? ctx.beta : 0),
+    ...(ctx.buildError !== undefined ? { buildError: ctx.buildError } : {}),
     serving: fleet.serving,
   });
   const booting = bootingCount(fleet);
@@ -177,6 +186,12 @@ export function simulate(
   };
   // Shares of nothing: with no request admitted there is no error rate, latency or hit ratio to show.
   if (f.lambdaIn <= 0) snapshot.na = ['errorRate', 'p99Ms', 'cacheHitRatio'];
+  // What the story takes away for the next minute (the desk greys it; a change to it is refused).
+  if (base.episodes) {
+    const away = unavailableAt(base.episodes, m + 1);
+    const keys = Object.keys(away);
+    if (keys.length > 0) snapshot.unavailable = Object.fromEntries(keys.map((k) => [k, away[k].reason]));
+  }
 
   return {
     ...base,

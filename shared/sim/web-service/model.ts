@@ -10,6 +10,27 @@ import { EMPTY_LEDGER } from './ledger.ts';
 import { simulate, type WebServiceState } from './minute.ts';
 import { SETUPS } from './setups.ts';
 import { badBuildShare, crawlRate, dbCapacity, drawFrom, shockMinute, surgeFactor } from './shocks.ts';
+import {
+  autoscalerAway,
+  drawEpisodes,
+  episodeCrawl,
+  episodeDb,
+  episodeMinute,
+  episodeSurge,
+  NO_TRAIN,
+  trainMinute,
+  trainRolledBack,
+  trainHalted,
+  trainBuildError,
+  trainShare,
+  type Episodes,
+} from './episodes.ts';
+import { BASE_RATE } from './constants.ts';
+
+/** Minutes the release train waits after a rollback before the next build goes out. */
+const TRAIN_PAUSE = 3;
+/** [design] Share of a train build's cache entries the last good build cannot read after a rollback. */
+const KEY_CHANGE_SHARE = 0.3;
 
 export type { WebServiceState } from './minute.ts';
 
@@ -25,10 +46,11 @@ function splitChanges(changes: readonly ControlChange[], controls: Record<string
 }
 
 /** Mean arrival rate at minute m (before the draw) and the low-priority share of it (crawlers are low priority). */
-function arrivals(state: Pick<WebServiceState, 'scenario' | 'shocks'>, m: number) {
-  const surge = surgeFactor(state.shocks, m);
+function arrivals(state: Pick<WebServiceState, 'scenario' | 'shocks' | 'episodes'>, m: number) {
+  const ep = state.episodes;
+  const surge = ep ? episodeSurge(ep, m) : surgeFactor(state.shocks, m);
   const base = dailyRate(SETUPS[state.scenario].clock + m) * surge;
-  const crawl = crawlRate(state.shocks, m);
+  const crawl = ep ? episodeCrawl(ep, m, BASE_RATE) : crawlRate(state.shocks, m);
   const rate = base + crawl;
   return { rate, lowShare: (LOW_PRIORITY_SHARE * base + crawl) / rate, crawlShare: crawl / rate, surge };
 }
@@ -43,7 +65,9 @@ export function create(opts: CreateOptions): WebServiceState {
   Object.assign(controls, def.controls);
   const pressed = splitChanges(opts.changes ?? [], controls);
   const rng: Rng = { s: opts.seed >>> 0 };
-  const shocks = setup.shocks(drawFrom(rng, opts.noise));
+  const draw = drawFrom(rng, opts.noise);
+  const shocks = setup.shocks(draw);
+  const episodes: Episodes | undefined = setup.plan ? drawEpisodes(setup.plan, draw, opts.noise) : undefined;
   // The round opens on a running service: the configured floor is already in service.
   const fleet: Fleet = { serving: controls.minInstances as number, booting: [] };
   const warmUpEndsAt = pressed.warmUp ? WARMUP_MINUTES : null;
@@ -71,6 +95,7 @@ export function create(opts: CreateOptions): WebServiceState {
     instanceMinutes: 0,
     paged: false,
     ledger: EMPTY_LEDGER,
+    ...(episodes ? { episodes, train: NO_TRAIN } : {}),
   };
   const a = arrivals(base, 0);
   return simulate(null, base, {
@@ -83,7 +108,7 @@ export function create(opts: CreateOptions): WebServiceState {
     lowShare: a.lowShare,
     crawlShare: a.crawlShare,
     surge: a.surge,
-    dbCapacityQps: dbCapacity(shocks, 0),
+    dbCapacityQps: episodes ? episodeDb(episodes, 0) : dbCapacity(shocks, 0),
     beta: badBuildShare(shocks, false, 0),
     warmUpEndsAt,
     rollbackDoneAt,
@@ -102,8 +127,9 @@ export function step(state: WebServiceState, changes: readonly ControlChange[]):
   let fleet: Fleet = { serving: state.serving, booting: state.booting };
   let quietMinutes = 0;
 
-  // The autoscaler acts at the end of the previous minute, with the controls then in force.
-  if (state.controls.autoscaling) {
+  const ep = state.episodes;
+  // The autoscaler acts at the end of the previous minute, with the controls then in force (and if it is there).
+  if (state.controls.autoscaling && !(ep && autoscalerAway(ep, m - 1))) {
     const d = autoscale(
       fleet,
       state.busyInstances,
@@ -120,7 +146,10 @@ export function step(state: WebServiceState, changes: readonly ControlChange[]):
   if (done.ready > 0) events.push({ kind: 'instances-ready', count: done.ready });
 
   // Controls change only with a change: a minute without one shares the last minute's (states are never mutated).
-  const controls = changes.length > 0 ? { ...state.controls } : state.controls;
+  // When the story takes the autoscaler away, it is off until the team turns it on again once it is back.
+  const away = ep !== undefined && autoscalerAway(ep, m) && state.controls.autoscaling === true;
+  const controls = changes.length > 0 || away ? { ...state.controls } : state.controls;
+  if (away) controls.autoscaling = false;
   const pressed = splitChanges(changes, controls);
   fleet = applyFloor(fleet, controls.minInstances as number, controls.autoscaling as boolean, readyAt);
 
@@ -135,7 +164,13 @@ export function step(state: WebServiceState, changes: readonly ControlChange[]):
   let warm = state.warm;
   let rollbackDoneAt = state.rollbackDoneAt;
   let rolledBack = state.rolledBack;
+  let train = state.train;
   if (rollbackDoneAt !== null && rollbackDoneAt <= m) {
+    if (train && train.current !== null) {
+      // The switch to the last good build: half the new build's cache entries are in a format it cannot read.
+      warm *= 1 - KEY_CHANGE_SHARE * trainShare(train, m - 1);
+      train = trainRolledBack(train, m, TRAIN_PAUSE);
+    }
     // The switch removes the bad build only once it has been live; before the deploy it only cost money.
     if (sh.deployAt !== null && m > sh.deployAt && !rolledBack) {
       rolledBack = true;
@@ -150,16 +185,21 @@ export function step(state: WebServiceState, changes: readonly ControlChange[]):
     // Pressing again restarts the preparation on a fresh fleet the size of today's.
     rollbackDoneAt = m + ROLLBACK_MINUTES;
     rollbackFleet = fleetSize(fleet);
+    // [design] A shift's release pipeline halts the rollout when a rollback is ordered.
+    if (train) train = trainHalted(train, m);
   }
 
   warm = shockMinute(sh, m, rolledBack, warm, events);
+  if (ep) warm = episodeMinute(ep, m, warm, events);
+  if (ep && train) train = trainMinute(ep, train, m, events);
+  const share = train ? trainShare(train, m) : badBuildShare(sh, rolledBack, m);
   const a = arrivals(state, m);
   const rng: Rng = { s: state.rng.s };
   const lambda = arrivalCount(rng, a.rate, ARRIVAL_BURST, state.noise) / 60;
 
   return simulate(
     state,
-    { ...state, rng, rolledBack, quietMinutes },
+    { ...state, rng, rolledBack, quietMinutes, ...(train ? { train } : {}) },
     {
       m,
       controls,
@@ -169,8 +209,14 @@ export function step(state: WebServiceState, changes: readonly ControlChange[]):
       lowShare: a.lowShare,
       crawlShare: a.crawlShare,
       surge: a.surge,
-      dbCapacityQps: dbCapacity(sh, m),
-      beta: badBuildShare(sh, rolledBack, m),
+      dbCapacityQps: ep ? episodeDb(ep, m) : dbCapacity(sh, m),
+      beta: share,
+      ...(ep && train
+        ? {
+            badBeta: train.current !== null && ep.builds[train.current].bad ? share : 0,
+            buildError: trainBuildError(train, m),
+          }
+        : {}),
       warmUpEndsAt,
       rollbackDoneAt,
       rollbackFleet,

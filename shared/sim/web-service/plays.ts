@@ -5,6 +5,43 @@
 import { shellLine } from '../../design/play.ts';
 
 export const PLAYS: Readonly<Record<string, readonly string[]>> = {
+  // The fleet and a long TTL for each announced surge, both back after it; the warm-up job after each flush,
+  // each rollback's switch and at each surge's new pages; the crawler shed while it runs; the feature off
+  // while the database is near its limit; a rollback whenever the errors climb.
+  'product-launch': [
+    '--each',
+    'surge-announced',
+    'minInstances=24',
+    'cacheTtlS=200',
+    '--each',
+    'surge-end',
+    'minInstances=10',
+    'cacheTtlS=60',
+    '--each',
+    'cache-flush+1',
+    'warmUp=press',
+    '--each',
+    'rollback-done',
+    'warmUp=press',
+    '--each',
+    'surge-start',
+    'warmUp=press',
+    '--each',
+    'crawler-start',
+    'shedLowPriority=1',
+    '--each',
+    'crawler-end',
+    'shedLowPriority=0',
+    '--each',
+    'dbLoad>0.9',
+    'heavyFeature=off',
+    '--each',
+    'dbLoad<0.7',
+    'heavyFeature=on',
+    '--each',
+    'errorRate>0.01',
+    'rollback=press',
+  ],
   // Run lean; roll back the moment the build goes live; switch the feature off just before the
   // switch back (the old build cannot read the new build's cache entries), warm the cache, then
   // bring the feature back.

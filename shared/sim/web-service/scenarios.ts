@@ -5,7 +5,24 @@ import type { ScenarioDef } from '../types.ts';
 export const scenarios: readonly ScenarioDef[] = [
   { id: 'free', kind: 'free', goals: [] },
   {
+    id: 'product-launch',
+    kind: 'full-shift',
+    splitView: true,
+    controls: { autoscaling: false },
+    goals: [
+      { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.31 },
+      { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 1000 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 13.7 },
+      { id: 'hitRatio', indicator: 'cacheHitRatio', aggregate: 'final', op: '>=', target: 0.62 },
+      { id: 'recommendations', indicator: 'recommendationsAvailable', aggregate: 'mean', op: '>=', target: 0.65 },
+      { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.175 },
+    ],
+  },
+  // Retired scenarios (setups.ts): kept so that their stored rounds replay and keep their scores; not offered.
+  {
     id: 'bad-deploy',
+    retired: true,
+    scoreRule: 1,
     kind: 'classic',
     goals: [
       { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.17 },
@@ -17,6 +34,8 @@ export const scenarios: readonly ScenarioDef[] = [
   },
   {
     id: 'traffic-surge',
+    retired: true,
+    scoreRule: 1,
     kind: 'classic',
     goals: [
       { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.97 },
@@ -28,6 +47,8 @@ export const scenarios: readonly ScenarioDef[] = [
   },
   {
     id: 'cache-flush',
+    retired: true,
+    scoreRule: 1,
     kind: 'classic',
     controls: { cacheTtlS: 90 },
     goals: [
@@ -41,6 +62,8 @@ export const scenarios: readonly ScenarioDef[] = [
   },
   {
     id: 'launch-day',
+    retired: true,
+    scoreRule: 1,
     kind: 'full-shift',
     splitView: true,
     controls: { autoscaling: false },
@@ -55,6 +78,8 @@ export const scenarios: readonly ScenarioDef[] = [
   },
   {
     id: 'failover',
+    retired: true,
+    scoreRule: 1,
     kind: 'full-shift',
     splitView: true,
     // The autoscaler is being migrated this afternoon: the fleet is exactly what the fleet role sets.

@@ -1,6 +1,7 @@
 // What each scenario sets up besides its controls and goals (docs/models/web-service.md, "Scenarios"):
 // the clock, the boot delay, the error budget left, and the shocks it draws from the seed.
 import { BOOT_MINUTES, BASE_RATE } from './constants.ts';
+import type { EpisodeSpec } from './episodes.ts';
 import { type Draw, NO_SHOCKS, type Shocks } from './shocks.ts';
 
 export interface ScenarioSetup {
@@ -10,9 +11,46 @@ export interface ScenarioSetup {
   budget: number;
   /** The round's shocks, drawn in create (noise off: the draws' means). */
   shocks(d: Draw): Shocks;
+  /** A shift's episodes and release train (episodes.ts), drawn after `shocks`. */
+  plan?: readonly EpisodeSpec[];
 }
 
+/** The autoscaler is being migrated all day: autoscaling is off and cannot be turned on. */
+const NO_AUTOSCALER: EpisodeSpec = { kind: 'no-autoscaler', start: [0, 0], length: [61, 61] };
+
 export const SETUPS: Record<string, ScenarioSetup> = {
+  // Product launch: two surges into the lunch peak (the first with new pages the cache has never seen),
+  // crawlers after each, an eviction storm, and the release train — six builds, four of them bad.
+  'product-launch': {
+    clock: 11 * 60 + 10,
+    bootMinutes: BOOT_MINUTES,
+    budget: 0.5,
+    shocks: () => NO_SHOCKS,
+    plan: [
+      NO_AUTOSCALER,
+      {
+        kind: 'surge',
+        start: [9, 12],
+        length: [10, 13],
+        size: [3.2, 3.8],
+        ramp: [7, 9],
+        cold: [0.3, 0.45],
+        warn: [6, 8],
+      },
+      { kind: 'crawl', start: [14, 20], length: [6, 9], size: [0.9, 1.3], ramp: [4, 6] },
+      { kind: 'flush', start: [27, 33], size: [0.5, 0.7], ramp: [5, 8] },
+      {
+        kind: 'surge',
+        start: { after: 1, from: 'end', gap: [8, 12] },
+        length: [9, 12],
+        size: [3, 3.5],
+        ramp: [7, 9],
+        warn: [6, 8],
+      },
+      { kind: 'crawl', start: [42, 48], length: [6, 9], size: [0.9, 1.3], ramp: [4, 6] },
+      { kind: 'train', start: [6, 10], every: [7, 10], count: 6, bad: 4 },
+    ],
+  },
   free: { clock: 8 * 60, bootMinutes: BOOT_MINUTES, budget: 1, shocks: () => NO_SHOCKS },
   'bad-deploy': {
     clock: 9 * 60,

@@ -27,6 +27,7 @@ const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
   UNKNOWN_CONTROL: m.err_UNKNOWN_CONTROL,
   BAD_VALUE: m.err_BAD_VALUE,
   OUT_OF_RANGE: m.err_OUT_OF_RANGE,
+  UNAVAILABLE: m.err_UNAVAILABLE,
   BAD_STATE: m.err_BAD_STATE,
   ROUND_FINISHED: m.err_ROUND_FINISHED,
   TEAM_NOT_FOUND: m.err_TEAM_NOT_FOUND,

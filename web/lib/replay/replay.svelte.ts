@@ -4,6 +4,7 @@
 import type { LedgerFigures, PlayerView, RoomView, RoundReplay } from '$shared/protocol/types.ts';
 import { fromColumns } from '$shared/replay/columns.ts';
 import { evaluateWithSeries, ledgerAt } from '$shared/classroom/ledger.ts';
+import { scoreRuleOf } from '$shared/sim/score.ts';
 import type { Snapshot } from '$shared/sim/types.ts';
 import type { Sim } from '$lib/sims/types.ts';
 import { DeskState } from '$lib/state/desk.svelte.ts';
@@ -90,10 +91,12 @@ export class ReplayView {
   /** Every team's ledger at its last minute against doing nothing then (the results' money column). */
   endLedgers(): Map<number, LedgerFigures> {
     const out = new Map<number, LedgerFigures>();
+    const def = this.sim.model.scenarios.find((s) => s.id === this.replay.round.scenario);
+    const ruleOf = def ? scoreRuleOf(def) : 1;
     for (const t of this.replay.teams) {
       const last = this.snapshotsOf(t.teamId).at(-1);
       if (last && t.baseline.total.length > last.minute)
-        out.set(t.teamId, ledgerAt(last, this.sim.model.ledger.total, t.baseline));
+        out.set(t.teamId, ledgerAt(last, this.sim.model.ledger.total, t.baseline, ruleOf));
     }
     return out;
   }

@@ -88,6 +88,18 @@ export const paymentSwitchText: SimText = {
         cost: m.ps_goal_issuer_outage_cost,
       },
     },
+    'black-friday': {
+      name: m.ps_scn_black_friday,
+      brief: m.ps_scn_black_friday_brief,
+      goals: {
+        approval: m.ps_goal_black_friday_approval,
+        healthyApproval: m.ps_goal_black_friday_healthyApproval,
+        fraudRate: m.ps_goal_black_friday_fraudRate,
+        stepUp: m.ps_goal_black_friday_stepUp,
+        cost: m.ps_goal_black_friday_cost,
+        exposure: m.ps_goal_black_friday_exposure,
+      },
+    },
     'sale-day': {
       name: m.ps_scn_sale_day,
       brief: m.ps_scn_sale_day_brief,
@@ -118,12 +130,17 @@ export const paymentSwitchText: SimText = {
     'servers-ready': (p) => m.ps_evt_servers_ready({ count: p.count ?? '' }),
     'retry-storm': m.ps_evt_retry_storm,
     'retry-storm-over': m.ps_evt_retry_storm_over,
-    'sale-announced': m.ps_evt_sale_announced,
+    // A shift's announcement says how big and when; a retired shift's said neither.
+    'sale-announced': (p) =>
+      p.size !== undefined ? m.ps_evt_sale_announced_size({ size: p.size, in: p.in ?? '' }) : m.ps_evt_sale_announced(),
+    'drop-announced': (p) => m.ps_evt_drop_announced({ bots: p.bots ?? '' }),
+    'bots-start': m.ps_evt_bots_start,
     'surge-start': m.ps_evt_surge_start,
     'flash-sale-start': m.ps_evt_flash_sale_start,
     'card-testing-start': m.ps_evt_card_testing_start,
     'card-testing-over': m.ps_evt_card_testing_over,
   },
+  unavailable: {},
   collapse: m.ps_collapse,
 };
 

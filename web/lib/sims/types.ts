@@ -28,6 +28,8 @@ export interface SimText {
   scenarios: Record<string, ScenarioText>;
   /** Event kind → its feed line (events carry `count`, `group`…). */
   events: Record<string, MsgWith<Record<string, string>>>;
+  /** Why the story has taken a control away (`Snapshot.unavailable`'s reasons). */
+  unavailable: Record<string, Msg>;
   /** Why a control would do nothing now (`SimMeta.idle`'s ids), said beside it. */
   idle?: Record<string, Msg>;
   /** Why every headline figure reads critical during a collapse, however it reads on its own. */

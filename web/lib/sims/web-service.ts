@@ -45,6 +45,18 @@ export const webServiceText: SimText = {
   },
   scenarios: {
     free: { name: m.ws_scn_free, brief: m.ws_scn_free_brief, goals: {} },
+    'product-launch': {
+      name: m.ws_scn_product_launch,
+      brief: m.ws_scn_product_launch_brief,
+      goals: {
+        budget: m.ws_goal_product_launch_budget,
+        p99: m.ws_goal_product_launch_p99,
+        cost: m.ws_goal_product_launch_cost,
+        hitRatio: m.ws_goal_product_launch_hitRatio,
+        recommendations: m.ws_goal_product_launch_recommendations,
+        throttled: m.ws_goal_product_launch_throttled,
+      },
+    },
     'bad-deploy': {
       name: m.ws_scn_bad_deploy,
       brief: m.ws_scn_bad_deploy_brief,
@@ -105,6 +117,10 @@ export const webServiceText: SimText = {
     },
   },
   events: {
+    'surge-announced': (p) => m.ws_evt_surge_announced({ size: p.size ?? '' }),
+    'deploy-done': m.ws_evt_deploy_done,
+    'autoscaler-away': m.ws_evt_autoscaler_away,
+    'autoscaler-back': m.ws_evt_autoscaler_back,
     deploy: m.ws_evt_deploy,
     page: m.ws_evt_page,
     'surge-start': m.ws_evt_surge_start,
@@ -118,6 +134,7 @@ export const webServiceText: SimText = {
     'rollback-done': m.ws_evt_rollback_done,
     'warmup-done': m.ws_evt_warmup_done,
   },
+  unavailable: { 'autoscaler-away': m.ws_unavailable_autoscaler_away },
   idle: { 'nothing-to-roll-back': m.ws_idle_nothing_to_roll_back },
   collapse: m.ws_collapse,
 };
