@@ -6,42 +6,52 @@ import { PRESS, type ControlChange } from '../sim/types.ts';
 import { has, ind, num, set, steady } from './reading.ts';
 import type { Brain } from './types.ts';
 
-/** Requests a second one instance serves at 70 % of its workers on a normal minute (74 ms a request). */
+/** Requests a second one instance serves at 80 % of its workers on a normal minute (74 ms a request). */
 const PER_INSTANCE = 180;
-/** What an instance is sized for in a surge: nearer its workers' limit (the surge's new pages slow it less once warm). */
-const SURGE_PER_INSTANCE = 190;
+/** What an instance carries on a normal day: the fleet's floor between surges (about 75 % of its workers). */
+const BASE_PER_INSTANCE = 160;
+/** What an instance is sized for in a surge: near its workers' limit (a warm cache makes the surge's requests cheap). */
+const SURGE_PER_INSTANCE = 210;
+/** The share of its workers an instance is sized for when the fleet reads its own load. */
+const CARRY_UTIL = 0.75;
 
 /**
- * Fleet: size the fleet by hand for the requests it serves — for an announced surge as big as the banner says,
- * ordered at once (instances boot for four minutes) and kept until the surge has ended; otherwise at 80 % of
- * the workers of the instances — and give instances back once the requests have fallen for three minutes;
- * slow answers from a struggling database or a bad build are not the fleet's to fix. Careless: doubles the
- * fleet at a surge and keeps it.
+ * Fleet: size the fleet by hand — lean between surges (a floor sized for the opening minutes' requests); for an
+ * announced surge as big as the banner says, ordered at once (instances boot for four minutes) and kept until
+ * the surge has ended; otherwise for the load its instances carry — and give instances back once the load has
+ * fallen for three minutes, so that the next shift takes over a fleet of normal size. Slow answers from a
+ * struggling database or a bad build are not the fleet's to fix, nor crawlers the traffic role sheds. Careless:
+ * doubles the fleet at a surge and keeps it.
  */
 export const fleet: Brain = (r, memo0) => {
   const memo = { ...memo0 };
   const out: ControlChange[] = [];
   const min = r.view.controls.minInstances as number;
   const rps = ind(r, 'requestsPerSec');
-  if (num(memo, 'base') === 0) memo.base = min;
-  // A normal day's requests: what the opening minutes show (a surge is a multiple of it).
+  // A normal day's requests: what the opening minutes show (a surge is a multiple of it); the fleet runs lean for
+  // them between surges.
   if (r.view.minute <= 2) memo.normal = Math.max(num(memo, 'normal'), rps);
+  const base = Math.ceil(num(memo, 'normal', rps) / BASE_PER_INSTANCE);
   if (r.skill === 'careless') {
     if (has(r, 'surge-announced')) set(r, out, 'minInstances', Math.min(40, 2 * min));
     return { changes: out, memo };
   }
-  const ann = r.view.events.find((e) => e.kind === 'surge-announced');
-  if (ann) {
-    memo.surge = true;
-    memo.surgeNeed = Math.ceil(
-      ((typeof ann.size === 'number' ? ann.size : 2) * num(memo, 'normal', rps)) / SURGE_PER_INSTANCE,
-    );
-  }
-  if (has(r, 'surge-end')) memo.surge = false;
-  const need = Math.min(
-    40,
-    Math.max(num(memo, 'base'), Math.ceil(rps / PER_INSTANCE), memo.surge === true ? num(memo, 'surgeNeed') : 0),
-  );
+  // The surges announced and not yet over, oldest first (a surge may be announced the minute the last one ends),
+  // with the fleet each needs as its banner says.
+  const surges = typeof memo.surges === 'string' && memo.surges !== '' ? memo.surges.split(',').map(Number) : [];
+  if (has(r, 'surge-end')) surges.shift();
+  for (const e of r.view.events)
+    if (e.kind === 'surge-announced')
+      surges.push(
+        Math.ceil(((typeof e.size === 'number' ? e.size : 2) * num(memo, 'normal', rps)) / SURGE_PER_INSTANCE),
+      );
+  memo.surges = surges.join(',');
+  // The load the serving instances carry, as instances at 75 % of their workers (an overloaded fleet reads 100 %:
+  // then by the requests).
+  const serving = ind(r, 'instancesServing');
+  const util = ind(r, 'utilization');
+  const carried = util >= 0.97 ? Math.ceil(rps / PER_INSTANCE) : Math.ceil((serving * util) / CARRY_UTIL);
+  const need = Math.min(40, Math.max(base, carried, ...surges));
   if (need > min) {
     if (steady(r, memo, 'up', true)) set(r, out, 'minInstances', need);
     memo.down = 0;
@@ -65,9 +75,10 @@ export const cache: Brain = (r, memo0) => {
   const hit = ind(r, 'cacheHitRatio');
   if (has(r, 'db-failover')) memo.failover = true;
   if (has(r, 'db-restored')) memo.failover = false;
-  // An announced surge will bring pages the cache does not hold: the database needs the long TTL through it.
-  if (has(r, 'surge-announced')) memo.surge = true;
+  // An announced surge will bring pages the cache does not hold: the database needs the long TTL through it (the
+  // last surge may end the minute the next is announced).
   if (has(r, 'surge-end')) memo.surge = false;
+  if (has(r, 'surge-announced')) memo.surge = true;
   if (r.skill === 'careless') {
     if (has(r, 'cache-flush')) out.push({ key: 'warmUp', value: PRESS });
     if (has(r, 'db-failover')) set(r, out, 'cacheTtlS', 300);
@@ -88,28 +99,38 @@ export const cache: Brain = (r, memo0) => {
 };
 
 /**
- * Traffic: shed the low-priority traffic while a crawler runs (its requests bring nothing) and stop when it
- * is gone; switch the heavy feature off only while the database is critical. Careless: sheds everything at a
- * crawler and never stops.
+ * Traffic: while a crawler runs, shed as much of the low-priority traffic as keeps the database below 70 %, and
+ * stop once it is gone; switch the heavy feature off while the database is critical and the minute before a
+ * rollback's switch. Careless: sheds everything at a crawler and never stops.
  */
 export const traffic: Brain = (r, memo0) => {
   const memo = { ...memo0 };
   const out: ControlChange[] = [];
   const db = ind(r, 'dbLoad');
-  if (has(r, 'crawler-start')) memo.crawler = true;
-  if (has(r, 'crawler-end')) memo.crawler = false;
+  const dbBefore = r.prev?.indicators.dbLoad ?? db;
   if (r.skill === 'careless') {
     if (has(r, 'crawler-start')) set(r, out, 'shedLowPriority', 1);
     return { changes: out, memo };
   }
-  if (memo.crawler === true) {
-    if (steady(r, memo, 'crawl', true)) set(r, out, 'shedLowPriority', 1);
-  } else {
-    memo.crawl = 0;
-    set(r, out, 'shedLowPriority', 0);
+  // While a crawler runs (and for the two minutes it fades), shed as much of the low-priority traffic as keeps the
+  // database below 70 %: its requests all miss the cache and bring nothing, but a few bots are not worth turning
+  // customers' prefetches away. A swarm shows in its first minute: the database's load jumps.
+  if (has(r, 'crawler-start')) memo.crawler = true;
+  if (has(r, 'crawler-end')) {
+    memo.crawler = false;
+    memo.crawlEnd = r.view.minute;
   }
-  // A rollback's switch empties the cache of the build it removes: the feature (a third query per request) goes
-  // off the minute before it, and comes back once the database has room again.
+  const shed = r.view.controls.shedLowPriority as number;
+  let next = 0;
+  if (memo.crawler === true || r.view.minute - num(memo, 'crawlEnd', -99) < 2) {
+    const jump = shed === 0 && db - dbBefore > 0.1;
+    if (steady(r, memo, 'crawl', db > 0.7 || jump)) next = Math.min(1, shed + (db > 0.9 || jump ? 0.5 : 0.25));
+    else next = db < 0.45 ? Math.max(0, shed - 0.25) : shed;
+  }
+  set(r, out, 'shedLowPriority', next);
+  // A rollback's switch empties the part of the cache the removed build filled: the heavy feature (a third query
+  // per request) goes off the minute before it; it also goes off while the database is critical, and comes back
+  // once the database has room again.
   const switching = r.view.detail.rollbackMinutesLeft === 1;
   if (switching || steady(r, memo, 'dbCrit', db > 0.97)) {
     set(r, out, 'heavyFeature', false);
@@ -119,8 +140,9 @@ export const traffic: Brain = (r, memo0) => {
 };
 
 /**
- * Release: after each deploy watch the error rate; roll back a build that raises it, and leave a good one
- * alone (a rollback empties the cache the build filled). Careless: rolls back at every deploy.
+ * Release: after each deploy watch the error rate; roll back a build that raises it, and leave one that fails
+ * nothing alone (a rollback pays for a second fleet and empties the cache the build filled, and a good build
+ * rolled back has to ship again). Careless: rolls back at every deploy.
  */
 export const release: Brain = (r, memo0) => {
   const memo = { ...memo0 };
@@ -135,8 +157,10 @@ export const release: Brain = (r, memo0) => {
     if (has(r, 'deploy')) out.push({ key: 'rollback', value: PRESS });
     return { changes: out, memo };
   }
-  // A bad build's errors are 5 % of its share of the traffic: a tenth of a percent is already its mark.
-  const suspicious = share > 0 && err > 0.004 * share + 0.0005;
+  // A bad build fails several percent of the answers on its share of the traffic: a tenth of a percent is already
+  // its mark — unless the fleet or the database is overloaded, whose errors are not the build's.
+  const overloaded = ind(r, 'utilization') > 0.97 || ind(r, 'dbLoad') > 0.97;
+  const suspicious = share > 0 && !overloaded && err > 0.004 * share + 0.0005;
   if (memo.pressed !== true && steady(r, memo, 'bad', suspicious)) {
     out.push({ key: 'rollback', value: PRESS });
     memo.pressed = true;

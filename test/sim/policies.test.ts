@@ -19,6 +19,7 @@ import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
 import { evaluateRound } from '../../shared/sim/score.ts';
 import type { SimModel, Snapshot } from '../../shared/sim/types.ts';
 import { webService } from '../../shared/sim/web-service/index.ts';
+import { launchStates } from './launch.ts';
 
 const SHIFTS: readonly [SimModel, string][] = [
   [paymentSwitch, 'black-friday'],
@@ -144,4 +145,51 @@ it('a team is the same round as the play runner with its seats: one code path', 
   // And with no change at all, the round is doing nothing.
   const nothing = runRound(paymentSwitch, { scenario: 'black-friday', seed: 8, noise: true, minutes: 60 }).snapshots;
   expect(playTeam(paymentSwitch, { scenario: 'black-friday', ...spec(8) }, []).snapshots).toEqual(nothing);
+});
+
+describe('the web service’s careful seats read their desk before acting (product launch, seeds 1–5)', () => {
+  const rounds = [1, 2, 3, 4, 5].map((seed) => {
+    const { snapshots, applied } = playTeam(
+      webService,
+      { scenario: 'product-launch', ...spec(seed) },
+      teamOf(webService, 'careful', 0, seed),
+    );
+    // The round's states, to know which build each rollback met.
+    return { seed, snapshots, applied, states: launchStates(seed, applied) };
+  });
+
+  it('the release rolls back the bad builds it meets and never a good one', () => {
+    let bad = 0;
+    for (const { applied, states } of rounds)
+      for (const c of applied.filter((x) => x.key === 'rollback')) {
+        const { train, episodes } = states[c.minute - 1];
+        expect(train.current, `a rollback at minute ${c.minute} met a build`).not.toBeNull();
+        expect(episodes.builds[train.current!].bad, `minute ${c.minute}`).toBe(true);
+        bad++;
+      }
+    expect(bad).toBeGreaterThanOrEqual(15);
+  });
+
+  it('traffic sheds only while a crawler runs or fades, and less than everything when the database has room', () => {
+    let partial = 0;
+    for (const { snapshots } of rounds) {
+      let crawling = false;
+      let end = -99;
+      for (const s of snapshots) {
+        if (s.events.some((e) => e.kind === 'crawler-start')) crawling = true;
+        if (s.events.some((e) => e.kind === 'crawler-end')) {
+          crawling = false;
+          end = s.minute;
+        }
+        const shed = s.controls.shedLowPriority as number;
+        if (shed > 0) expect(crawling || s.minute - end <= 3, `seed minute ${s.minute}`).toBe(true);
+        if (shed > 0 && shed < 1) partial++;
+      }
+    }
+    expect(partial).toBeGreaterThan(0);
+  });
+
+  it('the fleet hands the next shift a fleet of normal size', () => {
+    for (const { snapshots } of rounds) expect(snapshots[60].indicators.instancesServing).toBeLessThanOrEqual(10);
+  });
 });

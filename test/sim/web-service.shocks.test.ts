@@ -6,6 +6,7 @@ import { PRESS, type ScheduledChange, type Snapshot } from '../../shared/sim/typ
 import { BASE_RATE, DB_CAPACITY_QPS } from '../../shared/sim/web-service/constants.ts';
 import { webService } from '../../shared/sim/web-service/index.ts';
 import { crawlRate, dbCapacity, ramp, surgeFactor, type Shocks } from '../../shared/sim/web-service/shocks.ts';
+import { deploys, launchStates } from './launch.ts';
 
 const SEEDS = [1, 2, 3, 4, 5];
 
@@ -229,5 +230,50 @@ describe('web service: full shifts', () => {
       // A crawler comes after the primary is back, big enough to saturate even the full database.
       expect(sh.crawlRate).toBeGreaterThanOrEqual(1.2 * BASE_RATE);
     }
+  });
+});
+
+describe('web service: the product launch’s release train', () => {
+  it('seven builds in a drawn order, five of them bad, each bad one failing a drawn 6–12 % of its answers', () => {
+    for (const seed of SEEDS) {
+      const { builds } = launchStates(seed)[0].episodes;
+      expect(builds).toHaveLength(7);
+      expect(builds.filter((b) => b.bad)).toHaveLength(5);
+      for (const b of builds) {
+        if (b.bad) expect(b.error).toBeGreaterThanOrEqual(0.06);
+        expect(b.error).toBeLessThanOrEqual(b.bad ? 0.12 : 0);
+      }
+      for (let k = 1; k < builds.length; k++) expect(builds[k].at - builds[k - 1].at).toBeGreaterThanOrEqual(6);
+    }
+    // The order is the seed's: not every seed starts with the same kind of build.
+    expect(new Set(SEEDS.map((seed) => launchStates(seed)[0].episodes.builds[0].bad)).size).toBe(2);
+  });
+
+  it('a good build is promoted without an error; a bad one fails its share, gets worse and holds the train', () => {
+    // Seed 4 opens with a good build, seed 1 with a bad one (both before the first surge).
+    const good = launchStates(4);
+    const g = deploys(good)[0];
+    expect(good[g].episodes.builds[good[g].train.current!].bad).toBe(false);
+    expect(good[g].snapshot.indicators.errorRate).toBe(0);
+    expect(good[g + 6].snapshot.events.map((e) => e.kind)).toContain('deploy-done');
+    const bad = launchStates(1);
+    const b = deploys(bad)[0];
+    const build = bad[b].episodes.builds[bad[b].train.current!];
+    expect(build.bad).toBe(true);
+    expect(bad[b].snapshot.indicators.errorRate).toBeCloseTo(0.2 * build.error, 6);
+    // Left in place it reaches every answer, then gets worse; nothing else ships behind it.
+    expect(bad[b + 12].snapshot.indicators.badBuildShare).toBe(1);
+    expect(deploys(bad)).toEqual([b]);
+  });
+
+  it('a rolled-back bad build is gone; a rolled-back good build has to ship again', () => {
+    // Roll back the first build the minute after it shows: the switch comes 5 minutes later, the train pauses 3.
+    const bad = launchStates(1, [press('rollback', deploys(launchStates(1))[0] + 1)]);
+    const [b1, b2] = deploys(bad);
+    expect(bad[b2].train.current).toBe(bad[b1].train.current! + 1);
+    const good = launchStates(4, [press('rollback', deploys(launchStates(4))[0] + 1)]);
+    const [g1, g2] = deploys(good);
+    expect(g2).toBe(g1 + 1 + 5 + 3);
+    expect(good[g2].train.current).toBe(good[g1].train.current);
   });
 });

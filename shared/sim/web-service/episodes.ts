@@ -30,9 +30,10 @@ export type EpisodeSpec =
   | { kind: 'no-autoscaler'; start: StartSpec; length: Range }
   /**
    * The release train: `count` builds, one every `every` minutes from `start` once the last is settled;
-   * `bad` of them carry the seed's defect (errors and CPU on their share), in an order drawn from the seed.
+   * `bad` of them carry the seed's defect (CPU on their share, and a drawn share `error` of their answers
+   * failing), in an order drawn from the seed.
    */
-  | { kind: 'train'; start: Range; every: Range; count: number; bad: number };
+  | { kind: 'train'; start: Range; every: Range; count: number; bad: number; error: Range };
 
 export interface Episode {
   kind: Exclude<EpisodeSpec['kind'], 'train'>;
@@ -50,18 +51,19 @@ export interface Episode {
 export interface Build {
   at: number;
   bad: boolean;
+  /** Share of the answers a bad build fails once it is rolled out (0 for a good build). */
+  error: number;
 }
 
-/** [design] Share of a shift's bad build's answers that fail once it is rolled out: the seed's bad build. */
-export const TRAIN_BUILD_ERROR = 0.06;
 /** [design] A bad build left in place gets worse (leaks, retries piling up): its error share grows by this part of itself each minute after its rollout, up to TRAIN_BUILD_ERROR_MAX. */
 export const TRAIN_LEAK = 0.15;
 export const TRAIN_BUILD_ERROR_MAX = 0.4;
 
-/** The current bad build's error share at minute m: it grows each minute it has stayed after its rollout. */
-export function trainBuildError(t: Train, m: number): number {
+/** The current build's error share at minute m: a bad build's grows each minute it has stayed after its rollout. */
+export function trainBuildError(ep: Episodes, t: Train, m: number): number {
+  if (t.current === null) return 0;
   const stayed = Math.max(0, m - t.since - 1 / ROLLOUT_PER_MIN);
-  return Math.min(TRAIN_BUILD_ERROR_MAX, TRAIN_BUILD_ERROR * (1 + TRAIN_LEAK * stayed));
+  return Math.min(TRAIN_BUILD_ERROR_MAX, ep.builds[t.current].error * (1 + TRAIN_LEAK * stayed));
 }
 
 export interface Episodes {
@@ -96,13 +98,9 @@ export function drawEpisodes(specs: readonly EpisodeSpec[], d: Draw, noise: bool
     if (e.kind === 'train') {
       let at = d.int(e.start[0], e.start[1]);
       const flags = Array.from({ length: e.count }, (_, k) => k < e.bad);
-      // A drawn order: Fisher–Yates with the draws in sequence.
-      for (let k = flags.length - 1; k > 0; k--) {
-        const j = d.int(0, k);
-        [flags[k], flags[j]] = [flags[j], flags[k]];
-      }
+      shuffle(flags, d);
       for (const bad of flags) {
-        builds.push({ at, bad });
+        builds.push({ at, bad, error: bad ? d.real(e.error[0], e.error[1]) : 0 });
         at += d.int(e.every[0], e.every[1]);
       }
       continue;
@@ -144,6 +142,14 @@ export function drawEpisodes(specs: readonly EpisodeSpec[], d: Draw, noise: bool
     }
   }
   return { episodes, builds };
+}
+
+/** A drawn order: Fisher–Yates with the draws in sequence. */
+function shuffle<T>(xs: T[], d: Draw): void {
+  for (let k = xs.length - 1; k > 0; k--) {
+    const j = d.int(0, k);
+    [xs[k], xs[j]] = [xs[j], xs[k]];
+  }
 }
 
 /** How far an episode has come at minute m, 0–1: up over its ramp, down over 3 minutes from its end. */
@@ -266,9 +272,13 @@ export function trainMinute(ep: Episodes, t: Train, m: number, events: SimEvent[
   return next;
 }
 
-/** The train after a rollback's switch at minute m: the current build is gone; the next waits a few minutes. */
-export function trainRolledBack(t: Train, m: number, pause: number): Train {
-  return t.current === null ? t : { current: null, since: t.since, next: t.next, dueAt: m + pause };
+/**
+ * The train after a rollback's switch at minute m: the current build is gone and the next waits a few minutes.
+ * A bad build goes back to its developers for good; a good one rolled back still has to ship, so it goes out again.
+ */
+export function trainRolledBack(ep: Episodes, t: Train, m: number, pause: number): Train {
+  if (t.current === null) return t;
+  return { current: null, since: t.since, next: ep.builds[t.current].bad ? t.next : t.current, dueAt: m + pause };
 }
 
 /** The controls a scenario's story takes away at minute m, with the reason (a message key). */

@@ -166,10 +166,10 @@ export function step(state: WebServiceState, changes: readonly ControlChange[]):
   let rolledBack = state.rolledBack;
   let train = state.train;
   if (rollbackDoneAt !== null && rollbackDoneAt <= m) {
-    if (train && train.current !== null) {
-      // The switch to the last good build: half the new build's cache entries are in a format it cannot read.
+    if (ep && train && train.current !== null) {
+      // The switch to the last good build: part of the new build's cache entries are in a format it cannot read.
       warm *= 1 - KEY_CHANGE_SHARE * trainShare(train, m - 1);
-      train = trainRolledBack(train, m, TRAIN_PAUSE);
+      train = trainRolledBack(ep, train, m, TRAIN_PAUSE);
     }
     // The switch removes the bad build only once it has been live; before the deploy it only cost money.
     if (sh.deployAt !== null && m > sh.deployAt && !rolledBack) {
@@ -214,7 +214,7 @@ export function step(state: WebServiceState, changes: readonly ControlChange[]):
       ...(ep && train
         ? {
             badBeta: train.current !== null && ep.builds[train.current].bad ? share : 0,
-            buildError: trainBuildError(train, m),
+            buildError: trainBuildError(ep, train, m),
           }
         : {}),
       warmUpEndsAt,

@@ -5,9 +5,10 @@
 import { shellLine } from '../../design/play.ts';
 
 export const PLAYS: Readonly<Record<string, readonly string[]>> = {
-  // The fleet and a long TTL for each announced surge, both back after it; the warm-up job after each flush,
-  // each rollback's switch and at each surge's new pages; the crawler shed while it runs; the feature off
-  // while the database is near its limit; a rollback whenever the errors climb.
+  // The fleet and a long TTL for each announced surge, both back after it (a normal fleet for the next shift);
+  // the warm-up job at each surge's new pages, after each flush and each rollback's switch; most of the
+  // low-priority traffic shed while a swarm of crawlers runs; the feature off while the database is near its
+  // limit; a rollback whenever the errors climb (a good build raises none).
   'product-launch': [
     '--each',
     'surge-announced',
@@ -15,8 +16,11 @@ export const PLAYS: Readonly<Record<string, readonly string[]>> = {
     'cacheTtlS=200',
     '--each',
     'surge-end',
-    'minInstances=10',
+    'minInstances=9',
     'cacheTtlS=60',
+    '--each',
+    'surge-start',
+    'warmUp=press',
     '--each',
     'cache-flush+1',
     'warmUp=press',
@@ -24,19 +28,16 @@ export const PLAYS: Readonly<Record<string, readonly string[]>> = {
     'rollback-done',
     'warmUp=press',
     '--each',
-    'surge-start',
-    'warmUp=press',
-    '--each',
     'crawler-start',
-    'shedLowPriority=1',
+    'shedLowPriority=0.6',
     '--each',
-    'crawler-end',
+    'crawler-end+1',
     'shedLowPriority=0',
     '--each',
     'dbLoad>0.9',
     'heavyFeature=off',
     '--each',
-    'dbLoad<0.7',
+    'dbLoad<0.6',
     'heavyFeature=on',
     '--each',
     'errorRate>0.01',

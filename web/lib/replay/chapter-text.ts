@@ -32,6 +32,10 @@ const titles: Record<string, (p: Count) => string> = {
   'instances-ready': m.chapter_instances_ready,
   'rollback-done': m.chapter_rollback_done,
   'warmup-done': m.chapter_warmup_done,
+  'surge-announced': m.chapter_surge_announced,
+  'deploy-done': m.chapter_deploy_done,
+  'autoscaler-away': m.chapter_autoscaler_away,
+  'autoscaler-back': m.chapter_autoscaler_back,
 };
 
 export function chapterTitle(sim: Sim, scenario: string, c: Chapter): string {

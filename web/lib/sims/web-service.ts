@@ -55,6 +55,7 @@ export const webServiceText: SimText = {
         hitRatio: m.ws_goal_product_launch_hitRatio,
         recommendations: m.ws_goal_product_launch_recommendations,
         throttled: m.ws_goal_product_launch_throttled,
+        handover: m.ws_goal_product_launch_handover,
       },
     },
     'bad-deploy': {
