@@ -20,6 +20,8 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   ROOM_LOCKED: 403,
   ROOM_CLOSED: 410,
   ROOM_QUOTA: 409,
+  ROUND_LIMIT: 409,
+  STORAGE_QUOTA: 409,
   BAD_TOKEN: 401,
   BAD_STATE: 409,
 };

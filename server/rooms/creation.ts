@@ -4,6 +4,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { CODE_ALPHABET, CODE_LENGTH } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { KeyedLimiter, type BucketConfig } from '../lib/limiter.ts';
+import { DEFAULT_ROUND_LIMITS, type Requester, type RoundLimits } from './quotas.ts';
 import type { RoomDeps } from './room.ts';
 
 export function newSecret(): string {
@@ -27,6 +28,8 @@ export interface RoomLimits {
   liveWindowMs: number;
   /** How long after its last round ended a room is still shown to anonymous viewers and new students. */
   viewerWindowMs: number;
+  /** Rounds started per teacher and per address, and the team-minutes a teacher's rooms may keep (quotas.ts). */
+  rounds: RoundLimits;
 }
 export const DEFAULT_ROOM_LIMITS: RoomLimits = {
   // 30 in a burst, then one every 20 s (30 per 10 minutes).
@@ -34,12 +37,8 @@ export const DEFAULT_ROOM_LIMITS: RoomLimits = {
   liveRooms: 40,
   liveWindowMs: 24 * 3600_000,
   viewerWindowMs: 3600_000,
+  rounds: DEFAULT_ROUND_LIMITS,
 };
-
-/** Who asks for a new room: the address it came from (limited), when known. */
-export interface Requester {
-  address?: string;
-}
 
 /** The creation limits of one process's rooms (RoomManager's new rooms and what-if forks). */
 export class CreationGate {

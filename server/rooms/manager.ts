@@ -5,23 +5,16 @@
 // claimed when created or loaded, and dropped here when another process has taken it.
 import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { RoomView, RoundConfig } from '../../shared/protocol/types.ts';
+import type { ClockAction, RoomView, RoundConfig } from '../../shared/protocol/types.ts';
 import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Write } from '../db/writes.ts';
 import type { RoomRecord, RoundRecord } from '../db/records.ts';
 import type { Timer } from '../lib/clock.ts';
 import type { ConfigPatch } from './commands.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
-import {
-  CreationGate,
-  DEFAULT_ROOM_LIMITS,
-  hashSecret,
-  newCode,
-  newSecret,
-  type Requester,
-  type RoomLimits,
-} from './creation.ts';
+import { CreationGate, DEFAULT_ROOM_LIMITS, hashSecret, newCode, newSecret, type RoomLimits } from './creation.ts';
 import { makeFork } from './fork.ts';
+import { type Requester, RoundQuotas } from './quotas.ts';
 import { loadRoom } from './load.ts';
 import { type Loaded, recoverRooms } from './recover.ts';
 import { NotOwnerError, type Ownership, type RoomGuard } from './ownership.ts';
@@ -45,6 +38,7 @@ export class RoomManager {
   private stopping = false;
   private sweepTimer: Timer | null = null;
   private readonly gate: CreationGate;
+  private readonly quotas: RoundQuotas;
 
   constructor(
     readonly deps: RoomDeps,
@@ -53,6 +47,18 @@ export class RoomManager {
     readonly ownership: Ownership | null = null,
   ) {
     this.gate = new CreationGate(deps, limits);
+    this.quotas = new RoundQuotas(deps, limits.rounds);
+  }
+
+  /**
+   * A teacher's clock action is about to be dispatched: a start is refused past the round allowances of the teacher
+   * and of the address it came from, or past the teacher's storage quota (quotas.ts). Nothing is taken for an action
+   * the round's state refuses anyway.
+   */
+  async allowClock(room: Room, action: ClockAction, from: Requester = {}): Promise<void> {
+    if (action !== 'start' || room.round.state !== 'lobby') return;
+    const { config } = room.state;
+    await this.quotas.allowStart(room.teacherId, from, config.teamCount, room.round.minutes);
   }
 
   private async stored(writes: readonly Write[]): Promise<void> {
@@ -288,6 +294,8 @@ export class RoomManager {
     pending: readonly ScheduledChange[] = [],
   ): Promise<{ code: string; roundId: number; room: RoomView }> {
     this.gate.allow(from, teacherId);
+    // The fork keeps the team's minutes up to `minute`.
+    await this.quotas.withinStorage(teacherId, minute + 1);
     return this.gate.withinQuota(teacherId, () =>
       makeFork(
         this.deps,

@@ -12,6 +12,10 @@ export const ErrorCode = {
   ROOM_CLOSED: 'ROOM_CLOSED',
   /** The teacher has too many rooms not finished (new rooms and what-ifs alike). */
   ROOM_QUOTA: 'ROOM_QUOTA',
+  /** The room has had as many rounds as one room keeps (LIMITS.roundsPerRoom). */
+  ROUND_LIMIT: 'ROUND_LIMIT',
+  /** The teacher's rooms hold as many recorded team-minutes as one teacher may keep. */
+  STORAGE_QUOTA: 'STORAGE_QUOTA',
   TEAM_FULL: 'TEAM_FULL',
   BAD_TOKEN: 'BAD_TOKEN',
   BAD_KEY: 'BAD_KEY',

@@ -22,6 +22,8 @@ export const LIMITS = {
   messageLength: 200,
   /** Messages a round keeps; the teacher is refused past it. */
   messagesPerRound: 500,
+  /** Rounds one room keeps: past it, the teacher opens a new room (ROUND_LIMIT). */
+  roundsPerRoom: 100,
 } as const;
 
 /** What the teacher sets for the next round (and what the current one was started with). */
@@ -319,6 +321,13 @@ export interface HistoryRoom {
   code: string;
   createdAt: number;
   rounds: HistoryRound[];
+}
+
+/** One page of a teacher's history (`GET /api/teacher/rooms`): rooms newest first; `next` asks for the older ones. */
+export interface HistoryPage {
+  rooms: HistoryRoom[];
+  /** The `before` of the next page, or null when these are the oldest rooms. */
+  next: string | null;
 }
 
 export interface ReplayTeam {

@@ -17,6 +17,8 @@ const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
   ROOM_LOCKED: m.err_ROOM_LOCKED,
   ROOM_CLOSED: m.err_ROOM_CLOSED,
   ROOM_QUOTA: m.err_ROOM_QUOTA,
+  ROUND_LIMIT: m.err_ROUND_LIMIT,
+  STORAGE_QUOTA: m.err_STORAGE_QUOTA,
   TEAM_FULL: m.err_TEAM_FULL,
   BAD_TOKEN: m.err_BAD_TOKEN,
   BAD_KEY: m.err_BAD_KEY,
