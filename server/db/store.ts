@@ -70,7 +70,7 @@ export interface Store {
   /** The teams that play a round, by index. */
   roundTeams(roundId: number): Promise<RoundTeamRecord[]>;
 
-  /** In arrival order (by id). */
+  /** In the order the room took them (by `seq`). */
   changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]>;
   /** By team, then minute. */
   snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]>;
@@ -179,6 +179,7 @@ const whatIf = (v: unknown) => (v === null || v === undefined ? null : parse<Tea
 function changeRecord(c: Row): ChangeRecord {
   return {
     id: num(c.id),
+    seq: num(c.seq),
     roundId: num(c.round_id),
     teamId: num(c.team_id),
     minute: num(c.minute),
@@ -313,11 +314,11 @@ export class SqlStore implements Store {
   changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]> {
     return only
       ? this.many(
-          'SELECT * FROM changes WHERE round_id = ? AND team_id = ? AND minute <= ? ORDER BY id',
+          'SELECT * FROM changes WHERE round_id = ? AND team_id = ? AND minute <= ? ORDER BY seq, id',
           [roundId, only.teamId, only.upToMinute],
           changeRecord,
         )
-      : this.many('SELECT * FROM changes WHERE round_id = ? ORDER BY id', [roundId], changeRecord);
+      : this.many('SELECT * FROM changes WHERE round_id = ? ORDER BY seq, id', [roundId], changeRecord);
   }
   snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]> {
     let where = 'round_id = ?';
@@ -377,7 +378,7 @@ export class SqlStore implements Store {
     );
   }
   messagesOfRound(roundId: number): Promise<TeacherMessage[]> {
-    return this.many('SELECT * FROM messages WHERE round_id = ? ORDER BY id', [roundId], (m) => ({
+    return this.many('SELECT * FROM messages WHERE round_id = ? ORDER BY at, id', [roundId], (m) => ({
       id: num(m.id),
       roundId: num(m.round_id),
       teamId: numOrNull(m.team_id),

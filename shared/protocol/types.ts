@@ -107,6 +107,11 @@ export interface ChangeAuthor {
 /** A control change: recorded when received, applied at the start of `minute`. */
 export interface ChangeRecord {
   id: number;
+  /**
+   * Its place among the round's changes, in the order the room took them: the changes of one minute apply in this
+   * order (the last one of a control wins). Ids are not: in cluster mode each process draws them in blocks.
+   */
+  seq: number;
   roundId: number;
   teamId: number;
   minute: number;

@@ -78,7 +78,7 @@ function nextRound(d: Draft, ctx: TransitionCtx): void {
     teams: new Map(),
     finishedAt: null,
   });
-  d.patchRound({ roleChanges: AppendOnly.of(), members: new Map(), messages: AppendOnly.of() });
+  d.patchRound({ roleChanges: AppendOnly.of(), members: new Map(), messages: AppendOnly.of(), changeSeq: 0 });
   d.send({ kind: 'room' });
 }
 

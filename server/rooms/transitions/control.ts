@@ -51,6 +51,7 @@ export const control: Transition<'control'> = (s, cmd, ctx) => {
   if (!p || !run) throw new Error(`room ${s.code}: team ${teamId} vanished while checking a change`);
   const change: ChangeRecord = {
     id: ctx.ids.next('changes'),
+    seq: r.changeSeq + 1,
     roundId: r.id,
     teamId,
     minute: r.minute + 1,
@@ -61,7 +62,7 @@ export const control: Transition<'control'> = (s, cmd, ctx) => {
   };
   const teams = new Map(r.teams).set(teamId, { ...run, changes: run.changes.append(change) });
   return {
-    next: { ...s, round: { ...r, teams } },
+    next: { ...s, round: { ...r, teams, changeSeq: change.seq } },
     writes: [{ op: 'insertChanges', changes: [change] }],
     messages: [emit({ kind: 'team', teamId }, 'pending', change), emit({ kind: 'teacher' }, 'pending', change)],
     reply: change,

@@ -33,7 +33,7 @@ export class DeskState {
     this.roundId = h.roundId;
     this.teamId = h.teamId;
     this.snapshots = h.snapshots;
-    this.changes = [...h.changes].sort((a, b) => a.id - b.id);
+    this.changes = [...h.changes].sort((a, b) => a.seq - b.seq);
     this.roleChanges = h.roleChanges;
     this.progress = h.progress;
     this.score = h.score;
