@@ -44,6 +44,11 @@ export interface Store {
    * owner's last commit), or undefined when the room is missing or a token at least as high is stored.
    */
   claimRoom(roomId: number, token: number): Promise<RoomRecord | undefined>;
+  /**
+   * Cluster mode: moves the room's fence from `from` to `to` only if `from` is still the stored one (the owner takes
+   * its lease again after an outage of Redis); false when another process has stored its own meanwhile.
+   */
+  retakeRoom(roomId: number, from: number, to: number): Promise<boolean>;
   /** Rooms whose latest round is running (cluster mode: the rooms a process must take when nobody holds them). */
   roomsInPlay(): Promise<RoomRecord[]>;
 
@@ -239,6 +244,15 @@ export class SqlStore implements Store {
       [token, roomId, token],
       roomRecord,
     );
+  }
+
+  async retakeRoom(roomId: number, from: number, to: number): Promise<boolean> {
+    const row = await this.one(
+      'UPDATE rooms SET fence = ? WHERE id = ? AND fence = ? RETURNING id',
+      [to, roomId, from],
+      (r) => num(r.id),
+    );
+    return row !== undefined;
   }
 
   roomsInPlay(): Promise<RoomRecord[]> {

@@ -24,6 +24,9 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   STORAGE_QUOTA: 409,
   BAD_TOKEN: 401,
   BAD_STATE: 409,
+  // Transient: nothing changed, and the same request may succeed in a moment.
+  STORAGE_FAILED: 503,
+  UNAVAILABLE: 503,
 };
 
 export function sendError(reply: FastifyReply, e: ClassroomError): FastifyReply {

@@ -1,5 +1,5 @@
 // HTTP routes for rooms: creation (limited per address and per teacher, with what-if forks, by the
-// room manager), public look-up by code, health. Bodies and parameters are checked by their zod route
+// room manager) and the public look-up by code. Bodies and parameters are checked by their zod route
 // schemas before a handler runs (errors.ts shapes the answer).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -63,11 +63,4 @@ export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpL
       };
     },
   );
-
-  // 503 when the database is damaged or cannot be written, so a supervisor or a load balancer notices.
-  app.get('/api/health', async (_req, reply) => {
-    const database = await app.dbHealth.status();
-    const ok = database.intact && database.writable;
-    return reply.code(ok ? 200 : 503).send({ ok, rooms: app.rooms.all().length, database });
-  });
 }

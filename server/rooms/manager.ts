@@ -17,7 +17,7 @@ import { makeFork } from './fork.ts';
 import { type Requester, RoundQuotas } from './quotas.ts';
 import { loadRoom } from './load.ts';
 import { type Loaded, recoverRooms } from './recover.ts';
-import { NotOwnerError, type Ownership, type RoomGuard } from './ownership.ts';
+import { type GuardEvents, NotOwnerError, type Ownership, type RoomGuard, unsure } from './ownership.ts';
 import { Room, type RoomDeps } from './room.ts';
 import { sweepIdle } from './sweep.ts';
 import { openRoom } from './transitions/open.ts';
@@ -35,7 +35,7 @@ export class RoomManager {
   /** Rooms being created: a stop waits for them, so that none is added after the rooms were closed. */
   private creating = new Set<Promise<unknown>>();
   /** Set when the process begins to stop: no room is loaded, taken or created from then on. */
-  private stopping = false;
+  private halting = false;
   private sweepTimer: Timer | null = null;
   private readonly gate: CreationGate;
   private readonly quotas: RoundQuotas;
@@ -85,7 +85,7 @@ export class RoomManager {
     teacherKey?: string,
     from: Requester = {},
   ): Promise<{ room: Room; teacherKey: string }> {
-    if (this.stopping) throw stoppingError();
+    if (this.halting) throw stoppingError();
     const config = resolveConfig(DEFAULT_CONFIG, patch);
     const created = (async () => {
       const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
@@ -132,7 +132,19 @@ export class RoomManager {
 
   /** Cluster mode: the lease of a room being created (its code is new). */
   private claimNew(code: string): Promise<RoomGuard | null> {
-    return this.ownership ? this.ownership.claimNew(code, (why) => this.drop(code, why)) : Promise.resolve(null);
+    return this.ownership ? this.ownership.claimNew(code, this.guardEvents(code)) : Promise.resolve(null);
+  }
+
+  /** What the room's guard says (cluster mode): lost to another process, or whether this process can be sure of it. */
+  private guardEvents(code: string): GuardEvents {
+    return {
+      lost: (why) => this.drop(code, why),
+      sure: (held) => {
+        const room = this.rooms.get(code);
+        if (held) room?.release();
+        else room?.hold(unsure());
+      },
+    };
   }
 
   /** Stores a new room's writes (with its fence in cluster mode); the claim is given up if that fails. */
@@ -155,7 +167,7 @@ export class RoomManager {
     let failover = false;
     if (this.ownership) {
       // Fenced before it is read: whatever the previous owner committed is in what is read, and nothing later can be.
-      const claim = await this.ownership.claim(found, (why) => this.drop(found.code, why));
+      const claim = await this.ownership.claim(found, this.guardEvents(found.code));
       ({ guard, row } = claim);
       failover = claim.recent;
     }
@@ -193,7 +205,7 @@ export class RoomManager {
     if (inMemory) return Promise.resolve(inMemory);
     let p = this.loading.get(row.code);
     if (!p) {
-      if (this.stopping) return Promise.reject(stoppingError());
+      if (this.halting) return Promise.reject(stoppingError());
       p = this.load(row, read).finally(() => this.loading.delete(row.code));
       this.loading.set(row.code, p);
     }
@@ -322,13 +334,18 @@ export class RoomManager {
     await Promise.all(this.all().map((r) => r.settled()));
   }
 
+  /** The process has begun to stop (stopTaking). */
+  get stopping(): boolean {
+    return this.halting;
+  }
+
   /**
    * The process begins to stop: from now on no room is loaded (a reconnecting student, an ask forwarded here, a
    * room nobody holds in cluster mode), nor created; asks for them get a transient error. The rooms held go on
    * until close().
    */
   stopTaking(): void {
-    this.stopping = true;
+    this.halting = true;
   }
 
   /** Drops rooms nobody has used for `idleMs` from memory; they reload from the database when needed. */

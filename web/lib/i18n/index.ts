@@ -37,6 +37,7 @@ const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
   REMOVED: m.err_REMOVED,
   TICK_FAILED: m.err_TICK_FAILED,
   STORAGE_FAILED: m.err_STORAGE_FAILED,
+  UNAVAILABLE: m.err_UNAVAILABLE,
   INTERNAL: m.err_INTERNAL,
   TIMEOUT: m.err_TIMEOUT,
   NETWORK: m.err_NETWORK,
@@ -49,6 +50,9 @@ export function errorText(code: string): string {
 // Notices that are not errors of a request (typed: a new notice code without words fails the check).
 const notices: Record<NoticeCode, () => string> = {
   SERVER_STOPPING: m.notice_SERVER_STOPPING,
+  STORAGE_UNAVAILABLE: m.notice_STORAGE_UNAVAILABLE,
+  CLUSTER_UNAVAILABLE: m.notice_CLUSTER_UNAVAILABLE,
+  RESUMED: m.notice_RESUMED,
 };
 /** A `notice` from the server in words: its own, or its error code's. */
 export function noticeText(code: string): string {
