@@ -231,7 +231,10 @@ export interface TeamHistory {
   progress: GoalResult[];
   score: number | null;
   ledger: LedgerFigures;
-  /** Doing nothing's and a calm hour's ledger totals for every minute of the round (0…minutes). */
+  /**
+   * Doing nothing's and a calm hour's ledger totals by minute: up to the latest minute while the round goes on (the
+   * rest would tell when each shock lands), for every minute of the round (0…minutes) once it is over.
+   */
   baseline: BaselineSeries;
 }
 export interface TeamScore {
