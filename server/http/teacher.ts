@@ -198,19 +198,29 @@ export async function teacherRoutes(
       if (round.state !== 'finished' || seed === null)
         throw new ClassroomError(ErrorCode.BAD_STATE, 'the coach opens when the round is over');
       const changes = await app.store.changesOfRound(id);
+      // Each teacher, and each student, has a share of the coach's queue; so has their address.
+      const who = {
+        asker: reader.kind === 'teacher' ? `teacher:${reader.teacherId}` : `student:${reader.player.id}`,
+        address: addressKey(req.ip),
+      };
       const teams = await Promise.all(
         teamIds.map((teamId) =>
-          coach.team(id, teamId, {
-            simulator: round.simulator,
-            scenario: round.scenario,
-            seed,
-            noise: round.noise,
-            minutes: round.minutes,
-            minute: round.minute,
-            changes: changes
-              .filter((c) => c.teamId === teamId)
-              .map((c) => ({ minute: c.minute, key: c.key, value: c.value })),
-          }),
+          coach.team(
+            id,
+            teamId,
+            {
+              simulator: round.simulator,
+              scenario: round.scenario,
+              seed,
+              noise: round.noise,
+              minutes: round.minutes,
+              minute: round.minute,
+              changes: changes
+                .filter((c) => c.teamId === teamId)
+                .map((c) => ({ minute: c.minute, key: c.key, value: c.value })),
+            },
+            who,
+          ),
         ),
       );
       return { roundId: id, teams };
