@@ -227,20 +227,28 @@ export async function teacherRoutes(
     },
   );
 
-  app.post('/api/rounds/:id/fork', { schema: { params: roundParams, body: forkBody } }, async (req, reply) => {
-    const { teamId, minute, changes } = req.body;
-    const fork = await app.rooms.fork(
-      await teacherOf(req),
-      req.params.id,
-      teamId,
-      minute,
-      { address: addressKey(req.ip) },
-      changes ?? [],
-    );
-    // The origin's replay now lists one more fork.
-    cache.clear();
-    return reply.code(201).send(fork);
-  });
+  // The key and the creation allowance are checked as the request arrives, before its body (up to 500 changes) is
+  // read and checked: a refused fork costs next to nothing.
+  const forkAllowed = async (req: FastifyRequest) =>
+    app.rooms.checkCreation({ address: addressKey(req.ip) }, await teacherOf(req));
+  app.post(
+    '/api/rounds/:id/fork',
+    { onRequest: forkAllowed, schema: { params: roundParams, body: forkBody } },
+    async (req, reply) => {
+      const { teamId, minute, changes } = req.body;
+      const fork = await app.rooms.fork(
+        await teacherOf(req),
+        req.params.id,
+        teamId,
+        minute,
+        { address: addressKey(req.ip) },
+        changes ?? [],
+      );
+      // The origin's replay now lists one more fork.
+      cache.clear();
+      return reply.code(201).send(fork);
+    },
+  );
 
   // minutes.csv, changes.csv, scores.csv, or all.zip (the three in one); ?lang= names the columns' language.
   app.get(

@@ -55,14 +55,23 @@ export class CreationGate {
 
   /** Takes one room creation from the address's allowance, then from the teacher's; refused by the first that has none left. */
   allow(from: Requester, teacherId?: number): void {
+    this.check(from, teacherId);
+    if (from.address !== undefined) this.creations.take(`a:${from.address}`);
+    if (teacherId !== undefined) this.creations.take(`t:${teacherId}`);
+  }
+
+  /**
+   * Refuses, taking nothing, when the address or the teacher has no room creation left: asked before a request's
+   * body is read, so that a refused what-if of 500 changes costs no parsing and no checking.
+   */
+  check(from: Requester, teacherId?: number): void {
     const refuse = (limit: string, who: string) => {
       this.deps.metrics?.rateLimited(limit);
       return new ClassroomError(ErrorCode.RATE_LIMITED, `too many new rooms from ${who}: wait a little`);
     };
-    if (from.address !== undefined && !this.creations.take(`a:${from.address}`))
+    if (from.address !== undefined && !this.creations.has(`a:${from.address}`))
       throw refuse('rooms:address', 'this address');
-    if (teacherId !== undefined && !this.creations.take(`t:${teacherId}`))
-      throw refuse('rooms:teacher', 'this teacher');
+    if (teacherId !== undefined && !this.creations.has(`t:${teacherId}`)) throw refuse('rooms:teacher', 'this teacher');
   }
 
   /** Runs `fn` after the teacher's previous creation, refused when they have too many rooms not finished. */

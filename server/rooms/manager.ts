@@ -279,6 +279,11 @@ export class RoomManager {
     );
   }
 
+  /** Refused (RATE_LIMITED), taking nothing, when the address or the teacher can make no room now (creation.ts). */
+  checkCreation(from: Requester, teacherId?: number): void {
+    this.gate.check(from, teacherId);
+  }
+
   /** The teacher a key belongs to. Keys are 256-bit secrets looked up by hash: comparing ids leaks nothing useful. */
   private teacherOf(key: string): Promise<number | undefined> {
     return this.deps.store.teacherByKeyHash(hashSecret(key));
