@@ -1,7 +1,9 @@
 // `npm run cluster`: Opsroom's cluster mode on this machine — a PostgreSQL and a Redis from Debian's packages on
 // loopback (durable settings, data in a temporary folder removed at the end), and two Opsroom processes on two
 // ports (PORT and PORT+1, default 3000 and 3001) sharing them. Open the teacher page on one and let students join on
-// the other; stop one process (its pid is printed) and the other takes its rooms. Ctrl-C or SIGTERM stops everything.
+// the other; stop one process (its pid is printed) and the other takes its rooms while it is started again.
+// Ctrl-C, SIGTERM or SIGHUP stops everything — through npm too: the script execs this launcher, so npm's signal
+// reaches it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { startServices } from '../cluster/services.ts';
@@ -30,9 +32,19 @@ interface Member {
   port: number;
   proc: ChildProcess;
   ready: Promise<void>;
+  startedAt: number;
+  /** Starts in a row that ended within RESTART_BACKOFF_MS of their start. */
+  quickFails: number;
 }
 
-function startMember(i: number): Member {
+/** A member that stops by itself is started again after this (doubled at each quick failure, up to a minute). */
+const RESTART_DELAY_MS = 1000;
+/** A member that ran this long before it stopped failed "slowly": the next restart waits the shortest delay again. */
+const RESTART_BACKOFF_MS = 30_000;
+/** A member that fails this many times in a row right after starting is left stopped. */
+const MAX_QUICK_FAILS = 5;
+
+function startMember(i: number, quickFails = 0): Member {
   const name = `opsroom-${i + 1}`;
   const port = base + i;
   const env: NodeJS.ProcessEnv = {
@@ -48,7 +60,8 @@ function startMember(i: number): Member {
   // The compiled server, as `npm start` runs it.
   const argv = ['--pdeathsig', 'TERM', '--', process.execPath, projectPath('dist', 'server', 'main.js')];
   const proc = spawn('setpriv', argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const ready = new Promise<void>((resolve, reject) => {
+  const member: Member = { name, port, proc, ready: Promise.resolve(), startedAt: Date.now(), quickFails };
+  member.ready = new Promise<void>((resolve, reject) => {
     for (const stream of [proc.stdout, proc.stderr]) {
       createInterface({ input: stream }).on('line', (line) => {
         process.stdout.write(`[${name}] ${line}\n`);
@@ -57,12 +70,33 @@ function startMember(i: number): Member {
     }
     proc.once('exit', (code, signal) => {
       reject(new Error(`${name} exited (${code ?? signal}) before it was ready`));
-      if (!stopping)
-        say(`${name} (pid ${proc.pid}) stopped (${code ?? signal}); the other one goes on with its rooms.`);
-      if (!stopping && members.every((m) => m.proc.exitCode !== null || m.proc.signalCode !== null)) void stop(1);
+      if (!stopping) restart(i, member, code ?? signal);
     });
   });
-  return { name, port, proc, ready };
+  member.ready.catch(() => undefined);
+  return member;
+}
+
+/** A member stopped by itself (killed, crashed): the other goes on with its rooms; this one is started again. */
+function restart(i: number, old: Member, why: string | number | null): void {
+  const quick = Date.now() - old.startedAt < RESTART_BACKOFF_MS ? old.quickFails + 1 : 0;
+  if (quick >= MAX_QUICK_FAILS) {
+    say(
+      `${old.name} (pid ${old.proc.pid}) stopped (${why}) ${quick} times in a row right after starting: left stopped.`,
+    );
+    if (members.every((m) => m.proc.exitCode !== null || m.proc.signalCode !== null)) void stop(1);
+    return;
+  }
+  const delay = Math.min(60_000, RESTART_DELAY_MS * 2 ** quick);
+  say(
+    `${old.name} (pid ${old.proc.pid}) stopped (${why}); the other one goes on with its rooms. Restarting it in ${delay / 1000} s.`,
+  );
+  setTimeout(() => {
+    if (stopping) return;
+    const m = startMember(i, quick);
+    members[i] = m;
+    m.ready.then(() => say(`${m.name} is back (pid ${m.proc.pid}): http://localhost:${m.port}`)).catch(() => undefined);
+  }, delay);
 }
 
 let stopping = false;
@@ -87,7 +121,7 @@ async function stop(code: number): Promise<never> {
   process.exit(code);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(0));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 
 // One after the other: the first migrates the database, the second finds it ready.
 for (let i = 0; i < 2; i++) {
@@ -107,4 +141,4 @@ for (const m of members) say(`  ${m.name}  http://localhost:${m.port}  (pid ${m.
 say(
   `Open the teacher page on http://localhost:${members[0].port} and let students join on http://localhost:${members[1].port}.`,
 );
-say('Ctrl-C stops everything.');
+say('A process that stops by itself is started again. Ctrl-C stops everything.');

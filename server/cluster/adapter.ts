@@ -8,6 +8,7 @@ import { createShardedAdapter } from '@socket.io/redis-adapter';
 import { Redis } from 'ioredis';
 import type { ServerOptions } from 'socket.io';
 import { withoutCredentials } from '../net/service-url.ts';
+import { unsure } from '../rooms/ownership.ts';
 
 export interface RedisAdapter {
   adapter: NonNullable<ServerOptions['adapter']>;
@@ -19,39 +20,103 @@ interface Warner {
   info(obj: object, msg?: string): void;
 }
 
+/** How long a command waits for Redis's answer before it fails (Redis hanging, not closing). */
+const COMMAND_TIMEOUT_MS = 3000;
+
+/** An error of the connection to Redis (out of reach, closed, hanging), not of a command. */
+export function isRedisUnreachable(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as NodeJS.ErrnoException).code;
+  return (
+    e.name === 'MaxRetriesPerRequestError' ||
+    /^(Connection is closed\.|Stream isn't writeable|Command timed out)/.test(e.message) ||
+    (code !== undefined && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code))
+  );
+}
+
+/** Rethrows: an error of Redis's connection as the class's pause (UNAVAILABLE, nothing changed), any other as it is. */
+export function unreachableRedis(e: unknown): never {
+  throw isRedisUnreachable(e) ? unsure() : e;
+}
+
 /**
- * A connection to Redis, connected: or an error that says which Redis could not be reached. Afterwards a lost
- * connection is said once (and its return), while ioredis reconnects by itself; commands wait meanwhile.
+ * Whether this process reaches Redis: every connection up, or not. A connection lost is said once for the
+ * process (not once per connection, nor per failed command), and so is the return of the last one; `onChange`
+ * hears both.
  */
-export async function openRedis(url: string, log?: Warner, name = 'redis'): Promise<Redis> {
-  const r = new Redis(url, { lazyConnect: true });
-  let down: Error | null = null;
+export class RedisLink {
+  private readonly down = new Set<string>();
+  private readonly listeners: ((up: boolean) => void)[] = [];
+  private closing = false;
+
+  constructor(private readonly log?: Warner) {}
+
+  get up(): boolean {
+    return this.down.size === 0;
+  }
+
+  onChange(fn: (up: boolean) => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** The process is closing its connections: that is no outage. */
+  close(): void {
+    this.closing = true;
+  }
+
+  report(connection: string, up: boolean, reason?: string): void {
+    if (this.closing) return;
+    const was = this.up;
+    if (up) this.down.delete(connection);
+    else this.down.add(connection);
+    if (was === this.up) return;
+    if (this.up) this.log?.info({ connection }, 'connected to Redis again: the rounds go on');
+    else
+      this.log?.warn(
+        { connection, reason },
+        'lost the connection to Redis: rounds wait, answers say so, until it is back (reconnecting)',
+      );
+    for (const fn of this.listeners) fn(this.up);
+  }
+}
+
+/**
+ * A connection to Redis, connected: or an error that says which Redis could not be reached. Afterwards ioredis
+ * reconnects by itself; meanwhile commands fail at once (no offline queue, so nothing waits behind an outage), and
+ * `link` hears when it goes and comes back.
+ */
+export async function openRedis(url: string, link?: RedisLink, name = 'redis'): Promise<Redis> {
+  const r = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, commandTimeout: COMMAND_TIMEOUT_MS });
+  let reason: string | undefined;
   let ready = false;
   r.on('error', (err: Error) => {
-    if (ready && !down)
-      log?.warn({ connection: name, reason: err.message }, 'lost the connection to Redis: reconnecting');
-    down = err;
+    reason = err.message;
+  });
+  r.on('close', () => {
+    if (ready) link?.report(name, false, reason);
   });
   r.on('ready', () => {
-    if (down && ready) log?.info({ connection: name }, 'connected to Redis again');
-    down = null;
     ready = true;
+    reason = undefined;
+    link?.report(name, true);
   });
   try {
     await r.connect();
   } catch (e) {
     r.disconnect();
-    throw new Error(`Redis at ${withoutCredentials(url)} cannot be reached: ${(down ?? (e as Error)).message}`);
+    throw new Error(
+      `Redis at ${withoutCredentials(url)} cannot be reached: ${(reason ? new Error(reason) : (e as Error)).message}`,
+    );
   }
   return r;
 }
 
 export async function createRedisAdapter(
   url: string,
-  opts: { channelPrefix?: string; log?: Warner } = {},
+  opts: { channelPrefix?: string; link?: RedisLink } = {},
 ): Promise<RedisAdapter> {
   const [pub, sub] = await Promise.all(
-    [openRedis(url, opts.log, 'adapter-pub'), openRedis(url, opts.log, 'adapter-sub')].map((p) =>
+    [openRedis(url, opts.link, 'adapter-pub'), openRedis(url, opts.link, 'adapter-sub')].map((p) =>
       p.catch((e: Error) => e),
     ),
   );

@@ -26,6 +26,7 @@ import {
 } from '../realtime/gate.ts';
 import type { RoomManager } from '../rooms/manager.ts';
 import { NotOwnerError } from '../rooms/ownership.ts';
+import { unreachableRedis } from './adapter.ts';
 import type { RoomLeases } from './lease.ts';
 import { NotReceivedError, RpcTimeoutError, type RpcBus } from './rpc.ts';
 
@@ -107,7 +108,7 @@ export class ClusterGate implements RoomGate {
           continue;
         }
       }
-      const holder = await this.holder(code);
+      const holder = await this.holder(code).catch(unreachableRedis);
       if (!holder || holder.node === node) {
         // Nobody holds the room: someone leaving it changes nothing; anything else takes it here.
         if (ask.type === 'leave') return undefined;
@@ -134,7 +135,7 @@ export class ClusterGate implements RoomGate {
           return undefined;
         if (e instanceof RpcTimeoutError) unanswered = holder.token;
         else if (e instanceof NotReceivedError || e instanceof NotOwnerError) await pause(attempt);
-        else throw e;
+        else unreachableRedis(e);
       }
     }
   }

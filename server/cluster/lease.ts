@@ -41,10 +41,13 @@ if token <= floor then token = floor + 1 end
 if not redis.call('SET', KEYS[1], ARGV[1] .. '#' .. token, 'NX', 'PX', ARGV[2]) then return false end
 redis.call('SET', KEYS[2], token)
 return token`;
-// KEYS: lease. ARGV: holder value, ttl. 1 when renewed, 0 when the lease is not (or no longer) the holder's.
+// KEYS: lease. ARGV: holder value, ttl. 1 when renewed, 0 when another process holds the lease, -1 when nobody does
+// (it ran out, or Redis restarted without it).
 const RENEW = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if v then return 0 end
+return -1`;
 // KEYS: lease. ARGV: holder value. 1 when released, 0 when the lease was not the holder's.
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -52,7 +55,7 @@ return 0`;
 
 interface LeaseCommands {
   opsroomLeaseAcquire(lease: string, fence: string, node: string, ttl: number, floor: number): Promise<number | null>;
-  opsroomLeaseRenew(lease: string, holder: string, ttl: number): Promise<number>;
+  opsroomLeaseRenew(lease: string, holder: string, ttl: number): Promise<1 | 0 | -1>;
   opsroomLeaseRelease(lease: string, holder: string): Promise<number>;
 }
 
@@ -108,9 +111,16 @@ export class RoomLeases {
 
   /** Extends the lease; null when it is no longer ours (expired, or taken by another process since). */
   async renew(lease: Lease): Promise<Lease | null> {
+    const r = await this.extend(lease);
+    return typeof r === 'string' ? null : r;
+  }
+
+  /** Extends the lease, or says why not: another process holds it (`taken`), or nobody does (`free`). */
+  async extend(lease: Lease): Promise<Lease | 'taken' | 'free'> {
     const sent = this.clock.now();
-    const ok = await this.redis.opsroomLeaseRenew(this.leaseKey(lease.room), holderValue(lease), this.ttlMs);
-    return ok === 1 ? { ...lease, validUntil: sent + this.ttlMs } : null;
+    const r = await this.redis.opsroomLeaseRenew(this.leaseKey(lease.room), holderValue(lease), this.ttlMs);
+    if (r === 1) return { ...lease, validUntil: sent + this.ttlMs };
+    return r === 0 ? 'taken' : 'free';
   }
 
   /** Gives the lease up (another process may take it at once); false when it was not ours any more. */
@@ -148,21 +158,37 @@ export class RoomLeases {
   }
 
   /** Renews `lease` in the background until stopped or lost (see LeaseKeeper). */
-  keep(lease: Lease, onLost: (lease: Lease, reason: string) => void): LeaseKeeper {
-    return new LeaseKeeper(this, lease, this.clock, onLost);
+  keep(lease: Lease, events: KeeperEvents | ((lease: Lease, reason: string) => void)): LeaseKeeper {
+    return new LeaseKeeper(this, lease, this.clock, typeof events === 'function' ? { lost: events } : events);
   }
 }
 
+export interface KeeperEvents {
+  /** Another process holds the lease now (or took the room meanwhile): for good. Called once. */
+  lost(lease: Lease, reason: string): void;
+  /**
+   * Nobody holds the lease any more (it ran out while Redis could not be reached, or Redis restarted without it):
+   * take it again, with a token above the old one, if the room is still this process's (its stored fence is still
+   * the old token). Resolves with the new lease, or null when the room is another process's. Without it, the lease
+   * is lost.
+   */
+  retake?(old: Lease): Promise<Lease | null>;
+  /** Whether the lease is surely held changed: false when it lapsed (Redis out of reach), true when it is again. */
+  sure?(held: boolean): void;
+}
+
 /**
- * Keeps a lease alive: renews it every third of its time to live. It is lost when a renewal says another process
- * holds it, or when its validity runs out before a renewal succeeds (Redis unreachable or hanging): `onLost` is
- * called once, and `valid()` is false from then on. The owner checks `valid()` before it commits; the fencing
- * token covers the remaining window (a commit already on its way when the lease is lost).
+ * Keeps a lease alive: renews it every third of its time to live. It is lost when Redis says another process holds
+ * it (`lost`, once). When its validity runs out before a renewal succeeds (Redis out of reach or hanging) it lapses:
+ * `valid()` is false — nothing is committed under it — but it is not given up; the renewals go on, and once Redis
+ * answers the lease is renewed, or taken again if nobody holds it (`retake`), and is sure again. The owner checks
+ * `valid()` before it commits; the fencing token covers the rest (a commit already on its way when the lease went).
  */
 export class LeaseKeeper {
   private renewTimer: Timer | null = null;
   private expiryTimer: Timer | null = null;
   private lostReason: string | null = null;
+  private lapsedAt: number | null = null;
   private stopped = false;
   private inFlight: Promise<void> | null = null;
 
@@ -170,7 +196,7 @@ export class LeaseKeeper {
     private readonly leases: RoomLeases,
     private lease: Lease,
     private readonly clock: Clock,
-    private readonly onLost: (lease: Lease, reason: string) => void,
+    private readonly events: KeeperEvents,
   ) {
     this.armExpiry();
     this.scheduleRenewal();
@@ -185,14 +211,41 @@ export class LeaseKeeper {
     return this.lostReason;
   }
 
+  /** Whether the lease ran out without news from Redis and has not been renewed since. */
+  get lapsed(): boolean {
+    return this.lapsedAt !== null;
+  }
+
   /** Whether the lease is surely still ours now. */
   valid(): boolean {
-    return this.lostReason === null && !this.stopped && this.clock.now() < this.lease.validUntil;
+    return (
+      this.lostReason === null && this.lapsedAt === null && !this.stopped && this.clock.now() < this.lease.validUntil
+    );
   }
 
   /** Resolves when the renewal under way (if any) has finished: for tests and orderly shutdown. */
   async settled(): Promise<void> {
     await this.inFlight;
+  }
+
+  /** Counts the lease as lapsed now, without waiting for its validity to run out (Redis is known to be out of reach). */
+  lapse(): void {
+    if (this.lostReason !== null || this.stopped || this.lapsedAt !== null) return;
+    this.lapsedAt = this.clock.now();
+    this.events.sure?.(false);
+  }
+
+  /** Renews the lease now (or takes it again); resolves with whether it is held. */
+  async confirm(): Promise<boolean> {
+    await this.inFlight;
+    if (this.stopped || this.lostReason !== null) return false;
+    this.clock.clearTimeout(this.renewTimer);
+    this.renewTimer = null;
+    this.inFlight = this.renewOnce().finally(() => {
+      this.inFlight = null;
+    });
+    await this.inFlight;
+    return this.valid();
   }
 
   /**
@@ -214,15 +267,14 @@ export class LeaseKeeper {
 
   private armExpiry(): void {
     this.clock.clearTimeout(this.expiryTimer);
-    this.expiryTimer = this.clock.setTimeout(
-      () => this.lose('expired before it could be renewed'),
-      this.lease.validUntil - this.clock.now(),
-    );
+    this.expiryTimer = this.clock.setTimeout(() => this.lapse(), this.lease.validUntil - this.clock.now());
   }
 
   private scheduleRenewal(): void {
+    if (this.stopped || this.lostReason !== null) return;
     this.renewTimer = this.clock.setTimeout(
       () => {
+        this.renewTimer = null;
         this.inFlight = this.renewOnce().finally(() => {
           this.inFlight = null;
         });
@@ -232,19 +284,28 @@ export class LeaseKeeper {
   }
 
   private async renewOnce(): Promise<void> {
-    let renewed: Lease | null;
+    let next: Lease | null;
     try {
-      renewed = await this.leases.renew(this.lease);
+      const r = await this.leases.extend(this.lease);
+      if (r === 'taken') next = null;
+      else if (r === 'free') {
+        if (!this.events.retake) return this.lose('its lease ran out');
+        next = await this.events.retake(this.lease);
+        if (!next) return this.lose('another process took the room while its lease could not be renewed');
+      } else next = r;
     } catch {
-      // Redis unreachable: try again at the next interval; the expiry timer ends the lease if none succeeds.
-      if (!this.stopped && this.lostReason === null) this.scheduleRenewal();
+      // Redis out of reach: tried again at the next interval; the lease lapses if none succeeds in time.
+      this.scheduleRenewal();
       return;
     }
     if (this.stopped || this.lostReason !== null) return;
-    if (!renewed) return this.lose('another process holds the lease');
-    // A renewal that answered after the old validity ran out changes nothing: the loss was already declared.
-    this.lease = renewed;
+    if (!next) return this.lose('another process holds the lease');
+    this.lease = next;
     this.armExpiry();
+    if (this.lapsedAt !== null) {
+      this.lapsedAt = null;
+      this.events.sure?.(true);
+    }
     this.scheduleRenewal();
   }
 
@@ -252,6 +313,6 @@ export class LeaseKeeper {
     if (this.lostReason !== null || this.stopped) return;
     this.lostReason = reason;
     this.clearTimers();
-    this.onLost(this.lease, reason);
+    this.events.lost(this.lease, reason);
   }
 }

@@ -15,7 +15,15 @@ import { realClock, type Clock, type Timer } from '../lib/clock.ts';
 import type { RoomManager } from '../rooms/manager.ts';
 import { type HeldRoom, NotOwnerError } from '../rooms/ownership.ts';
 import type { Logger } from '../lib/log.ts';
-import { createRedisAdapter, openRedis, type RedisAdapter } from './adapter.ts';
+import { NoticeCode } from '../../shared/protocol/errors.ts';
+import {
+  createRedisAdapter,
+  isRedisUnreachable,
+  openRedis,
+  type RedisAdapter,
+  RedisLink,
+  unreachableRedis,
+} from './adapter.ts';
 import { ClusterFeed } from './feed.ts';
 import { ClusterGate } from './gate.ts';
 import { DEFAULT_LEASE_TTL_MS, RoomLeases } from './lease.ts';
@@ -69,6 +77,16 @@ export class Cluster {
   private manager: RoomManager | null = null;
   private io: IoServer | null = null;
   private stopped = false;
+  /**
+   * Until when this process takes no room nobody holds (epoch ms, the cluster's clock): a lease's life after Redis
+   * came back, so that the processes that held rooms through the outage take their own back first.
+   */
+  private quietUntil = 0;
+  /** Rejections nobody handled that are Redis's connection going (ioredis's own resubscriptions): counted, not fatal. */
+  private readonly onUnhandled = (reason: unknown) => {
+    if (!isRedisUnreachable(reason)) throw reason;
+    if (this.link.up) this.log.warn({ err: reason }, 'a Redis command failed as its connection went');
+  };
 
   private constructor(
     readonly node: string,
@@ -82,20 +100,26 @@ export class Cluster {
     readonly store: Store,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** Whether this process reaches Redis now. */
+    readonly link: RedisLink,
   ) {
     this.ownership = new LeaseOwnership({ leases, store, clock, recount: (room) => this.recount(room) });
+    link.onChange((up) => void this.reached(up));
+    process.on('unhandledRejection', this.onUnhandled);
   }
 
   static async connect(opts: ClusterOptions, store: Store, log: Logger): Promise<Cluster> {
     const node = opts.node ?? defaultNodeName();
     const clock = opts.clock ?? realClock;
-    const adapter = await createRedisAdapter(opts.redisUrl, { channelPrefix: PREFIX, log });
+    const link = new RedisLink(log);
+    const adapter = await createRedisAdapter(opts.redisUrl, { channelPrefix: PREFIX, link });
     let redis: Redis | null = null;
     let sub: Redis | null = null;
     try {
-      redis = await openRedis(opts.redisUrl, log, 'commands');
-      sub = await openRedis(opts.redisUrl, log, 'subscriptions');
+      redis = await openRedis(opts.redisUrl, link, 'commands');
+      sub = await openRedis(opts.redisUrl, link, 'subscriptions');
     } catch (e) {
+      link.close();
       await adapter.close();
       redis?.disconnect();
       throw e;
@@ -107,7 +131,28 @@ export class Cluster {
       clock,
       prefix: PREFIX,
     });
-    return new Cluster(node, opts, adapter, redis, sub, leases, store, clock, log);
+    return new Cluster(node, opts, adapter, redis, sub, leases, store, clock, log, link);
+  }
+
+  /**
+   * Redis went or came back. Gone: no room held here can be sure it is still this process's, nor reach the
+   * students of the other processes — each holds its clock and its inputs — and every page connected here is told.
+   * Back: each room renews its lease (or takes it again, if the room is still its own) and goes on; the pages are
+   * told; rooms nobody holds are left a lease's life to their owners before this process takes any.
+   */
+  private async reached(up: boolean): Promise<void> {
+    if (this.stopped) return;
+    if (!up) {
+      this.ownership.lapseAll();
+      this.io?.local.emit('notice', {
+        code: NoticeCode.CLUSTER_UNAVAILABLE,
+        message: 'the servers of this class cannot reach each other: the round waits and goes on by itself',
+      });
+      return;
+    }
+    this.quietUntil = this.clock.now() + this.leases.ttlMs;
+    await this.ownership.confirmAll();
+    this.io?.local.emit('notice', { code: NoticeCode.RESUMED, message: 'the servers reach each other again' });
   }
 
   /** The gate of the transports: asks answered here or forwarded to the room's owner. */
@@ -130,9 +175,9 @@ export class Cluster {
   }
 
   /** A feed client of the room connected here: resolves once this process receives the room's feed messages. */
-  followFeed(code: string, ws: { once(event: 'close', fn: () => void): unknown }): Promise<void> {
+  async followFeed(code: string, ws: { once(event: 'close', fn: () => void): unknown }): Promise<void> {
     if (!this.feed) throw new Error('the cluster feed is made before a feed client connects');
-    return this.feed.follow(code, ws);
+    await this.feed.follow(code, ws).catch(unreachableRedis);
   }
 
   /** Starts answering other processes, takes the rooms nobody holds, and keeps watch. */
@@ -164,11 +209,13 @@ export class Cluster {
 
   /** One round of the watch: alive, departed processes, rooms nobody holds. Never rejects. */
   private async watch(): Promise<void> {
+    // Redis out of reach is said once, by the link: nothing to look at until it is back.
+    if (!this.link.up) return;
     try {
       await this.heartbeat();
       await this.scan();
     } catch (err) {
-      this.log.warn({ err }, 'cluster watch failed; tried again at the next one');
+      if (!isRedisUnreachable(err)) this.log.warn({ err }, 'cluster watch failed; tried again at the next one');
     }
   }
 
@@ -193,7 +240,7 @@ export class Cluster {
 
   private async takeOrphans(): Promise<string[]> {
     const manager = this.manager;
-    if (!manager || this.stopped) return [];
+    if (!manager || this.stopped || !this.link.up || this.clock.now() < this.quietUntil) return [];
     const rows = (await this.store.roomsInPlay()).filter((r) => !manager.held(r.code));
     const holders = await this.leases.holders(rows.map((r) => r.code));
     const free = rows.filter((_r, i) => holders[i] === null);
@@ -249,6 +296,8 @@ export class Cluster {
     await this.rpc?.stop();
     this.feed?.stop();
     await this.redis.zrem(`${PREFIX}:nodes`, this.node).catch(() => 0);
+    this.link.close();
     await Promise.allSettled([this.redis.quit(), this.sub.quit(), this.adapter.close()]);
+    process.off('unhandledRejection', this.onUnhandled);
   }
 }

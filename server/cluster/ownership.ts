@@ -6,8 +6,17 @@
 import type { RoomRecord } from '../db/records.ts';
 import type { Store } from '../db/store.ts';
 import type { Clock } from '../lib/clock.ts';
-import { NotOwnerError, type Claim, type HeldRoom, type Ownership, type RoomGuard } from '../rooms/ownership.ts';
-import type { Lease, RoomLeases } from './lease.ts';
+import {
+  type Claim,
+  type GuardEvents,
+  type HeldRoom,
+  NotOwnerError,
+  type Ownership,
+  type RoomGuard,
+  unsure,
+} from '../rooms/ownership.ts';
+import { unreachableRedis } from './adapter.ts';
+import type { Lease, LeaseKeeper, RoomLeases } from './lease.ts';
 
 /**
  * A room whose previous owner committed less than this long ago is taken over as a failover: its running round
@@ -27,17 +36,20 @@ export interface LeaseOwnershipOptions {
 }
 
 export class LeaseOwnership implements Ownership {
+  /** The leases this process keeps, one per room it holds. */
+  private readonly keepers = new Set<LeaseKeeper>();
+
   constructor(private readonly o: LeaseOwnershipOptions) {}
 
-  async claimNew(code: string, onLost: (reason: string) => void): Promise<RoomGuard> {
-    const lease = await this.o.leases.acquire(code);
+  async claimNew(code: string, events: GuardEvents): Promise<RoomGuard> {
+    const lease = await this.o.leases.acquire(code).catch(unreachableRedis);
     if (!lease) throw new NotOwnerError(code, 'another process holds a lease on this new code');
-    return this.guard(lease, onLost);
+    return this.guard(lease, events);
   }
 
-  async claim(row: Parameters<Ownership['claim']>[0], onLost: (reason: string) => void): Promise<Claim> {
+  async claim(row: Parameters<Ownership['claim']>[0], events: GuardEvents): Promise<Claim> {
     const { leases, store, clock } = this.o;
-    const lease = await leases.acquire(row.code, { atLeast: row.fence });
+    const lease = await leases.acquire(row.code, { atLeast: row.fence }).catch(unreachableRedis);
     if (!lease) throw new NotOwnerError(row.code, 'another process holds its lease');
     let fresh: RoomRecord | undefined;
     try {
@@ -52,29 +64,73 @@ export class LeaseOwnership implements Ownership {
     }
     const recent =
       fresh.fencedAt !== null && clock.now() - fresh.fencedAt <= (this.o.failoverWindowMs ?? FAILOVER_WINDOW_MS);
-    return { guard: this.guard(lease, onLost), row: fresh, recent };
+    return { guard: this.guard(lease, events, row.id), row: fresh, recent };
   }
 
   adopted(room: HeldRoom): Promise<void> {
     return this.o.recount(room);
   }
 
-  private guard(lease: Lease, onLost: (reason: string) => void): RoomGuard {
-    const { leases, clock } = this.o;
+  /** Redis is out of reach: no lease held here is sure any more (each room holds its clock and inputs). */
+  lapseAll(): void {
+    for (const k of this.keepers) k.lapse();
+  }
+
+  /** Redis answers again: every lease held here renewed, or taken again where nobody holds it. */
+  async confirmAll(): Promise<void> {
+    await Promise.all([...this.keepers].map((k) => k.confirm().catch(() => false)));
+  }
+
+  private guard(lease: Lease, events: GuardEvents, knownRoomId?: number): RoomGuard {
+    const { leases, store, clock } = this.o;
+    /** The room's id, known once it has committed (a room being created has none before). */
+    let roomId = knownRoomId;
     // Said each time (dropping a room is idempotent): a loss during the room's loading is said again at its first commit.
-    const lose = (reason: string) => onLost(reason);
-    const keeper = leases.keep(lease, (_l, reason) => lose(reason));
-    return {
-      seal(roomId, writes) {
-        // A lease not surely ours commits nothing; one lost while its commit is on the way is stopped by the fence.
-        if (!keeper.valid()) throw new NotOwnerError(lease.room, keeper.lost ?? 'its lease ran out');
-        return writes.length ? [...writes, { op: 'fence', roomId, token: lease.token, at: clock.now() }] : writes;
-      },
-      lost(reason) {
-        void keeper.stop({ release: true });
+    const lose = (reason: string) => events.lost(reason);
+    const keeper = leases.keep(lease, {
+      lost: (_l, reason) => {
+        this.keepers.delete(keeper);
         lose(reason);
       },
-      release: () => keeper.stop({ release: true }),
+      sure: (held) => events.sure(held),
+      // Nobody holds the lease (it ran out during an outage of Redis, or Redis restarted without it): taken again
+      // with a higher token, and that token stored as the fence in place of this process's old one — refused if
+      // another process has stored its own meanwhile, and then the room is that process's.
+      retake: async (old) => {
+        if (roomId === undefined) return null;
+        const fresh = await leases.acquire(old.room, { atLeast: old.token });
+        if (!fresh) return null;
+        let moved: boolean;
+        try {
+          moved = await store.retakeRoom(roomId, old.token, fresh.token);
+        } catch (e) {
+          await leases.release(fresh).catch(() => false);
+          throw e;
+        }
+        if (!moved) await leases.release(fresh).catch(() => false);
+        return moved ? fresh : null;
+      },
+    });
+    this.keepers.add(keeper);
+    const stop = () => {
+      this.keepers.delete(keeper);
+      return keeper.stop({ release: true });
+    };
+    return {
+      seal(id, writes) {
+        roomId = id;
+        if (keeper.lost) throw new NotOwnerError(lease.room, keeper.lost);
+        // A lease not surely ours commits nothing; one lost while its commit is on the way is stopped by the fence.
+        if (!keeper.valid()) throw keeper.lapsed ? unsure() : new NotOwnerError(lease.room, 'its lease ran out');
+        return writes.length
+          ? [...writes, { op: 'fence', roomId: id, token: keeper.current.token, at: clock.now() }]
+          : writes;
+      },
+      lost(reason) {
+        void stop();
+        lose(reason);
+      },
+      release: stop,
     };
   }
 }

@@ -17,7 +17,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
-export interface PostgresService {
+/** A service that can be taken down and brought back on the same port (tests of outages). */
+interface Restartable {
+  /** Stops the service (PostgreSQL keeps its data; Redis keeps nothing, as without persistence). */
+  down(): Promise<void>;
+  /** Starts it again on the same port. */
+  up(): Promise<void>;
+}
+
+export interface PostgresService extends Restartable {
   /** postgres://postgres@127.0.0.1:PORT/postgres — the superuser, trusted on loopback. */
   readonly url: string;
   readonly port: number;
@@ -30,7 +38,7 @@ export interface PostgresService {
   stop(): Promise<void>;
 }
 
-export interface RedisService {
+export interface RedisService extends Restartable {
   /** redis://127.0.0.1:PORT */
   readonly url: string;
   readonly port: number;
@@ -210,8 +218,8 @@ function launch(
   });
 }
 
-/** Sends `signal`, waits for the exit (SIGKILL after a while), then removes the folder. */
-async function halt(proc: ChildProcess, signal: NodeJS.Signals, dir: string): Promise<void> {
+/** Sends `signal`, waits for the exit (SIGKILL after a while), then removes the folder (when given). */
+async function halt(proc: ChildProcess, signal: NodeJS.Signals, dir: string | null): Promise<void> {
   if (proc.exitCode === null && proc.signalCode === null) {
     const exited = new Promise<void>((r) => proc.once('exit', () => r()));
     proc.kill(signal);
@@ -219,7 +227,7 @@ async function halt(proc: ChildProcess, signal: NodeJS.Signals, dir: string): Pr
     await exited;
     clearTimeout(timer);
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Tries a few free ports: another process may take the one we picked before the service binds it. */
@@ -268,19 +276,17 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
         `max_connections=${opts.maxConnections ?? 100}`,
         ...fast,
       ];
-      const proc = await launch(
-        join(bin, 'postgres'),
-        args,
-        user,
-        dir,
-        /database system is ready to accept connections/,
-      );
+      const start = () =>
+        launch(join(bin, 'postgres'), args, user, dir, /database system is ready to accept connections/);
+      let proc = await start();
       const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
       let n = 0;
       return {
         url,
         port,
-        pid: proc.pid,
+        get pid() {
+          return proc.pid;
+        },
         dir,
         async createDatabase(name = `opsroom_${process.pid}_${++n}`) {
           if (!/^[a-z_][a-z0-9_]*$/.test(name))
@@ -296,6 +302,10 @@ export async function startPostgres(opts: PostgresOptions = {}): Promise<Postgre
         },
         // SIGINT is PostgreSQL's fast shutdown: open sessions are ended, nothing waits for clients.
         stop: () => halt(proc, 'SIGINT', dir),
+        down: () => halt(proc, 'SIGINT', null),
+        async up() {
+          proc = await start();
+        },
       };
     });
   } catch (e) {
@@ -325,8 +335,22 @@ export async function startRedis(): Promise<RedisService> {
         '--daemonize',
         'no',
       ];
-      const proc = await launch(bin, args, null, dir, /Ready to accept connections/);
-      return { url: `redis://127.0.0.1:${port}`, port, pid: proc.pid, dir, stop: () => halt(proc, 'SIGTERM', dir) };
+      const start = () => launch(bin, args, null, dir, /Ready to accept connections/);
+      let proc = await start();
+      return {
+        url: `redis://127.0.0.1:${port}`,
+        port,
+        get pid() {
+          return proc.pid;
+        },
+        dir,
+        stop: () => halt(proc, 'SIGTERM', dir),
+        // SIGKILL: the connections drop at once, as when Redis's machine goes away.
+        down: () => halt(proc, 'SIGKILL', null),
+        async up() {
+          proc = await start();
+        },
+      };
     });
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });

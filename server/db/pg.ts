@@ -128,6 +128,8 @@ export class PgEngine implements Engine {
     const pool = new pg.Pool({
       connectionString: url,
       max: opts.maxConnections ?? 10,
+      // A PostgreSQL that does not answer (its machine gone, not refusing) fails a connection in time, not never.
+      connectionTimeoutMillis: 5000,
       types: {
         getTypeParser: ((oid: number, format?: string) =>
           oid === INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,

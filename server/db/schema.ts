@@ -152,6 +152,8 @@ export function tables(k: SchemaKit) {
       roundId: ref('round_id', () => rounds.id),
       teamId: ref('team_id', () => teams.id),
       minute: k.int('minute').notNull(),
+      /** Order among the round's changes as the room took them (ChangeRecord.seq): reads order by it, not by id. */
+      seq: k.int('seq').notNull().default(0),
       key: k.text('key').notNull(),
       /** JSON value in base units. */
       value: k.text('value').notNull(),

@@ -44,6 +44,11 @@ export interface Store {
    * owner's last commit), or undefined when the room is missing or a token at least as high is stored.
    */
   claimRoom(roomId: number, token: number): Promise<RoomRecord | undefined>;
+  /**
+   * Cluster mode: moves the room's fence from `from` to `to` only if `from` is still the stored one (the owner takes
+   * its lease again after an outage of Redis); false when another process has stored its own meanwhile.
+   */
+  retakeRoom(roomId: number, from: number, to: number): Promise<boolean>;
   /** Rooms whose latest round is running (cluster mode: the rooms a process must take when nobody holds them). */
   roomsInPlay(): Promise<RoomRecord[]>;
 
@@ -70,7 +75,7 @@ export interface Store {
   /** The teams that play a round, by index. */
   roundTeams(roundId: number): Promise<RoundTeamRecord[]>;
 
-  /** In arrival order (by id). */
+  /** In the order the room took them (by `seq`). */
   changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]>;
   /** By team, then minute. */
   snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]>;
@@ -86,6 +91,34 @@ export interface Store {
   messagesOfRound(roundId: number): Promise<TeacherMessage[]>;
   /** Rooms of the teacher created since `since` (epoch ms) whose latest round is not finished. */
   liveRoomCount(teacherId: number, since: number): Promise<number>;
+  /**
+   * Team-minutes the teacher's rooms keep: each started round's teams × its minutes (a round not finished counts
+   * its whole length, which it may still reach).
+   */
+  teacherMinutes(teacherId: number): Promise<number>;
+  /** Up to `limit` rooms of the teacher, newest first, older than `before` (a room's creation time and id). */
+  roomsOfTeacherPage(teacherId: number, limit: number, before?: RoomCursor): Promise<RoomRecord[]>;
+  /** The rounds of these rooms, each room's newest first. */
+  roundsOfRooms(roomIds: readonly number[]): Promise<RoundRecord[]>;
+  /** The teams of these rounds, by round then index. */
+  teamsOfRounds(roundIds: readonly number[]): Promise<RoundTeamRecord[]>;
+  /** Each team's score and goals met of these rounds (finished teams only). */
+  standingsOfRounds(roundIds: readonly number[]): Promise<TeamStanding[]>;
+}
+
+/** Where a page of rooms starts: rooms created before this (or at the same time with a lower id). */
+export interface RoomCursor {
+  createdAt: number;
+  id: number;
+}
+
+/** A team's result in a round, counted: its score and how many of its goals it met. */
+export interface TeamStanding {
+  roundId: number;
+  teamId: number;
+  score: number | null;
+  goals: number;
+  met: number;
 }
 
 // Rows as the engines return them: snake_case columns; SQLite's booleans as 0/1.
@@ -151,6 +184,7 @@ const whatIf = (v: unknown) => (v === null || v === undefined ? null : parse<Tea
 function changeRecord(c: Row): ChangeRecord {
   return {
     id: num(c.id),
+    seq: num(c.seq),
     roundId: num(c.round_id),
     teamId: num(c.team_id),
     minute: num(c.minute),
@@ -212,6 +246,15 @@ export class SqlStore implements Store {
     );
   }
 
+  async retakeRoom(roomId: number, from: number, to: number): Promise<boolean> {
+    const row = await this.one(
+      'UPDATE rooms SET fence = ? WHERE id = ? AND fence = ? RETURNING id',
+      [to, roomId, from],
+      (r) => num(r.id),
+    );
+    return row !== undefined;
+  }
+
   roomsInPlay(): Promise<RoomRecord[]> {
     // A running round is its room's latest: the next round is only opened once this one is finished.
     return this.many(
@@ -268,11 +311,7 @@ export class SqlStore implements Store {
   }
   roundsInState(states: readonly RoundState[]): Promise<RoundRecord[]> {
     if (states.length === 0) return Promise.resolve([]);
-    return this.many(
-      `SELECT * FROM rounds WHERE state IN (${states.map(() => '?').join(', ')}) ORDER BY id`,
-      states,
-      roundRecord,
-    );
+    return this.many(`SELECT * FROM rounds WHERE state IN (${marks(states)}) ORDER BY id`, states, roundRecord);
   }
   forksOf(roundId: number): Promise<RoundRecord[]> {
     return this.many('SELECT * FROM rounds WHERE fork_of_round_id = ? ORDER BY id', [roundId], roundRecord);
@@ -282,24 +321,18 @@ export class SqlStore implements Store {
       `SELECT round_teams.round_id, round_teams.team_id, round_teams.idx, round_teams.name, teams.what_if
        FROM round_teams JOIN teams ON teams.id = round_teams.team_id WHERE round_teams.round_id = ? ORDER BY round_teams.idx`,
       [roundId],
-      (t) => ({
-        roundId: num(t.round_id),
-        teamId: num(t.team_id),
-        idx: num(t.idx),
-        name: str(t.name),
-        whatIf: whatIf(t.what_if),
-      }),
+      roundTeamRecord,
     );
   }
 
   changesOfRound(roundId: number, only?: { teamId: number; upToMinute: number }): Promise<ChangeRecord[]> {
     return only
       ? this.many(
-          'SELECT * FROM changes WHERE round_id = ? AND team_id = ? AND minute <= ? ORDER BY id',
+          'SELECT * FROM changes WHERE round_id = ? AND team_id = ? AND minute <= ? ORDER BY seq, id',
           [roundId, only.teamId, only.upToMinute],
           changeRecord,
         )
-      : this.many('SELECT * FROM changes WHERE round_id = ? ORDER BY id', [roundId], changeRecord);
+      : this.many('SELECT * FROM changes WHERE round_id = ? ORDER BY seq, id', [roundId], changeRecord);
   }
   snapshotsOfRound(roundId: number, only?: { teamId: number; upToMinute?: number }): Promise<MinuteRecord[]> {
     let where = 'round_id = ?';
@@ -359,7 +392,7 @@ export class SqlStore implements Store {
     );
   }
   messagesOfRound(roundId: number): Promise<TeacherMessage[]> {
-    return this.many('SELECT * FROM messages WHERE round_id = ? ORDER BY id', [roundId], (m) => ({
+    return this.many('SELECT * FROM messages WHERE round_id = ? ORDER BY at, id', [roundId], (m) => ({
       id: num(m.id),
       roundId: num(m.round_id),
       teamId: numOrNull(m.team_id),
@@ -377,4 +410,76 @@ export class SqlStore implements Store {
     );
     return n ?? 0;
   }
+  async teacherMinutes(teacherId: number): Promise<number> {
+    const n = await this.one(
+      `SELECT COALESCE(SUM((CASE WHEN r.state = 'finished' THEN r.minute ELSE r.minutes END + 1)
+                * (SELECT count(*) FROM round_teams t WHERE t.round_id = r.id)), 0) AS n
+       FROM rounds r JOIN rooms ON rooms.id = r.room_id WHERE rooms.teacher_id = ? AND r.state != 'lobby'`,
+      [teacherId],
+      (r) => num(r.n),
+    );
+    return n ?? 0;
+  }
+  roomsOfTeacherPage(teacherId: number, limit: number, before?: RoomCursor): Promise<RoomRecord[]> {
+    return before
+      ? this.many(
+          `SELECT * FROM rooms WHERE teacher_id = ? AND (created_at < ? OR (created_at = ? AND id < ?))
+           ORDER BY created_at DESC, id DESC LIMIT ?`,
+          [teacherId, before.createdAt, before.createdAt, before.id, limit],
+          roomRecord,
+        )
+      : this.many(
+          'SELECT * FROM rooms WHERE teacher_id = ? ORDER BY created_at DESC, id DESC LIMIT ?',
+          [teacherId, limit],
+          roomRecord,
+        );
+  }
+  roundsOfRooms(roomIds: readonly number[]): Promise<RoundRecord[]> {
+    if (roomIds.length === 0) return Promise.resolve([]);
+    return this.many(
+      `SELECT * FROM rounds WHERE room_id IN (${marks(roomIds)}) ORDER BY room_id, number DESC`,
+      roomIds,
+      roundRecord,
+    );
+  }
+  teamsOfRounds(roundIds: readonly number[]): Promise<RoundTeamRecord[]> {
+    if (roundIds.length === 0) return Promise.resolve([]);
+    return this.many(
+      `SELECT round_teams.round_id, round_teams.team_id, round_teams.idx, round_teams.name, teams.what_if
+       FROM round_teams JOIN teams ON teams.id = round_teams.team_id
+       WHERE round_teams.round_id IN (${marks(roundIds)}) ORDER BY round_teams.round_id, round_teams.idx`,
+      roundIds,
+      roundTeamRecord,
+    );
+  }
+  standingsOfRounds(roundIds: readonly number[]): Promise<TeamStanding[]> {
+    if (roundIds.length === 0) return Promise.resolve([]);
+    return this.many(
+      `SELECT s.round_id, s.team_id, s.score,
+              (SELECT count(*) FROM goal_results g WHERE g.round_id = s.round_id AND g.team_id = s.team_id) AS goals,
+              (SELECT count(*) FROM goal_results g WHERE g.round_id = s.round_id AND g.team_id = s.team_id AND g.met) AS met
+       FROM scores s WHERE s.round_id IN (${marks(roundIds)})`,
+      roundIds,
+      (r) => ({
+        roundId: num(r.round_id),
+        teamId: num(r.team_id),
+        score: numOrNull(r.score),
+        goals: num(r.goals),
+        met: num(r.met),
+      }),
+    );
+  }
+}
+
+/** `?, ?, …` for a list of parameters. */
+const marks = (list: readonly unknown[]) => list.map(() => '?').join(', ');
+
+function roundTeamRecord(t: Row): RoundTeamRecord {
+  return {
+    roundId: num(t.round_id),
+    teamId: num(t.team_id),
+    idx: num(t.idx),
+    name: str(t.name),
+    whatIf: whatIf(t.what_if),
+  };
 }

@@ -242,12 +242,13 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
       return [
         rows(
           'changes',
-          ['id', 'round_id', 'team_id', 'minute', 'key', 'value', 'player_id', 'author_name', 'at'],
+          ['id', 'round_id', 'team_id', 'minute', 'seq', 'key', 'value', 'player_id', 'author_name', 'at'],
           w.changes.map((c) => [
             c.id,
             c.roundId,
             c.teamId,
             c.minute,
+            c.seq,
             c.key,
             json(c.value),
             c.author.playerId,

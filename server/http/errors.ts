@@ -20,8 +20,13 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
   ROOM_LOCKED: 403,
   ROOM_CLOSED: 410,
   ROOM_QUOTA: 409,
+  ROUND_LIMIT: 409,
+  STORAGE_QUOTA: 409,
   BAD_TOKEN: 401,
   BAD_STATE: 409,
+  // Transient: nothing changed, and the same request may succeed in a moment.
+  STORAGE_FAILED: 503,
+  UNAVAILABLE: 503,
 };
 
 export function sendError(reply: FastifyReply, e: ClassroomError): FastifyReply {

@@ -1,10 +1,11 @@
 // HTTP routes for rooms: creation (limited per address and per teacher, with what-if forks, by the
-// room manager), public look-up by code, health. Bodies and parameters are checked by their zod route
+// room manager) and the public look-up by code. Bodies and parameters are checked by their zod route
 // schemas before a handler runs (errors.ts shapes the answer).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createRoomBody } from '../../shared/protocol/schemas.ts';
+import { addressKey } from './client-address.ts';
 import { bearer } from './errors.ts';
 
 /** A room code as typed (normalised by the look-up): any short text. */
@@ -17,12 +18,16 @@ export interface HttpLimits {
   exports: { max: number; timeWindow: string };
   /** Hindsight coach requests per IP per window (a search costs CPU; answers are kept once made). */
   coach: { max: number; timeWindow: string };
+  /** Pages of a teacher's history per IP per window. */
+  history: { max: number; timeWindow: string };
 }
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   lookups: { max: 120, timeWindow: '1 minute' },
   exports: { max: 30, timeWindow: '1 minute' },
   // As the look-ups: a class behind one school NAT opens its debriefs at once (answers are kept, searches shared per team).
   coach: { max: 120, timeWindow: '1 minute' },
+  // A page of twenty rooms: a teacher looking back through a year of classes turns a few pages.
+  history: { max: 60, timeWindow: '1 minute' },
 };
 
 export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
@@ -31,7 +36,7 @@ export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpL
   const body = createRoomBody.nullish().transform((b) => b ?? {});
   app.post('/api/rooms', { schema: { body } }, async (req, reply) => {
     const { room, teacherKey } = await app.rooms.create(req.body, bearer(req.headers.authorization), {
-      address: req.ip,
+      address: addressKey(req.ip),
     });
     return reply
       .code(201)
@@ -58,11 +63,4 @@ export async function roomRoutes(fastify: FastifyInstance, opts: { limits: HttpL
       };
     },
   );
-
-  // 503 when the database is damaged or cannot be written, so a supervisor or a load balancer notices.
-  app.get('/api/health', async (_req, reply) => {
-    const database = await app.dbHealth.status();
-    const ok = database.intact && database.writable;
-    return reply.code(ok ? 200 : 503).send({ ok, rooms: app.rooms.all().length, database });
-  });
 }

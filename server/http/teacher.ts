@@ -7,14 +7,24 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { forkBody } from '../../shared/protocol/schemas.ts';
-import { CSV_PARTS, type CoachReport, type StudentRounds } from '../../shared/protocol/types.ts';
+import { CSV_PARTS, type CoachReport, type HistoryPage, type StudentRounds } from '../../shared/protocol/types.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/records.ts';
 import type { Coach } from '../replay/coach.ts';
 import { hashSecret } from '../rooms/creation.ts';
 import { ReplayCache, type CachedBody } from '../replay/cache.ts';
 import { pickLocale } from '../replay/csv-words.ts';
 import { exportName, type ExportFile } from '../replay/exports.ts';
-import { buildReplay, historyRound, ownedRound, studentReplay, teacherHistory } from '../replay/replay.ts';
+import {
+  buildReplay,
+  HISTORY_PAGE,
+  historyRound,
+  ownedRound,
+  parseCursor,
+  roundMinutes,
+  studentReplay,
+  teacherHistory,
+} from '../replay/replay.ts';
+import { addressKey } from './client-address.ts';
 import { bearer } from './errors.ts';
 import type { HttpLimits } from './rooms.ts';
 
@@ -41,6 +51,13 @@ const exportParams = roundParams.extend({
   }),
 });
 const exportQuery = z.object({ lang: z.string().max(35).optional() });
+const historyQuery = z.object({
+  before: z
+    .string()
+    .regex(/^\d{1,15}\.\d{1,10}$/, 'before is the `next` of the previous page')
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(HISTORY_PAGE.rooms).optional(),
+});
 
 function sendJson(req: FastifyRequest, reply: FastifyReply, body: CachedBody): FastifyReply {
   reply
@@ -86,11 +103,15 @@ export async function teacherRoutes(
   };
   const replayBody = async (teacherId: number, id: number): Promise<CachedBody> => {
     const { round, room } = await ownedRound(app.store, teacherId, id);
-    const cached = round.state === 'finished' ? cache.get(id) : undefined;
-    if (cached) return cached;
-    const body = ReplayCache.encode(await buildReplay(app.store, round, room));
-    if (round.state === 'finished') cache.set(id, body);
-    return body;
+    if (round.state === 'finished')
+      return cache.body(id, async () => ReplayCache.encode(await buildReplay(app.store, round, room)));
+    // A round still going: its teams' minutes are read once a minute; the rest (members, role changes, names,
+    // forks) is read each time, and the body is kept for as long as that is the same.
+    const replay = await buildReplay(app.store, round, room, (ids) =>
+      cache.minutesOf(id, round.minute, () => roundMinutes(app.store, round, ids)),
+    );
+    const rest = { ...replay, teams: replay.teams.map(({ columns: _c, chapters: _ch, ...t }) => t) };
+    return cache.body(`${id}@${round.minute}:${ReplayCache.version(rest)}`, () => ReplayCache.encode(replay));
   };
   /** A finished round the student played: their team's replay (every team's when the room's are shared). */
   const studentBody = async ({ player, room }: Student, id: number): Promise<CachedBody> => {
@@ -103,14 +124,21 @@ export async function teacherRoutes(
     if (round.state !== 'finished')
       throw new ClassroomError(ErrorCode.BAD_STATE, 'the replay opens when the round is over');
     const key = `student:${id}:${room.replayShared ? 'all' : teams.sort((a, b) => a - b).join(',')}`;
-    const cached = cache.get(key);
-    if (cached) return cached;
-    const body = ReplayCache.encode(studentReplay(await buildReplay(app.store, round, room), teams, room.replayShared));
-    cache.set(key, body);
-    return body;
+    return cache.body(key, async () =>
+      ReplayCache.encode(studentReplay(await buildReplay(app.store, round, room), teams, room.replayShared)),
+    );
   };
 
-  app.get('/api/teacher/rooms', async (req) => ({ rooms: await teacherHistory(app.store, await teacherOf(req)) }));
+  // A page of the teacher's rooms, newest first; `before` (the previous page's `next`) asks for older ones.
+  app.get(
+    '/api/teacher/rooms',
+    { config: { rateLimit: limits.history }, schema: { querystring: historyQuery } },
+    async (req): Promise<HistoryPage> =>
+      teacherHistory(app.store, await teacherOf(req), {
+        before: parseCursor(req.query.before),
+        limit: req.query.limit,
+      }),
+  );
 
   app.get('/api/rounds/:id/replay', { config: lookup, schema: { params: roundParams } }, async (req, reply) => {
     const reader = await readerOf(req);
@@ -170,39 +198,57 @@ export async function teacherRoutes(
       if (round.state !== 'finished' || seed === null)
         throw new ClassroomError(ErrorCode.BAD_STATE, 'the coach opens when the round is over');
       const changes = await app.store.changesOfRound(id);
+      // Each teacher, and each student, has a share of the coach's queue; so has their address.
+      const who = {
+        asker: reader.kind === 'teacher' ? `teacher:${reader.teacherId}` : `student:${reader.player.id}`,
+        address: addressKey(req.ip),
+      };
       const teams = await Promise.all(
         teamIds.map((teamId) =>
-          coach.team(id, teamId, {
-            simulator: round.simulator,
-            scenario: round.scenario,
-            seed,
-            noise: round.noise,
-            minutes: round.minutes,
-            minute: round.minute,
-            changes: changes
-              .filter((c) => c.teamId === teamId)
-              .map((c) => ({ minute: c.minute, key: c.key, value: c.value })),
-          }),
+          coach.team(
+            id,
+            teamId,
+            {
+              simulator: round.simulator,
+              scenario: round.scenario,
+              seed,
+              noise: round.noise,
+              minutes: round.minutes,
+              minute: round.minute,
+              changes: changes
+                .filter((c) => c.teamId === teamId)
+                .map((c) => ({ minute: c.minute, key: c.key, value: c.value })),
+            },
+            who,
+          ),
         ),
       );
       return { roundId: id, teams };
     },
   );
 
-  app.post('/api/rounds/:id/fork', { schema: { params: roundParams, body: forkBody } }, async (req, reply) => {
-    const { teamId, minute, changes } = req.body;
-    const fork = await app.rooms.fork(
-      await teacherOf(req),
-      req.params.id,
-      teamId,
-      minute,
-      { address: req.ip },
-      changes ?? [],
-    );
-    // The origin's replay now lists one more fork.
-    cache.clear();
-    return reply.code(201).send(fork);
-  });
+  // The key and the creation allowance are checked as the request arrives, before its body (up to 500 changes) is
+  // read and checked: a refused fork costs next to nothing.
+  const forkAllowed = async (req: FastifyRequest) =>
+    app.rooms.checkCreation({ address: addressKey(req.ip) }, await teacherOf(req));
+  app.post(
+    '/api/rounds/:id/fork',
+    { onRequest: forkAllowed, schema: { params: roundParams, body: forkBody } },
+    async (req, reply) => {
+      const { teamId, minute, changes } = req.body;
+      const fork = await app.rooms.fork(
+        await teacherOf(req),
+        req.params.id,
+        teamId,
+        minute,
+        { address: addressKey(req.ip) },
+        changes ?? [],
+      );
+      // The origin's replay now lists one more fork.
+      cache.clear();
+      return reply.code(201).send(fork);
+    },
+  );
 
   // minutes.csv, changes.csv, scores.csv, or all.zip (the three in one); ?lang= names the columns' language.
   app.get(

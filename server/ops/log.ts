@@ -31,9 +31,12 @@ export function loggerOptions(
 
 /**
  * Routine answers (pages, assets, health, metrics, API successes) at debug; a client's mistake at info;
- * a rate-limit refusal at warn; a server failure at error.
+ * a rate-limit refusal at warn; a server failure at error — but a 503 (storage or Redis out of reach, nothing
+ * changed: the outage is logged once where it is found) at info, and readiness's answer, whatever it is, at debug.
  */
-export function requestLevel(status: number): 'debug' | 'info' | 'warn' | 'error' {
+export function requestLevel(status: number, path = ''): 'debug' | 'info' | 'warn' | 'error' {
+  if (path === '/api/ready') return 'debug';
+  if (status === 503) return 'info';
   if (status >= 500) return 'error';
   if (status === 429) return 'warn';
   if (status >= 400) return 'info';
@@ -47,8 +50,8 @@ export function requestLevel(status: number): 'debug' | 'info' | 'warn' | 'error
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
-    const level = error ? 'error' : requestLevel(reply.statusCode);
     const path = req.url.split('?')[0];
+    const level = error ? 'error' : requestLevel(reply.statusCode, path);
     const line = {
       method: req.method,
       url: path,

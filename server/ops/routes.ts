@@ -1,5 +1,6 @@
-// Routes for operators and for the teacher's join screen: GET /metrics (Prometheus) and GET /api/info
-// (where students can reach this server).
+// Routes for operators and for the teacher's join screen: GET /metrics (Prometheus), GET /api/health (the process
+// works: liveness), GET /api/ready (it can serve rooms now: readiness) and GET /api/info (where students can reach
+// this server).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
@@ -40,6 +41,35 @@ export async function opsRoutes(app: FastifyInstance, opts: OpsRouteOptions): Pr
     }
     const { contentType, body } = await opts.metrics.scrape();
     return reply.type(contentType).header('cache-control', 'no-store').send(body);
+  });
+
+  // Liveness: the process answers. Nothing it depends on is asked, so an outage of the database or of Redis, shared
+  // by every process, never makes a supervisor restart them all at once.
+  app.get('/api/health', async () => ({ ok: true, rooms: app.rooms.all().length }));
+
+  // Readiness: this process can serve rooms now — its database can be read and written (and is intact), Redis is
+  // reached (cluster mode), and it is not stopping. 503 otherwise, with the reasons: a load balancer sends it nobody
+  // meanwhile.
+  app.get('/api/ready', async (_req, reply) => {
+    const database = await app.dbHealth.status();
+    const redis = app.cluster ? { reachable: app.cluster.link.up } : undefined;
+    const reasons = [
+      ...(database.intact ? [] : ['the database failed its check at start']),
+      ...(database.writable ? [] : ['the database cannot be written']),
+      ...(redis && !redis.reachable ? ['Redis cannot be reached'] : []),
+      ...(app.rooms.stopping ? ['the server is stopping'] : []),
+    ];
+    const ready = reasons.length === 0;
+    return reply
+      .code(ready ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({
+        ready,
+        ...(ready ? {} : { reasons }),
+        rooms: app.rooms.all().length,
+        database,
+        ...(redis ? { redis } : {}),
+      });
   });
 
   app.get('/api/info', async (req) => {

@@ -61,8 +61,14 @@ export interface Asks {
   teacher: { input: { keyHash: string; socketId?: string }; reply: TeacherSeat };
   observe: { input: { socketId?: string }; reply: RoomLook };
   look: { input: Record<never, never>; reply: RoomLook };
-  /** A command; with `view`, the room as it stands after it, as its teacher sees it. */
-  dispatch: { input: { command: PeopleCommand; view?: boolean }; reply: { reply: unknown; room?: RoomView } };
+  /**
+   * A command; with `view`, the room as it stands after it, as its teacher sees it. `from`: the address it came from
+   * (an IPv6 address by its /64), for the limits on starting rounds.
+   */
+  dispatch: {
+    input: { command: PeopleCommand; view?: boolean; from?: string };
+    reply: { reply: unknown; room?: RoomView };
+  };
   team: { input: { teamId: number }; reply: TeamHistory };
   /** A socket went away (or took another seat): who is connected changes. */
   leave: { input: { role: Role; playerId?: number }; reply: undefined };
@@ -183,6 +189,7 @@ export async function answer(room: Room, ask: Ask, deps: AnswerDeps): Promise<un
     case 'look':
       return look(room);
     case 'dispatch': {
+      if (ask.command.type === 'clock') await deps.manager.allowClock(room, ask.command.action, { address: ask.from });
       const reply = await room.dispatch(ask.command);
       return ask.view ? { reply, room: room.view('teacher') } : { reply };
     }

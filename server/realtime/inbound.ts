@@ -259,7 +259,12 @@ export function attachProtocol(
       command: (data: z.output<(typeof schemas)[E]>) => TeacherCommand,
     ) =>
       on(event, async (req) => {
-        const { room } = await gate.ask(teacherCode(), { type: 'dispatch', command: command(req), view: true });
+        const { room } = await gate.ask(teacherCode(), {
+          type: 'dispatch',
+          command: command(req),
+          view: true,
+          from: addressKey(socket.data.ip),
+        });
         if (!room) throw new Error('a command asked with its view came back without it');
         return { room };
       });

@@ -1,15 +1,15 @@
 // A teacher's history and the replay of a round, built from what was stored.
 import { endedEarlyAt, rankRows } from '../../shared/classroom/rank.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { ForkInfo, HistoryRoom, HistoryRound, RoundReplay, RoundStanding } from '../../shared/protocol/types.ts';
-import { findChapters } from '../../shared/replay/chapters.ts';
-import { toColumns } from '../../shared/replay/columns.ts';
+import type { ForkInfo, HistoryPage, HistoryRound, RoundReplay, RoundStanding } from '../../shared/protocol/types.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { type Chapter, findChapters } from '../../shared/replay/chapters.ts';
+import { type SnapshotColumns, toColumns } from '../../shared/replay/columns.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { dealRoles } from '../../shared/classroom/roles.ts';
-import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/records.ts';
-import type { Store } from '../db/store.ts';
-import type { RoundMemberRecord } from '../db/records.ts';
+import type { PlayerRecord, RoomRecord, RoundMemberRecord, RoundRecord, RoundTeamRecord } from '../db/records.ts';
+import type { RoomCursor, Store } from '../db/store.ts';
 import { roundBaseline } from '../rooms/baseline.ts';
 
 export async function historyRound(store: Store, row: RoundRecord): Promise<HistoryRound> {
@@ -49,16 +49,71 @@ export function standingOf(round: HistoryRound): RoundStanding {
   return { teams: round.teams.length, ranks: ranked.map((r) => ({ teamId: r.teamId, rank: r.rank })) };
 }
 
-/** Every room and round of a teacher, newest first. */
-export async function teacherHistory(store: Store, teacherId: number): Promise<HistoryRoom[]> {
-  const rooms = await store.roomsOfTeacher(teacherId);
-  return Promise.all(
-    rooms.map(async (room) => ({
+/** Rooms of a teacher's history page at most, and rounds: a page stops at the room that takes it past `rounds`. */
+export const HISTORY_PAGE = { rooms: 20, rounds: 60 };
+
+/** A page's place in the history, as the client sends it back: `createdAt.id` of the last room it got. */
+export function parseCursor(text: string | undefined): RoomCursor | undefined {
+  const m = text ? /^(\d{1,15})\.(\d{1,10})$/.exec(text) : null;
+  return m ? { createdAt: Number(m[1]), id: Number(m[2]) } : undefined;
+}
+
+/**
+ * One page of a teacher's rooms and rounds, newest first: up to `limit` rooms, fewer when their rounds pass
+ * HISTORY_PAGE.rounds (a room is never split). Five queries whatever the page holds, so a long history costs
+ * its pages, one at a time, not one long stretch of the event loop.
+ */
+export async function teacherHistory(
+  store: Store,
+  teacherId: number,
+  opts: { before?: RoomCursor; limit?: number } = {},
+): Promise<HistoryPage> {
+  const limit = Math.min(opts.limit ?? HISTORY_PAGE.rooms, HISTORY_PAGE.rooms);
+  // One room more than asked: whether there is a next page.
+  const found = await store.roomsOfTeacherPage(teacherId, limit + 1, opts.before);
+  const rounds = await store.roundsOfRooms(found.slice(0, limit).map((r) => r.id));
+  const byRoom = new Map<number, RoundRecord[]>();
+  for (const r of rounds) byRoom.set(r.roomId, [...(byRoom.get(r.roomId) ?? []), r]);
+  const rooms: RoomRecord[] = [];
+  let count = 0;
+  for (const room of found.slice(0, limit)) {
+    const n = byRoom.get(room.id)?.length ?? 0;
+    if (rooms.length > 0 && count + n > HISTORY_PAGE.rounds) break;
+    rooms.push(room);
+    count += n;
+  }
+  const ids = rooms.flatMap((room) => (byRoom.get(room.id) ?? []).map((r) => r.id));
+  const [teams, standings] = await Promise.all([store.teamsOfRounds(ids), store.standingsOfRounds(ids)]);
+  const teamsOf = new Map<number, RoundTeamRecord[]>();
+  for (const t of teams) teamsOf.set(t.roundId, [...(teamsOf.get(t.roundId) ?? []), t]);
+  const standingOf = new Map(standings.map((s) => [`${s.roundId}:${s.teamId}`, s]));
+  const last = rooms.at(-1);
+  return {
+    rooms: rooms.map((room) => ({
       code: room.code,
       createdAt: room.createdAt,
-      rounds: await Promise.all((await store.roundsOfRoom(room.id)).map((r) => historyRound(store, r))),
+      rounds: (byRoom.get(room.id) ?? []).map((row) => {
+        const { roomId: _room, noise: _noise, ...round } = row;
+        return {
+          ...round,
+          endedEarlyAt: endedEarlyAt(row),
+          teams: (teamsOf.get(row.id) ?? []).map((t) => {
+            const s = standingOf.get(`${row.id}:${t.teamId}`);
+            return {
+              teamId: t.teamId,
+              idx: t.idx,
+              name: t.name,
+              whatIf: t.whatIf,
+              score: s?.score ?? null,
+              goalsMet: s?.met ?? 0,
+              goals: s?.goals ?? 0,
+            };
+          }),
+        };
+      }),
     })),
-  );
+    next: last && found.length > rooms.length ? `${last.createdAt}.${last.id}` : null,
+  };
 }
 
 /** The round and its room, if this teacher owns them. */
@@ -104,10 +159,46 @@ async function dealtMembers(store: Store, roomId: number, roleIds: readonly stri
   return out;
 }
 
-export async function buildReplay(store: Store, round: RoundRecord, room: RoomRecord): Promise<RoundReplay> {
+/** A team's minutes as a replay shows them: one column per figure, and the moments worth a chapter. */
+export interface TeamMinutesView {
+  columns: SnapshotColumns;
+  chapters: Chapter[];
+}
+
+/**
+ * Every team's stored minutes of a round up to its latest, read back and shaped a team at a time with the event
+ * loop free in between: a 30-team, 240-minute round is half a second of parsing, which other rooms' minutes must
+ * not wait behind.
+ */
+export async function roundMinutes(
+  store: Store,
+  round: RoundRecord,
+  teamIds: readonly number[],
+): Promise<Map<number, TeamMinutesView>> {
   const model = getModel(round.simulator);
-  const [snapshots, changes, results, history, members, roleChanges, forks] = await Promise.all([
-    store.snapshotsOfRound(round.id),
+  const out = new Map<number, TeamMinutesView>();
+  for (const teamId of teamIds) {
+    if (out.size > 0) await nextTurn();
+    const rows = await store.snapshotsOfRound(round.id, { teamId, upToMinute: round.minute });
+    const snaps: Snapshot[] = rows.map((r) => JSON.parse(r.data));
+    out.set(teamId, { columns: toColumns(snaps), chapters: findChapters(model, round.scenario, snaps) });
+  }
+  return out;
+}
+
+/**
+ * A round's replay. `minutesOf` gives the teams' minutes (replay/cache.ts keeps them for a round's latest minute);
+ * by default they are read here.
+ */
+export async function buildReplay(
+  store: Store,
+  round: RoundRecord,
+  room: RoomRecord,
+  minutesOf: (teamIds: readonly number[]) => Promise<Map<number, TeamMinutesView>> = (ids) =>
+    roundMinutes(store, round, ids),
+): Promise<RoundReplay> {
+  const model = getModel(round.simulator);
+  const [changes, results, history, members, roleChanges, forks] = await Promise.all([
     store.changesOfRound(round.id),
     store.resultsOfRound(round.id),
     historyRound(store, round),
@@ -115,12 +206,7 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
     store.roleChangesOfRound(round.id),
     store.forksOf(round.id),
   ]);
-  const byTeam = new Map<number, Snapshot[]>();
-  for (const s of snapshots) {
-    const list = byTeam.get(s.teamId) ?? [];
-    byTeam.set(s.teamId, list);
-    list.push(JSON.parse(s.data));
-  }
+  const minutes = await minutesOf(history.teams.map((t) => t.teamId));
   const resultOf = new Map(results.map((r) => [r.teamId, r]));
   const goalOrder = model.scenarios.find((s) => s.id === round.scenario)?.goals.map((g) => g.id) ?? [];
   // A round played before members were recorded: the team as it stands, with the roles a deal gives it.
@@ -149,15 +235,15 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
     roomCode: room.code,
     round: history,
     teams: history.teams.map((t) => {
-      const snaps = byTeam.get(t.teamId) ?? [];
       const res = resultOf.get(t.teamId);
+      const read = minutes.get(t.teamId) ?? { columns: toColumns([]), chapters: [] };
       return {
         teamId: t.teamId,
         idx: t.idx,
         name: t.name,
         whatIf: t.whatIf,
         members: membersOf(t.teamId),
-        columns: toColumns(snaps),
+        columns: read.columns,
         changes: changes.filter((c) => c.teamId === t.teamId && c.minute <= round.minute),
         roleChanges: roleChanges.filter((c) => c.teamId === t.teamId),
         result: res
@@ -166,7 +252,7 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
               score: res.score,
             }
           : null,
-        chapters: findChapters(model, round.scenario, snaps),
+        chapters: read.chapters,
         baseline,
       };
     }),

@@ -4,6 +4,7 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { CODE_ALPHABET, CODE_LENGTH } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { KeyedLimiter, type BucketConfig } from '../lib/limiter.ts';
+import { DEFAULT_ROUND_LIMITS, type Requester, type RoundLimits } from './quotas.ts';
 import type { RoomDeps } from './room.ts';
 
 export function newSecret(): string {
@@ -27,6 +28,8 @@ export interface RoomLimits {
   liveWindowMs: number;
   /** How long after its last round ended a room is still shown to anonymous viewers and new students. */
   viewerWindowMs: number;
+  /** Rounds started per teacher and per address, and the team-minutes a teacher's rooms may keep (quotas.ts). */
+  rounds: RoundLimits;
 }
 export const DEFAULT_ROOM_LIMITS: RoomLimits = {
   // 30 in a burst, then one every 20 s (30 per 10 minutes).
@@ -34,12 +37,8 @@ export const DEFAULT_ROOM_LIMITS: RoomLimits = {
   liveRooms: 40,
   liveWindowMs: 24 * 3600_000,
   viewerWindowMs: 3600_000,
+  rounds: DEFAULT_ROUND_LIMITS,
 };
-
-/** Who asks for a new room: the address it came from (limited), when known. */
-export interface Requester {
-  address?: string;
-}
 
 /** The creation limits of one process's rooms (RoomManager's new rooms and what-if forks). */
 export class CreationGate {
@@ -56,14 +55,23 @@ export class CreationGate {
 
   /** Takes one room creation from the address's allowance, then from the teacher's; refused by the first that has none left. */
   allow(from: Requester, teacherId?: number): void {
+    this.check(from, teacherId);
+    if (from.address !== undefined) this.creations.take(`a:${from.address}`);
+    if (teacherId !== undefined) this.creations.take(`t:${teacherId}`);
+  }
+
+  /**
+   * Refuses, taking nothing, when the address or the teacher has no room creation left: asked before a request's
+   * body is read, so that a refused what-if of 500 changes costs no parsing and no checking.
+   */
+  check(from: Requester, teacherId?: number): void {
     const refuse = (limit: string, who: string) => {
       this.deps.metrics?.rateLimited(limit);
       return new ClassroomError(ErrorCode.RATE_LIMITED, `too many new rooms from ${who}: wait a little`);
     };
-    if (from.address !== undefined && !this.creations.take(`a:${from.address}`))
+    if (from.address !== undefined && !this.creations.has(`a:${from.address}`))
       throw refuse('rooms:address', 'this address');
-    if (teacherId !== undefined && !this.creations.take(`t:${teacherId}`))
-      throw refuse('rooms:teacher', 'this teacher');
+    if (teacherId !== undefined && !this.creations.has(`t:${teacherId}`)) throw refuse('rooms:teacher', 'this teacher');
   }
 
   /** Runs `fn` after the teacher's previous creation, refused when they have too many rooms not finished. */

@@ -71,7 +71,8 @@ export async function loadRound(
     if (bad.length) mismatches.push({ teamId: rt.teamId, minutes: bad });
     teams.set(rt.teamId, withStoredResult(team, resultOf.get(rt.teamId)));
   }
-  return { round: { ...base, teams }, mismatches };
+  const changeSeq = changes.reduce((n, c) => Math.max(n, c.seq), 0);
+  return { round: { ...base, teams, changeSeq }, mismatches };
 }
 
 /** The room as the database has it, with its latest round. */

@@ -5,26 +5,19 @@
 // claimed when created or loaded, and dropped here when another process has taken it.
 import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { RoomView, RoundConfig } from '../../shared/protocol/types.ts';
+import type { ClockAction, RoomView, RoundConfig } from '../../shared/protocol/types.ts';
 import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Write } from '../db/writes.ts';
 import type { RoomRecord, RoundRecord } from '../db/records.ts';
 import type { Timer } from '../lib/clock.ts';
 import type { ConfigPatch } from './commands.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
-import {
-  CreationGate,
-  DEFAULT_ROOM_LIMITS,
-  hashSecret,
-  newCode,
-  newSecret,
-  type Requester,
-  type RoomLimits,
-} from './creation.ts';
+import { CreationGate, DEFAULT_ROOM_LIMITS, hashSecret, newCode, newSecret, type RoomLimits } from './creation.ts';
 import { makeFork } from './fork.ts';
+import { type Requester, RoundQuotas } from './quotas.ts';
 import { loadRoom } from './load.ts';
 import { type Loaded, recoverRooms } from './recover.ts';
-import { NotOwnerError, type Ownership, type RoomGuard } from './ownership.ts';
+import { type GuardEvents, NotOwnerError, type Ownership, type RoomGuard, unsure } from './ownership.ts';
 import { Room, type RoomDeps } from './room.ts';
 import { sweepIdle } from './sweep.ts';
 import { openRoom } from './transitions/open.ts';
@@ -42,9 +35,10 @@ export class RoomManager {
   /** Rooms being created: a stop waits for them, so that none is added after the rooms were closed. */
   private creating = new Set<Promise<unknown>>();
   /** Set when the process begins to stop: no room is loaded, taken or created from then on. */
-  private stopping = false;
+  private halting = false;
   private sweepTimer: Timer | null = null;
   private readonly gate: CreationGate;
+  private readonly quotas: RoundQuotas;
 
   constructor(
     readonly deps: RoomDeps,
@@ -53,6 +47,18 @@ export class RoomManager {
     readonly ownership: Ownership | null = null,
   ) {
     this.gate = new CreationGate(deps, limits);
+    this.quotas = new RoundQuotas(deps, limits.rounds);
+  }
+
+  /**
+   * A teacher's clock action is about to be dispatched: a start is refused past the round allowances of the teacher
+   * and of the address it came from, or past the teacher's storage quota (quotas.ts). Nothing is taken for an action
+   * the round's state refuses anyway.
+   */
+  async allowClock(room: Room, action: ClockAction, from: Requester = {}): Promise<void> {
+    if (action !== 'start' || room.round.state !== 'lobby') return;
+    const { config } = room.state;
+    await this.quotas.allowStart(room.teacherId, from, config.teamCount, room.round.minutes);
   }
 
   private async stored(writes: readonly Write[]): Promise<void> {
@@ -79,7 +85,7 @@ export class RoomManager {
     teacherKey?: string,
     from: Requester = {},
   ): Promise<{ room: Room; teacherKey: string }> {
-    if (this.stopping) throw stoppingError();
+    if (this.halting) throw stoppingError();
     const config = resolveConfig(DEFAULT_CONFIG, patch);
     const created = (async () => {
       const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
@@ -126,7 +132,19 @@ export class RoomManager {
 
   /** Cluster mode: the lease of a room being created (its code is new). */
   private claimNew(code: string): Promise<RoomGuard | null> {
-    return this.ownership ? this.ownership.claimNew(code, (why) => this.drop(code, why)) : Promise.resolve(null);
+    return this.ownership ? this.ownership.claimNew(code, this.guardEvents(code)) : Promise.resolve(null);
+  }
+
+  /** What the room's guard says (cluster mode): lost to another process, or whether this process can be sure of it. */
+  private guardEvents(code: string): GuardEvents {
+    return {
+      lost: (why) => this.drop(code, why),
+      sure: (held) => {
+        const room = this.rooms.get(code);
+        if (held) room?.release();
+        else room?.hold(unsure());
+      },
+    };
   }
 
   /** Stores a new room's writes (with its fence in cluster mode); the claim is given up if that fails. */
@@ -149,7 +167,7 @@ export class RoomManager {
     let failover = false;
     if (this.ownership) {
       // Fenced before it is read: whatever the previous owner committed is in what is read, and nothing later can be.
-      const claim = await this.ownership.claim(found, (why) => this.drop(found.code, why));
+      const claim = await this.ownership.claim(found, this.guardEvents(found.code));
       ({ guard, row } = claim);
       failover = claim.recent;
     }
@@ -187,7 +205,7 @@ export class RoomManager {
     if (inMemory) return Promise.resolve(inMemory);
     let p = this.loading.get(row.code);
     if (!p) {
-      if (this.stopping) return Promise.reject(stoppingError());
+      if (this.halting) return Promise.reject(stoppingError());
       p = this.load(row, read).finally(() => this.loading.delete(row.code));
       this.loading.set(row.code, p);
     }
@@ -261,6 +279,11 @@ export class RoomManager {
     );
   }
 
+  /** Refused (RATE_LIMITED), taking nothing, when the address or the teacher can make no room now (creation.ts). */
+  checkCreation(from: Requester, teacherId?: number): void {
+    this.gate.check(from, teacherId);
+  }
+
   /** The teacher a key belongs to. Keys are 256-bit secrets looked up by hash: comparing ids leaks nothing useful. */
   private teacherOf(key: string): Promise<number | undefined> {
     return this.deps.store.teacherByKeyHash(hashSecret(key));
@@ -288,6 +311,8 @@ export class RoomManager {
     pending: readonly ScheduledChange[] = [],
   ): Promise<{ code: string; roundId: number; room: RoomView }> {
     this.gate.allow(from, teacherId);
+    // The fork keeps the team's minutes up to `minute`.
+    await this.quotas.withinStorage(teacherId, minute + 1);
     return this.gate.withinQuota(teacherId, () =>
       makeFork(
         this.deps,
@@ -314,13 +339,18 @@ export class RoomManager {
     await Promise.all(this.all().map((r) => r.settled()));
   }
 
+  /** The process has begun to stop (stopTaking). */
+  get stopping(): boolean {
+    return this.halting;
+  }
+
   /**
    * The process begins to stop: from now on no room is loaded (a reconnecting student, an ask forwarded here, a
    * room nobody holds in cluster mode), nor created; asks for them get a transient error. The rooms held go on
    * until close().
    */
   stopTaking(): void {
-    this.stopping = true;
+    this.halting = true;
   }
 
   /** Drops rooms nobody has used for `idleMs` from memory; they reload from the database when needed. */

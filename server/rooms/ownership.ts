@@ -1,6 +1,7 @@
 // Whose room it is when several processes share one database (cluster mode): the manager asks an Ownership for
 // each room it creates or loads, and the room's shell passes every commit through the room's guard. One process
 // on SQLite has no Ownership and nothing here runs. The implementation is server/cluster/ownership.ts.
+import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { RoomRecord } from '../db/records.ts';
 import type { Write } from '../db/writes.ts';
 
@@ -13,6 +14,24 @@ export class NotOwnerError extends Error {
   ) {
     super(`room ${code}: not owned by this process (${reason})`);
   }
+}
+
+/** A room's inputs while its owner cannot be sure it still owns it (Redis out of reach): refused, nothing changed. */
+export const unsure = () =>
+  new ClassroomError(
+    ErrorCode.UNAVAILABLE,
+    'the servers of this class cannot reach each other right now: nothing changed; the round goes on by itself once they can',
+  );
+
+/** What a room's owner hears about its hold on the room. */
+export interface GuardEvents {
+  /** Another process holds the room now: it leaves this one (nothing more is sent). */
+  lost(reason: string): void;
+  /**
+   * Whether this process can be sure the room is still its own changed: false while it cannot tell (Redis out of
+   * reach) — the room holds its clock and its inputs meanwhile —, true once it can again.
+   */
+  sure(held: boolean): void;
 }
 
 /** A room's hold on its storage while this process owns it. */
@@ -44,10 +63,10 @@ export interface HeldRoom {
 }
 
 export interface Ownership {
-  /** Takes a room that is being created (its code is new). `onLost` is called if it is lost later. */
-  claimNew(code: string, onLost: (reason: string) => void): Promise<RoomGuard>;
+  /** Takes a room that is being created (its code is new). */
+  claimNew(code: string, events: GuardEvents): Promise<RoomGuard>;
   /** Takes a stored room; throws NotOwnerError when another process holds it. */
-  claim(row: RoomRecord, onLost: (reason: string) => void): Promise<Claim>;
+  claim(row: RoomRecord, events: GuardEvents): Promise<Claim>;
   /** Called once a taken room is loaded: who is connected through any process, and a fresh view to them. */
   adopted(room: HeldRoom): Promise<void>;
 }

@@ -3,7 +3,7 @@
 // messages — stored before seen. A refused input changes nothing; a failed commit changes nothing either (each
 // input is then tried alone, so that one bad write fails only its own input). The room also owns its timer (its
 // Beats, stopped in dispose()) and who is connected.
-import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import { ClassroomError, ErrorCode, NoticeCode } from '../../shared/protocol/errors.ts';
 import type {
   RoleChange,
   RoomMinute,
@@ -81,6 +81,12 @@ export class Room {
   private readonly sending = new Set<Promise<void>>();
   private readonly beats: Beats;
   private disposed: Error | null = null;
+  /** Why the room takes no input now (its owner cannot be sure it is still its own), or null. */
+  private held: ClassroomError | null = null;
+  /** Its last commit failed (the database out of reach or full): logged once until one succeeds. */
+  private storing: 'ok' | 'failing' = 'ok';
+  /** A minute could not be stored and everyone was told so: the next commit that succeeds says the round goes on. */
+  private storageSaid = false;
   /** The round the room was loaded with (recoveryMismatches are of its teams). */
   private readonly loadedRound: number;
 
@@ -155,8 +161,9 @@ export class Room {
 
   /** One turn: the batch's transitions in order, one commit, the new state, the messages, the replies. */
   private async take(batch: readonly Pending[]): Promise<void> {
-    if (this.disposed) {
-      for (const p of batch) p.reject(this.disposed);
+    const refused = this.disposed ?? this.held;
+    if (refused) {
+      for (const p of batch) p.reject(refused);
       return;
     }
     const { store, clock, drawSeed } = this.deps;
@@ -237,11 +244,25 @@ export class Room {
         this.guard?.lost('a commit was refused: another process stored a newer fence');
         throw e;
       }
-      this.deps.log.error(
-        { room: this.code, inputs: steps.map((s) => s.pending.cmd.type), minute: this.current.round.minute, err: e },
-        'could not store a change of the room',
-      );
+      // Said once while the database keeps refusing (a minute a second would otherwise be a line a second).
+      if (this.storing === 'ok')
+        this.deps.log.error(
+          { room: this.code, inputs: steps.map((s) => s.pending.cmd.type), minute: this.current.round.minute, err: e },
+          'could not store a change of the room',
+        );
+      this.storing = 'failing';
       throw new ClassroomError(ErrorCode.STORAGE_FAILED, 'the server could not store this: nothing changed');
+    }
+    if (this.storing === 'failing') {
+      this.storing = 'ok';
+      this.deps.log.info({ room: this.code, minute: this.current.round.minute }, 'the room stores again');
+    }
+    if (this.storageSaid) {
+      this.storageSaid = false;
+      this.deps.out.emit(this.code, { kind: 'all' }, 'notice', {
+        code: NoticeCode.RESUMED,
+        message: 'the server stores again: the round goes on',
+      });
     }
   }
 
@@ -300,6 +321,23 @@ export class Room {
   }
 
   /**
+   * Holds the room: its clock stops and its inputs are refused with `why`, nothing changing, until release() — while
+   * its owner cannot be sure the room is still its own (cluster mode, Redis out of reach).
+   */
+  hold(why: ClassroomError): void {
+    if (this.held || this.disposed) return;
+    this.held = why;
+    this.beats.clear();
+  }
+
+  /** Goes on after a hold, as after a takeover: the last minute sent again, the next one a tempo from now. */
+  release(): void {
+    if (!this.held) return;
+    this.held = null;
+    this.resumeClock();
+  }
+
+  /**
    * A minute falls due: the next is planned at once and this one queued. If it cannot be computed or
    * stored, the round stays at its last stored minute, still running, the teacher is told, and the
    * next beat tries again.
@@ -309,9 +347,22 @@ export class Room {
     const r = this.current.round;
     if (r.state === 'running') this.beats.plan(at, r.tempo);
     this.dispatch({ type: 'tick', dueAt: at }).catch((err: unknown) => {
-      if (this.disposed) return;
+      // Gone, or on hold: nothing to tell (the hold says it once, for every room of the process).
+      if (this.disposed || err === this.held) return;
       this.deps.metrics?.tickFailed();
       const minute = this.current.round.minute + 1;
+      if (err instanceof ClassroomError && err.code === ErrorCode.STORAGE_FAILED) {
+        // The database cannot be written: the round waits at its last stored minute — everyone is told once, the
+        // next beat tries again, and the first commit that succeeds says the round goes on (store()).
+        if (!this.storageSaid) {
+          this.storageSaid = true;
+          this.deps.out.emit(this.code, { kind: 'all' }, 'notice', {
+            code: NoticeCode.STORAGE_UNAVAILABLE,
+            message: `minute ${minute} cannot be stored now: the round waits and goes on by itself once it can`,
+          });
+        }
+        return;
+      }
       // A storage failure was logged with its cause where it happened; anything else is logged here.
       if (!(err instanceof ClassroomError))
         this.deps.log.error({ room: this.code, round: this.current.round.id, minute, err }, 'tick failed');

@@ -40,11 +40,35 @@ export function nextSeq(s: Roster, teamId: number): number {
 }
 
 /**
+ * Letters of other scripts that look like Latin ones (Cyrillic, Greek), as Unicode's confusables list folds them:
+ * "Аna" with a Cyrillic А reads as "Ana" on every screen.
+ */
+const LOOKALIKES: Record<string, string> = Object.fromEntries(
+  [
+    ['АВЕКМНОРСТУХІЈЅ', 'ABEKMHOPCTYXIJS'],
+    ['аеорсухіјѕԁһӏ', 'aeopcyxijsdhl'],
+    ['ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ', 'ABEZHIKMNOPTYX'],
+    ['αοιρνκυ', 'aoipvku'],
+  ].flatMap(([from, to]) => [...from].map((c, i) => [c, to[i]])),
+);
+
+/**
+ * What a name reads as, for telling two apart: its compatibility form (full-width letters as letters), without the
+ * characters no screen shows (zero-width joiners and spaces, variation selectors), look-alike letters of other
+ * scripts as the Latin ones, and letter case aside. Only for comparing: the name is kept as it was typed.
+ */
+export function nameKey(name: string): string {
+  const plain = name.normalize('NFKC').replace(/\p{Default_Ignorable_Code_Point}/gu, '');
+  return [...plain].map((c) => LOOKALIKES[c] ?? c).join('').toLowerCase();
+}
+
+/**
  * `name`, or with the first free suffix ("Ana 2", "Ana 3") when another member of the team already
- * has it (letter case aside), cut so that it stays within the name limit.
+ * has it — read as a person reads it (nameKey: letter case, invisible characters and look-alike letters aside) —
+ * cut so that it stays within the name limit.
  */
 export function uniqueName(s: Roster, teamId: number, name: string, self?: number): string {
-  const key = (n: string) => n.toLowerCase();
+  const key = nameKey;
   const taken = new Set(
     members(s, teamId)
       .filter((p) => p.id !== self)

@@ -55,6 +55,7 @@ export function roundRun(row: RoundRecord): RoundRun {
     roleChanges: AppendOnly.of(),
     members: new Map(),
     messages: AppendOnly.of(),
+    changeSeq: 0,
   };
 }
 

@@ -95,6 +95,8 @@ export interface RoundRun {
   readonly members: ReadonlyMap<string, RoundMemberRecord>;
   /** The teacher's messages in this round. */
   readonly messages: AppendOnly<TeacherMessage>;
+  /** The `seq` of the round's latest change (0: none yet): the next one takes the one after. */
+  readonly changeSeq: number;
 }
 
 export const memberKey = (teamId: number, playerId: number): string => `${teamId}:${playerId}`;

@@ -72,8 +72,14 @@ export function teamMinute(t: TeamRun): Omit<TeamMinute, 'roundId' | 'sentAt'> {
   };
 }
 
-/** A team's history: `snapshots`, its minutes `0…` its latest, as stored (Room.historyOf reads them). */
+/**
+ * A team's history: `snapshots`, its minutes `0…` its latest, as stored (Room.historyOf reads them). The round's
+ * references (doing nothing, a calm hour) go up to the latest minute until the round is over: further on they
+ * would show when and how hard each shock of the seed lands.
+ */
 export function teamHistory(r: RoundRun, t: TeamRun, snapshots: Snapshot[]): TeamHistory {
+  const series = r.baseline?.series ?? { total: [], calm: [] };
+  const known = r.state === 'finished' ? series.total.length : Math.max(0, r.minute + 1);
   return {
     roundId: r.id,
     teamId: t.teamId,
@@ -83,7 +89,7 @@ export function teamHistory(r: RoundRun, t: TeamRun, snapshots: Snapshot[]): Tea
     progress: [...t.progress],
     score: t.score,
     ledger: t.ledger,
-    baseline: r.baseline?.series ?? { total: [], calm: [] },
+    baseline: { total: series.total.slice(0, known), calm: series.calm.slice(0, known) },
   };
 }
 

@@ -7,7 +7,9 @@
 // the team's own value applies again, or a goal bought with more money lost (by crashing the switch, say)
 // — is suggested only when nothing else helps, and then marked so. Pure and
 // deterministic: the same round always gets the same answer. Every candidate shares the team's minutes up
-// to its first difference, so only the rest of the round is simulated again.
+// to its first difference, so only the rest of the round is simulated again. Candidates are made one at a time as
+// the search asks for them, and the search stops at `maxPlays`: a team that sent every control every minute (two
+// thousand decisions, fifty thousand candidates) costs the same memory and time as any other.
 import type { Outcome, Suggestion, SuggestionKind, Unusual } from '../protocol/coach.ts';
 import { controlDef } from '../sim/controls.ts';
 import { changesByMinute, createRound, scenarioDef, stepRound } from '../sim/engine.ts';
@@ -206,11 +208,10 @@ function otherValues(def: ControlDef, v: ControlValue): { value: ControlValue; s
     .map((j) => ({ value: all[j], size: Math.max(1, Math.round((10 * Math.abs(j - i)) / n)) }));
 }
 
-/** Each decision earlier or later, with another value, or dropped. */
-function moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: number): Candidate[] {
-  const out: Candidate[] = [];
+/** Each decision earlier or later, with another value, or dropped: made as they are asked for. */
+function* moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: number): Generator<Candidate> {
   const last = round.minute;
-  decisions.forEach((d, i) => {
+  for (const [i, d] of decisions.entries()) {
     const others = decisions.filter((_, j) => j !== i);
     for (let s = 1; s <= shift; s++) {
       for (const [kind, to] of [
@@ -218,7 +219,7 @@ function moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: 
         ['later', d.minute + s],
       ] as const) {
         if (to < 1 || to > last || taken(decisions, d.key, to)) continue;
-        out.push({
+        yield {
           kind,
           key: d.key,
           value: d.value,
@@ -227,11 +228,11 @@ function moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: 
           size: s,
           first: Math.min(d.minute, to),
           play: [...others, { ...d, minute: to }],
-        });
+        };
       }
     }
     for (const o of otherValues(controlDef(round.model, d.key), d.value)) {
-      out.push({
+      yield {
         kind: 'value',
         key: d.key,
         value: o.value,
@@ -240,9 +241,9 @@ function moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: 
         size: o.size,
         first: d.minute,
         play: decisions.map((x, j) => (j === i ? { ...x, value: o.value } : x)),
-      });
+      };
     }
-    out.push({
+    yield {
       kind: 'drop',
       key: d.key,
       value: d.value,
@@ -251,9 +252,8 @@ function moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: 
       size: 1,
       first: d.minute,
       play: others,
-    });
-  });
-  return out;
+    };
+  }
 }
 
 const taken = (decisions: readonly ScheduledChange[], key: string, m: number) =>
@@ -277,26 +277,30 @@ function added(
  * One decision more, coarsely: every control at a few values, the minute after each event the desk showed,
  * at the team's own decision minutes, and every ten minutes.
  */
-function additions(
+function* additions(
   round: CoachRound,
   base: Runner,
   decisions: readonly ScheduledChange[],
   values: number,
-): Candidate[] {
+): Generator<Candidate> {
   const minutes = new Set<number>([1]);
   for (const [m, s] of base.snapshots.entries()) if (s.events.some((e) => e.kind !== 'control')) minutes.add(m + 1);
   for (const d of decisions) minutes.add(d.minute);
   for (let m = 11; m <= round.minute; m += 10) minutes.add(m);
-  const out: Candidate[] = [];
   for (const m of [...minutes].sort((a, b) => a - b)) {
     for (const def of round.model.controls)
       for (const v of spread(def, values)) {
         const c = added(base, decisions, def, m, v);
-        if (c) out.push(c);
+        if (c) yield c;
       }
   }
-  return out;
 }
+
+/**
+ * What a candidate changes, as a key: two candidates with one key play the same (a decision is one control at one
+ * minute, so a kind, a control, its minutes and its value name the play it makes).
+ */
+const keyOf = (c: Candidate) => `${c.kind}|${c.key}|${c.fromMinute}|${c.toMinute}|${String(c.value)}`;
 
 /** Around a promising addition: the minutes close to it, and the values next to it on the control's grid. */
 function around(round: CoachRound, base: Runner, decisions: readonly ScheduledChange[], c: Candidate): Candidate[] {
@@ -349,10 +353,10 @@ export function coachTeam(round: CoachRound, options: CoachOptions = {}): CoachR
   const tried: Tried[] = [];
   const seen = new Set<string>();
   let plays = 0;
-  const tryAll = (list: readonly Candidate[]) => {
+  const tryAll = (list: Iterable<Candidate>) => {
     for (const c of list) {
       if (plays >= opts.maxPlays) return;
-      const key = JSON.stringify(c.play);
+      const key = keyOf(c);
       if (seen.has(key)) continue;
       seen.add(key);
       plays++;

@@ -12,6 +12,10 @@ export const ErrorCode = {
   ROOM_CLOSED: 'ROOM_CLOSED',
   /** The teacher has too many rooms not finished (new rooms and what-ifs alike). */
   ROOM_QUOTA: 'ROOM_QUOTA',
+  /** The room has had as many rounds as one room keeps (LIMITS.roundsPerRoom). */
+  ROUND_LIMIT: 'ROUND_LIMIT',
+  /** The teacher's rooms hold as many recorded team-minutes as one teacher may keep. */
+  STORAGE_QUOTA: 'STORAGE_QUOTA',
   TEAM_FULL: 'TEAM_FULL',
   BAD_TOKEN: 'BAD_TOKEN',
   BAD_KEY: 'BAD_KEY',
@@ -32,6 +36,8 @@ export const ErrorCode = {
   REMOVED: 'REMOVED',
   TICK_FAILED: 'TICK_FAILED',
   STORAGE_FAILED: 'STORAGE_FAILED',
+  /** The class is paused for a moment: its storage or its other servers cannot be reached; nothing changed. */
+  UNAVAILABLE: 'UNAVAILABLE',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -63,5 +69,11 @@ export class ClassroomError extends Error {
 export const NoticeCode = {
   /** The server is stopping: running rounds were paused and stored; the page reconnects when it is back. */
   SERVER_STOPPING: 'SERVER_STOPPING',
+  /** The round's minutes cannot be stored now: the clock waits and goes on by itself once they can. */
+  STORAGE_UNAVAILABLE: 'STORAGE_UNAVAILABLE',
+  /** The servers of the class cannot reach each other (Redis): rounds wait and go on by themselves once they can. */
+  CLUSTER_UNAVAILABLE: 'CLUSTER_UNAVAILABLE',
+  /** What paused the class is over: the round goes on (clears the notices above). */
+  RESUMED: 'RESUMED',
 } as const;
 export type NoticeCode = (typeof NoticeCode)[keyof typeof NoticeCode];

@@ -2,10 +2,14 @@
 import { z } from 'zod';
 import { LIMITS, TEMPOS } from './types.ts';
 
+/** Half of a UTF-16 pair without its other half: not text (PostgreSQL refuses it, SQLite stores it as bad UTF-8). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** One line of text: trimmed, inner whitespace collapsed, no control or format characters (no bidi overrides). */
 const lineSchema = (max: number, what: string) =>
   z
     .string()
+    .refine((s) => !LONE_SURROGATE.test(s), `${what} has a broken character`)
     .transform((s) => s.normalize('NFC').replace(/\s+/gu, ' ').trim())
     .pipe(
       z

@@ -22,6 +22,8 @@ export const LIMITS = {
   messageLength: 200,
   /** Messages a round keeps; the teacher is refused past it. */
   messagesPerRound: 500,
+  /** Rounds one room keeps: past it, the teacher opens a new room (ROUND_LIMIT). */
+  roundsPerRoom: 100,
 } as const;
 
 /** What the teacher sets for the next round (and what the current one was started with). */
@@ -105,6 +107,11 @@ export interface ChangeAuthor {
 /** A control change: recorded when received, applied at the start of `minute`. */
 export interface ChangeRecord {
   id: number;
+  /**
+   * Its place among the round's changes, in the order the room took them: the changes of one minute apply in this
+   * order (the last one of a control wins). Ids are not: in cluster mode each process draws them in blocks.
+   */
+  seq: number;
   roundId: number;
   teamId: number;
   minute: number;
@@ -224,7 +231,10 @@ export interface TeamHistory {
   progress: GoalResult[];
   score: number | null;
   ledger: LedgerFigures;
-  /** Doing nothing's and a calm hour's ledger totals for every minute of the round (0…minutes). */
+  /**
+   * Doing nothing's and a calm hour's ledger totals by minute: up to the latest minute while the round goes on (the
+   * rest would tell when each shock lands), for every minute of the round (0…minutes) once it is over.
+   */
   baseline: BaselineSeries;
 }
 export interface TeamScore {
@@ -319,6 +329,13 @@ export interface HistoryRoom {
   code: string;
   createdAt: number;
   rounds: HistoryRound[];
+}
+
+/** One page of a teacher's history (`GET /api/teacher/rooms`): rooms newest first; `next` asks for the older ones. */
+export interface HistoryPage {
+  rooms: HistoryRoom[];
+  /** The `before` of the next page, or null when these are the oldest rooms. */
+  next: string | null;
 }
 
 export interface ReplayTeam {

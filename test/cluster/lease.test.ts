@@ -161,22 +161,68 @@ describe('a kept lease', () => {
     expect(await b.holder('ROOM1')).toMatchObject({ node: 'node-b', token: taken.token });
   });
 
-  it('is lost when Redis cannot be reached until its validity runs out', async () => {
+  it('lapses when Redis cannot be reached until its validity runs out, and is held again once Redis answers', async () => {
     const client = connect();
     const a = leasesFor('node-a', client);
     const lost: string[] = [];
-    const keeper = a.keep((await a.acquire('ROOM1'))!, (_l, why) => lost.push(why));
+    const sure: boolean[] = [];
+    const keeper = a.keep((await a.acquire('ROOM1'))!, {
+      lost: (_l, why) => lost.push(why),
+      sure: (held) => sure.push(held),
+    });
     client.disconnect();
     clock.advance(TTL / 3);
     await keeper.settled();
     clock.advance(TTL / 3);
     await keeper.settled();
-    expect(lost).toEqual([]);
     expect(keeper.valid()).toBe(true);
     clock.advance(TTL / 3);
     await keeper.settled();
+    // Not sure any more — nothing may be committed under it — but not lost either: nobody else said they hold it.
     expect(keeper.valid()).toBe(false);
-    expect(lost).toEqual(['expired before it could be renewed']);
+    expect(keeper.lapsed).toBe(true);
+    expect(lost).toEqual([]);
+    expect(sure).toEqual([false]);
+    // Redis answers again, the lease still ours there: renewed, sure again.
+    await client.connect();
+    expect(await keeper.confirm()).toBe(true);
+    expect(keeper.valid()).toBe(true);
+    expect(sure).toEqual([false, true]);
     await keeper.stop();
+  });
+
+  it('ran out meanwhile: taken again through `retake` if the room is still its own, else lost', async () => {
+    const a = leasesFor('node-a');
+    const b = leasesFor('node-b');
+    const retakes: number[] = [];
+    const lost: string[] = [];
+    const first = (await a.acquire('ROOM1'))!;
+    let allow = true;
+    const keeper = a.keep(first, {
+      lost: (_l, why) => lost.push(why),
+      retake: async (old) => {
+        retakes.push(old.token);
+        return allow ? a.acquire(old.room, { atLeast: old.token }) : null;
+      },
+    });
+    await expire('ROOM1');
+    expect(await keeper.confirm()).toBe(true);
+    expect(retakes).toEqual([first.token]);
+    expect(keeper.current.token).toBeGreaterThan(first.token);
+    expect(lost).toEqual([]);
+    // Another time the room is found another process's (its fence moved): lost, and said why.
+    allow = false;
+    await expire('ROOM1');
+    expect(await keeper.confirm()).toBe(false);
+    expect(lost).toEqual(['another process took the room while its lease could not be renewed']);
+    // Held by another process: lost with that reason (a keeper of b's, whose lease a takes meanwhile).
+    const bLost: string[] = [];
+    const bKeeper = b.keep((await b.acquire('ROOM2'))!, (_l, why) => bLost.push(why));
+    await expire('ROOM2');
+    await a.acquire('ROOM2');
+    expect(await bKeeper.confirm()).toBe(false);
+    expect(bLost).toEqual(['another process holds the lease']);
+    await keeper.stop();
+    await bKeeper.stop();
   });
 });

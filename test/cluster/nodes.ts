@@ -27,6 +27,8 @@ export interface Node {
   rooms(): Promise<{
     held: { code: string; state: string; minute: number }[];
     events: { msg: string; room?: string; reason?: string; failover?: boolean }[];
+    /** Every line the process logged at warn or above, and its lines about Redis and storage coming back. */
+    logs: { level: number; msg: string; room?: string }[];
   }>;
   connect(): Promise<Client>;
   post(path: string, body: object): Promise<Response>;
@@ -47,7 +49,7 @@ export function testCluster(prefix: string) {
     async services() {
       services = await startServices();
       databaseUrl = await services.postgres.createDatabase();
-      return { databaseUrl, redisUrl: services.redis.url };
+      return { databaseUrl, redisUrl: services.redis.url, postgres: services.postgres, redis: services.redis };
     },
     /** A connection of the test's own to the cluster's Redis. */
     redis(): Redis {

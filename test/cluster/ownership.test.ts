@@ -5,13 +5,18 @@ import { describe, expect, it } from 'vitest';
 import type { RoomRecord } from '../../server/db/records.ts';
 import type { Write } from '../../server/db/writes.ts';
 import { RoomManager } from '../../server/rooms/manager.ts';
-import { NotOwnerError, type Ownership, type RoomGuard } from '../../server/rooms/ownership.ts';
+import { type GuardEvents, NotOwnerError, type Ownership, type RoomGuard } from '../../server/rooms/ownership.ts';
 import { roomEnv } from '../server/rooms.ts';
 
 /** An Ownership whose leases the test holds or loses by hand. */
 function handOwnership(opts: { recent?: boolean; claimed?: Promise<void> } = {}) {
   const state = { valid: true, token: 1, released: [] as string[], adopted: [] as string[], lost: [] as string[] };
-  const guard = (code: string, onLost: (reason: string) => void): RoomGuard => ({
+  const events = new Map<string, GuardEvents>();
+  const guard = (code: string, ev: GuardEvents): RoomGuard => {
+    events.set(code, ev);
+    return handGuard(code, (reason) => ev.lost(reason));
+  };
+  const handGuard = (code: string, onLost: (reason: string) => void): RoomGuard => ({
     seal(roomId: number, writes: readonly Write[]) {
       if (!state.valid) throw new NotOwnerError(code, 'its lease ran out');
       return writes.length ? [...writes, { op: 'fence', roomId, token: state.token, at: 1 }] : writes;
@@ -25,18 +30,18 @@ function handOwnership(opts: { recent?: boolean; claimed?: Promise<void> } = {})
     },
   });
   const ownership: Ownership = {
-    async claimNew(code, onLost) {
-      return guard(code, onLost);
+    async claimNew(code, ev) {
+      return guard(code, ev);
     },
-    async claim(row: RoomRecord, onLost) {
+    async claim(row: RoomRecord, ev) {
       await opts.claimed;
-      return { guard: guard(row.code, onLost), row, recent: opts.recent ?? false };
+      return { guard: guard(row.code, ev), row, recent: opts.recent ?? false };
     },
     async adopted(room) {
       state.adopted.push(room.code);
     },
   };
-  return { ownership, state };
+  return { ownership, state, events };
 }
 
 describe('an owned room', () => {
@@ -63,6 +68,50 @@ describe('an owned room', () => {
     expect(env.out.sent.slice(sent)).toEqual([]);
     expect(env.errors).toEqual([]);
     await expect(room.dispatch({ type: 'clock', action: 'pause' })).rejects.toBeInstanceOf(NotOwnerError);
+    await manager.close();
+  });
+
+  it('while its owner cannot be sure of it, holds its clock and refuses inputs; then goes on where it was', async () => {
+    const env = roomEnv();
+    const { ownership, events } = handOwnership();
+    const manager = new RoomManager(env.manager.deps, env.manager.limits, ownership);
+    const { room } = await manager.create({ teamCount: 1, tempo: 2, minutes: 10, seed: 3 });
+    const student = await room.dispatch({ type: 'join', name: 'Ana', tokenHash: 'h'.repeat(64) });
+    await room.dispatch({ type: 'clock', action: 'start' });
+    env.clock.advance(2000);
+    await manager.settled();
+    expect(room.round.minute).toBe(1);
+
+    // Redis out of reach: held. Minutes stop, a change is refused (nothing stored), nobody is told of a failed minute.
+    events.get(room.code)?.sure(false);
+    const sent = env.out.sent.length;
+    const transactions = env.store.transactions.length;
+    env.clock.advance(20_000);
+    await manager.settled();
+    await expect(
+      room.dispatch({ type: 'control', playerId: student.id, key: 'servers', value: 9 }),
+    ).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    expect(room.round.minute).toBe(1);
+    expect(env.store.transactions.length).toBe(transactions);
+    expect(env.out.sent.slice(sent)).toEqual([]);
+    expect(env.errors).toEqual([]);
+    expect(manager.peek(room.code)).toBe(room);
+
+    // Sure again: the last minute once more (it may not have reached every process), the next a tempo later.
+    events.get(room.code)?.sure(true);
+    expect(
+      env.out.sent
+        .slice(sent)
+        .filter((m) => m.event === 'minute')
+        .map((m) => (m.payload as any).snapshot.minute),
+    ).toEqual([1]);
+    env.clock.advance(1999);
+    await manager.settled();
+    expect(room.round.minute).toBe(1);
+    env.clock.advance(1);
+    await manager.settled();
+    expect(room.round.minute).toBe(2);
+    await room.dispatch({ type: 'control', playerId: student.id, key: 'servers', value: 9 });
     await manager.close();
   });
 

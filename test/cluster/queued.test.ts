@@ -75,8 +75,8 @@ test('after a takeover, the changes queued meanwhile are stored in a few commits
   expect(next.snapshot.minute).toBe(2);
   expect(new Set(changes.map((c) => c.minute))).toEqual(new Set([2]));
   // The owner's order, not the order sent: each waiting change reached it when its own retry did. The last one it
-  // took (the highest id, drawn as it took them) is the one in force.
-  const last = (key: string) => changes.filter((c) => c.key === key).reduce((x, y) => (y.id > x.id ? y : x)).value;
+  // took (the highest seq) is the one in force.
+  const last = (key: string) => changes.filter((c) => c.key === key).reduce((x, y) => (y.seq > x.seq ? y : x)).value;
   expect(next.snapshot.controls.servers).toBe(last('servers'));
   expect(next.snapshot.controls.standInLimit).toBe(last('standInLimit'));
 });

@@ -118,14 +118,14 @@ describe('recovery and health', () => {
     expect(server.app.rooms.peek(a)?.view('teacher').round.state).toBe('paused');
     expect(server.app.rooms.peek(b)).toBeUndefined();
     expect(log.lines().find((l) => l.msg === 'could not recover the room')).toMatchObject({ level: 50, round: roundB });
-    const health = await server.app.inject({ method: 'GET', url: '/api/health' });
-    expect(health.statusCode).toBe(200);
-    expect(health.json()).toMatchObject({ ok: true, database: { intact: true, writable: true } });
+    const ready = await server.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ ready: true, database: { intact: true, writable: true } });
     await server.close();
     server = undefined;
   });
 
-  test('a damaged page: the quick check finds it, health says not ok, the intact round is served', async () => {
+  test('a damaged page: the quick check finds it, readiness says not ready, the intact round is served', async () => {
     const dbPath = join(dir, 'bad-page.db');
     const { a, b } = await twoPausedRounds(dbPath);
     const raw = new Database(dbPath);
@@ -147,29 +147,34 @@ describe('recovery and health', () => {
     expect(server.app.rooms.peek(a)?.view('teacher').round.state).toBe('paused');
     expect(server.app.rooms.peek(b)).toBeUndefined();
     expect(log.lines().some((l) => l.msg.startsWith('the database failed its quick check'))).toBe(true);
-    const health = await server.app.inject({ method: 'GET', url: '/api/health' });
-    expect(health.statusCode).toBe(503);
-    expect(health.json()).toMatchObject({
-      ok: false,
+    const ready = await server.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({
+      ready: false,
+      reasons: ['the database failed its check at start'],
       database: { intact: false, writable: true, problems: [expect.any(String)] },
     });
+    // The process itself works: liveness says so.
+    expect((await server.app.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({ ok: true });
     await server.close();
     server = undefined;
   });
 
-  test('health says not ok while the database cannot be written, and ok again after', async () => {
+  test('readiness says not ready while the database cannot be written, and ready again after; liveness stays ok', async () => {
     server = await startServer({ databasePath: join(dir, 'health.db') });
-    const health = () => server!.app.inject({ method: 'GET', url: '/api/health' });
-    expect((await health()).json()).toMatchObject({ ok: true, database: { intact: true, writable: true } });
+    const health = () => server!.app.inject({ method: 'GET', url: '/api/ready' });
+    expect((await health()).json()).toMatchObject({ ready: true, database: { intact: true, writable: true } });
     // SQLite refuses every write from now on, as it would on a read-only or failing disk.
     sqliteOf(server).pragma('query_only = ON');
     await advance(server, PROBE_EVERY_MS);
     const down = await health();
     expect(down.statusCode).toBe(503);
     expect(down.json()).toMatchObject({
-      ok: false,
+      ready: false,
+      reasons: ['the database cannot be written'],
       database: { writable: false, writeError: expect.stringMatching(/readonly/) },
     });
+    expect((await server.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     sqliteOf(server!).pragma('query_only = OFF');
     expect((await health()).statusCode).toBe(200);
   });

@@ -3,7 +3,7 @@
 // starts with the suggested changes pending and, played on, ends with the figures the coach claimed.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CoachReport, RoomView } from '../../shared/protocol/types.ts';
-import { Coach, type CoachJob } from '../../server/replay/coach.ts';
+import { Coach, type CoachDone, type CoachJob, DEFAULT_COACH_LIMITS, WorkerRunner } from '../../server/replay/coach.ts';
 import { inlineRunner } from '../../server/replay/coach-job.ts';
 import { connect, createRoom, ok, startServer, type TestServer } from './helpers.ts';
 
@@ -184,7 +184,7 @@ describe('the coach’s queue', () => {
   };
 
   test('one search at a time; a team asked twice is searched once; past the queue it is busy, and nothing is lost', async () => {
-    const coach = new Coach(inlineRunner, { queue: 2, cached: 10 });
+    const coach = new Coach(inlineRunner, { queue: 2, perAsker: 2, perAddress: 2, cached: 10 });
     const a = coach.team(1, 1, job);
     expect(coach.team(1, 1, job)).toBe(a);
     const b = coach.team(1, 2, job);
@@ -194,5 +194,93 @@ describe('the coach’s queue', () => {
     expect({ ...rb, teamId: 1, searchedMs: ra.searchedMs }).toEqual(ra);
     // Once the queue has room again, the team refused before is searched.
     await expect(coach.team(1, 3, job)).resolves.toMatchObject({ teamId: 3, tried: 20 });
+  });
+
+  test('askers take turns: another teacher’s one team waits behind one search, not behind a whole class', async () => {
+    const order: string[] = [];
+    const pending: (() => void)[] = [];
+    const runner = {
+      run: (j: CoachJob) =>
+        new Promise<CoachDone>((resolve) => {
+          order.push(j.scenario);
+          pending.push(() => resolve({ result: { before: null as never, tried: 0, suggestion: null }, ms: 1 }));
+        }),
+      close: async () => {},
+    };
+    const coach = new Coach(runner, DEFAULT_COACH_LIMITS);
+    const asker = (n: string) => ({ asker: `teacher:${n}`, address: n });
+    const theirs = Array.from({ length: 30 }, (_, t) => coach.team(1, t, { ...job, scenario: `a${t}` }, asker('a')));
+    const mine = coach.team(2, 1, { ...job, scenario: 'b' }, asker('b'));
+    // The first teacher's first team is being searched; the other teacher's comes right after it.
+    pending.shift()?.();
+    await new Promise((r) => setImmediate(r));
+    pending.shift()?.();
+    await expect(mine).resolves.toMatchObject({ teamId: 1 });
+    expect(order.slice(0, 2)).toEqual(['a0', 'b']);
+    while (order.length < 31 || pending.length) {
+      pending.shift()?.();
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(theirs);
+    expect(order).toHaveLength(31);
+  });
+
+  test('counts teams, not requests: a teacher has 32 waiting, an address 64, everyone 256', async () => {
+    const never = { run: () => new Promise<CoachDone>(() => {}), close: async () => {} };
+    const coach = new Coach(never, DEFAULT_COACH_LIMITS);
+    const ask = (round: number, teams: number, asker: string, address: string) =>
+      Array.from({ length: teams }, (_, t) => {
+        try {
+          void coach.team(round, t, job, { asker, address });
+          return 'queued';
+        } catch (e) {
+          return (e as Error).message;
+        }
+      });
+    // One teacher's class of 30 teams is queued whole; a second class of theirs only up to their share.
+    expect(ask(1, 30, 'teacher:1', 'x').every((r) => r === 'queued')).toBe(true);
+    const second = ask(2, 30, 'teacher:1', 'x');
+    expect(second.filter((r) => r === 'queued')).toHaveLength(2);
+    expect(second.at(-1)).toMatch(/still searching the teams you asked for/);
+    // Another teacher on the same address: the address's share (64) is what is left.
+    expect(ask(3, 30, 'teacher:2', 'x').filter((r) => r === 'queued')).toHaveLength(30);
+    expect(ask(4, 5, 'teacher:3', 'x').filter((r) => r === 'queued')).toHaveLength(2);
+    // A teacher elsewhere is not held back.
+    expect(ask(5, 30, 'teacher:4', 'y').every((r) => r === 'queued')).toBe(true);
+  });
+
+  test('a team that sent every control every minute for 240 minutes is searched within the thread’s limits', async () => {
+    // 1,920 decisions, some 50,000 candidates: made one at a time, the search keeps to its plays and to a small heap
+    // (made all at once, with each play's JSON as its key, it took a gigabyte).
+    const changes = [];
+    for (let m = 1; m <= 240; m++) {
+      const v = m % 2;
+      changes.push(
+        { minute: m, key: 'minInstances', value: 5 + (m % 20) },
+        { minute: m, key: 'autoscaling', value: v === 0 },
+        { minute: m, key: 'targetUtilization', value: v ? 0.6 : 0.7 },
+        { minute: m, key: 'cacheTtlS', value: 30 + m },
+        { minute: m, key: 'warmUp', value: 'press' },
+        { minute: m, key: 'shedLowPriority', value: (m % 10) / 10 },
+        { minute: m, key: 'heavyFeature', value: v === 1 },
+        { minute: m, key: 'rollback', value: 'press' },
+      );
+    }
+    const runner = new WorkerRunner({ maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8, stackSizeMb: 4 });
+    try {
+      const done = await runner.run({
+        simulator: 'web-service',
+        scenario: 'launch-day',
+        seed: 3,
+        noise: true,
+        minutes: 240,
+        minute: 240,
+        changes,
+      });
+      expect(done.result.tried).toBe(1000);
+      expect(done.result.before.goals).toBeGreaterThan(0);
+    } finally {
+      await runner.close();
+    }
   });
 });

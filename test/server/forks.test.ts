@@ -2,6 +2,7 @@
 // limit, a teacher has a quota of live rooms, and a fork is only stored — loaded when someone opens
 // it. Over the HTTP API of a real server on port 0 with a manual clock.
 import { afterEach, describe, expect, test } from 'vitest';
+import { parseTrustProxy } from '../../server/http/client-address.ts';
 import { connect, createRoom, ok, sqliteOf, startServer, type TestServer } from './helpers.ts';
 
 let server: TestServer;
@@ -33,6 +34,47 @@ const fork = (roundId: number, key: string, body: object, remoteAddress = '127.0
   });
 
 describe('forks', () => {
+  test('refused past the allowance before the body is read: 350 changes, or no JSON at all, cost nothing', async () => {
+    server = await startServer();
+    const { teacherKey, roundId, teamIds } = await playedRound();
+    const changes = Array.from({ length: 350 }, (_, i) => ({ minute: 11 + (i % 9), key: 'servers', value: 8 }));
+    const answers = [];
+    for (let i = 0; i < 40; i++)
+      answers.push(await fork(roundId, teacherKey, { teamId: teamIds[0], minute: 10, changes }));
+    // The address's 30 (the room forked from took one, one came back in the 20 s it was played).
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(30);
+    // Once spent, a body that would not even parse is refused for the allowance, not for its JSON.
+    const garbage = await server.app.inject({
+      method: 'POST',
+      url: `/api/rounds/${roundId}/fork`,
+      headers: { ...auth(teacherKey), 'content-type': 'application/json' },
+      payload: '{"teamId": ',
+    });
+    expect(garbage.statusCode).toBe(429);
+    expect(garbage.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/new rooms/) } });
+    // And a request without a key is refused for its key, before anything else.
+    const keyless = await server.app.inject({ method: 'POST', url: `/api/rounds/${roundId}/fork`, payload: '{' });
+    expect(keyless.statusCode).toBe(401);
+  });
+
+  test('new rooms are limited per IPv6 /64, as the unknown-code limit counts them', async () => {
+    server = await startServer({ trustProxy: parseTrustProxy('loopback') });
+    const from = (ip: string) =>
+      server.app.inject({
+        method: 'POST',
+        url: '/api/rooms',
+        payload: { teamCount: 30 },
+        headers: { 'x-forwarded-for': ip },
+      });
+    const statuses: number[] = [];
+    // Thirty-one addresses of one /64, each a fresh one, as a host with 2^64 of them would use.
+    for (let i = 1; i <= 31; i++) statuses.push((await from(`2001:db8:7:7::${i.toString(16)}`)).statusCode);
+    expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    // Another /64 is another household.
+    expect((await from('2001:db8:7:8::1')).statusCode).toBe(201);
+  });
+
   test('1,000 fork requests in a burst: refused past the creation limit, and memory holds none of them', async () => {
     server = await startServer();
     const { code, teacherKey, roundId, teamIds } = await playedRound();

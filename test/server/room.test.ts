@@ -154,7 +154,7 @@ describe('a room', () => {
     expect(await env.store.latestRound(room.id)).toMatchObject({ id: room.round.id, number: 2, state: 'lobby' });
   });
 
-  test('a tick that cannot be stored leaves that room at its minute, running; its teacher is told and the next beat goes on', async () => {
+  test('a tick that cannot be stored leaves that room at its minute, running; its class is told and the next beat goes on', async () => {
     const a = (await env.manager.create({ teamCount: 1, tempo: 1 })).room;
     const b = (await env.manager.create({ teamCount: 1, tempo: 1 })).room;
     await a.dispatch({ type: 'clock', action: 'start' });
@@ -168,7 +168,7 @@ describe('a room', () => {
     expect(await env.store.roundById(aRound)).toMatchObject({ state: 'running', minute: 0 });
     expect(env.errors).toHaveLength(1);
     const notice = env.out.sent.find((s) => s.event === 'notice' && s.code === a.code);
-    expect(notice).toMatchObject({ to: { kind: 'teacher' }, payload: { code: 'TICK_FAILED' } });
+    expect(notice).toMatchObject({ to: { kind: 'all' }, payload: { code: 'STORAGE_UNAVAILABLE' } });
     expect(env.out.sent.some((s) => s.event === 'notice' && s.code === b.code)).toBe(false);
     // Nothing of the failed minute was kept; the clock still runs, and once the disk is back the round goes on exactly.
     expect(

@@ -276,7 +276,7 @@ describe('a failed commit changes nothing: memory, database and clients agree', 
     expect(env.errors.length).toBeGreaterThan(0);
   });
 
-  test('a tick: the round stays at its stored minute and running, the teacher alone is told, the next beat goes on', async () => {
+  test('a tick: the round stays at its stored minute and running, everyone is told once, the next beat goes on', async () => {
     const env = roomEnv();
     const { room } = await classroom(env, { started: true });
     const before = seen(room.state);
@@ -287,18 +287,24 @@ describe('a failed commit changes nothing: memory, database and clients agree', 
     expect(seen(room.state)).toEqual(before);
     expect(await stored(env, room.code)).toEqual(before);
     expect(room.round.state).toBe('running');
+    // One notice to the whole room (students, teacher, observers), however many beats failed.
     expect(env.out.sent.slice(sent)).toEqual([
       {
         code: room.code,
-        to: { kind: 'teacher' },
+        to: { kind: 'all' },
         event: 'notice',
-        payload: { code: 'TICK_FAILED', message: expect.stringContaining('minute 3') },
+        payload: { code: 'STORAGE_UNAVAILABLE', message: expect.stringContaining('minute 3') },
       },
     ]);
     expect(env.clock.pending).toBe(1);
+    const back = env.out.sent.length;
     await env.advance(5000);
     expect(room.round.minute).toBe(3);
     expect(await stored(env, room.code)).toEqual(seen(room.state));
+    // The first minute stored says the round goes on, then comes.
+    const after = env.out.sent.slice(back);
+    expect(after[0]).toMatchObject({ to: { kind: 'all' }, event: 'notice', payload: { code: 'RESUMED' } });
+    expect(after.some((m) => m.event === 'minute')).toBe(true);
   });
 
   test('a new room: refused, and nothing of it stored or kept', async () => {

@@ -46,6 +46,7 @@ const change = (
   name = 'Ana',
 ): ChangeRecord => ({
   id,
+  seq: id,
   roundId: 1,
   teamId: 1,
   minute,

@@ -34,6 +34,7 @@ const snap = (minute: number, approval = 0.99): Snapshot => ({
 });
 const change = (id: number, minute: number, key: string, name: string, teamId = 1): ChangeRecord => ({
   id,
+  seq: id,
   roundId: 1,
   teamId,
   minute,

@@ -3,7 +3,7 @@
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import { scenarioDef } from '../../../shared/sim/engine.ts';
 import { getModel } from '../../../shared/sim/registry.ts';
-import type { ClockAction, RoundState } from '../../../shared/protocol/types.ts';
+import { type ClockAction, LIMITS, type RoundState } from '../../../shared/protocol/types.ts';
 import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { activeTeams } from '../roster.ts';
 import { AppendOnly } from '../append-only.ts';
@@ -78,7 +78,7 @@ function nextRound(d: Draft, ctx: TransitionCtx): void {
     teams: new Map(),
     finishedAt: null,
   });
-  d.patchRound({ roleChanges: AppendOnly.of(), members: new Map(), messages: AppendOnly.of() });
+  d.patchRound({ roleChanges: AppendOnly.of(), members: new Map(), messages: AppendOnly.of(), changeSeq: 0 });
   d.send({ kind: 'room' });
 }
 
@@ -91,6 +91,11 @@ export const clock: Transition<'clock'> = (s: RoomState, { action }, ctx) => {
       `cannot ${action}: the round is ${state}${allowed.hint ? `; ${allowed.hint}` : ''}`,
     );
   }
+  if (action === 'next' && s.round.number >= LIMITS.roundsPerRoom)
+    throw new ClassroomError(
+      ErrorCode.ROUND_LIMIT,
+      `this room has had ${s.round.number} rounds, the most one room keeps: open a new room for the next one`,
+    );
   const d = new Draft(s);
   switch (action) {
     case 'start':

@@ -53,6 +53,7 @@ export const control: Transition<'control'> = (s, cmd, ctx) => {
   refuseUnavailable(run.snapshot, cmd.key);
   const change: ChangeRecord = {
     id: ctx.ids.next('changes'),
+    seq: r.changeSeq + 1,
     roundId: r.id,
     teamId,
     minute: r.minute + 1,
@@ -63,7 +64,7 @@ export const control: Transition<'control'> = (s, cmd, ctx) => {
   };
   const teams = new Map(r.teams).set(teamId, { ...run, changes: run.changes.append(change) });
   return {
-    next: { ...s, round: { ...r, teams } },
+    next: { ...s, round: { ...r, teams, changeSeq: change.seq } },
     writes: [{ op: 'insertChanges', changes: [change] }],
     messages: [emit({ kind: 'team', teamId }, 'pending', change), emit({ kind: 'teacher' }, 'pending', change)],
     reply: change,

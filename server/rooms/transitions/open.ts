@@ -144,10 +144,11 @@ export function forkRoom(
     finishedAt: null,
     forkOf: { roundId: o.id, teamId: from.team.teamId, minute: from.minute },
   };
-  // The changes become the fork's own, authored by name only (the original players are not in it).
-  const changes: ChangeRecord[] = from.changes.map((c) => ({
+  // The changes become the fork's own, authored by name only (the original players are not in it), in their order.
+  const changes: ChangeRecord[] = from.changes.map((c, i) => ({
     ...c,
     id: ctx.ids.next('changes'),
+    seq: i + 1,
     roundId: row.id,
     teamId: team.id,
     author: { ...c.author, playerId: null },
@@ -156,6 +157,7 @@ export function forkRoom(
     changes.push({
       ...c,
       id: ctx.ids.next('changes'),
+      seq: changes.length + 1,
       roundId: row.id,
       teamId: team.id,
       author: author ? { ...author, playerId: null } : { ...COACH_AUTHOR },
@@ -175,7 +177,7 @@ export function forkRoom(
       players: new Map(),
       locked: false,
       replayShared: false,
-      round: { ...base, teams: new Map([[team.id, rebuilt.team]]) },
+      round: { ...base, teams: new Map([[team.id, rebuilt.team]]), changeSeq: changes.length },
     },
     writes: [
       { op: 'insertRoom', id, code, teacherId, config, createdAt: ctx.now },

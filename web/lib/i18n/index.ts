@@ -17,6 +17,8 @@ const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
   ROOM_LOCKED: m.err_ROOM_LOCKED,
   ROOM_CLOSED: m.err_ROOM_CLOSED,
   ROOM_QUOTA: m.err_ROOM_QUOTA,
+  ROUND_LIMIT: m.err_ROUND_LIMIT,
+  STORAGE_QUOTA: m.err_STORAGE_QUOTA,
   TEAM_FULL: m.err_TEAM_FULL,
   BAD_TOKEN: m.err_BAD_TOKEN,
   BAD_KEY: m.err_BAD_KEY,
@@ -36,6 +38,7 @@ const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
   REMOVED: m.err_REMOVED,
   TICK_FAILED: m.err_TICK_FAILED,
   STORAGE_FAILED: m.err_STORAGE_FAILED,
+  UNAVAILABLE: m.err_UNAVAILABLE,
   INTERNAL: m.err_INTERNAL,
   TIMEOUT: m.err_TIMEOUT,
   NETWORK: m.err_NETWORK,
@@ -48,6 +51,9 @@ export function errorText(code: string): string {
 // Notices that are not errors of a request (typed: a new notice code without words fails the check).
 const notices: Record<NoticeCode, () => string> = {
   SERVER_STOPPING: m.notice_SERVER_STOPPING,
+  STORAGE_UNAVAILABLE: m.notice_STORAGE_UNAVAILABLE,
+  CLUSTER_UNAVAILABLE: m.notice_CLUSTER_UNAVAILABLE,
+  RESUMED: m.notice_RESUMED,
 };
 /** A `notice` from the server in words: its own, or its error code's. */
 export function noticeText(code: string): string {

@@ -14,9 +14,9 @@ export type AckOf<E extends keyof ClientToServer> = Parameters<Parameters<Client
 /** Client-side error code, next to the server's (translated the same way). */
 export const TIMEOUT = 'TIMEOUT';
 
-/** Failures worth another try: no answer in time, a rate limit, storage that failed for a moment. */
+/** Failures worth another try: no answer in time, a rate limit, storage or servers out of reach for a moment. */
 export function isTransient(code: string): boolean {
-  return code === TIMEOUT || code === 'RATE_LIMITED' || code === 'STORAGE_FAILED';
+  return code === TIMEOUT || code === 'RATE_LIMITED' || code === 'STORAGE_FAILED' || code === 'UNAVAILABLE';
 }
 
 export class Connection {

@@ -1,7 +1,7 @@
 // The teacher's HTTP calls: history, replay, the hindsight coach, what-if fork and the export (CSV, ZIP).
 // Each carries the teacher key as a bearer header, which is why a CSV is fetched and saved from a Blob
 // rather than linked. A student's token opens their own replays and coach the same way (student-api.ts).
-import type { CoachReport, CsvPart, HistoryRoom, RoomView, RoundReplay } from '$shared/protocol/types.ts';
+import type { CoachReport, CsvPart, HistoryPage, RoomView, RoundReplay } from '$shared/protocol/types.ts';
 import type { ScheduledChange } from '$shared/sim/types.ts';
 export type { CsvPart };
 import { filenameFrom } from '$lib/replay/logic.ts';
@@ -33,8 +33,9 @@ export function takeTeacherKey(): string | null {
   return fromLink ?? loadTeacherKey();
 }
 
-export const fetchHistory = (key: string): Promise<Result<{ rooms: HistoryRoom[] }>> =>
-  call('/api/teacher/rooms', { headers: auth(key) });
+/** A page of the teacher's history, newest first; `before`: the previous page's `next`, for older rooms. */
+export const fetchHistory = (key: string, before?: string): Promise<Result<HistoryPage>> =>
+  call(`/api/teacher/rooms${before ? `?before=${encodeURIComponent(before)}` : ''}`, { headers: auth(key) });
 
 /** A round's replay, with the teacher key or a student's token (then only the student's teams, unless shared). */
 export const fetchReplay = (key: string, roundId: number): Promise<Result<RoundReplay>> =>

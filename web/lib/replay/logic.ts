@@ -44,7 +44,7 @@ export function snapshotsUpTo(snapshots: readonly Snapshot[], minute: number): S
  * m is the desk the what-if round starts from (a change made during m applied at m + 1: not yet).
  */
 export function changesUpTo(changes: readonly ChangeRecord[], minute: number): ChangeRecord[] {
-  return changes.filter((c) => c.minute <= minute).sort((a, b) => a.id - b.id);
+  return changes.filter((c) => c.minute <= minute).sort((a, b) => a.seq - b.seq);
 }
 
 /** The replay's roster as the desk's players: each team's members with their roles (nobody is connected in a replay). */

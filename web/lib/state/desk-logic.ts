@@ -28,7 +28,7 @@ export function isPending(change: ChangeRecord, currentMinute: number): boolean 
 /** Adds a change once (it arrives both as the ack of the author and as the team's `pending` event). */
 export function addChange(changes: readonly ChangeRecord[], c: ChangeRecord): ChangeRecord[] {
   if (changes.some((x) => x.id === c.id)) return [...changes];
-  return [...changes, c].sort((a, b) => a.id - b.id);
+  return [...changes, c].sort((a, b) => a.seq - b.seq);
 }
 
 /**
@@ -46,7 +46,7 @@ export function pendingPlan(
     const minutes = byKey.get(c.key) ?? new Map<number, ChangeRecord>();
     byKey.set(c.key, minutes);
     const had = minutes.get(c.minute);
-    if (!had || had.id < c.id) minutes.set(c.minute, c);
+    if (!had || had.seq < c.seq) minutes.set(c.minute, c);
   }
   const out = new Map<string, { next: ChangeRecord; after: ChangeRecord | null }>();
   for (const [key, minutes] of byKey) {
@@ -166,7 +166,7 @@ export function changeMarks(
   changes: readonly ChangeRecord[],
 ): { minute: number; authors: string[]; changes: ChangeRecord[] }[] {
   const byMinute = new Map<number, ChangeRecord[]>();
-  for (const c of [...changes].sort((a, b) => a.id - b.id))
+  for (const c of [...changes].sort((a, b) => a.seq - b.seq))
     byMinute.set(c.minute, [...(byMinute.get(c.minute) ?? []), c]);
   return [...byMinute.entries()]
     .sort((a, b) => a[0] - b[0])

@@ -23,7 +23,7 @@ export class DeskState {
   score = $state<number | null>(null);
   /** The team's ledger total at the latest minute against doing nothing and a calm hour then; null before minute 0. */
   ledger = $state.raw<LedgerFigures | null>(null);
-  /** Doing nothing's and a calm hour's ledger totals for every minute of the round (for charts and the replay). */
+  /** Doing nothing's and a calm hour's ledger totals by minute: up to the latest one until the round is over. */
   baseline = $state.raw<BaselineSeries | null>(null);
   latest = $derived<Snapshot | null>(this.snapshots.at(-1) ?? null);
   /** Last computed minute; -1 before the round starts. */
@@ -33,7 +33,7 @@ export class DeskState {
     this.roundId = h.roundId;
     this.teamId = h.teamId;
     this.snapshots = h.snapshots;
-    this.changes = [...h.changes].sort((a, b) => a.id - b.id);
+    this.changes = [...h.changes].sort((a, b) => a.seq - b.seq);
     this.roleChanges = h.roleChanges;
     this.progress = h.progress;
     this.score = h.score;

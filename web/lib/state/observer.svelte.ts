@@ -1,6 +1,7 @@
 // The projector: read-only, joined as an observer. Rebuilt from the join's answer after a reconnect.
 import type { RoomSummary, RoomView, RoundScores } from '$shared/protocol/types.ts';
 import { Connection, isTransient } from '$lib/net/connection.svelte.ts';
+import { afterMinute, afterNotice } from './notice.ts';
 import { withPresence } from './presence.ts';
 
 export class ObserverSession {
@@ -27,9 +28,12 @@ export class ObserverSession {
     s.on('presence', (p) => {
       if (this.room) this.room = withPresence(this.room, p);
     });
-    s.on('summary', (sm) => (this.summary = sm));
+    s.on('summary', (sm) => {
+      this.summary = sm;
+      this.notice = afterMinute(this.notice);
+    });
     s.on('scores', (sc) => (this.scores = sc));
-    s.on('notice', (n) => (this.notice = n.code));
+    s.on('notice', (n) => (this.notice = afterNotice(n.code)));
   }
 
   start(): void {

@@ -5,6 +5,7 @@ import type { RoomView, RoundScores, TeacherMessage } from '$shared/protocol/typ
 import { Connection } from '$lib/net/connection.svelte.ts';
 import { clearToken, loadToken, saveToken } from '$lib/net/storage.ts';
 import { DeskState } from './desk.svelte.ts';
+import { afterMinute, afterNotice } from './notice.ts';
 import { withPresence } from './presence.ts';
 
 /** Codes after which joining again cannot help. */
@@ -34,6 +35,7 @@ export class StudentSession {
       if (this.room) this.room = withPresence(this.room, p);
     });
     s.on('minute', (tm) => {
+      this.notice = afterMinute(this.notice);
       if (!this.desk.applyMinute(tm)) void this.join();
     });
     s.on('pending', (c) => this.desk.addChange(c));
@@ -50,7 +52,7 @@ export class StudentSession {
     });
     s.on('notice', (n) => {
       if (n.code === 'REMOVED') this.stop('REMOVED');
-      else this.notice = n.code;
+      else this.notice = afterNotice(n.code);
     });
   }
 

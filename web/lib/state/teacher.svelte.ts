@@ -13,6 +13,7 @@ import type {
 import { Connection, isTransient, type AckOf } from '$lib/net/connection.svelte.ts';
 import type { ClientToServer } from '$shared/protocol/events.ts';
 import { DeskState } from './desk.svelte.ts';
+import { afterMinute, afterNotice } from './notice.ts';
 import { withPresence } from './presence.ts';
 import { extendTrends, type Trends } from './trends.ts';
 
@@ -66,8 +67,8 @@ export class TeacherSession {
       if (this.room) this.room = withPresence(this.room, p);
     });
     s.on('room:minute', (rm) => {
-      // A minute that came through answers a failed one.
-      if (this.notice === 'TICK_FAILED') this.notice = null;
+      // A minute that came through answers a failed one, and a pause.
+      this.notice = afterMinute(this.notice);
       this.latest = rm;
       this.trends = extendTrends(this.trends, rm, this.headline());
       const mine = rm.teams.find((t) => t.teamId === this.openTeamId);
@@ -75,7 +76,7 @@ export class TeacherSession {
     });
     s.on('pending', (c) => this.desk.addChange(c));
     s.on('scores', (sc) => (this.scores = sc));
-    s.on('notice', (n) => (this.notice = n.code));
+    s.on('notice', (n) => (this.notice = afterNotice(n.code)));
   }
 
   start(): void {
