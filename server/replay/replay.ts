@@ -106,7 +106,7 @@ async function dealtMembers(store: Store, roomId: number, roleIds: readonly stri
 
 export async function buildReplay(store: Store, round: RoundRecord, room: RoomRecord): Promise<RoundReplay> {
   const model = getModel(round.simulator);
-  const [snapshots, changes, results, history, members, roleChanges, forks] = await Promise.all([
+  const [snapshots, changes, results, history, members, roleChanges, forks, seatTurns] = await Promise.all([
     store.snapshotsOfRound(round.id),
     store.changesOfRound(round.id),
     store.resultsOfRound(round.id),
@@ -114,6 +114,7 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
     store.roundMembers(round.id),
     store.roleChangesOfRound(round.id),
     store.forksOf(round.id),
+    store.seatTurnsOfRound(round.id),
   ]);
   const byTeam = new Map<number, Snapshot[]>();
   for (const s of snapshots) {
@@ -160,6 +161,7 @@ export async function buildReplay(store: Store, round: RoundRecord, room: RoomRe
         columns: toColumns(snaps),
         changes: changes.filter((c) => c.teamId === t.teamId && c.minute <= round.minute),
         roleChanges: roleChanges.filter((c) => c.teamId === t.teamId),
+        seatTurns: seatTurns.filter((s) => s.teamId === t.teamId),
         result: res
           ? {
               goals: [...res.goals].sort((a, b) => goalOrder.indexOf(a.id) - goalOrder.indexOf(b.id)),

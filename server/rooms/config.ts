@@ -1,7 +1,7 @@
 // A round's configuration: the defaults of a new room, and a teacher's patch checked against the
 // simulators that exist (in one place, for new rooms, forks and the lobby's settings).
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { RoundConfig } from '../../shared/protocol/types.ts';
+import { type RoundConfig, SEAT_DEFAULTS } from '../../shared/protocol/types.ts';
 import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
 import type { ConfigPatch } from './commands.ts';
@@ -14,6 +14,7 @@ export const DEFAULT_CONFIG: RoundConfig = {
   seed: null,
   teamCount: 2,
   splitView: false,
+  ...SEAT_DEFAULTS,
 };
 
 /** What a scenario brings when the teacher picks it: its round length and its split-view default. */
@@ -36,7 +37,13 @@ export function resolveConfig(base: RoundConfig, patch: ConfigPatch): RoundConfi
   return { ...base, ...(picked ? defaults : {}), ...rest, simulator, scenario };
 }
 
-/** A configuration as stored before split view existed: the scenario's default. */
-export function withSplitView(config: Omit<RoundConfig, 'splitView'> & { splitView?: boolean }): RoundConfig {
-  return { ...config, splitView: config.splitView ?? scenarioDefaults(config.simulator, config.scenario).splitView };
+/** A configuration as stored: split view and the seats' rules take their defaults where it was stored before them. */
+export function storedConfig(
+  config: Omit<RoundConfig, 'splitView' | keyof typeof SEAT_DEFAULTS> & Partial<RoundConfig>,
+): RoundConfig {
+  return {
+    ...SEAT_DEFAULTS,
+    ...config,
+    splitView: config.splitView ?? scenarioDefaults(config.simulator, config.scenario).splitView,
+  };
 }

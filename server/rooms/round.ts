@@ -55,6 +55,8 @@ export function roundRun(row: RoundRecord): RoundRun {
     roleChanges: AppendOnly.of(),
     members: new Map(),
     messages: AppendOnly.of(),
+    seatTurns: AppendOnly.of(),
+    autopilot: new Map(),
   };
 }
 

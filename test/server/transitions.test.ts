@@ -24,12 +24,13 @@ const ctx = (now: number): TransitionCtx => ({
   ids: ids(1000 + now),
   drawSeed: () => 4242,
   connected: () => false,
+  absentFor: () => 0,
 });
 
 function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
   return {
-    view: roomView(s, () => true, 'teacher'),
+    view: roomView(s, () => ({ connected: true, idle: false, free: false }), 'teacher'),
     // The room keeps each team's latest minute and its trends' numbers; the rest is in the database.
     histories: teams.map((t) => ({ ...teamHistory(s.round, t, [t.snapshot]), headlines: t.headlines.toArray() })),
     players: [...s.players.values()],

@@ -37,6 +37,7 @@ export class StudentSession {
       if (!this.desk.applyMinute(tm)) void this.join();
     });
     s.on('pending', (c) => this.desk.addChange(c));
+    s.on('seat', (t) => this.desk.addSeatTurn(t));
     s.on('history', (h) => this.desk.load(h));
     s.on('scores', (sc) => (this.scores = sc));
     s.on('roles', (r) => {
@@ -100,9 +101,29 @@ export class StudentSession {
       // In the lobby there is no history yet; the team's role changes come with the join.
       this.desk.reset(res.room.round.id, me?.teamId ?? null);
       this.desk.roleChanges = res.roleChanges;
+      this.desk.seatTurns = res.seatTurns;
     }
     this.notice = null;
     this.joined = true;
+    // A page hidden before (re)joining still counts as hidden.
+    if (typeof document !== 'undefined' && document.hidden) void this.setHidden(true);
+  }
+
+  /** The page was hidden or shown: the seat's idle state (the server trusts it for this seat only). */
+  async setHidden(hidden: boolean): Promise<void> {
+    if (this.joined) await this.conn.request('student:presence', { hidden });
+  }
+
+  /** Steps out of the seat (the autopilot plays it) or takes it back; resolves with an error code or null. */
+  async pilot(autopilot: boolean): Promise<string | null> {
+    const res = await this.conn.request('student:pilot', { autopilot });
+    return res.ok ? null : res.error.code;
+  }
+
+  /** Takes a free teammate's roles ("ask the team"); resolves with an error code or null. */
+  async take(fromId: number): Promise<string | null> {
+    const res = await this.conn.request('student:take', { fromId });
+    return res.ok ? null : res.error.code;
   }
 
   /** Sends a change of one of this student's controls; resolves with an error code or null. */

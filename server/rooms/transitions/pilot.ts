@@ -1,0 +1,138 @@
+// Seats that never freeze. A seat (a student's roles in a team) may be played by someone other than its student:
+// the autopilot — the role's policy (shared/policies) reading the role's own split view — or the teacher from
+// the dashboard. A seat changes pilot by the teacher's hand, by its student's (to step out, or back), or by the
+// room itself (a dropped seat after its grace; its student back). Each turn is stored and told to the team and
+// the teacher; the autopilot's changes go through the one path of every change (control.ts) with their actor.
+import { splitSnapshot, visibleKeys } from '../../../shared/classroom/split.ts';
+import { openSeat, PolicyError, seatMinute, type Seat } from '../../../shared/policies/index.ts';
+import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
+import type { SeatPilot } from '../../../shared/protocol/types.ts';
+import type { Snapshot } from '../../../shared/sim/types.ts';
+import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
+import type { AutopilotMemory, PlayerState, RoomState } from '../state.ts';
+import { recordChange } from './control.ts';
+import { nextMinute, turnSeat } from './seat-turn.ts';
+import { Draft } from './draft.ts';
+import { applyRoleMoves } from './roles.ts';
+
+const fail = (code: ErrorCode, message: string): never => {
+  throw new ClassroomError(code, message);
+};
+
+export const pilot: Transition<'pilot'> = (s, cmd, ctx) => {
+  const p = s.players.get(cmd.playerId);
+  if (!p || p.removed) return fail(ErrorCode.PLAYER_NOT_FOUND, `no player ${cmd.playerId} in this room`);
+  const now = p.pilot;
+  const want = cmd.pilot;
+  if (cmd.by === 'room') {
+    // The room's own turns: a dropped seat after its grace (only if nobody came back meanwhile), its student back.
+    if (want) {
+      const due =
+        want.reason === 'dropped' &&
+        now === null &&
+        !ctx.connected(p.id) &&
+        p.roles.length > 0 &&
+        s.config.absence === 'autopilot' &&
+        s.round.state === 'running' &&
+        p.teamId !== null &&
+        s.round.teams.has(p.teamId);
+      if (!due) return unchanged(s);
+    } else if (now?.reason !== 'dropped') return unchanged(s);
+  } else if (cmd.by === 'student') {
+    // A student steps out of their own seat (autopilot) or takes it back; never the teacher's play or a bot's seat.
+    if (want && (want.kind !== 'autopilot' || want.reason !== 'self'))
+      fail(ErrorCode.NOT_OWNER, 'a student can only hand their own seat to the autopilot');
+    if (now?.kind === 'teacher') fail(ErrorCode.NOT_OWNER, 'the teacher is playing your seat just now');
+    if (now?.reason === 'bot') fail(ErrorCode.NOT_OWNER, 'this seat is played by a bot');
+    if (want && !p.roles.length) fail(ErrorCode.BAD_STATE, 'you have no role to hand to the autopilot');
+  } else if (want && (p.teamId === null || !p.roles.length)) fail(ErrorCode.BAD_STATE, `${p.name} has no role to play`);
+  if (s.round.state === 'finished' && want && want.reason !== 'bot')
+    fail(ErrorCode.ROUND_FINISHED, 'the round is over: start the next one first');
+  if (now?.kind === want?.kind && now?.skill === want?.skill && now?.reason === want?.reason) return unchanged(s);
+  const d = new Draft(s);
+  turnSeat(d, p, want && { ...want, since: ctx.now, minute: nextMinute(s) }, ctx.now);
+  return d.done(undefined);
+};
+
+/** "Ask the team": a teammate takes every role of a seat whose student has been gone past the grace. */
+export const take: Transition<'take'> = (s, cmd, ctx) => {
+  const p = s.players.get(cmd.playerId);
+  const from = s.players.get(cmd.fromId);
+  if (!p || p.removed || !from || from.removed) return fail(ErrorCode.PLAYER_NOT_FOUND, 'no such student in this room');
+  if (p.teamId === null || from.teamId !== p.teamId || p.id === from.id)
+    fail(ErrorCode.NOT_IN_TEAM, 'only a teammate can take these roles');
+  if (s.config.absence !== 'ask') fail(ErrorCode.BAD_STATE, 'the teacher has not offered free seats to the team');
+  if (s.round.state !== 'running' && s.round.state !== 'paused')
+    fail(ErrorCode.BAD_STATE, 'the roles change hands only during the round');
+  if (ctx.connected(from.id) || ctx.absentFor(from.id) < s.config.graceSeconds * 1000)
+    fail(ErrorCode.BAD_STATE, `${from.name} is still at their seat`);
+  if (from.pilot) fail(ErrorCode.BAD_STATE, `${from.name}'s seat is played by the ${from.pilot.kind}`);
+  if (!from.roles.length) return unchanged(s);
+  const d = new Draft(s);
+  const teamId = p.teamId as number;
+  applyRoleMoves(
+    d,
+    teamId,
+    from.roles.map((role) => ({ role, from: from.id, to: p.id })),
+    'take',
+    ctx,
+  );
+  d.send({ kind: 'room' });
+  return d.done(undefined);
+};
+
+/** A seat's autopilot policy for one role: its seed is the round's, the seat's and the role's. */
+function seatOf(s: RoomState, p: PlayerState, role: string, skill: SeatPilot['skill']): Seat {
+  const i = s.round.model.roles.findIndex((r) => r.id === role);
+  return { model: s.round.simulator, role, skill, delay: 0, seed: ((s.round.seed ?? 0) ^ (p.id * 40503)) + i };
+}
+
+/**
+ * After a minute is played: every seat on autopilot reads each of its roles' split view of the minute (and of the
+ * one before, `before`: team id → snapshot) and its changes are recorded like a student's, applying from the next
+ * minute. A change the room refuses (the story took the control away meanwhile) is left out; a policy that breaks
+ * its contract (PolicyError) changes nothing of that seat this minute.
+ */
+export function autopilotMinute(d: Draft, before: ReadonlyMap<number, Snapshot>, ctx: TransitionCtx): void {
+  let memory: Map<number, AutopilotMemory> | null = null;
+  for (const p of d.state.players.values()) {
+    const pilot = p.pilot;
+    if (pilot?.kind !== 'autopilot' || p.removed || p.teamId === null || !p.roles.length) continue;
+    const run = d.state.round.teams.get(p.teamId);
+    if (!run) continue;
+    const { model } = d.state.round;
+    const had = d.state.round.autopilot.get(p.id) ?? {};
+    const next: Record<string, AutopilotMemory[string]> = {};
+    const changes: { key: string; value: Snapshot['controls'][string] }[] = [];
+    try {
+      for (const role of p.roles) {
+        const seat = seatOf(d.state, p, role, pilot.skill);
+        const keys = visibleKeys(model, [role]);
+        const prev = before.get(p.teamId);
+        const out = seatMinute(
+          model,
+          seat,
+          had[role] ?? openSeat(seat),
+          splitSnapshot(run.snapshot, keys),
+          prev && splitSnapshot(prev, keys),
+        );
+        next[role] = out.state;
+        changes.push(...out.changes);
+      }
+    } catch (e) {
+      if (e instanceof PolicyError) continue;
+      throw e;
+    }
+    memory ??= new Map(d.state.round.autopilot);
+    memory.set(p.id, next);
+    const actor = { kind: 'autopilot', skill: pilot.skill, reason: pilot.reason } as const;
+    for (const c of changes) {
+      try {
+        recordChange(d, d.state.players.get(p.id), c.key, c.value, actor, ctx);
+      } catch (e) {
+        if (!(e instanceof ClassroomError)) throw e;
+      }
+    }
+  }
+  if (memory) d.patchRound({ autopilot: memory });
+}
