@@ -14,7 +14,7 @@ import type {
   Tempo,
   WhatIfOrigin,
 } from '../../shared/protocol/types.ts';
-import type { SeatState } from '../../shared/policies/types.ts';
+import type { SeatMemory } from '../../shared/classroom/autopilot.ts';
 import type { GoalTallies } from '../../shared/sim/score.ts';
 import type { GoalResult, ScenarioDef, SimModel, SimStateBase, SimulatorId, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundMemberRecord } from '../db/records.ts';
@@ -38,7 +38,7 @@ export interface PlayerState {
 }
 
 /** An autopilot's memory of one seat: each of its roles' policy state (shared/policies), by role. */
-export type AutopilotMemory = Readonly<Record<string, SeatState>>;
+export type AutopilotMemory = SeatMemory;
 
 export interface TeamState {
   readonly id: number;

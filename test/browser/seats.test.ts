@@ -44,7 +44,7 @@ describe('seats that never freeze', () => {
       simulator: 'payment-switch',
       scenario: 'sale-surge',
       minutes: 30,
-      tempo: TEMPO,
+      tempo: 5,
       seed: 7,
       teamCount: 1,
       graceSeconds: 10,
@@ -55,7 +55,7 @@ describe('seats that never freeze', () => {
     const ben = await newPage(browser, LAPTOP);
     await joinAsStudent(ben.page, server.url, code, 'Ben');
     await teacher.getByRole('button', { name: 'Start' }).click();
-    server.minutes(2, TEMPO);
+    server.minutes(2, 5);
     await minuteShown(ben.page, 2);
 
     // Ana closes her tab: the teacher's first screen lists her seat as dropped, without scrolling.
@@ -78,12 +78,15 @@ describe('seats that never freeze', () => {
 
     // The surge comes; the careful policy moves Ana's controls, and the feed says who did.
     await showTab(ben.page, 'feed');
-    for (let i = 0; i < 14; i++) server.minutes(1, TEMPO);
+    // The grace was two minutes at this tempo; twelve more.
+    for (let i = 0; i < 12; i++) server.minutes(1, 5);
     await minuteShown(ben.page, 16);
     const autoChanges = ben.page.locator('[data-actor="autopilot"]');
     await eventually(async () => expect(await autoChanges.count()).toBeGreaterThan(0));
     expect(await autoChanges.first().innerText()).toMatch(/^Autopilot for Ana /);
-    expect(await ben.page.locator('[data-seat-turn="autopilot"]').innerText()).toContain('Autopilot took over Ana’s seat');
+    expect(await ben.page.locator('[data-seat-turn="autopilot"]').innerText()).toContain(
+      'Autopilot took over Ana’s seat',
+    );
     await showTab(ben.page, 'team');
     await screenshot(ben.page, 'seats-desk-auto-1366');
     await noViolations(ben.page, 'a desk with a teammate on autopilot');
@@ -112,12 +115,15 @@ describe('seats that never freeze', () => {
     const back = await ana.context.newPage();
     await back.goto(`${server.url}/play/${code}`);
     const summary = back.getByTestId('seat-summary');
-    await eventually(async () => expect(await summary.innerText()).toMatch(/^Autopilot ran .+ for \d+ min: .+ → .+ at minute \d+/));
+    await eventually(async () =>
+      expect(await summary.innerText()).toMatch(/^Autopilot ran .+ for \d+ min: .+ → .+ at minute \d+/),
+    );
     await eventually(async () => expect(await watch.locator('[data-watch-state="auto"]').count()).toBe(0));
     await noViolations(back, 'the desk of a student back from the autopilot');
     await screenshot(back, 'seats-desk-back-1366');
     await back.setViewportSize(HANDSET);
     await screenshot(back, 'seats-desk-back-390');
+    await showTab(ben.page, 'feed');
     await eventually(async () => expect(await ben.page.locator('[data-seat-turn="back"]').count()).toBe(1));
   });
 
@@ -144,8 +150,6 @@ describe('seats that never freeze', () => {
     const playing = teacher.getByTestId('teacher-playing');
     await eventually(async () => expect(await playing.innerText()).toContain('You are playing Ana’s seat'));
     const desk = teacher.getByTestId('teacher-desk');
-    const roles = await ana.page.getByTestId('my-roles').innerText();
-    expect(roles).toMatch(/^Your roles: /);
     // The desk opened is the seat's: its controls are open; the teacher changes one.
     const field = desk.getByTestId('controls').locator('[data-control] input[type=number]').first();
     await field.waitFor();
@@ -161,10 +165,14 @@ describe('seats that never freeze', () => {
       expect(await ben.page.locator('[data-actor="teacher"]').first().innerText()).toMatch(/^Teacher for Ana /),
     );
     // Ana's own desk says the teacher plays her roles; her controls are refused meanwhile.
-    await eventually(async () => expect(await ana.page.getByTestId('seat-mine').innerText()).toContain('The teacher plays your roles'));
+    await eventually(async () =>
+      expect(await ana.page.getByTestId('seat-mine').innerText()).toContain('The teacher plays your roles'),
+    );
     await showTab(ben.page, 'team');
     const anaOnBensDesk = ben.page.getByTestId('team').locator('li', { hasText: 'Ana' });
-    await eventually(async () => expect(await anaOnBensDesk.getByTestId('seat-badge').innerText()).toContain('TEACHER'));
+    await eventually(async () =>
+      expect(await anaOnBensDesk.getByTestId('seat-badge').innerText()).toContain('TEACHER'),
+    );
     await noViolations(ana.page, 'the desk of a student whose seat the teacher plays');
 
     // Handed back: the seat is Ana's again.

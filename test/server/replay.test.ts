@@ -343,9 +343,7 @@ describe('replay of finished rounds', () => {
       'Minutes on autopilot [autopilot_minutes]',
       'Minutes played by the teacher [teacher_minutes]',
     ]);
-    expect(seats.slice(1).map((r) => [r[2], r[6], r[7]])).toEqual(
-      seats.slice(1).map((r) => [r[2], '0', '0']),
-    );
+    expect(seats.slice(1).map((r) => [r[2], r[6], r[7]])).toEqual(seats.slice(1).map((r) => [r[2], '0', '0']));
 
     const scores = await get('scores');
     expect(scores).toHaveLength(1 + 3);

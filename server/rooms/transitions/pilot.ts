@@ -3,10 +3,9 @@
 // the dashboard. A seat changes pilot by the teacher's hand, by its student's (to step out, or back), or by the
 // room itself (a dropped seat after its grace; its student back). Each turn is stored and told to the team and
 // the teacher; the autopilot's changes go through the one path of every change (control.ts) with their actor.
-import { splitSnapshot, visibleKeys } from '../../../shared/classroom/split.ts';
-import { openSeat, PolicyError, seatMinute, type Seat } from '../../../shared/policies/index.ts';
+import { playSeat } from '../../../shared/classroom/autopilot.ts';
+import { PolicyError } from '../../../shared/policies/index.ts';
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
-import type { SeatPilot } from '../../../shared/protocol/types.ts';
 import type { Snapshot } from '../../../shared/sim/types.ts';
 import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import type { AutopilotMemory, PlayerState, RoomState } from '../state.ts';
@@ -81,12 +80,6 @@ export const take: Transition<'take'> = (s, cmd, ctx) => {
   return d.done(undefined);
 };
 
-/** A seat's autopilot policy for one role: its seed is the round's, the seat's and the role's. */
-function seatOf(s: RoomState, p: PlayerState, role: string, skill: SeatPilot['skill']): Seat {
-  const i = s.round.model.roles.findIndex((r) => r.id === role);
-  return { model: s.round.simulator, role, skill, delay: 0, seed: ((s.round.seed ?? 0) ^ (p.id * 40503)) + i };
-}
-
 /**
  * After a minute is played: every seat on autopilot reads each of its roles' split view of the minute (and of the
  * one before, `before`: team id → snapshot) and its changes are recorded like a student's, applying from the next
@@ -95,38 +88,25 @@ function seatOf(s: RoomState, p: PlayerState, role: string, skill: SeatPilot['sk
  */
 export function autopilotMinute(d: Draft, before: ReadonlyMap<number, Snapshot>, ctx: TransitionCtx): void {
   let memory: Map<number, AutopilotMemory> | null = null;
+  const r = d.state.round;
   for (const p of d.state.players.values()) {
     const pilot = p.pilot;
     if (pilot?.kind !== 'autopilot' || p.removed || p.teamId === null || !p.roles.length) continue;
-    const run = d.state.round.teams.get(p.teamId);
+    const run = r.teams.get(p.teamId);
     if (!run) continue;
-    const { model } = d.state.round;
-    const had = d.state.round.autopilot.get(p.id) ?? {};
-    const next: Record<string, AutopilotMemory[string]> = {};
-    const changes: { key: string; value: Snapshot['controls'][string] }[] = [];
+    // The seat's own randomness: the round's seed and the seat's.
+    const play = { skill: pilot.skill, delay: 0, seed: ((r.seed ?? 0) ^ (p.id * 40503)) >>> 0 };
+    let out: ReturnType<typeof playSeat>;
     try {
-      for (const role of p.roles) {
-        const seat = seatOf(d.state, p, role, pilot.skill);
-        const keys = visibleKeys(model, [role]);
-        const prev = before.get(p.teamId);
-        const out = seatMinute(
-          model,
-          seat,
-          had[role] ?? openSeat(seat),
-          splitSnapshot(run.snapshot, keys),
-          prev && splitSnapshot(prev, keys),
-        );
-        next[role] = out.state;
-        changes.push(...out.changes);
-      }
+      out = playSeat(r.model, p.roles, play, r.autopilot.get(p.id) ?? {}, run.snapshot, before.get(p.teamId));
     } catch (e) {
       if (e instanceof PolicyError) continue;
       throw e;
     }
-    memory ??= new Map(d.state.round.autopilot);
-    memory.set(p.id, next);
+    memory ??= new Map(r.autopilot);
+    memory.set(p.id, out.memory);
     const actor = { kind: 'autopilot', skill: pilot.skill, reason: pilot.reason } as const;
-    for (const c of changes) {
+    for (const c of out.changes) {
       try {
         recordChange(d, d.state.players.get(p.id), c.key, c.value, actor, ctx);
       } catch (e) {
