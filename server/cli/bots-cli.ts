@@ -195,7 +195,10 @@ class Bot {
         });
       }
     };
-    if (this.opts.delay <= 0) return send();
+    if (this.opts.delay <= 0) {
+      send();
+      return;
+    }
     const t = setTimeout(() => {
       this.timers.delete(t);
       send();

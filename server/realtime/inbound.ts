@@ -27,7 +27,20 @@ import type { CodeGuesses } from './guesses.ts';
 
 type TeacherCommand = Extract<
   PeopleCommand,
-  { type: 'configure' | 'clock' | 'tempo' | 'move' | 'rename' | 'remove' | 'assign' | 'lock' | 'share' | 'pilot' }
+  {
+    type:
+      | 'configure'
+      | 'clock'
+      | 'tempo'
+      | 'move'
+      | 'rename'
+      | 'remove'
+      | 'assign'
+      | 'lock'
+      | 'share'
+      | 'pilot'
+      | 'bots';
+  }
 >;
 
 export interface RealtimeLimits {
@@ -300,6 +313,7 @@ export function attachProtocol(
       by: 'teacher',
       pilot: req.pilot === 'student' ? null : { kind: req.pilot, skill: req.skill ?? 'careful', reason: 'teacher' },
     }));
+    teacher('teacher:bots', (req) => ({ type: 'bots', teams: req.teams, ...(req.role ? { role: req.role } : {}) }));
     on('teacher:control', async (req) => {
       const { reply } = await dispatchVia(gate, teacherCode(), {
         type: 'control',

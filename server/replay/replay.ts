@@ -1,7 +1,14 @@
 // A teacher's history and the replay of a round, built from what was stored.
 import { endedEarlyAt, rankRows } from '../../shared/classroom/rank.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { ForkInfo, HistoryRoom, HistoryRound, RoundReplay, RoundStanding } from '../../shared/protocol/types.ts';
+import {
+  DEFAULT_PURPOSE,
+  type ForkInfo,
+  type HistoryRoom,
+  type HistoryRound,
+  type RoundReplay,
+  type RoundStanding,
+} from '../../shared/protocol/types.ts';
 import { findChapters } from '../../shared/replay/chapters.ts';
 import { toColumns } from '../../shared/replay/columns.ts';
 import { getModel } from '../../shared/sim/registry.ts';
@@ -55,6 +62,7 @@ export async function teacherHistory(store: Store, teacherId: number): Promise<H
   return Promise.all(
     rooms.map(async (room) => ({
       code: room.code,
+      purpose: room.config.purpose ?? DEFAULT_PURPOSE,
       createdAt: room.createdAt,
       rounds: await Promise.all((await store.roundsOfRoom(room.id)).map((r) => historyRound(store, r))),
     })),

@@ -30,6 +30,11 @@ export interface Commands {
     input: { playerId: number; pilot: Omit<SeatPilot, 'since' | 'minute'> | null; by: 'teacher' | 'student' | 'room' };
     reply: undefined;
   };
+  /**
+   * A rehearsal's or a practice's teams filled with bots, one skill per team (the team count follows): a bot for
+   * every role nobody holds, each on autopilot with its team's skill. Lobby only.
+   */
+  bots: { input: { teams: readonly SeatPilot['skill'][]; role?: string }; reply: undefined };
   /** A teammate takes the roles of a seat dropped past its grace ("ask the team"). */
   take: { input: { playerId: number; fromId: number }; reply: undefined };
   configure: { input: { patch: ConfigPatch }; reply: undefined };

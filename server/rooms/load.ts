@@ -88,7 +88,12 @@ export async function loadRoom(store: Store, row: RoomRecord): Promise<{ state: 
   const { round, mismatches } = await loadRound(store, latest);
   // Each seat's pilot is its last turn in the round (none: its student plays it).
   const pilots = new Map<number, SeatPilot | null>();
-  for (const t of round.seatTurns) if (t.playerId !== null) pilots.set(t.playerId, t.pilot);
+  const bots = new Map<number, SeatPilot['skill']>();
+  for (const t of round.seatTurns) {
+    if (t.playerId === null) continue;
+    pilots.set(t.playerId, t.pilot);
+    if (t.pilot?.reason === 'bot') bots.set(t.playerId, t.pilot.skill);
+  }
   const state: RoomState = {
     id: row.id,
     code: row.code,
@@ -106,6 +111,7 @@ export async function loadRoom(store: Store, row: RoomRecord): Promise<{ state: 
           roles: p.roles,
           removed: p.removed,
           pilot: p.removed ? null : (pilots.get(p.id) ?? null),
+          bot: bots.get(p.id) ?? null,
         },
       ]),
     ),

@@ -318,8 +318,18 @@ export class Room {
   private beat(at: number): void {
     this.deps.metrics?.tickLag(this.deps.clock.now() - at);
     const r = this.current.round;
-    if (r.state === 'running') this.beats.plan(at, r.tempo);
-    this.dispatch({ type: 'tick', dueAt: at }).catch((err: unknown) => {
+    // "As fast as it goes" (tempo 0): the next minute is planned once this one is stored, never before.
+    if (r.state === 'running' && r.tempo > 0) this.beats.plan(at, r.tempo);
+    const tick = this.dispatch({ type: 'tick', dueAt: at });
+    if (r.tempo === 0)
+      void tick
+        .catch(() => {})
+        .then(() => {
+          const now = this.current.round;
+          if (!this.disposed && now.state === 'running' && now.tempo === 0 && !this.beats.planned)
+            this.beats.plan(this.deps.clock.now(), 0);
+        });
+    tick.catch((err: unknown) => {
       if (this.disposed) return;
       this.deps.metrics?.tickFailed();
       const minute = this.current.round.minute + 1;

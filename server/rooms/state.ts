@@ -35,6 +35,8 @@ export interface PlayerState {
    * room read back takes it from the round's last seat turn of the player (load.ts).
    */
   readonly pilot: SeatPilot | null;
+  /** A bot of a rehearsal or a practice (its skill): a seat the autopilot plays whenever nobody else does. */
+  readonly bot: SeatPilot['skill'] | null;
 }
 
 /** An autopilot's memory of one seat: each of its roles' policy state (shared/policies), by role. */

@@ -54,6 +54,8 @@ export interface ClientToServer {
     req: { playerId: number; pilot: 'autopilot' | 'teacher' | 'student'; skill?: PilotSkill },
     ack: Ack<{ room: RoomView }>,
   ) => void;
+  /** Fills a rehearsal's (or a practice's) teams with bots of these skills, one team each. */
+  'teacher:bots': (req: { teams: PilotSkill[]; role?: string }, ack: Ack<{ room: RoomView }>) => void;
   /** A change of a control of a seat the teacher plays from the dashboard. */
   'teacher:control': (
     req: { playerId: number; key: string; value: ControlValue },

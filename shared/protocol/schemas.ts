@@ -1,6 +1,6 @@
 // Schemas for every payload that arrives at the server (socket.io events and HTTP bodies).
 import { z } from 'zod';
-import { ABSENCES, LIMITS, PILOT_SKILLS, TEMPOS } from './types.ts';
+import { ABSENCES, LIMITS, PILOT_SKILLS, ROOM_PURPOSES, TEMPOS } from './types.ts';
 
 /** One line of text: trimmed, inner whitespace collapsed, no control or format characters (no bidi overrides). */
 const lineSchema = (max: number, what: string) =>
@@ -73,6 +73,11 @@ export const schemas = {
   /** The teacher passes a seat to the autopilot, to themselves, or back to its student. */
   'teacher:pilot': z.strictObject({ playerId: id, pilot: pilotAsk, skill: z.enum(PILOT_SKILLS).optional() }),
   /** The teacher's change of a control of a seat they play from the dashboard. */
+  /** Fills a rehearsal's (or a practice's) teams with bots: one skill per team, a bot for every role nobody holds. */
+  'teacher:bots': z.strictObject({
+    teams: z.array(z.enum(PILOT_SKILLS)).min(1).max(LIMITS.maxTeams),
+    role: z.string().min(1).max(40).optional(),
+  }),
   'teacher:control': z.strictObject({
     playerId: id,
     key: z.string().min(1).max(40),
@@ -103,5 +108,5 @@ export const forkBody = z
     path: ['changes'],
   });
 
-/** Body of POST /api/rooms: the first round's configuration, all optional. */
-export const createRoomBody = roundConfigPatch;
+/** Body of POST /api/rooms: the first round's configuration, all optional, and what the room is for. */
+export const createRoomBody = roundConfigPatch.extend({ purpose: z.enum(ROOM_PURPOSES).optional() });

@@ -7,7 +7,8 @@ import type { ProtocolError } from './errors.ts';
 
 export const ROUND_STATES = ['lobby', 'running', 'paused', 'finished'] as const;
 export type RoundState = (typeof ROUND_STATES)[number];
-export const TEMPOS = [1, 2, 5, 10, 20] as const;
+/** Real seconds per simulated minute; 0: as fast as it goes (each minute once the last is stored), outside classes. */
+export const TEMPOS = [0, 1, 2, 5, 10, 20] as const;
 export type Tempo = (typeof TEMPOS)[number];
 
 export const LIMITS = {
@@ -54,7 +55,15 @@ export interface RoundConfig {
   graceSeconds: number;
   /** Simulated minutes without a change while a banner shows after which a seat reads idle (1–LIMITS.maxIdleMinutes). */
   idleMinutes: number;
+  /**
+   * What the room is for, set when it is made: a class; a teacher's rehearsal with bot teams (kept apart from the
+   * class history, and deletable); one person's practice at a desk, alone or with bot teammates.
+   */
+  purpose: RoomPurpose;
 }
+
+export const ROOM_PURPOSES = ['class', 'rehearsal', 'practice'] as const;
+export type RoomPurpose = (typeof ROOM_PURPOSES)[number];
 
 export const ABSENCES = ['autopilot', 'hold', 'ask'] as const;
 export type Absence = (typeof ABSENCES)[number];
@@ -62,6 +71,8 @@ export const SEAT_DEFAULTS = { absence: 'autopilot', graceSeconds: 45, idleMinut
   RoundConfig,
   'absence' | 'graceSeconds' | 'idleMinutes'
 >;
+/** A room made before rooms had a purpose: a class. */
+export const DEFAULT_PURPOSE: RoomPurpose = 'class';
 
 /** Where a what-if room's team comes from: that team of that round, forked at `minute`. */
 export interface WhatIfOrigin {
@@ -400,6 +411,8 @@ export interface HistoryRound {
 }
 export interface HistoryRoom {
   code: string;
+  /** A rehearsal is listed apart from the classes (and can be deleted). */
+  purpose: RoomPurpose;
   createdAt: number;
   rounds: HistoryRound[];
 }

@@ -180,4 +180,78 @@ describe('seats that never freeze', () => {
     await eventually(async () => expect(await ana.page.getByTestId('seat-mine').count()).toBe(0));
     expect(await playing.count()).toBe(0);
   });
+
+  test('a rehearsal with three bot teams runs to its end screen, its replay marks the bots and the class history keeps it apart', async () => {
+    const { code, teacherKey } = await createRoom(server.url, {
+      simulator: 'payment-switch',
+      scenario: 'sale-surge',
+      minutes: 10,
+      tempo: TEMPO,
+      seed: 5,
+      purpose: 'rehearsal',
+    });
+    const teacher = await dashboard(code, teacherKey);
+    expect(await teacher.getByTestId('purpose').innerText()).toBe('Rehearsal');
+    const form = teacher.getByTestId('bot-teams');
+    await form.getByLabel('Team 2 plays').selectOption('late');
+    await form.getByLabel('Team 3 plays').selectOption('careless');
+    await noViolations(teacher, 'a rehearsal in its lobby');
+    await form.getByRole('button', { name: 'Fill the teams with bots' }).click();
+    await eventually(async () => expect(await teacher.locator('[data-seat-state="auto"]').count()).toBe(12));
+    expect(await teacher.getByTestId('team-tile').count()).toBe(3);
+    await teacher.getByRole('button', { name: 'Start' }).click();
+    await screenshot(teacher, 'rehearsal-teacher-1366');
+    server.minutes(10, TEMPO);
+    const scores = teacher.getByTestId('scores');
+    await eventually(async () => expect(await scores.isVisible()).toBe(true));
+    await noViolations(teacher, 'a rehearsal over');
+    await screenshot(teacher, 'rehearsal-over-1366');
+    // The replay, as after a class: the bots' seats are marked on the scrubber.
+    await teacher.getByTestId('open-replay').click();
+    await teacher.getByTestId('replay-toolbar').waitFor();
+    await eventually(async () => expect(await teacher.getByTestId('pilot-spans').locator('.span').count()).toBe(4));
+    // The class history lists it apart from the classes.
+    await teacher.goto(`${server.url}/teacher`);
+    await teacher.getByTestId('history-rehearsals').waitFor();
+    expect(await teacher.getByTestId('history').locator(`[data-room="${code}"]`).count()).toBe(0);
+    expect(await teacher.getByTestId('history-apart').locator(`[data-room="${code}"]`).count()).toBe(1);
+  });
+
+  test('a player practises alone from the home page: one role with bot teammates, the clock on the desk, to the coach', async () => {
+    const { page } = await newPage(browser, LAPTOP);
+    await page.goto(`${server.url}/`);
+    const form = page.getByTestId('practice-form');
+    await form.getByLabel('Simulator').selectOption('payment-switch');
+    await form.getByLabel('Scenario').selectOption('sale-surge');
+    await form.getByLabel('Play').selectOption('scaling');
+    await noViolations(page, 'the home page with practice alone');
+    await form.getByRole('button', { name: 'Practise' }).click();
+    await page.waitForURL(/\/practice\/[2-9A-HJKMNP-Z]{6}\?role=scaling$/);
+    await eventually(async () => expect(await page.getByTestId('my-roles').innerText()).toBe('Your role: Scaling'));
+    // Bots play the other three roles.
+    await showTab(page, 'team');
+    await eventually(async () => expect(await page.getByTestId('team').getByTestId('seat-badge').count()).toBe(3));
+    await screenshot(page, 'practice-lobby-1366');
+    await noViolations(page, 'a practice desk in its lobby');
+    const clock = page.getByTestId('practice-clock');
+    await clock.getByRole('button', { name: 'Start' }).click();
+    await minuteShown(page, 0);
+    await clock.getByRole('button', { name: 'Pause' }).click();
+    await clock.getByRole('button', { name: 'Step one minute' }).click();
+    await minuteShown(page, 1);
+    await clock.getByRole('button', { name: 'Resume' }).click();
+    // The scenario's hour, at the practice's tempo.
+    server.minutes(60, 5);
+    await eventually(async () => expect(await page.locator('.desk').getAttribute('data-state')).toBe('finished'));
+    await screenshot(page, 'practice-over-1366');
+    await page.setViewportSize(HANDSET);
+    await screenshot(page, 'practice-over-390');
+    await page.setViewportSize(LAPTOP);
+    // The end screen leads to the replay and the coach, as after a class.
+    await page.getByTestId('debrief-link').click();
+    await page.getByTestId('replay-toolbar').waitFor();
+    await eventually(async () => expect(await page.getByTestId('pilot-spans').locator('.span').count()).toBe(3));
+    await page.getByTestId('coach').waitFor({ timeout: 20_000 });
+    await noViolations(page, 'a practice round’s replay with the coach');
+  });
 });

@@ -1,7 +1,7 @@
 // Seats that never freeze: a student whose page is gone passes their seat to the autopilot after the room's grace,
 // the autopilot's changes are stored with their actor like anyone's, the student takes the seat back at once, and
 // the round still re-simulates exactly. Idle, hold, "ask the team", the teacher's hand and what a student may not do.
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { verifyRounds } from '../../server/replay/verify.ts';
 import {
   advance,
@@ -219,4 +219,49 @@ test('hold keeps a dropped seat as it is; ask offers it to the team after the gr
   const bad = await request(teacher, 'teacher:configure', { graceSeconds: 1 });
   expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
   expect(room.state.config.graceSeconds).toBe(10);
+});
+
+describe('rehearsal with bot teams', () => {
+  test('a rehearsal fills three teams with bots of three skills and plays as fast as it goes; a class may do neither', async () => {
+    const { code, teacher } = await classOf([], { purpose: 'rehearsal', tempo: 0, minutes: 8 });
+    const room = await server.app.rooms.get(code);
+    const reply = await ok(teacher, 'teacher:bots', { teams: ['careful', 'late', 'careless'] });
+    expect(reply.room.teams).toHaveLength(3);
+    const bots = room.view('teacher').players;
+    expect(bots).toHaveLength(12);
+    expect(new Set(bots.map((p) => p.pilot?.reason))).toEqual(new Set(['bot']));
+    expect(
+      reply.room.teams.map((t: { id: number }) =>
+        [...new Set(bots.filter((p) => p.teamId === t.id).map((p) => p.pilot?.skill))].join(),
+      ),
+    ).toEqual(['careful', 'late', 'careless']);
+    // Nobody logs in as a bot: its seat has no token.
+    const stranger = await connect(server);
+    const guess = await request(stranger, 'student:join', {
+      code,
+      token: `bot:${room.id}:${bots[0].id}`.padEnd(20, '0'),
+    });
+    expect(guess).toMatchObject({ ok: false, error: { code: 'BAD_TOKEN' } });
+
+    await ok(teacher, 'teacher:clock', { action: 'start' });
+    // As fast as it goes: each minute is planned once the one before is stored.
+    for (let i = 0; i < 8 && room.round.state === 'running'; i++) await advance(server, 0);
+    expect(room.round.state).toBe('finished');
+    expect(room.round.minute).toBe(8);
+    const verified = await verifyRounds(server.app.store, ['finished']);
+    expect(verified.find((v) => v.roomCode === code)?.mismatches).toEqual([]);
+    // The teacher takes a bot's seat and gives it back: it is the bot's again.
+    await ok(teacher, 'teacher:clock', { action: 'next' });
+    await ok(teacher, 'teacher:pilot', { playerId: bots[0].id, pilot: 'teacher' });
+    await ok(teacher, 'teacher:pilot', { playerId: bots[0].id, pilot: 'student' });
+    expect(room.player(bots[0].id)?.pilot).toMatchObject({ kind: 'autopilot', reason: 'bot', skill: 'careful' });
+
+    const klass = await classOf(['Ana']);
+    const refused = await request(klass.teacher, 'teacher:bots', { teams: ['careful'] });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'BAD_STATE' } });
+    const fast = await request(klass.teacher, 'teacher:tempo', { tempo: 0 });
+    expect(fast).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    const made = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: { tempo: 0 } });
+    expect(made.statusCode).toBe(400);
+  });
 });

@@ -16,6 +16,7 @@ const room: RoomView = {
     absence: 'autopilot',
     graceSeconds: 45,
     idleMinutes: 3,
+    purpose: 'class',
   },
   round: {
     id: 1,

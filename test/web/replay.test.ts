@@ -248,8 +248,13 @@ describe('compare chart', () => {
 describe('history', () => {
   test('rounds by id and the what-ifs of each, across rooms', () => {
     const rooms: HistoryRoom[] = [
-      { code: 'FORKED', createdAt: 2, rounds: [round(5, { forkOf: { roundId: 1, teamId: 11, minute: 5 } })] },
-      { code: 'ABCDEF', createdAt: 1, rounds: [round(1), round(2, { number: 2 })] },
+      {
+        code: 'FORKED',
+        purpose: 'class',
+        createdAt: 2,
+        rounds: [round(5, { forkOf: { roundId: 1, teamId: 11, minute: 5 } })],
+      },
+      { code: 'ABCDEF', purpose: 'class', createdAt: 1, rounds: [round(1), round(2, { number: 2 })] },
     ];
     const { byId, forks } = historyIndex(rooms);
     expect(byId.get(5)?.code).toBe('FORKED');

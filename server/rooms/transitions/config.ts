@@ -4,12 +4,13 @@ import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import { getModel } from '../../../shared/sim/registry.ts';
 import { SEAT_DEFAULTS } from '../../../shared/protocol/types.ts';
 import { unchanged, type Transition } from '../commands.ts';
-import { resolveConfig } from '../config.ts';
+import { checkTempo, resolveConfig } from '../config.ts';
 import { Draft } from './draft.ts';
 import { dealEveryTeam } from './roles.ts';
 import { setTeamCount } from './roster.ts';
 
 export const tempo: Transition<'tempo'> = (s, cmd) => {
+  checkTempo({ tempo: cmd.tempo, purpose: s.config.purpose });
   const d = new Draft(s);
   const config = { ...s.config, tempo: cmd.tempo };
   d.patch({ config });

@@ -79,6 +79,15 @@ export class Draft {
     this.state = { ...this.state, players };
   }
 
+  /** A bot's skill (not a column: its seat turns say it). */
+  setBot(id: number, bot: PlayerState['bot']): void {
+    const players = this.ownPlayers();
+    const p = players.get(id);
+    if (!p) throw new Error(`no player ${id} in room ${this.state.code}`);
+    players.set(id, { ...p, bot });
+    this.state = { ...this.state, players };
+  }
+
   done<R>(reply: R): Outcome<R> {
     return { next: this.state, writes: this.writes, messages: this.messages, reply };
   }

@@ -8,11 +8,15 @@ import { PolicyError } from '../../../shared/policies/index.ts';
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import type { Snapshot } from '../../../shared/sim/types.ts';
 import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
-import type { AutopilotMemory, PlayerState, RoomState } from '../state.ts';
+import type { AutopilotMemory } from '../state.ts';
+import { LIMITS } from '../../../shared/protocol/types.ts';
+import { activePlayers, activeTeams, members, nextSeq } from '../roster.ts';
+import type { PlayerState } from '../state.ts';
 import { recordChange } from './control.ts';
+import { applyRoleMoves } from './roles.ts';
+import { setTeamCount } from './roster.ts';
 import { nextMinute, turnSeat } from './seat-turn.ts';
 import { Draft } from './draft.ts';
-import { applyRoleMoves } from './roles.ts';
 
 const fail = (code: ErrorCode, message: string): never => {
   throw new ClassroomError(code, message);
@@ -47,9 +51,84 @@ export const pilot: Transition<'pilot'> = (s, cmd, ctx) => {
   } else if (want && (p.teamId === null || !p.roles.length)) fail(ErrorCode.BAD_STATE, `${p.name} has no role to play`);
   if (s.round.state === 'finished' && want && want.reason !== 'bot')
     fail(ErrorCode.ROUND_FINISHED, 'the round is over: start the next one first');
-  if (now?.kind === want?.kind && now?.skill === want?.skill && now?.reason === want?.reason) return unchanged(s);
+  // A bot's seat handed back goes back to its bot.
+  const next = want ?? (p.bot ? { kind: 'autopilot', skill: p.bot, reason: 'bot' } : null);
+  if (now?.kind === next?.kind && now?.skill === next?.skill && now?.reason === next?.reason) return unchanged(s);
   const d = new Draft(s);
-  turnSeat(d, p, want && { ...want, since: ctx.now, minute: nextMinute(s) }, ctx.now);
+  turnSeat(d, p, next && { ...next, since: ctx.now, minute: nextMinute(s) }, ctx.now);
+  return d.done(undefined);
+};
+
+/** Rehearsal and practice: every playing team's free roles get a bot each, of the team's skill. */
+export const bots: Transition<'bots'> = (s, cmd, ctx) => {
+  if (s.config.purpose === 'class')
+    fail(ErrorCode.BAD_STATE, 'bot teams are for rehearsals and practice, not for a class');
+  if (s.round.state !== 'lobby') fail(ErrorCode.BAD_STATE, 'bots join before the round starts');
+  const roles = s.round.model.roles.map((r) => r.id);
+  const d = new Draft(s);
+  // Practice at one role: the one person keeps it, and bots take the others.
+  if (cmd.role !== undefined) {
+    const role = cmd.role;
+    if (!roles.includes(role)) fail(ErrorCode.BAD_REQUEST, `unknown role "${role}"`);
+    const [me, ...others] = activePlayers(s).filter((p) => p.bot === null);
+    if (!me || others.length || me.teamId === null) fail(ErrorCode.BAD_STATE, 'one role with bots is practice alone');
+    const team = me.teamId as number;
+    const give = me.roles.filter((r) => r !== role).map((r) => ({ role: r, from: me.id, to: null }));
+    const take = me.roles.includes(role) ? [] : [{ role, from: null, to: me.id }];
+    applyRoleMoves(d, team, [...give, ...take], 'deal', ctx);
+  }
+  if (cmd.teams.length !== s.config.teamCount) {
+    const config = { ...s.config, teamCount: cmd.teams.length };
+    d.patch({ config });
+    d.write({ op: 'setRoomConfig', roomId: s.id, config });
+    setTeamCount(d, cmd.teams.length, ctx);
+  }
+  let n = [...d.state.players.values()].filter((p) => p.bot !== null).length;
+  for (const [i, team] of activeTeams(d.state, cmd.teams.length).entries()) {
+    const skill = cmd.teams[i];
+    const people = members(d.state, team.id);
+    // Bots already there play with the team's (new) skill.
+    for (const b of people.filter((p) => p.bot !== null && p.bot !== skill)) {
+      d.setBot(b.id, skill);
+      turnSeat(
+        d,
+        d.state.players.get(b.id) ?? b,
+        { kind: 'autopilot', skill, reason: 'bot', since: ctx.now, minute: 0 },
+        ctx.now,
+      );
+    }
+    const held = new Set(people.flatMap((p) => p.roles));
+    for (const role of roles.filter((r) => !held.has(r))) {
+      if (activePlayers(d.state).length >= LIMITS.maxPlayers)
+        fail(ErrorCode.ROOM_FULL, `the room is full (${LIMITS.maxPlayers} players)`);
+      const id = ctx.ids.next('players');
+      n++;
+      const bot: PlayerState = {
+        id,
+        name: `Bot ${n}`,
+        teamId: team.id,
+        seq: nextSeq(d.state, team.id),
+        roles: [role],
+        removed: false,
+        pilot: { kind: 'autopilot', skill, reason: 'bot', since: ctx.now, minute: 0 },
+        bot: skill,
+      };
+      // No token opens a bot's seat: a student's token hash is hex, never this.
+      d.addPlayer(bot, {
+        op: 'insertPlayer',
+        id,
+        roomId: s.id,
+        teamId: team.id,
+        name: bot.name,
+        tokenHash: `bot:${s.id}:${id}`,
+        seq: bot.seq,
+        roles: [role],
+        joinedAt: ctx.now,
+      });
+      turnSeat(d, bot, bot.pilot, ctx.now);
+    }
+  }
+  d.send({ kind: 'room' });
   return d.done(undefined);
 };
 

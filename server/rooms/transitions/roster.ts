@@ -56,6 +56,7 @@ export const join: Transition<'join'> = (s, cmd, ctx) => {
     roles: [],
     removed: false,
     pilot: null,
+    bot: null,
   };
   const d = new Draft(s);
   const { id, seq } = fresh;

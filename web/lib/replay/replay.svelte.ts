@@ -157,6 +157,7 @@ export class ReplayView {
         teamCount: this.replay.teams.length,
         splitView: false,
         ...SEAT_DEFAULTS,
+        purpose: 'class',
       },
       round: {
         ...{

@@ -62,6 +62,13 @@ export class StudentSession {
     return true;
   }
 
+  /** Practice: the seat is taken by this name the first time (no join page), then by its token as always. */
+  startAs(name: string): void {
+    this.newName = loadToken(this.code) ? null : name;
+    this.conn.open();
+  }
+  private newName: string | null = null;
+
   private setRoom(room: RoomView): void {
     if (this.room && room.round.id !== this.room.round.id) {
       // Next round: a fresh desk; its minutes arrive once the teacher starts it.
@@ -76,9 +83,14 @@ export class StudentSession {
 
   async join(): Promise<void> {
     const token = loadToken(this.code);
-    if (!token) return this.stop('BAD_TOKEN');
+    const name = this.newName;
+    if (!token && !name) return this.stop('BAD_TOKEN');
     this.joined = false;
-    const res = await this.conn.request('student:join', { code: this.code, token });
+    const res = await this.conn.request(
+      'student:join',
+      token ? { code: this.code, token } : { code: this.code, name: name ?? '' },
+    );
+    if (res.ok) this.newName = null;
     if (!res.ok) {
       // Anything but a lost seat passes (a rate limit, a timeout, a server that could not store): try again.
       const fatal = this.conn.afterFailedJoin(

@@ -155,6 +155,9 @@ export class TeacherSession {
   pilot = (playerId: number, pilot: 'autopilot' | 'teacher' | 'student', skill?: PilotSkill) =>
     this.act('teacher:pilot', { playerId, pilot, ...(skill ? { skill } : {}) });
 
+  /** Fills a rehearsal's teams with bots, one skill per team. */
+  bots = (teams: PilotSkill[], role?: string) => this.act('teacher:bots', { teams, ...(role ? { role } : {}) });
+
   /** Plays a seat from the dashboard: the seat becomes the teacher's and its team's desk opens with its controls. */
   async play(playerId: number): Promise<string | null> {
     const err = await this.pilot(playerId, 'teacher');
