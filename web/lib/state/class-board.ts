@@ -33,10 +33,17 @@ export function seatState(p: Pick<PlayerView, 'connected' | 'idle' | 'pilot'>): 
   return p.idle ? 'idle' : 'connected';
 }
 
-/** Every seat not simply connected (idle, dropped, played by the autopilot or the teacher), by state, then team. */
+/**
+ * Every student's seat not simply connected (idle, dropped, played by the autopilot or the teacher), by state, then
+ * team. A rehearsal's bots are not students: their seats are on their tiles, not here.
+ */
 export function seatsToWatch(board: { teams: TeamSeats[] }): (Seat & { team: TeamView })[] {
   return board.teams
-    .flatMap((t) => t.seats.filter((s) => s.state !== 'connected').map((s) => ({ ...s, team: t.team })))
+    .flatMap((t) =>
+      t.seats
+        .filter((s) => s.state !== 'connected' && s.player.pilot?.reason !== 'bot')
+        .map((s) => ({ ...s, team: t.team })),
+    )
     .sort((a, b) => SEAT_STATES[a.state].order - SEAT_STATES[b.state].order);
 }
 
