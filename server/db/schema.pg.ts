@@ -40,5 +40,6 @@ export const {
   goalResults,
   roleChanges,
   roundMembers,
+  seatTurns,
   messages,
 } = tables(kit);

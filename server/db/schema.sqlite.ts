@@ -30,5 +30,6 @@ export const {
   goalResults,
   roleChanges,
   roundMembers,
+  seatTurns,
   messages,
 } = tables(kit);

@@ -160,6 +160,8 @@ export function tables(k: SchemaKit) {
       playerId: k.int('player_id').references(() => players.id),
       authorName: k.text('author_name').notNull(),
       at: k.int64('at').notNull(),
+      /** Who made it (Actor as JSON); null in rows stored before actors were: a student (a what-if's: its pending play). */
+      actor: k.text('actor'),
     },
     (t) => [k.index('changes_round_team').on(t.roundId, t.teamId, t.minute)],
   );
@@ -239,6 +241,25 @@ export function tables(k: SchemaKit) {
     ],
   );
 
+  /** Every seat passed to a pilot (the autopilot, the teacher) or taken back by its student, in a round. */
+  const seatTurns = k.table(
+    'seat_turns',
+    {
+      id: k.id(),
+      roundId: ref('round_id', () => rounds.id),
+      teamId: ref('team_id', () => teams.id),
+      playerId: k.int('player_id').references(() => players.id),
+      name: k.text('name').notNull(),
+      /** Role ids (JSON array) the seat had then. */
+      roles: k.text('roles').notNull(),
+      minute: k.int('minute').notNull(),
+      /** SeatPilot (JSON); null: the student took the seat back. */
+      pilot: k.text('pilot'),
+      at: k.int64('at').notNull(),
+    },
+    (t) => [k.index('seat_turns_round').on(t.roundId, t.teamId)],
+  );
+
   /** The teacher's messages, to one team (team_id) or to all (null). */
   const messages = k.table(
     'messages',
@@ -265,6 +286,7 @@ export function tables(k: SchemaKit) {
     goalResults,
     roleChanges,
     roundMembers,
+    seatTurns,
     messages,
   };
 }

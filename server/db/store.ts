@@ -1,7 +1,15 @@
 // Every read and write the classroom makes, once, for both engines: `SqlStore` runs the same SQL on SQLite (one
 // process, sqlite.ts) or PostgreSQL (cluster mode, pg.ts) through a small `Engine`. Writes are data (writes.ts),
 // applied by `commit` in one transaction.
-import type { ChangeRecord, RoleChange, RoundState, TeacherMessage } from '../../shared/protocol/types.ts';
+import type {
+  Actor,
+  ChangeRecord,
+  RoleChange,
+  RoundState,
+  SeatPilot,
+  SeatTurn,
+  TeacherMessage,
+} from '../../shared/protocol/types.ts';
 import type {
   MinuteRecord,
   PlayerRecord,
@@ -83,6 +91,8 @@ export interface Store {
 
   /** Oldest first. */
   roleChangesOfRound(roundId: number): Promise<RoleChange[]>;
+  /** Oldest first. */
+  seatTurnsOfRound(roundId: number): Promise<SeatTurn[]>;
   /** By team, then order of arrival. */
   roundMembers(roundId: number): Promise<RoundMemberRecord[]>;
   /** The rounds a player was a member of, with the team: newest round first. */
@@ -192,6 +202,20 @@ function changeRecord(c: Row): ChangeRecord {
     value: parse(c.value),
     author: { playerId: numOrNull(c.player_id), name: str(c.author_name) },
     at: num(c.at),
+    actor: c.actor === null || c.actor === undefined ? { kind: 'student' } : parse<Actor>(c.actor),
+  };
+}
+
+function seatTurnRecord(r: Row): SeatTurn {
+  return {
+    roundId: num(r.round_id),
+    teamId: num(r.team_id),
+    playerId: numOrNull(r.player_id),
+    name: str(r.name),
+    roles: parse(r.roles),
+    minute: num(r.minute),
+    pilot: r.pilot === null || r.pilot === undefined ? null : parse<SeatPilot>(r.pilot),
+    at: num(r.at),
   };
 }
 
@@ -374,6 +398,9 @@ export class SqlStore implements Store {
 
   roleChangesOfRound(roundId: number): Promise<RoleChange[]> {
     return this.many('SELECT * FROM role_changes WHERE round_id = ? ORDER BY id', [roundId], roleChangeRecord);
+  }
+  seatTurnsOfRound(roundId: number): Promise<SeatTurn[]> {
+    return this.many('SELECT * FROM seat_turns WHERE round_id = ? ORDER BY id', [roundId], seatTurnRecord);
   }
   roundMembers(roundId: number): Promise<RoundMemberRecord[]> {
     return this.many('SELECT * FROM round_members WHERE round_id = ? ORDER BY team_id, seq', [roundId], (m) => ({

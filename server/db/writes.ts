@@ -6,6 +6,7 @@ import type {
   ChangeRecord,
   RoleChange,
   RoundConfig,
+  SeatTurn,
   TeacherMessage,
   WhatIfOrigin,
 } from '../../shared/protocol/types.ts';
@@ -61,6 +62,7 @@ export type Write =
   /** Inserts each member, or replaces their name and roles. */
   | { op: 'upsertRoundMembers'; roundId: number; members: readonly RoundMemberRecord[] }
   | { op: 'insertMessage'; message: TeacherMessage }
+  | { op: 'insertSeatTurns'; turns: readonly SeatTurn[] }
   /**
    * Cluster mode: the room's fencing token, checked and stored in the same transaction as the room's other
    * writes — refused (FencedError, nothing stored) when a higher token is stored, i.e. another process owns the room.
@@ -242,7 +244,7 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
       return [
         rows(
           'changes',
-          ['id', 'round_id', 'team_id', 'minute', 'seq', 'key', 'value', 'player_id', 'author_name', 'at'],
+          ['id', 'round_id', 'team_id', 'minute', 'seq', 'key', 'value', 'player_id', 'author_name', 'at', 'actor'],
           w.changes.map((c) => [
             c.id,
             c.roundId,
@@ -254,6 +256,7 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
             c.author.playerId,
             c.author.name,
             c.at,
+            json(c.actor),
           ]),
         ),
       ];
@@ -312,6 +315,23 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
           ),
           upsert: { key: 3, set: ['name', 'roles'] },
         },
+      ];
+    case 'insertSeatTurns':
+      return [
+        rows(
+          'seat_turns',
+          ['round_id', 'team_id', 'player_id', 'name', 'roles', 'minute', 'pilot', 'at'],
+          w.turns.map((t) => [
+            t.roundId,
+            t.teamId,
+            t.playerId,
+            t.name,
+            json(t.roles),
+            t.minute,
+            t.pilot ? json(t.pilot) : null,
+            t.at,
+          ]),
+        ),
       ];
     case 'insertMessage': {
       const m = w.message;

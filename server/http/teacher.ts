@@ -217,7 +217,7 @@ export async function teacherRoutes(
               minute: round.minute,
               changes: changes
                 .filter((c) => c.teamId === teamId)
-                .map((c) => ({ minute: c.minute, key: c.key, value: c.value })),
+                .map((c) => ({ minute: c.minute, key: c.key, value: c.value, auto: c.actor.kind === 'autopilot' })),
             },
             who,
           ),

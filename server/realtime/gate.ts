@@ -10,6 +10,7 @@ import type {
   RoomSummary,
   RoomView,
   RoundScores,
+  SeatTurn,
   TeacherMessage,
   TeamHistory,
 } from '../../shared/protocol/types.ts';
@@ -32,6 +33,7 @@ export interface StudentSeat {
   history: TeamHistory | null;
   scores: RoundScores | null;
   roleChanges: RoleChange[];
+  seatTurns: SeatTurn[];
   messages: TeacherMessage[];
 }
 export interface TeacherSeat {
@@ -41,6 +43,7 @@ export interface TeacherSeat {
   trends: Record<number, Record<string, number[]>>;
   scores: RoundScores | null;
   roleChanges: RoleChange[];
+  seatTurns: SeatTurn[];
   messages: TeacherMessage[];
 }
 /** What an observer, the plain feed and the HTTP look-up are shown (the room without its secrets). */
@@ -71,7 +74,9 @@ export interface Asks {
   };
   team: { input: { teamId: number }; reply: TeamHistory };
   /** A socket went away (or took another seat): who is connected changes. */
-  leave: { input: { role: Role; playerId?: number }; reply: undefined };
+  leave: { input: { role: Role; playerId?: number; socketId?: string }; reply: undefined };
+  /** A student's page was hidden or shown again: their seat's idle state. */
+  seen: { input: { playerId: number; socketId: string; hidden: boolean }; reply: undefined };
 }
 export type AskType = keyof Asks;
 export type AskOf<K extends AskType> = { type: K } & Asks[K]['input'];
@@ -148,6 +153,7 @@ async function seatStudent(
     history,
     scores: room.scores(),
     roleChanges: player.teamId !== null ? room.roleChanges(player.teamId) : [],
+    seatTurns: player.teamId !== null ? room.seatTurns(player.teamId) : [],
     messages: room.messages(player.teamId),
   };
 }
@@ -179,6 +185,7 @@ export async function answer(room: Room, ask: Ask, deps: AnswerDeps): Promise<un
         trends: room.trends(),
         scores: room.scores(),
         roleChanges: room.roleChanges(null),
+        seatTurns: room.seatTurns(null),
         messages: room.messages('all'),
       } satisfies TeacherSeat;
     }
@@ -198,8 +205,11 @@ export async function answer(room: Room, ask: Ask, deps: AnswerDeps): Promise<un
       if (!history) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${ask.teamId} has no round in progress`);
       return history;
     }
+    case 'seen':
+      room.seen(ask.playerId, ask.socketId, ask.hidden);
+      return undefined;
     case 'leave':
-      if (ask.role === 'student' && ask.playerId !== undefined) room.disconnect(ask.playerId);
+      if (ask.role === 'student' && ask.playerId !== undefined) room.disconnect(ask.playerId, ask.socketId);
       else if (ask.role !== 'student') room.unwatch();
       return undefined;
   }
@@ -244,7 +254,10 @@ export class LocalGate implements RoomGate {
   async ask<K extends AskType>(codeInput: string, ask: AskOf<K>): Promise<AskReply<K>> {
     const code = normalizedCode(codeInput);
     // Someone leaving a room that is no longer in memory changes nothing: it is not loaded for that.
-    const room = ask.type === 'leave' ? this.manager.peek(code) : await roomFor(this.manager, code, ask as Ask);
+    const room =
+      ask.type === 'leave' || ask.type === 'seen'
+        ? this.manager.peek(code)
+        : await roomFor(this.manager, code, ask as Ask);
     return (room ? answer(room, ask as Ask, this.deps) : undefined) as Promise<AskReply<K>>;
   }
 

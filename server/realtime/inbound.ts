@@ -27,7 +27,20 @@ import type { CodeGuesses } from './guesses.ts';
 
 type TeacherCommand = Extract<
   PeopleCommand,
-  { type: 'configure' | 'clock' | 'tempo' | 'move' | 'rename' | 'remove' | 'assign' | 'lock' | 'share' }
+  {
+    type:
+      | 'configure'
+      | 'clock'
+      | 'tempo'
+      | 'move'
+      | 'rename'
+      | 'remove'
+      | 'assign'
+      | 'lock'
+      | 'share'
+      | 'pilot'
+      | 'bots';
+  }
 >;
 
 export interface RealtimeLimits {
@@ -139,7 +152,7 @@ export function attachProtocol(
     /** Tells the room a seat is gone (its answer is not waited for). */
     const forget = (code: string, role: Role, playerId: number | undefined) => {
       gate
-        .ask(code, { type: 'leave', role, playerId })
+        .ask(code, { type: 'leave', role, playerId, socketId: socket.id })
         .catch((err: unknown) => log.warn({ err, room: code }, 'could not tell the room a socket left'));
     };
     /** Forgets the socket's identity, so one socket is one person in one room. */
@@ -217,14 +230,20 @@ export function attachProtocol(
         history: seat.history,
         scores: seat.scores,
         roleChanges: seat.roleChanges,
+        seatTurns: seat.seatTurns,
         messages: seat.messages,
       };
     });
 
-    on('student:control', async (req) => {
+    /** The student this socket is: every student command acts on their own seat only. */
+    const studentId = (): number => {
       const playerId = socket.data.playerId;
       if (socket.data.role !== 'student' || playerId === undefined)
         throw new ClassroomError(ErrorCode.NOT_JOINED, 'join as a student first');
+      return playerId;
+    };
+    on('student:control', async (req) => {
+      const playerId = studentId();
       const { reply } = await dispatchVia(gate, joinedCode(), {
         type: 'control',
         playerId,
@@ -232,6 +251,21 @@ export function attachProtocol(
         value: req.value,
       });
       return { change: reply };
+    });
+
+    on('student:presence', async (req) => {
+      await gate.ask(joinedCode(), { type: 'seen', playerId: studentId(), socketId: socket.id, hidden: req.hidden });
+      return {};
+    });
+    on('student:pilot', async (req) => {
+      const playerId = studentId();
+      const pilot = req.autopilot ? ({ kind: 'autopilot', skill: 'careful', reason: 'self' } as const) : null;
+      await dispatchVia(gate, joinedCode(), { type: 'pilot', playerId, pilot, by: 'student' });
+      return {};
+    });
+    on('student:take', async (req) => {
+      await dispatchVia(gate, joinedCode(), { type: 'take', playerId: studentId(), fromId: req.fromId });
+      return {};
     });
 
     on('teacher:join', async (req) => {
@@ -243,6 +277,7 @@ export function attachProtocol(
         trends: seat.trends,
         scores: seat.scores,
         roleChanges: seat.roleChanges,
+        seatTurns: seat.seatTurns,
         messages: seat.messages,
       };
     });
@@ -277,6 +312,23 @@ export function attachProtocol(
     teacher('teacher:assign', (req) => ({ type: 'assign', playerId: req.playerId, role: req.role }));
     teacher('teacher:lock', (req) => ({ type: 'lock', locked: req.locked }));
     teacher('teacher:share', (req) => ({ type: 'share', shared: req.shared }));
+    teacher('teacher:pilot', (req) => ({
+      type: 'pilot',
+      playerId: req.playerId,
+      by: 'teacher',
+      pilot: req.pilot === 'student' ? null : { kind: req.pilot, skill: req.skill ?? 'careful', reason: 'teacher' },
+    }));
+    teacher('teacher:bots', (req) => ({ type: 'bots', teams: req.teams, ...(req.role ? { role: req.role } : {}) }));
+    on('teacher:control', async (req) => {
+      const { reply } = await dispatchVia(gate, teacherCode(), {
+        type: 'control',
+        playerId: req.playerId,
+        key: req.key,
+        value: req.value,
+        by: 'teacher',
+      });
+      return { change: reply };
+    });
     on('teacher:message', async (req) => {
       const { reply } = await dispatchVia(gate, teacherCode(), { type: 'message', teamId: req.teamId, text: req.text });
       return { message: reply };

@@ -9,8 +9,8 @@ import { Worker } from 'node:worker_threads';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { CoachTeam } from '../../shared/protocol/types.ts';
 import { trimOldest } from '../lib/maps.ts';
-import type { CoachOptions, CoachResult } from '../../shared/design/coach.ts';
-import type { ScheduledChange, SimulatorId } from '../../shared/sim/types.ts';
+import type { CoachChange, CoachOptions, CoachResult } from '../../shared/design/coach.ts';
+import type { SimulatorId } from '../../shared/sim/types.ts';
 
 /** One team's search, as data a thread can receive. */
 export interface CoachJob {
@@ -21,7 +21,7 @@ export interface CoachJob {
   /** The round's length (its baseline's) and the last minute played. */
   minutes: number;
   minute: number;
-  changes: ScheduledChange[];
+  changes: CoachChange[];
   options?: CoachOptions;
 }
 

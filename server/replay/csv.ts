@@ -1,15 +1,17 @@
 // CSV export of a round, for people: every column named in the reader's language with its unit and its
 // key — "Good-customer approval rate (%) [goodApproval]" — and every value in the unit the desk shows,
 // rounded to the desk's precision, never in exponent notation, in the format a spreadsheet set to that
-// language opens by double-click (semicolons and decimal commas where the language writes 0,5). Three parts: per team per minute every
-// indicator and control; every control change; the scores. Written team by team, so that a large round
+// language opens by double-click (semicolons and decimal commas where the language writes 0,5). Four parts: per team per minute every
+// indicator and control; every control change with who made it; the scores; every student's seat (their changes,
+// and the minutes the autopilot or the teacher played it). Written team by team, so that a large round
 // is produced in small pieces (exports.ts yields to the event loop between them).
 import { endedEarlyAt } from '../../shared/classroom/rank.ts';
 import { controlDisplay } from '../../shared/replay/units.ts';
 import { formatClock } from '../../shared/format.ts';
 import { indicatorDef } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
-import type { ChangeRecord, CsvPart, WhatIfOrigin } from '../../shared/protocol/types.ts';
+import type { Actor, ChangeRecord, CsvPart, SeatTurn, WhatIfOrigin } from '../../shared/protocol/types.ts';
+import { pilotMinutes } from '../../shared/classroom/seats.ts';
 import type {
   ControlDef,
   ControlValue,
@@ -20,7 +22,7 @@ import type {
   SimulatorId,
   Snapshot,
 } from '../../shared/sim/types.ts';
-import type { RoundRecord, TeamResultRecord } from '../db/records.ts';
+import type { RoundMemberRecord, RoundRecord, TeamResultRecord } from '../db/records.ts';
 import type { Store } from '../db/store.ts';
 import type { CsvFormat, CsvWords } from './csv-words.ts';
 
@@ -74,13 +76,17 @@ export interface RoundSource {
   snapshots(teamId: number): Promise<Snapshot[]>;
   changes: ChangeRecord[];
   results: Map<number, TeamResultRecord>;
+  members: RoundMemberRecord[];
+  seatTurns: SeatTurn[];
 }
 
 export async function roundSource(store: Store, round: RoundRecord): Promise<RoundSource> {
-  const [teams, changes, results] = await Promise.all([
+  const [teams, changes, results, members, seatTurns] = await Promise.all([
     store.roundTeams(round.id),
     store.changesOfRound(round.id),
     store.resultsOfRound(round.id),
+    store.roundMembers(round.id),
+    store.seatTurnsOfRound(round.id),
   ]);
   return {
     model: getModel(round.simulator),
@@ -90,6 +96,8 @@ export async function roundSource(store: Store, round: RoundRecord): Promise<Rou
       (await store.snapshotsOfRound(round.id, { teamId })).map((s) => JSON.parse(s.data) as Snapshot),
     changes: changes.filter((c) => c.minute <= round.minute),
     results: new Map(results.map((r) => [r.teamId, r])),
+    members,
+    seatTurns,
   };
 }
 
@@ -122,6 +130,11 @@ class Writer {
     if (typeof v === 'number') return def?.kind === 'number' ? shown(controlDisplay(def), v) : v;
     if (def?.kind === 'enum') return this.w.option(this.sim, def.key, v);
     return v;
+  }
+  /** Who made a change: student, teacher, autopilot (its policy and why), what-if. */
+  actor(a: Actor): string {
+    if (a.kind === 'autopilot') return this.w.text('csv_actor_autopilot', { skill: a.skill, reason: a.reason });
+    return this.w.text(a.kind === 'what-if' ? 'csv_actor_whatif' : `csv_actor_${a.kind}`);
   }
   controlUnit(def: ControlDef): string {
     return def.kind === 'number' ? controlDisplay(def).unit : '';
@@ -175,6 +188,7 @@ async function* changes(x: Writer): AsyncGenerator<string> {
     label(w.text('csv_unit'), '', 'unit'),
     label(w.text('csv_role'), '', 'role'),
     label(w.text('csv_author'), '', 'author'),
+    label(w.text('csv_actor'), '', 'actor'),
     label(w.text('csv_received_at'), 'UTC, ISO 8601', 'received_at'),
   ]);
   for (const t of x.src.teams) {
@@ -192,6 +206,7 @@ async function* changes(x: Writer): AsyncGenerator<string> {
         def ? x.controlUnit(def) : null,
         def ? w.role(x.sim, def.role) : null,
         c.author.name,
+        x.actor(c.actor),
         new Date(c.at).toISOString(),
       ]);
     }
@@ -245,8 +260,45 @@ async function* scores(x: Writer): AsyncGenerator<string> {
   yield out;
 }
 
+/** Every student of every team: their roles, their own changes, and the minutes others played their seat. */
+async function* seats(x: Writer): AsyncGenerator<string> {
+  const w = x.w;
+  yield x.line([
+    label(w.text('csv_team_id'), '', 'team_id'),
+    label(w.text('lb_team'), '', 'team'),
+    label(w.text('csv_student'), '', 'student'),
+    label(w.text('csv_roles'), '', 'roles'),
+    label(w.text('csv_changes_own'), '', 'changes'),
+    label(w.text('csv_changes_auto'), '', 'autopilot_changes'),
+    label(w.text('csv_auto_minutes'), '', 'autopilot_minutes'),
+    label(w.text('csv_teacher_minutes'), '', 'teacher_minutes'),
+  ]);
+  const end = Math.max(0, x.src.round.minute);
+  for (const t of x.src.teams) {
+    let out = '';
+    for (const mb of x.src.members) {
+      if (mb.teamId !== t.teamId) continue;
+      const made = x.src.changes.filter((c) => c.teamId === t.teamId && c.author.playerId === mb.playerId);
+      const turns = x.src.seatTurns.filter((s) => s.teamId === t.teamId);
+      const piloted = pilotMinutes(turns, mb.playerId, end);
+      out += x.line([
+        t.teamId,
+        x.team(t),
+        mb.name,
+        mb.roles.map((r) => w.role(x.sim, r)).join(', '),
+        made.filter((c) => c.actor.kind === 'student').length,
+        made.filter((c) => c.actor.kind === 'autopilot').length,
+        piloted.autopilot,
+        piloted.teacher,
+      ]);
+    }
+    yield out;
+  }
+}
+
 /** A part of the export, in pieces of about one team each. */
 export function csvPieces(part: CsvPart, src: RoundSource, words: CsvWords): AsyncGenerator<string> {
   const x = new Writer(src, words);
-  return part === 'minutes' ? minutes(x) : part === 'changes' ? changes(x) : scores(x);
+  const parts: Record<CsvPart, (x: Writer) => AsyncGenerator<string>> = { minutes, changes, scores, seats };
+  return parts[part](x);
 }

@@ -1,7 +1,14 @@
 // A teacher's history and the replay of a round, built from what was stored.
 import { endedEarlyAt, rankRows } from '../../shared/classroom/rank.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { ForkInfo, HistoryPage, HistoryRound, RoundReplay, RoundStanding } from '../../shared/protocol/types.ts';
+import {
+  DEFAULT_PURPOSE,
+  type ForkInfo,
+  type HistoryPage,
+  type HistoryRound,
+  type RoundReplay,
+  type RoundStanding,
+} from '../../shared/protocol/types.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Chapter, findChapters } from '../../shared/replay/chapters.ts';
 import { type SnapshotColumns, toColumns } from '../../shared/replay/columns.ts';
@@ -91,6 +98,7 @@ export async function teacherHistory(
   return {
     rooms: rooms.map((room) => ({
       code: room.code,
+      purpose: room.config.purpose ?? DEFAULT_PURPOSE,
       createdAt: room.createdAt,
       rounds: (byRoom.get(room.id) ?? []).map((row) => {
         const { roomId: _room, noise: _noise, ...round } = row;
@@ -198,13 +206,14 @@ export async function buildReplay(
     roundMinutes(store, round, ids),
 ): Promise<RoundReplay> {
   const model = getModel(round.simulator);
-  const [changes, results, history, members, roleChanges, forks] = await Promise.all([
+  const [changes, results, history, members, roleChanges, forks, seatTurns] = await Promise.all([
     store.changesOfRound(round.id),
     store.resultsOfRound(round.id),
     historyRound(store, round),
     store.roundMembers(round.id),
     store.roleChangesOfRound(round.id),
     store.forksOf(round.id),
+    store.seatTurnsOfRound(round.id),
   ]);
   const minutes = await minutesOf(history.teams.map((t) => t.teamId));
   const resultOf = new Map(results.map((r) => [r.teamId, r]));
@@ -246,6 +255,7 @@ export async function buildReplay(
         columns: read.columns,
         changes: changes.filter((c) => c.teamId === t.teamId && c.minute <= round.minute),
         roleChanges: roleChanges.filter((c) => c.teamId === t.teamId),
+        seatTurns: seatTurns.filter((s) => s.teamId === t.teamId),
         result: res
           ? {
               goals: [...res.goals].sort((a, b) => goalOrder.indexOf(a.id) - goalOrder.indexOf(b.id)),

@@ -2,7 +2,7 @@
 // (state, command, ctx) → { next, writes, messages, reply }: the shell (room.ts) stores the writes,
 // then swaps in `next`, then sends the messages. To add a command: one entry in `Commands`, one
 // pure function, registered in transitions/index.ts (the compiler asks for it).
-import type { ClockAction, RoundConfig, Tempo } from '../../shared/protocol/types.ts';
+import type { ClockAction, RoundConfig, SeatPilot, Tempo } from '../../shared/protocol/types.ts';
 import type { ControlValue } from '../../shared/sim/types.ts';
 import type { ChangeRecord, TeacherMessage } from '../../shared/protocol/types.ts';
 import type { IdSource, Write } from '../db/writes.ts';
@@ -16,8 +16,27 @@ export type ConfigPatch = Partial<Omit<RoundConfig, 'simulator'>> & { simulator?
 export interface Commands {
   /** A new student, seated in the smallest playing team. */
   join: { input: { name: string; tokenHash: string }; reply: PlayerState };
-  /** A student's change of one of their controls. */
-  control: { input: { playerId: number; key: string; value: ControlValue }; reply: ChangeRecord };
+  /**
+   * A change of one of a seat's controls: by its student (`by` absent), or by the teacher playing the seat from the
+   * dashboard. A student's change to a seat on autopilot takes the seat back first.
+   */
+  control: { input: { playerId: number; key: string; value: ControlValue; by?: 'teacher' }; reply: ChangeRecord };
+  /**
+   * A seat passed to a pilot (the autopilot with a policy's skill, or the teacher) or back to its student (null).
+   * `by`: the teacher (any seat), the student (their own: to step out, or to take it back), or the room itself
+   * (a dropped seat after its grace, its student back).
+   */
+  pilot: {
+    input: { playerId: number; pilot: Omit<SeatPilot, 'since' | 'minute'> | null; by: 'teacher' | 'student' | 'room' };
+    reply: undefined;
+  };
+  /**
+   * A rehearsal's or a practice's teams filled with bots, one skill per team (the team count follows): a bot for
+   * every role nobody holds, each on autopilot with its team's skill. Lobby only.
+   */
+  bots: { input: { teams: readonly SeatPilot['skill'][]; role?: string }; reply: undefined };
+  /** A teammate takes the roles of a seat dropped past its grace ("ask the team"). */
+  take: { input: { playerId: number; fromId: number }; reply: undefined };
   configure: { input: { patch: ConfigPatch }; reply: undefined };
   tempo: { input: { tempo: Tempo }; reply: undefined };
   clock: { input: { action: ClockAction }; reply: undefined };
@@ -75,6 +94,8 @@ export interface TransitionCtx {
   drawSeed(): number;
   /** Whether a student has a socket open now (a leaver's roles go to a connected teammate first). */
   connected(playerId: number): boolean;
+  /** Milliseconds since a student's last socket went (0 while one is open). */
+  absentFor(playerId: number): number;
 }
 
 export type Transition<K extends CommandType> = (

@@ -1,7 +1,7 @@
 // A round's configuration: the defaults of a new room, and a teacher's patch checked against the
 // simulators that exist (in one place, for new rooms, forks and the lobby's settings).
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { RoundConfig } from '../../shared/protocol/types.ts';
+import { DEFAULT_PURPOSE, type RoundConfig, SEAT_DEFAULTS } from '../../shared/protocol/types.ts';
 import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
 import type { ConfigPatch } from './commands.ts';
@@ -14,7 +14,15 @@ export const DEFAULT_CONFIG: RoundConfig = {
   seed: null,
   teamCount: 2,
   splitView: false,
+  ...SEAT_DEFAULTS,
+  purpose: DEFAULT_PURPOSE,
 };
+
+/** "As fast as it goes" is for rehearsals and practice: a class reads its desks at a human pace. */
+export function checkTempo(config: Pick<RoundConfig, 'tempo' | 'purpose'>): void {
+  if (config.tempo === 0 && config.purpose === 'class')
+    throw new ClassroomError(ErrorCode.BAD_REQUEST, 'a class plays at 1 to 20 seconds a minute; 0 is for rehearsals');
+}
 
 /** What a scenario brings when the teacher picks it: its round length and its split-view default. */
 function scenarioDefaults(simulator: SimulatorId, scenario: string): Pick<RoundConfig, 'minutes' | 'splitView'> {
@@ -33,10 +41,19 @@ export function resolveConfig(base: RoundConfig, patch: ConfigPatch): RoundConfi
   const scenario = patch.scenario ?? (simulator !== base.simulator ? 'free' : base.scenario);
   const defaults = scenarioDefaults(simulator, scenario);
   const picked = simulator !== base.simulator || scenario !== base.scenario;
-  return { ...base, ...(picked ? defaults : {}), ...rest, simulator, scenario };
+  const config = { ...base, ...(picked ? defaults : {}), ...rest, simulator, scenario };
+  checkTempo(config);
+  return config;
 }
 
-/** A configuration as stored before split view existed: the scenario's default. */
-export function withSplitView(config: Omit<RoundConfig, 'splitView'> & { splitView?: boolean }): RoundConfig {
-  return { ...config, splitView: config.splitView ?? scenarioDefaults(config.simulator, config.scenario).splitView };
+/** A configuration as stored: split view and the seats' rules take their defaults where it was stored before them. */
+export function storedConfig(
+  config: Omit<RoundConfig, 'splitView' | 'purpose' | keyof typeof SEAT_DEFAULTS> & Partial<RoundConfig>,
+): RoundConfig {
+  return {
+    ...SEAT_DEFAULTS,
+    purpose: DEFAULT_PURPOSE,
+    ...config,
+    splitView: config.splitView ?? scenarioDefaults(config.simulator, config.scenario).splitView,
+  };
 }

@@ -8,7 +8,7 @@ import { getModel } from '../../shared/sim/registry.ts';
 import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Store } from '../db/store.ts';
 import type { Write } from '../db/writes.ts';
-import { resolveConfig, withSplitView } from './config.ts';
+import { resolveConfig, storedConfig } from './config.ts';
 import type { RoomDeps } from './room.ts';
 import { checkPending, forkRoom, type ForkSource } from './transitions/open.ts';
 import { roomView } from './views.ts';
@@ -38,7 +38,7 @@ export async function readFork(store: Store, ask: ForkAsk): Promise<{ config: Ro
   const team = (await store.roundTeams(roundId)).find((t) => t.teamId === teamId);
   if (!team) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} did not play round ${roundId}`);
   const { simulator, scenario, minutes, tempo } = origin;
-  const config = resolveConfig(withSplitView({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }), {});
+  const config = resolveConfig(storedConfig({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }), {});
   // The team's changes to the end, not only to the fork's minute: a pending change the team itself made
   // later keeps its author's name, so only the coach's own change reads "by Coach".
   const [all, snapshots] = await Promise.all([
@@ -78,5 +78,9 @@ export async function makeFork(
     );
   await manager.stored(forked.writes);
   deps.log.info({ room: code, from: { round: roundId, team: teamId, minute } }, 'what-if room created');
-  return { code, roundId: forked.state.round.id, room: roomView(forked.state, () => false, 'teacher') };
+  return {
+    code,
+    roundId: forked.state.round.id,
+    room: roomView(forked.state, () => ({ connected: false, idle: false, free: false }), 'teacher'),
+  };
 }

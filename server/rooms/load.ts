@@ -5,10 +5,11 @@
 // of a whole round's simulation, and anyone who knows a room's code can make the server load it.
 // `verify-replays` still re-simulates finished rounds (`resimulate`).
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { SeatPilot } from '../../shared/protocol/types.ts';
 import type { RoomRecord, RoundRecord } from '../db/records.ts';
 import type { Store } from '../db/store.ts';
 import { AppendOnly } from './append-only.ts';
-import { withSplitView } from './config.ts';
+import { storedConfig } from './config.ts';
 import { rebuildTeam, roundRun, storedTeam, withStoredResult } from './round.ts';
 import { memberKey, type RoomState, type RoundRun, type TeamRun } from './state.ts';
 
@@ -17,16 +18,18 @@ export type Mismatches = { teamId: number; minutes: number[] }[];
 
 /** What the round's record keeps besides its minutes: role changes, members, messages. */
 async function roundRecord(store: Store, row: RoundRecord): Promise<RoundRun> {
-  const [roleChanges, members, messages] = await Promise.all([
+  const [roleChanges, members, messages, seatTurns] = await Promise.all([
     store.roleChangesOfRound(row.id),
     store.roundMembers(row.id),
     store.messagesOfRound(row.id),
+    store.seatTurnsOfRound(row.id),
   ]);
   return {
     ...roundRun(row),
     roleChanges: AppendOnly.of(roleChanges),
     members: new Map(members.map((m) => [memberKey(m.teamId, m.playerId), m])),
     messages: AppendOnly.of(messages),
+    seatTurns: AppendOnly.of(seatTurns),
   };
 }
 
@@ -84,16 +87,33 @@ export async function loadRoom(store: Store, row: RoomRecord): Promise<{ state: 
   ]);
   if (!latest) throw new Error(`room ${row.code} has no round`);
   const { round, mismatches } = await loadRound(store, latest);
+  // Each seat's pilot is its last turn in the round (none: its student plays it).
+  const pilots = new Map<number, SeatPilot | null>();
+  const bots = new Map<number, SeatPilot['skill']>();
+  for (const t of round.seatTurns) {
+    if (t.playerId === null) continue;
+    pilots.set(t.playerId, t.pilot);
+    if (t.pilot?.reason === 'bot') bots.set(t.playerId, t.pilot.skill);
+  }
   const state: RoomState = {
     id: row.id,
     code: row.code,
     teacherId: row.teacherId,
-    config: withSplitView(row.config),
+    config: storedConfig(row.config),
     teams: teams.map((t) => ({ id: t.id, idx: t.idx, name: t.name, whatIf: t.whatIf })),
     players: new Map(
       players.map((p) => [
         p.id,
-        { id: p.id, name: p.name, teamId: p.teamId, seq: p.seq, roles: p.roles, removed: p.removed },
+        {
+          id: p.id,
+          name: p.name,
+          teamId: p.teamId,
+          seq: p.seq,
+          roles: p.roles,
+          removed: p.removed,
+          pilot: p.removed ? null : (pilots.get(p.id) ?? null),
+          bot: bots.get(p.id) ?? null,
+        },
       ]),
     ),
     round,

@@ -1,8 +1,9 @@
 // The shell around a room's state. Inputs queue; the room takes every input waiting at once, applies their pure
 // transitions in order, stores all their writes in one commit, and only then swaps in the next state and sends the
 // messages — stored before seen. A refused input changes nothing; a failed commit changes nothing either (each
-// input is then tried alone, so that one bad write fails only its own input). The room also owns its timer (its
-// Beats, stopped in dispose()) and who is connected.
+// input is then tried alone, so that one bad write fails only its own input). The room also owns its timers (its
+// Beats and the grace of dropped seats, stopped in dispose()) and who is at each seat (presence.ts): a seat dropped
+// past the room's grace is handed to the autopilot (or offered to the team) through the same commands as anyone's.
 import { ClassroomError, ErrorCode, NoticeCode } from '../../shared/protocol/errors.ts';
 import type {
   RoleChange,
@@ -10,13 +11,14 @@ import type {
   RoomSummary,
   RoomView,
   RoundScores,
+  SeatTurn,
   TeacherMessage,
   TeamHistory,
 } from '../../shared/protocol/types.ts';
 import type { Committer } from '../db/commit.ts';
 import type { Store } from '../db/store.ts';
 import { FencedError, type Write } from '../db/writes.ts';
-import type { Clock } from '../lib/clock.ts';
+import type { Clock, Timer } from '../lib/clock.ts';
 import type { Logger } from '../lib/log.ts';
 import type { Metrics } from '../lib/metrics.ts';
 import { Beats } from './beats.ts';
@@ -38,8 +40,10 @@ import {
   roomSummary,
   roomView,
   roundScores,
+  seatTurnsOf,
   teamHistory,
   type Audience,
+  type SeatPresence,
 } from './views.ts';
 
 export interface RoomDeps {
@@ -89,6 +93,10 @@ export class Room {
   private storageSaid = false;
   /** The round the room was loaded with (recoveryMismatches are of its teams). */
   private readonly loadedRound: number;
+  /** When the next dropped seat's grace runs out. */
+  private graceTimer: Timer | null = null;
+  /** Dropped seats whose grace ran out in this absence (the rule applied once; cleared when the student is back). */
+  private readonly expired = new Set<number>();
 
   constructor(
     private readonly deps: RoomDeps,
@@ -176,7 +184,8 @@ export class Room {
     }
     const now = clock.now();
     const connected = (id: number) => this.presence.isConnected(id);
-    const ctx = { now, ids: store.ids, drawSeed, connected };
+    const absentFor = (id: number) => this.presence.absentFor(id, now);
+    const ctx = { now, ids: store.ids, drawSeed, connected, absentFor };
     const steps: Step[] = [];
     let state = this.current;
     for (const pending of batch) {
@@ -212,6 +221,8 @@ export class Room {
       this.send(out.messages);
       logLife(this.deps.log, this.code, before.round, out.next.round);
     }
+    this.followPresence(steps);
+    this.armGrace();
     const metrics = this.deps.metrics;
     for (const { pending, before, out } of steps) {
       pending.resolve(out.reply);
@@ -345,8 +356,18 @@ export class Room {
   private beat(at: number): void {
     this.deps.metrics?.tickLag(this.deps.clock.now() - at);
     const r = this.current.round;
-    if (r.state === 'running') this.beats.plan(at, r.tempo);
-    this.dispatch({ type: 'tick', dueAt: at }).catch((err: unknown) => {
+    // "As fast as it goes" (tempo 0): the next minute is planned once this one is stored, never before.
+    if (r.state === 'running' && r.tempo > 0) this.beats.plan(at, r.tempo);
+    const tick = this.dispatch({ type: 'tick', dueAt: at });
+    if (r.tempo === 0)
+      void tick
+        .catch(() => {})
+        .then(() => {
+          const now = this.current.round;
+          if (!this.disposed && now.state === 'running' && now.tempo === 0 && !this.beats.planned)
+            this.beats.plan(this.deps.clock.now(), 0);
+        });
+    tick.catch((err: unknown) => {
       // Gone, or on hold: nothing to tell (the hold says it once, for every room of the process).
       if (this.disposed || err === this.held) return;
       this.deps.metrics?.tickFailed();
@@ -375,12 +396,100 @@ export class Room {
 
   // ── presence ─────────────────────────────────────────────────────────
   connect(playerId: number): void {
-    if (this.presence.connect(playerId, this.deps.clock.now()))
-      this.deps.out.emit(this.code, { kind: 'all' }, 'presence', { playerId, connected: true });
+    if (!this.presence.connect(playerId, this.deps.clock.now())) return;
+    this.expired.delete(playerId);
+    this.tellPresence(playerId);
+    // Back at a seat the room gave the autopilot: the student takes it back at once.
+    if (this.player(playerId)?.pilot?.reason === 'dropped') this.roomPilot(playerId, false);
   }
-  disconnect(playerId: number): void {
-    if (this.presence.disconnect(playerId, this.deps.clock.now()))
-      this.deps.out.emit(this.code, { kind: 'all' }, 'presence', { playerId, connected: false });
+  disconnect(playerId: number, socketId?: string): void {
+    if (!this.presence.disconnect(playerId, this.deps.clock.now(), socketId)) return;
+    this.tellPresence(playerId);
+    this.armGrace();
+  }
+  /** One of a student's pages was hidden or shown again (only their own socket says so). */
+  seen(playerId: number, socketId: string, hidden: boolean): void {
+    if (this.presence.setHidden(playerId, socketId, hidden, this.current.config.idleMinutes))
+      this.tellPresence(playerId);
+  }
+  /** A seat's presence as everyone's roster shows it. */
+  private seatPresence(playerId: number): SeatPresence {
+    const connected = this.presence.isConnected(playerId);
+    return {
+      connected,
+      idle: this.presence.isIdle(playerId, this.current.config.idleMinutes),
+      free: !connected && this.current.config.absence === 'ask' && this.expired.has(playerId),
+    };
+  }
+  private tellPresence(playerId: number): void {
+    this.deps.out.emit(this.code, { kind: 'all' }, 'presence', { playerId, ...this.seatPresence(playerId) });
+  }
+  /** The room's own seat turn: a dropped seat to the autopilot, or its student back. Refused or failed: logged. */
+  private roomPilot(playerId: number, on: boolean): void {
+    const pilot = on ? ({ kind: 'autopilot', skill: 'careful', reason: 'dropped' } as const) : null;
+    this.dispatch({ type: 'pilot', playerId, pilot, by: 'room' }).catch((err: unknown) => {
+      if (!this.disposed) this.deps.log.warn({ err, room: this.code, playerId }, 'could not turn a seat');
+    });
+  }
+  /** After a turn: a student's change ends their quiet; a minute with a banner adds to it for the others. */
+  private followPresence(steps: readonly Step[]): void {
+    const idleMinutes = this.current.config.idleMinutes;
+    for (const { pending, before, out } of steps) {
+      const cmd = pending.cmd;
+      if (cmd.type === 'control' && cmd.by === undefined) {
+        if (this.presence.acted(cmd.playerId, idleMinutes)) this.tellPresence(cmd.playerId);
+      } else if ((cmd.type === 'tick' || cmd.type === 'clock') && out.next.round.minute > before.round.minute) {
+        const r = out.next.round;
+        for (const p of out.next.players.values()) {
+          if (p.teamId === null || p.pilot || !p.roles.length) continue;
+          const banners = r.teams.get(p.teamId)?.snapshot.events.length ?? 0;
+          if (banners > 0 && this.presence.quietMinute(p.id, idleMinutes)) this.tellPresence(p.id);
+        }
+      }
+    }
+  }
+  /**
+   * The timer of the next dropped seat's grace, while the round runs: a seat that is gone past it goes to the
+   * autopilot, or is offered to the team ("ask"); with "hold" nothing happens and nothing is planned.
+   */
+  private armGrace(): void {
+    const { clock } = this.deps;
+    clock.clearTimeout(this.graceTimer);
+    this.graceTimer = null;
+    const s = this.current;
+    if (this.disposed || s.round.state !== 'running' || s.config.absence === 'hold') return;
+    const now = clock.now();
+    const grace = s.config.graceSeconds * 1000;
+    let next = Number.POSITIVE_INFINITY;
+    for (const p of this.dropped()) next = Math.min(next, Math.max(0, grace - this.presence.absentFor(p.id, now)));
+    if (next < Number.POSITIVE_INFINITY) this.graceTimer = clock.setTimeout(() => this.graceDue(), next);
+  }
+  /** Seats of a playing team whose student is gone, not piloted, whose grace has not run out yet. */
+  private *dropped(): Iterable<PlayerState> {
+    const s = this.current;
+    for (const p of s.players.values())
+      if (
+        !p.removed &&
+        !p.pilot &&
+        p.roles.length > 0 &&
+        p.teamId !== null &&
+        s.round.teams.has(p.teamId) &&
+        !this.presence.isConnected(p.id) &&
+        !this.expired.has(p.id)
+      )
+        yield p;
+  }
+  private graceDue(): void {
+    this.graceTimer = null;
+    const s = this.current;
+    const now = this.deps.clock.now();
+    for (const p of [...this.dropped()]) {
+      if (this.presence.absentFor(p.id, now) < s.config.graceSeconds * 1000) continue;
+      this.expired.add(p.id);
+      if (s.config.absence === 'autopilot') this.roomPilot(p.id, true);
+      else this.tellPresence(p.id);
+    }
+    this.armGrace();
   }
   /** A teacher or observer socket joined (students are counted by connect). */
   watch(): void {
@@ -405,11 +514,15 @@ export class Room {
   // ── views ────────────────────────────────────────────────────────────
   /** The room as `audience` may see it (only the teacher's has the seed before the round ends). */
   view(audience: Audience): RoomView {
-    return roomView(this.current, (id) => this.presence.isConnected(id), audience);
+    return roomView(this.current, (id) => this.seatPresence(id), audience);
   }
   /** The round's role changes of one team, or of all (null). */
   roleChanges(teamId: number | null): RoleChange[] {
     return roleChangesOf(this.current.round, teamId);
+  }
+  /** The round's seat turns of one team, or of all (null). */
+  seatTurns(teamId: number | null): SeatTurn[] {
+    return seatTurnsOf(this.current.round, teamId);
   }
   /** The messages a desk shows again after a reload (none once the round is over); `'all'`: the teacher's. */
   messages(teamId: number | null | 'all'): TeacherMessage[] {
@@ -485,5 +598,7 @@ export class Room {
   dispose(reason?: Error): void {
     this.disposed = reason ?? new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room has closed: join it again');
     this.beats.stop();
+    this.deps.clock.clearTimeout(this.graceTimer);
+    this.graceTimer = null;
   }
 }

@@ -56,6 +56,8 @@ export function roundRun(row: RoundRecord): RoundRun {
     members: new Map(),
     messages: AppendOnly.of(),
     changeSeq: 0,
+    seatTurns: AppendOnly.of(),
+    autopilot: new Map(),
   };
 }
 

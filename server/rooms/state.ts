@@ -8,10 +8,13 @@ import type {
   RoundConfig,
   RoundState,
   RoundView,
+  SeatPilot,
+  SeatTurn,
   TeacherMessage,
   Tempo,
   WhatIfOrigin,
 } from '../../shared/protocol/types.ts';
+import type { SeatMemory } from '../../shared/classroom/autopilot.ts';
 import type { GoalTallies } from '../../shared/sim/score.ts';
 import type { GoalResult, ScenarioDef, SimModel, SimStateBase, SimulatorId, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundMemberRecord } from '../db/records.ts';
@@ -27,7 +30,17 @@ export interface PlayerState {
   /** Role ids this player owns, in the simulator's order; they change hands only as transitions/roles.ts says. */
   readonly roles: readonly string[];
   readonly removed: boolean;
+  /**
+   * Who plays the seat instead of its student (the autopilot, the teacher), if anyone. Not a column of its own: a
+   * room read back takes it from the round's last seat turn of the player (load.ts).
+   */
+  readonly pilot: SeatPilot | null;
+  /** A bot of a rehearsal or a practice (its skill): a seat the autopilot plays whenever nobody else does. */
+  readonly bot: SeatPilot['skill'] | null;
 }
+
+/** An autopilot's memory of one seat: each of its roles' policy state (shared/policies), by role. */
+export type AutopilotMemory = SeatMemory;
 
 export interface TeamState {
   readonly id: number;
@@ -97,6 +110,13 @@ export interface RoundRun {
   readonly messages: AppendOnly<TeacherMessage>;
   /** The `seq` of the round's latest change (0: none yet): the next one takes the one after. */
   readonly changeSeq: number;
+  /** Every seat passed to a pilot or taken back in this round, oldest first. */
+  readonly seatTurns: AppendOnly<SeatTurn>;
+  /**
+   * The autopilot's memory of each seat it plays, by player id: what it decided and waits to apply, its own small
+   * state. Not stored: a room read back starts its autopilots afresh (their changes are stored like anyone's).
+   */
+  readonly autopilot: ReadonlyMap<number, AutopilotMemory>;
 }
 
 export const memberKey = (teamId: number, playerId: number): string => `${teamId}:${playerId}`;

@@ -7,6 +7,7 @@ import type {
   RoomSummary,
   RoomView,
   RoundScores,
+  SeatTurn,
   TeacherMessage,
   TeamHistory,
   TeamMinute,
@@ -23,7 +24,14 @@ import type { RoomState, RoundRun, TeamRun } from './state.ts';
  */
 export type Audience = 'teacher' | 'public';
 
-export function roomView(s: RoomState, connected: (playerId: number) => boolean, audience: Audience): RoomView {
+/** What the room's shell knows of a student's page right now (presence.ts). */
+export interface SeatPresence {
+  connected: boolean;
+  idle: boolean;
+  free: boolean;
+}
+
+export function roomView(s: RoomState, presence: (playerId: number) => SeatPresence, audience: Audience): RoomView {
   const { id, number, state, simulator, scenario, seed, minutes, tempo, minute, forkOf } = s.round;
   const secret = audience !== 'teacher';
   return {
@@ -45,7 +53,14 @@ export function roomView(s: RoomState, connected: (playerId: number) => boolean,
     teams: activeTeams(s, s.config.teamCount).map((t) => ({ id: t.id, idx: t.idx, name: t.name, whatIf: t.whatIf })),
     players: activePlayers(s)
       .sort((a, b) => a.id - b.id)
-      .map((p) => ({ id: p.id, name: p.name, teamId: p.teamId, roles: [...p.roles], connected: connected(p.id) })),
+      .map((p) => ({
+        id: p.id,
+        name: p.name,
+        teamId: p.teamId,
+        roles: [...p.roles],
+        ...presence(p.id),
+        pilot: p.pilot,
+      })),
     locked: s.locked,
     replayShared: s.replayShared,
   };
@@ -54,6 +69,11 @@ export function roomView(s: RoomState, connected: (playerId: number) => boolean,
 /** The round's role changes, of one team or of all (null). */
 export function roleChangesOf(r: RoundRun, teamId: number | null): RoleChange[] {
   return [...r.roleChanges].filter((c) => teamId === null || c.teamId === teamId);
+}
+
+/** The round's seat turns, of one team or of all (null). */
+export function seatTurnsOf(r: RoundRun, teamId: number | null): SeatTurn[] {
+  return [...r.seatTurns].filter((t) => teamId === null || t.teamId === teamId);
 }
 
 /** The messages a desk shows after a reload, until the round ends: to its team or to all (`null`: no team); `'all'`: every one (the teacher). */
@@ -86,6 +106,7 @@ export function teamHistory(r: RoundRun, t: TeamRun, snapshots: Snapshot[]): Tea
     snapshots,
     changes: t.changes.toArray(),
     roleChanges: roleChangesOf(r, t.teamId),
+    seatTurns: seatTurnsOf(r, t.teamId),
     progress: [...t.progress],
     score: t.score,
     ledger: t.ledger,

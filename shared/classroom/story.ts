@@ -10,7 +10,7 @@ export function refuseUnavailable(snapshot: Pick<Snapshot, 'unavailable' | 'minu
     checkAvailable(snapshot, key);
   } catch (e) {
     if (e instanceof ControlError && e.code === ControlErrorCode.UNAVAILABLE)
-      throw new ClassroomError(ErrorCode.UNAVAILABLE, e.message, { key, allowed: e.allowed });
+      throw new ClassroomError(ErrorCode.CONTROL_UNAVAILABLE, e.message, { key, allowed: e.allowed });
     throw e;
   }
 }

@@ -34,9 +34,16 @@ export interface CoachRound {
   minute: number;
   /** The round's references (`baselineRun` over the round's minutes). */
   baseline: Baseline;
-  /** The team's recorded changes in arrival order; those applying after `minute` never did and are left out. */
-  changes: readonly ScheduledChange[];
+  /**
+   * The team's recorded changes in arrival order; those applying after `minute` never did and are left out. `auto`:
+   * made by the autopilot in a student's seat — kept in every play, never moved, changed or dropped, so that the
+   * coach never hands a student credit (or blame) for the autopilot's move.
+   */
+  changes: readonly CoachChange[];
 }
+
+/** A recorded change as the coach reads it: the autopilot's are marked. */
+export type CoachChange = ScheduledChange & { auto?: boolean };
 
 export interface CoachOptions {
   /** Earlier and later by 1…shift minutes (default 5). */
@@ -112,15 +119,16 @@ export function unusualOf(
 }
 
 /** The team's decisions: one per control and minute (the last received, as the engine applies them), by minute. */
-export function decisionsOf(changes: readonly ScheduledChange[], lastMinute: number): ScheduledChange[] {
-  const byKey = new Map<string, ScheduledChange>();
+export function decisionsOf(changes: readonly CoachChange[], lastMinute: number): CoachChange[] {
+  const byKey = new Map<string, CoachChange>();
   for (const c of changes) {
     if (c.minute > lastMinute) continue;
     const k = `${c.minute}:${c.key}`;
     const had = byKey.get(k);
-    // Keeps the place of the first, the value of the last.
-    if (had) byKey.set(k, { ...had, value: c.value });
-    else byKey.set(k, { minute: c.minute, key: c.key, value: c.value });
+    const auto = c.auto ? { auto: true } : {};
+    // Keeps the place of the first, the value (and whose it is) of the last.
+    if (had) byKey.set(k, { minute: had.minute, key: had.key, value: c.value, ...auto });
+    else byKey.set(k, { minute: c.minute, key: c.key, value: c.value, ...auto });
   }
   return [...byKey.values()].sort((a, b) => a.minute - b.minute);
 }
@@ -209,9 +217,11 @@ function otherValues(def: ControlDef, v: ControlValue): { value: ControlValue; s
 }
 
 /** Each decision earlier or later, with another value, or dropped: made as they are asked for. */
-function* moves(round: CoachRound, decisions: readonly ScheduledChange[], shift: number): Generator<Candidate> {
+function* moves(round: CoachRound, decisions: readonly CoachChange[], shift: number): Generator<Candidate> {
   const last = round.minute;
   for (const [i, d] of decisions.entries()) {
+    // The autopilot's moves are not the team's to move: they stay as they were.
+    if (d.auto) continue;
     const others = decisions.filter((_, j) => j !== i);
     for (let s = 1; s <= shift; s++) {
       for (const [kind, to] of [

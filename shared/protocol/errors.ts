@@ -27,7 +27,7 @@ export const ErrorCode = {
   BAD_VALUE: 'BAD_VALUE',
   OUT_OF_RANGE: 'OUT_OF_RANGE',
   /** The scenario's story has taken the control away for now (the autoscaler being migrated…). */
-  UNAVAILABLE: 'UNAVAILABLE',
+  CONTROL_UNAVAILABLE: 'CONTROL_UNAVAILABLE',
   BAD_STATE: 'BAD_STATE',
   ROUND_FINISHED: 'ROUND_FINISHED',
   TEAM_NOT_FOUND: 'TEAM_NOT_FOUND',

@@ -5,6 +5,7 @@ import type {
   ChangeRecord,
   ClockAction,
   ObserverJoined,
+  PilotSkill,
   Presence,
   ProtocolNotice,
   RoomMinute,
@@ -12,6 +13,7 @@ import type {
   RoomView,
   RoundConfig,
   RoleChanges,
+  SeatTurn,
   RoundScores,
   StudentJoined,
   TeacherMessage,
@@ -41,6 +43,24 @@ export interface ClientToServer {
   /** Shares the room's replays with its students (every team), or takes it back (their own team only). */
   'teacher:share': (req: { shared: boolean }, ack: Ack<{ room: RoomView }>) => void;
   'observer:join': (req: { code: string }, ack: Ack<ObserverJoined>) => void;
+  /** The student's page was hidden or shown again (their seat's idle state). */
+  'student:presence': (req: { hidden: boolean }, ack: Ack) => void;
+  /** The student hands their own seat to the autopilot (to step out), or takes it back. */
+  'student:pilot': (req: { autopilot: boolean }, ack: Ack) => void;
+  /** "Ask the team": the student takes every role of a teammate gone past the grace. */
+  'student:take': (req: { fromId: number }, ack: Ack) => void;
+  /** Passes a seat to the autopilot (with a policy's skill), to the teacher, or back to its student. */
+  'teacher:pilot': (
+    req: { playerId: number; pilot: 'autopilot' | 'teacher' | 'student'; skill?: PilotSkill },
+    ack: Ack<{ room: RoomView }>,
+  ) => void;
+  /** Fills a rehearsal's (or a practice's) teams with bots of these skills, one team each. */
+  'teacher:bots': (req: { teams: PilotSkill[]; role?: string }, ack: Ack<{ room: RoomView }>) => void;
+  /** A change of a control of a seat the teacher plays from the dashboard. */
+  'teacher:control': (
+    req: { playerId: number; key: string; value: ControlValue },
+    ack: Ack<{ change: ChangeRecord }>,
+  ) => void;
 }
 
 export interface ServerToClient {
@@ -64,6 +84,8 @@ export interface ServerToClient {
   roles: (r: RoleChanges) => void;
   /** The teacher's message: to one team's students and the teacher, or to everyone in the room. */
   message: (m: TeacherMessage) => void;
+  /** A seat passed to a pilot (the autopilot, the teacher) or back to its student (to the team and the teacher). */
+  seat: (t: SeatTurn) => void;
   /** Something happened that is not the answer to a request (removed from the room, a tick failed…). */
   notice: (n: ProtocolNotice) => void;
 }

@@ -1,6 +1,6 @@
 // Schemas for every payload that arrives at the server (socket.io events and HTTP bodies).
 import { z } from 'zod';
-import { LIMITS, TEMPOS } from './types.ts';
+import { ABSENCES, LIMITS, PILOT_SKILLS, ROOM_PURPOSES, TEMPOS } from './types.ts';
 
 /** Half of a UTF-16 pair without its other half: not text (PostgreSQL refuses it, SQLite stores it as bad UTF-8). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -41,7 +41,13 @@ export const roundConfigPatch = z.strictObject({
   seed: z.number().int().min(0).max(0xffffffff).nullable().optional(),
   teamCount: z.number().int().min(1).max(LIMITS.maxTeams).optional(),
   splitView: z.boolean().optional(),
+  absence: z.enum(ABSENCES).optional(),
+  graceSeconds: z.number().int().min(LIMITS.minGraceSeconds).max(LIMITS.maxGraceSeconds).optional(),
+  idleMinutes: z.number().int().min(1).max(LIMITS.maxIdleMinutes).optional(),
 });
+
+/** Who plays a seat, as the teacher asks for it: the autopilot (with a policy's skill), the teacher, its student. */
+const pilotAsk = z.enum(['autopilot', 'teacher', 'student']);
 
 export const schemas = {
   'student:join': z.strictObject({ code, name: nameSchema(LIMITS.nameLength).optional(), token: token.optional() }),
@@ -62,6 +68,25 @@ export const schemas = {
   'teacher:message': z.strictObject({ teamId: id.nullable(), text: lineSchema(LIMITS.messageLength, 'message') }),
   'teacher:share': z.strictObject({ shared: z.boolean() }),
   'observer:join': z.strictObject({ code }),
+  /** The student's page is hidden or shown again (the seat's idle state; only their own). */
+  'student:presence': z.strictObject({ hidden: z.boolean() }),
+  /** The student hands their own seat to the autopilot (to step out) or takes it back. */
+  'student:pilot': z.strictObject({ autopilot: z.boolean() }),
+  /** "Ask the team": the student takes the roles of a teammate gone past the grace. */
+  'student:take': z.strictObject({ fromId: id }),
+  /** The teacher passes a seat to the autopilot, to themselves, or back to its student. */
+  'teacher:pilot': z.strictObject({ playerId: id, pilot: pilotAsk, skill: z.enum(PILOT_SKILLS).optional() }),
+  /** The teacher's change of a control of a seat they play from the dashboard. */
+  /** Fills a rehearsal's (or a practice's) teams with bots: one skill per team, a bot for every role nobody holds. */
+  'teacher:bots': z.strictObject({
+    teams: z.array(z.enum(PILOT_SKILLS)).min(1).max(LIMITS.maxTeams),
+    role: z.string().min(1).max(40).optional(),
+  }),
+  'teacher:control': z.strictObject({
+    playerId: id,
+    key: z.string().min(1).max(40),
+    value: z.union([z.number(), z.boolean(), z.string().max(20)]),
+  }),
 } as const;
 
 export type ClientEvent = keyof typeof schemas;
@@ -87,5 +112,5 @@ export const forkBody = z
     path: ['changes'],
   });
 
-/** Body of POST /api/rooms: the first round's configuration, all optional. */
-export const createRoomBody = roundConfigPatch;
+/** Body of POST /api/rooms: the first round's configuration, all optional, and what the room is for. */
+export const createRoomBody = roundConfigPatch.extend({ purpose: z.enum(ROOM_PURPOSES).optional() });

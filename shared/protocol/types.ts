@@ -7,7 +7,8 @@ import type { ProtocolError } from './errors.ts';
 
 export const ROUND_STATES = ['lobby', 'running', 'paused', 'finished'] as const;
 export type RoundState = (typeof ROUND_STATES)[number];
-export const TEMPOS = [1, 2, 5, 10, 20] as const;
+/** Real seconds per simulated minute; 0: as fast as it goes (each minute once the last is stored), outside classes. */
+export const TEMPOS = [0, 1, 2, 5, 10, 20] as const;
 export type Tempo = (typeof TEMPOS)[number];
 
 export const LIMITS = {
@@ -24,6 +25,11 @@ export const LIMITS = {
   messagesPerRound: 500,
   /** Rounds one room keeps: past it, the teacher opens a new room (ROUND_LIMIT). */
   roundsPerRoom: 100,
+  /** A dropped seat's grace before the absence rule applies, in seconds. */
+  minGraceSeconds: 5,
+  maxGraceSeconds: 600,
+  /** Minutes without a change while a banner shows before a seat reads idle, at most. */
+  maxIdleMinutes: 30,
 } as const;
 
 /** What the teacher sets for the next round (and what the current one was started with). */
@@ -41,7 +47,34 @@ export interface RoundConfig {
    * scenario sets it to `scenario.splitView ?? false` (and `minutes` to `scenario.minutes ?? 60`).
    */
   splitView: boolean;
+  /**
+   * What happens to the roles of a student whose page is gone (closed, asleep, out of Wi-Fi) once `graceSeconds`
+   * have passed: `autopilot` (the role's careful policy plays them until the student is back), `hold` (the
+   * controls stay as they are), `ask` (each teammate is offered the roles with one tap).
+   */
+  absence: Absence;
+  /** Seconds a dropped seat waits before the absence rule applies (LIMITS.minGraceSeconds–maxGraceSeconds). */
+  graceSeconds: number;
+  /** Simulated minutes without a change while a banner shows after which a seat reads idle (1–LIMITS.maxIdleMinutes). */
+  idleMinutes: number;
+  /**
+   * What the room is for, set when it is made: a class; a teacher's rehearsal with bot teams (kept apart from the
+   * class history, and deletable); one person's practice at a desk, alone or with bot teammates.
+   */
+  purpose: RoomPurpose;
 }
+
+export const ROOM_PURPOSES = ['class', 'rehearsal', 'practice'] as const;
+export type RoomPurpose = (typeof ROOM_PURPOSES)[number];
+
+export const ABSENCES = ['autopilot', 'hold', 'ask'] as const;
+export type Absence = (typeof ABSENCES)[number];
+export const SEAT_DEFAULTS = { absence: 'autopilot', graceSeconds: 45, idleMinutes: 3 } as const satisfies Pick<
+  RoundConfig,
+  'absence' | 'graceSeconds' | 'idleMinutes'
+>;
+/** A room made before rooms had a purpose: a class. */
+export const DEFAULT_PURPOSE: RoomPurpose = 'class';
 
 /** Where a what-if room's team comes from: that team of that round, forked at `minute`. */
 export interface WhatIfOrigin {
@@ -69,6 +102,57 @@ export interface PlayerView {
   /** Role ids this player owns in their team (empty: analyst). */
   roles: string[];
   connected: boolean;
+  /** Connected but idle: the page hidden, or no change while banners showed for the room's `idleMinutes`. */
+  idle: boolean;
+  /** Gone past the grace in a room that asks the team: a teammate may take the seat's roles with one tap. */
+  free: boolean;
+  /** Who plays the seat instead of its student, if anyone: the autopilot or the teacher. */
+  pilot: SeatPilot | null;
+}
+
+/** Why a seat runs on autopilot. */
+export const PILOT_REASONS = ['dropped', 'teacher', 'self', 'bot'] as const;
+export type PilotReason = (typeof PILOT_REASONS)[number];
+/** How the autopilot plays: a role policy's skill (shared/policies). */
+export const PILOT_SKILLS = ['careful', 'late', 'careless'] as const;
+export type PilotSkill = (typeof PILOT_SKILLS)[number];
+
+/** Someone other than the seat's student plays it: the autopilot (a role policy) or the teacher from the dashboard. */
+export interface SeatPilot {
+  kind: 'autopilot' | 'teacher';
+  /** The autopilot's policy skill (`careful` for an absent student; a bot's own). */
+  skill: PilotSkill;
+  reason: PilotReason;
+  /** Since when (epoch ms) and from which minute on its changes apply. */
+  since: number;
+  minute: number;
+}
+
+/**
+ * Who made a control change: the student whose seat it is, the teacher playing the seat, the autopilot (its policy
+ * and why it played), or a what-if (a play the coach or the teacher set pending in a what-if room). Metadata only:
+ * a round re-simulates from the values, whoever made them.
+ */
+export type Actor =
+  | { kind: 'student' }
+  | { kind: 'teacher' }
+  | { kind: 'autopilot'; skill: PilotSkill; reason: PilotReason }
+  | { kind: 'what-if' };
+
+/** A seat passed to or from a pilot (the team feed's "Autopilot took over Stand-in at minute 12"). */
+export interface SeatTurn {
+  roundId: number;
+  teamId: number;
+  /** The seat's student (null: a role nobody held). */
+  playerId: number | null;
+  name: string;
+  /** The roles the seat had then. */
+  roles: string[];
+  /** The first minute the new pilot's (or the student's) changes apply at. */
+  minute: number;
+  /** null: the student took the seat back. */
+  pilot: SeatPilot | null;
+  at: number;
 }
 export interface RoundView {
   id: number;
@@ -118,6 +202,7 @@ export interface ChangeRecord {
   key: string;
   value: ControlValue;
   author: ChangeAuthor;
+  actor: Actor;
   /** Wall-clock time it was received, epoch ms. */
   at: number;
 }
@@ -127,12 +212,13 @@ export interface Who {
   name: string;
 }
 /** Why a role changed hands. */
-export const ROLE_CHANGE_REASONS = ['start', 'deal', 'join', 'assign', 'remove', 'move'] as const;
+export const ROLE_CHANGE_REASONS = ['start', 'deal', 'join', 'assign', 'remove', 'move', 'take'] as const;
 export type RoleChangeReason = (typeof ROLE_CHANGE_REASONS)[number];
 /**
  * A role changed hands: `start` (who held it when the round started), `deal` (the lobby's dealing: a
  * new simulator), `join` (a newcomer took it), `assign` (the teacher gave it), `remove` / `move` (its
- * owner was removed or moved to another team, and it went to a teammate). `from` null: nobody held
+ * owner was removed or moved to another team, and it went to a teammate), `take` (a teammate took the
+ * roles of a seat gone past its grace: the room's "ask the team"). `from` null: nobody held
  * it; `to` null: nobody holds it now (the team has nobody left). Names are as they were then.
  */
 export interface RoleChange {
@@ -228,6 +314,8 @@ export interface TeamHistory {
   changes: ChangeRecord[];
   /** Every role change of the team in this round (lobby dealing included), oldest first. */
   roleChanges: RoleChange[];
+  /** Every seat passed to a pilot (autopilot, teacher) or taken back, oldest first. */
+  seatTurns: SeatTurn[];
   progress: GoalResult[];
   score: number | null;
   ledger: LedgerFigures;
@@ -263,6 +351,8 @@ export interface StudentJoined {
   scores: RoundScores | null;
   /** The role changes of the student's team in this round (lobby dealing included). */
   roleChanges: RoleChange[];
+  /** Every seat passed to a pilot (autopilot, teacher) or taken back, oldest first. */
+  seatTurns: SeatTurn[];
   /** The teacher's messages to this team or to all in this round, until it ends (then none). */
   messages: TeacherMessage[];
 }
@@ -275,6 +365,8 @@ export interface TeacherJoined {
   scores: RoundScores | null;
   /** Every team's role changes in this round. */
   roleChanges: RoleChange[];
+  /** Every seat passed to a pilot (autopilot, teacher) or taken back, oldest first. */
+  seatTurns: SeatTurn[];
   /** Every message of this round. */
   messages: TeacherMessage[];
 }
@@ -290,6 +382,8 @@ export type ClockAction = 'start' | 'pause' | 'resume' | 'step' | 'end' | 'next'
 export interface Presence {
   playerId: number;
   connected: boolean;
+  idle: boolean;
+  free: boolean;
 }
 
 /** An unsolicited message: a code the client translates, and a message for logs. */
@@ -327,6 +421,8 @@ export interface HistoryRound {
 }
 export interface HistoryRoom {
   code: string;
+  /** A rehearsal is listed apart from the classes (and can be deleted). */
+  purpose: RoomPurpose;
   createdAt: number;
   rounds: HistoryRound[];
 }
@@ -352,6 +448,8 @@ export interface ReplayTeam {
   changes: ChangeRecord[];
   /** Who held which role when the round started (`start`), and every hand-over after, oldest first. */
   roleChanges: RoleChange[];
+  /** Every seat passed to a pilot (autopilot, teacher) or taken back, oldest first. */
+  seatTurns: SeatTurn[];
   result: { goals: GoalResult[]; score: number | null } | null;
   chapters: Chapter[];
   /** Doing nothing's and a calm hour's ledger totals for every minute of the round (0…minutes). */
@@ -364,7 +462,7 @@ export interface ForkInfo {
   minute: number;
 }
 /** The parts of a round's CSV export (`/api/rounds/:id/export/PART.csv`). */
-export const CSV_PARTS = ['minutes', 'changes', 'scores'] as const;
+export const CSV_PARTS = ['minutes', 'changes', 'scores', 'seats'] as const;
 export type CsvPart = (typeof CSV_PARTS)[number];
 
 export interface RoundReplay {

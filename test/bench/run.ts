@@ -1,4 +1,4 @@
-// `npm run bench [-- --only sim,tick,turnover,fanout,limit,retained,roomwork,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
+// `npm run bench [-- --only sim,autopilot,tick,turnover,fanout,limit,retained,roomwork,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
 // [--seconds S] [--warmup S] [--repeat N] [--pin] [--cpu-prof DIR] [--period MS] [--survivors]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
@@ -15,6 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { receiverForRun } from './fanout/native.ts';
 import { FANOUT_DEFAULTS, probeLimit, procsFor, reportFanout, reportLimit, withBaseline } from './fanout.ts';
 import { benchAck, reportAck } from './ack.ts';
+import { benchAutopilot, reportAutopilot } from './autopilot.ts';
 import { benchBaseline, benchCoach, reportBaseline, reportCoach } from './coach.ts';
 import { benchCluster, benchFailover, reportCluster, reportFailover } from './cluster.ts';
 import { benchLoad, reportLoad } from './load.ts';
@@ -72,6 +73,10 @@ console.log(`Opsroom benchmarks — ${new Date().toISOString().slice(0, 10)} —
 if (want('sim')) {
   console.log('\n[1] simulation: one team-minute step');
   console.log(reportSimulation(benchSimulation()));
+}
+if (want('autopilot')) {
+  console.log('\n[1b] autopilot: 1,000 seats played by their role policies');
+  console.log(reportAutopilot(benchAutopilot()));
 }
 if (want('tick')) {
   console.log('\n[2] room tick: 30 teams stepped, stored and broadcast');

@@ -49,6 +49,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   // (stand-in, switch, retry storm, seed) and the web service's (cache, load balancer, database, build,
   // autoscaling, burn rate).
   it: [
+    // The AUTO badge on a seat the autopilot plays: the word is Italian and Dutch as it is.
+    'seat_auto',
     'nav_home',
     'setup_scenario',
     'desk_brief_title',
@@ -91,6 +93,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   // Dutch: team, score, simulator, scenario, tempo, indicator, servers; the loanwords of the seed
   // (load shedding, backoff, stand-in, switch, release, autoscaling, seed).
   nl: [
+    // The AUTO badge on a seat the autopilot plays: the word is Italian and Dutch as it is.
+    'seat_auto',
     'team_default',
     'score_value',
     'setup_simulator',

@@ -56,12 +56,12 @@ describe('export files', () => {
     for (let i = 0; i < 3; i++)
       expect((await get(done.roundId, done.key, 'minutes.csv?lang=en')).rawPayload.equals(first.rawPayload)).toBe(true);
     expect(server.app.exports.builds - before).toBe(1);
-    // The ZIP builds only the two parts not in memory yet.
+    // The ZIP builds only the three parts not in memory yet.
     expect((await get(done.roundId, done.key, 'all.zip')).statusCode).toBe(200);
-    expect(server.app.exports.builds - before).toBe(3);
+    expect(server.app.exports.builds - before).toBe(4);
     // Another language is another file.
     await get(done.roundId, done.key, 'minutes.csv?lang=it');
-    expect(server.app.exports.builds - before).toBe(4);
+    expect(server.app.exports.builds - before).toBe(5);
 
     const running = await playRound(server, 1, 30, 5);
     const b = server.app.exports.builds;
@@ -81,7 +81,7 @@ describe('export files', () => {
     writeFileSync(path, res.rawPayload);
     const tested = execFileSync('unzip', ['-t', path], { encoding: 'utf8' });
     expect(tested).toMatch(/No errors detected/);
-    for (const part of ['minutes', 'changes', 'scores']) {
+    for (const part of ['minutes', 'changes', 'scores', 'seats']) {
       const name = `opsroom-${done.code}-round1-${part}.csv`;
       expect(tested).toContain(`testing: ${name}`);
       const inside = execFileSync('unzip', ['-p', path, name]);

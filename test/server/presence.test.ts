@@ -27,17 +27,17 @@ test('a reconnect sends a presence event of a few dozen bytes, not a RoomView', 
 
   first.disconnect();
   await until(() => presence.length === 1 && seenByClassmate.length === 1, 'the disconnect');
-  expect(presence[0]).toEqual({ playerId: joined.playerId, connected: false });
+  expect(presence[0]).toEqual({ playerId: joined.playerId, connected: false, idle: false, free: false });
 
   const again = await connect(server);
   const back = await ok(again, 'student:join', { code, token: joined.token });
   await until(() => presence.length === 2, 'the reconnect');
-  expect(presence[1]).toEqual({ playerId: joined.playerId, connected: true });
+  expect(presence[1]).toEqual({ playerId: joined.playerId, connected: true, idle: false, free: false });
   expect(rooms).toEqual([]);
   // The answer to the rejoin carries the whole room (with the dot on); the others get a few dozen bytes.
   expect(back.room.players.find((p: { id: number }) => p.id === joined.playerId)).toMatchObject({ connected: true });
   const eventBytes = JSON.stringify(['presence', presence[1]]).length;
-  expect(eventBytes).toBeLessThan(64);
+  expect(eventBytes).toBeLessThan(96);
   expect(JSON.stringify(['room', back.room]).length).toBeGreaterThan(40 * eventBytes);
 
   // A second tab of the same student is no news; closing one of two is none either.

@@ -325,10 +325,25 @@ describe('replay of finished rounds', () => {
       'Unit [unit]',
       'Role [role]',
       'Author [author]',
+      'Made by [actor]',
       'Received at (UTC, ISO 8601) [received_at]',
     ]);
     expect(changes).toHaveLength(1 + 4);
-    expect(changes[1].slice(2, 8)).toEqual(['3', 'Servers [servers]', '10', '', 'Scaling', 'Solo 1']);
+    expect(changes[1].slice(2, 9)).toEqual(['3', 'Servers [servers]', '10', '', 'Scaling', 'Solo 1', 'student']);
+
+    // Every student's seat: their own changes, and no minute on autopilot in a round nobody left.
+    const seats = await get('seats');
+    expect(seats[0]).toEqual([
+      'Team id [team_id]',
+      'Team [team]',
+      'Student [student]',
+      'Roles [roles]',
+      'Changes made [changes]',
+      'Changes by the autopilot [autopilot_changes]',
+      'Minutes on autopilot [autopilot_minutes]',
+      'Minutes played by the teacher [teacher_minutes]',
+    ]);
+    expect(seats.slice(1).map((r) => [r[2], r[6], r[7]])).toEqual(seats.slice(1).map((r) => [r[2], '0', '0']));
 
     const scores = await get('scores');
     expect(scores).toHaveLength(1 + 3);

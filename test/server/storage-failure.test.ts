@@ -14,7 +14,7 @@ function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
   const r = s.round;
   return {
-    view: roomView(s, () => false, 'teacher'),
+    view: roomView(s, () => ({ connected: false, idle: false, free: false }), 'teacher'),
     // The room keeps each team's latest minute and its trends' numbers; the rest is in the database.
     histories: teams.map((t) => ({ ...teamHistory(r, t, [t.snapshot]), headlines: t.headlines.toArray() })),
     names: teams.map((t) => t.name),

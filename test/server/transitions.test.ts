@@ -24,12 +24,13 @@ const ctx = (now: number): TransitionCtx => ({
   ids: ids(1000 + now),
   drawSeed: () => 4242,
   connected: () => false,
+  absentFor: () => 0,
 });
 
 function seen(s: RoomState) {
   const teams = [...s.round.teams.values()];
   return {
-    view: roomView(s, () => true, 'teacher'),
+    view: roomView(s, () => ({ connected: true, idle: false, free: false }), 'teacher'),
     // The room keeps each team's latest minute and its trends' numbers; the rest is in the database.
     histories: teams.map((t) => ({ ...teamHistory(s.round, t, [t.snapshot]), headlines: t.headlines.toArray() })),
     players: [...s.players.values()],
@@ -112,7 +113,7 @@ describe('transitions', () => {
     expect(JSON.stringify(seen(state))).toBe(before);
   });
 
-  test('a control the story has taken away is refused as UNAVAILABLE, with the reason, and leaves no trace', () => {
+  test('a control the story has taken away is refused as CONTROL_UNAVAILABLE, with the reason, and leaves no trace', () => {
     let state = openRoom(
       {
         code: 'ABCDEF',
@@ -130,7 +131,7 @@ describe('transitions', () => {
       transition(state, { type: 'control', playerId: fleet, key: 'autoscaling', value: true }, ctx(11));
       expect.unreachable('an unavailable control was accepted');
     } catch (e) {
-      expect((e as { code?: string }).code).toBe('UNAVAILABLE');
+      expect((e as { code?: string }).code).toBe('CONTROL_UNAVAILABLE');
       expect((e as Error).message).toContain('autoscaler-away');
     }
     expect(JSON.stringify(seen(state))).toBe(before);

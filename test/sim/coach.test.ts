@@ -1,7 +1,7 @@
 // The hindsight coach (shared/design/coach.ts): on constructed rounds it finds the known improvement, its
 // suggestion re-simulates to the figures it claims, and it is deterministic.
 import { describe, expect, it } from 'vitest';
-import { coachTeam, decisionsOf, unusualOf, type CoachRound } from '../../shared/design/coach.ts';
+import { type CoachChange, coachTeam, decisionsOf, unusualOf, type CoachRound } from '../../shared/design/coach.ts';
 import { baselineRun, runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import type { ScheduledChange, SimModel } from '../../shared/sim/types.ts';
@@ -12,7 +12,7 @@ function round(
   scenario: string,
   seed: number,
   minutes: number,
-  changes: ScheduledChange[],
+  changes: CoachChange[],
   minute = minutes,
 ): CoachRound {
   return { model, scenario, seed, noise: true, minute, baseline: baselineRun(model, scenario, seed, minutes), changes };
@@ -87,6 +87,19 @@ describe('the hindsight coach', () => {
     expect(['value', 'drop']).toContain(suggestion?.kind);
     expect(suggestion?.after.goalsMet).toBe(3);
     expect(suggestion?.after).toEqual(replay(r, suggestion!.changes));
+  });
+
+  it('never credits the autopilot’s move to the team: the same harmful decision, made by the autopilot, is kept as it was', () => {
+    const r = round(paymentSwitch, 'fraud-wave', 2, 30, [
+      { minute: 6, key: 'fraudThreshold', value: 2.7 },
+      { minute: 6, key: 'stepUpBand', value: 1.4 },
+      { minute: 10, key: 'servers', value: 3, auto: true },
+    ]);
+    const { suggestion } = coachTeam(r);
+    // Whatever it suggests, the autopilot's 3 servers at minute 10 stay in the play, unmoved.
+    expect(suggestion?.changes).toContainEqual({ minute: 10, key: 'servers', value: 3 });
+    expect(suggestion?.fromMinute === 10 && suggestion.key === 'servers').toBe(false);
+    if (suggestion) expect(suggestion.after).toEqual(replay(r, suggestion.changes));
   });
 
   it('a team that did nothing gets one decision more; a round ended early is judged over its minutes', () => {

@@ -65,14 +65,14 @@ describe('the product launch: the autoscaler is being migrated', () => {
     ).toBe(0);
   });
 
-  it('the classroom check refuses it as UNAVAILABLE, naming the control and the reason', () => {
+  it('the classroom check refuses it as CONTROL_UNAVAILABLE, naming the control and the reason', () => {
     const s = open().snapshot;
     try {
       refuseUnavailable(s, 'autoscaling');
       expect.unreachable('an unavailable control was accepted');
     } catch (e) {
       expect(e).toBeInstanceOf(ClassroomError);
-      expect((e as ClassroomError).code).toBe(ErrorCode.UNAVAILABLE);
+      expect((e as ClassroomError).code).toBe(ErrorCode.CONTROL_UNAVAILABLE);
       expect((e as ClassroomError).extra).toMatchObject({ key: 'autoscaling', allowed: 'autoscaler-away' });
     }
     expect(() => refuseUnavailable(s, 'minInstances')).not.toThrow();

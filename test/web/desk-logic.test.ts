@@ -2,7 +2,7 @@
 // minute, the feed and the banner's events, chart series and goal lines, owners, the lobby's
 // starting values.
 import { describe, expect, test } from 'vitest';
-import type { ChangeRecord, PlayerView, RoleChange } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, PlayerView, RoleChange, SeatTurn } from '../../shared/protocol/types.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { getMeta } from '../../shared/sim/meta.ts';
 import { runRound } from '../../shared/sim/engine.ts';
@@ -12,6 +12,7 @@ import { webService } from '../../shared/sim/web-service/index.ts';
 import {
   addChange,
   announcedRoleChanges,
+  autopilotSummary,
   changeMinutes,
   chartedIndicators,
   deskEvents,
@@ -53,6 +54,7 @@ const change = (
   key,
   value,
   author: { playerId: 1, name },
+  actor: { kind: 'student' },
   at: 0,
 });
 
@@ -191,9 +193,18 @@ test('seriesOf scales to display units', () => {
 
 test('ownersOf: the members of the team who own a role', () => {
   const players: PlayerView[] = [
-    { id: 1, name: 'Ana', teamId: 1, roles: ['scaling', 'fraud'], connected: true },
-    { id: 2, name: 'Budi', teamId: 1, roles: ['shedding'], connected: false },
-    { id: 3, name: 'Eka', teamId: 2, roles: ['scaling'], connected: true },
+    {
+      id: 1,
+      name: 'Ana',
+      teamId: 1,
+      roles: ['scaling', 'fraud'],
+      connected: true,
+      idle: false,
+      free: false,
+      pilot: null,
+    },
+    { id: 2, name: 'Budi', teamId: 1, roles: ['shedding'], connected: false, idle: false, free: false, pilot: null },
+    { id: 3, name: 'Eka', teamId: 2, roles: ['scaling'], connected: true, idle: false, free: false, pilot: null },
   ];
   expect(ownersOf(players, 1, 'scaling')).toEqual(['Ana']);
   expect(ownersOf(players, 2, 'scaling')).toEqual(['Eka']);
@@ -350,5 +361,52 @@ describe('controls that would do nothing now', () => {
     expect(webService.idle?.('warmUp', snapshots[0])).toBeNull();
     const { badBuildShare: _, ...hidden } = snapshots[0].indicators;
     expect(webService.idle?.('rollback', { ...snapshots[0], indicators: hidden })).toBeNull();
+  });
+});
+
+describe('seats on autopilot', () => {
+  const pilot = { kind: 'autopilot', skill: 'careful', reason: 'dropped', since: 0, minute: 12 } as const;
+  const turn = (minute: number, p: SeatTurn['pilot'], playerId = 1): SeatTurn => ({
+    roundId: 1,
+    teamId: 1,
+    playerId,
+    name: 'Ana',
+    roles: ['standin'],
+    minute,
+    pilot: p,
+    at: minute * 1000,
+  });
+  const auto = (id: number, minute: number, value: number, playerId = 1): ChangeRecord => ({
+    ...change(id, minute, 'standInLimit', value),
+    author: { playerId, name: 'Ana' },
+    actor: { kind: 'autopilot', skill: 'careful', reason: 'dropped' },
+  });
+  const snaps = Array.from({ length: 20 }, (_, m) => snap(m, { controls: { standInLimit: m < 18 ? 100 : 60 } }));
+
+  test('the summary on taking a seat back: how long the autopilot played and what it changed, from what', () => {
+    const turns = [turn(12, pilot), turn(18, null)];
+    const changes = [auto(5, 18, 60), change(6, 15, 'servers', 8), auto(7, 19, 40, 2)];
+    expect(autopilotSummary(turns, changes, snaps, 1)).toEqual({
+      id: expect.any(String),
+      roles: ['standin'],
+      minutes: 6,
+      changes: [{ key: 'standInLimit', from: 100, to: 60, minute: 18 }],
+    });
+  });
+
+  test('no summary while the autopilot still plays, after the teacher played, or for another seat', () => {
+    expect(autopilotSummary([turn(12, pilot)], [], snaps, 1)).toBeNull();
+    expect(autopilotSummary([turn(12, { ...pilot, kind: 'teacher' }), turn(18, null)], [], snaps, 1)).toBeNull();
+    expect(autopilotSummary([turn(12, pilot, 2), turn(18, null, 2)], [], snaps, 1)).toBeNull();
+    expect(autopilotSummary([turn(12, pilot), turn(18, null)], [], snaps, null)).toBeNull();
+  });
+
+  test('the feed tells who took over a seat and who took it back, at their minutes', () => {
+    const items = feedItems([], snaps.slice(0, 19), 60, [], null, [turn(12, pilot), turn(18, null)]);
+    const seats = items.filter((i) => i.kind === 'seat');
+    expect(seats.map((i) => [i.minute, i.kind === 'seat' && (i.turn.pilot?.kind ?? null)])).toEqual([
+      [18, null],
+      [12, 'autopilot'],
+    ]);
   });
 });

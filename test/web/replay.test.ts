@@ -41,6 +41,7 @@ const change = (id: number, minute: number, key: string, name: string, teamId = 
   key,
   value: 1,
   author: { playerId: null, name },
+  actor: { kind: 'student' },
   at: 0,
 });
 const round = (id: number, extra: Partial<HistoryRound> = {}): HistoryRound => ({
@@ -68,6 +69,7 @@ const team = (teamId: number, idx: number, minutes: number, extra: Partial<Repla
   whatIf: null,
   members: [],
   roleChanges: [],
+  seatTurns: [],
   columns: toColumns(Array.from({ length: minutes + 1 }, (_, m) => snap(m, 0.99 - m / 100 - teamId / 1000))),
   changes: [],
   result: null,
@@ -112,13 +114,46 @@ describe('the desk at a minute', () => {
           { playerId: 3, name: 'Ana', roles: ['scaling', 'fraud'] },
           { playerId: 5, name: 'Csilla', roles: ['shedding', 'standin'] },
         ],
+        seatTurns: [],
       },
-      { teamId: 2, members: [{ playerId: 4, name: 'Budi', roles: ['scaling', 'shedding', 'fraud', 'standin'] }] },
+      {
+        teamId: 2,
+        members: [{ playerId: 4, name: 'Budi', roles: ['scaling', 'shedding', 'fraud', 'standin'] }],
+        seatTurns: [],
+      },
     ]);
     expect(players.map((p) => [p.id, p.name, p.teamId, p.roles, p.connected])).toEqual([
       [3, 'Ana', 1, ['scaling', 'fraud'], false],
       [5, 'Csilla', 1, ['shedding', 'standin'], false],
       [4, 'Budi', 2, ['scaling', 'shedding', 'fraud', 'standin'], false],
+    ]);
+  });
+
+  test('the roster at a minute names who played each seat then: the autopilot from its turn to the student’s return', () => {
+    const pilot = { kind: 'autopilot', skill: 'careful', reason: 'dropped', since: 0, minute: 12 } as const;
+    const turn = (minute: number, p: typeof pilot | null) => ({
+      roundId: 1,
+      teamId: 1,
+      playerId: 3,
+      name: 'Ana',
+      roles: ['scaling'],
+      minute,
+      pilot: p,
+      at: minute * 1000,
+    });
+    const teams = [
+      {
+        teamId: 1,
+        members: [{ playerId: 3, name: 'Ana', roles: ['scaling'] }],
+        seatTurns: [turn(12, pilot), turn(18, null)],
+      },
+    ];
+    expect([5, 12, 17, 18, 30].map((m) => rosterOf(teams, m)[0].pilot?.kind ?? null)).toEqual([
+      null,
+      'autopilot',
+      'autopilot',
+      null,
+      null,
     ]);
   });
 
@@ -214,8 +249,13 @@ describe('compare chart', () => {
 describe('history', () => {
   test('rounds by id and the what-ifs of each, across rooms', () => {
     const rooms: HistoryRoom[] = [
-      { code: 'FORKED', createdAt: 2, rounds: [round(5, { forkOf: { roundId: 1, teamId: 11, minute: 5 } })] },
-      { code: 'ABCDEF', createdAt: 1, rounds: [round(1), round(2, { number: 2 })] },
+      {
+        code: 'FORKED',
+        purpose: 'class',
+        createdAt: 2,
+        rounds: [round(5, { forkOf: { roundId: 1, teamId: 11, minute: 5 } })],
+      },
+      { code: 'ABCDEF', purpose: 'class', createdAt: 1, rounds: [round(1), round(2, { number: 2 })] },
     ];
     const { byId, forks } = historyIndex(rooms);
     expect(byId.get(5)?.code).toBe('FORKED');

@@ -29,6 +29,7 @@ test('the compare legend names a what-if line after the team it comes from', () 
       columns: cols,
       changes: [],
       roleChanges: [],
+      seatTurns: [],
       result: null,
       chapters: [],
       baseline: { total: [], calm: [] },

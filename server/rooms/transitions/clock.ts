@@ -11,6 +11,7 @@ import { baselineOf, openTeam } from '../round.ts';
 import type { RoomState } from '../state.ts';
 import { Draft } from './draft.ts';
 import { recordStart } from './roles.ts';
+import { carryPilots } from './seat-turn.ts';
 import { finish, playMinute, sendMinute } from './tick.ts';
 
 /** In which round states each action is allowed, and what to say otherwise. */
@@ -79,6 +80,8 @@ function nextRound(d: Draft, ctx: TransitionCtx): void {
     finishedAt: null,
   });
   d.patchRound({ roleChanges: AppendOnly.of(), members: new Map(), messages: AppendOnly.of(), changeSeq: 0 });
+  // Seats still piloted go on so in the new round: its record says so from its lobby.
+  carryPilots(d, ctx.now);
   d.send({ kind: 'room' });
 }
 
@@ -108,7 +111,7 @@ export const clock: Transition<'clock'> = (s: RoomState, { action }, ctx) => {
       setState(d, 'running');
       break;
     case 'step':
-      playMinute(d, ctx.now);
+      playMinute(d, ctx.now, ctx);
       break;
     case 'end':
       finish(d, ctx.now);

@@ -2,13 +2,15 @@
 import { scenarioDef } from '../../../shared/sim/engine.ts';
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import { getModel } from '../../../shared/sim/registry.ts';
+import { SEAT_DEFAULTS } from '../../../shared/protocol/types.ts';
 import { unchanged, type Transition } from '../commands.ts';
-import { resolveConfig } from '../config.ts';
+import { checkTempo, resolveConfig } from '../config.ts';
 import { Draft } from './draft.ts';
 import { dealEveryTeam } from './roles.ts';
 import { setTeamCount } from './roster.ts';
 
 export const tempo: Transition<'tempo'> = (s, cmd) => {
+  checkTempo({ tempo: cmd.tempo, purpose: s.config.purpose });
   const d = new Draft(s);
   const config = { ...s.config, tempo: cmd.tempo };
   d.patch({ config });
@@ -21,20 +23,41 @@ export const tempo: Transition<'tempo'> = (s, cmd) => {
   return d.done(undefined);
 };
 
+/** The seats' rules: the teacher may change them at any time (what happens to a seat that drops, and when). */
+const ANYTIME: ReadonlySet<string> = new Set(Object.keys(SEAT_DEFAULTS));
+
 export const configure: Transition<'configure'> = (s, cmd, ctx) => {
   const { patch } = cmd;
   if (s.round.state !== 'lobby') {
-    if (Object.keys(patch).some((k) => k !== 'tempo')) {
+    if (Object.keys(patch).some((k) => k !== 'tempo' && !ANYTIME.has(k))) {
       throw new ClassroomError(
         ErrorCode.BAD_STATE,
-        'the round has started: only the tempo can change now (use next round)',
+        'the round has started: only the tempo and the seats’ rules can change now (use next round)',
       );
     }
-    return patch.tempo === undefined ? unchanged(s) : tempo(s, { type: 'tempo', tempo: patch.tempo }, ctx);
+    const { tempo: t, absence, graceSeconds, idleMinutes } = patch;
+    const after = t === undefined ? unchanged(s) : tempo(s, { type: 'tempo', tempo: t }, ctx);
+    if (absence === undefined && graceSeconds === undefined && idleMinutes === undefined) return after;
+    const d = new Draft(after.next);
+    d.write(...after.writes);
+    d.send(...after.messages);
+    const c = d.state.config;
+    const config = {
+      ...c,
+      absence: absence ?? c.absence,
+      graceSeconds: graceSeconds ?? c.graceSeconds,
+      idleMinutes: idleMinutes ?? c.idleMinutes,
+    };
+    d.patch({ config });
+    d.write({ op: 'setRoomConfig', roomId: s.id, config });
+    d.send({ kind: 'room' });
+    return d.done(undefined);
   }
   const config = resolveConfig(s.config, patch);
-  // What the round in the lobby takes from the configuration (the team count and split view are the room's).
-  const { teamCount: _, splitView: __, ...round } = config;
+  // What the round in the lobby takes from the configuration (the team count, split view and the seats' rules are
+  // the room's).
+  const { simulator, scenario, minutes, tempo: t, seed } = config;
+  const round = { simulator, scenario, minutes, tempo: t, seed };
   const model = getModel(round.simulator);
   const d = new Draft(s);
   d.patch({ config });

@@ -1,15 +1,18 @@
-// A student's change: checked, stored when accepted (so it survives a crash before its minute comes), shown to the
-// team and the teacher as pending until the next minute applies it. Refused — a typed error, nothing changed —
-// unless the round runs, the student's team plays it, the control is one of a role they own and the value is in
-// range and on its step.
+// A change of a seat's control: checked, stored when accepted (so it survives a crash before its minute comes), shown
+// to the team and the teacher as pending until the next minute applies it. Refused — a typed error, nothing changed —
+// unless the round runs, the seat's team plays it, the control is one of a role the seat owns and the value is in
+// range and on its step. The student, the teacher playing the seat and the autopilot all come through here; each
+// change carries who made it (its actor), which re-simulation never reads.
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
-import type { ChangeRecord } from '../../../shared/protocol/types.ts';
+import type { Actor, ChangeRecord } from '../../../shared/protocol/types.ts';
 import { ControlError, validateChange } from '../../../shared/sim/controls.ts';
 import type { ControlValue } from '../../../shared/sim/types.ts';
 import { refuseUnavailable } from '../../../shared/classroom/story.ts';
-import type { Transition } from '../commands.ts';
+import type { Transition, TransitionCtx } from '../commands.ts';
 import { emit } from '../output.ts';
 import type { PlayerState, RoundRun } from '../state.ts';
+import { Draft } from './draft.ts';
+import { turnSeat } from './seat-turn.ts';
 
 const fail = (code: ErrorCode, message: string): never => {
   throw new ClassroomError(code, message);
@@ -44,29 +47,63 @@ export function checkChange(
   }
 }
 
-export const control: Transition<'control'> = (s, cmd, ctx) => {
-  const r = s.round;
-  const p = s.players.get(cmd.playerId);
-  const { teamId, value } = checkChange(r, p, cmd.key, cmd.value);
-  const run = r.teams.get(teamId);
-  if (!p || !run) throw new Error(`room ${s.code}: team ${teamId} vanished while checking a change`);
-  refuseUnavailable(run.snapshot, cmd.key);
+/**
+ * Records a checked change of one of `p`'s controls, made by `actor`: stored when accepted, shown to the team and
+ * the teacher as pending until the next minute applies it. The one path for a student's change, the teacher's in
+ * a seat and the autopilot's; throws the reason a change is refused (nothing changed).
+ */
+export function recordChange(
+  d: Draft,
+  p: PlayerState | undefined,
+  key: string,
+  value: ControlValue,
+  actor: Actor,
+  ctx: Pick<TransitionCtx, 'now' | 'ids'>,
+): ChangeRecord {
+  const r = d.state.round;
+  const checked = checkChange(r, p, key, value);
+  const run = r.teams.get(checked.teamId);
+  if (!p || !run) throw new Error(`room ${d.state.code}: team ${checked.teamId} vanished while checking a change`);
+  refuseUnavailable(run.snapshot, key);
   const change: ChangeRecord = {
     id: ctx.ids.next('changes'),
     seq: r.changeSeq + 1,
     roundId: r.id,
-    teamId,
+    teamId: checked.teamId,
     minute: r.minute + 1,
-    key: cmd.key,
-    value,
+    key,
+    value: checked.value,
     author: { playerId: p.id, name: p.name },
+    actor,
     at: ctx.now,
   };
-  const teams = new Map(r.teams).set(teamId, { ...run, changes: run.changes.append(change) });
-  return {
-    next: { ...s, round: { ...r, teams, changeSeq: change.seq } },
-    writes: [{ op: 'insertChanges', changes: [change] }],
-    messages: [emit({ kind: 'team', teamId }, 'pending', change), emit({ kind: 'teacher' }, 'pending', change)],
-    reply: change,
-  };
+  d.patchRound({
+    teams: new Map(r.teams).set(checked.teamId, { ...run, changes: run.changes.append(change) }),
+    changeSeq: change.seq,
+  });
+  d.write({ op: 'insertChanges', changes: [change] });
+  d.send(
+    emit({ kind: 'team', teamId: checked.teamId }, 'pending', change),
+    emit({ kind: 'teacher' }, 'pending', change),
+  );
+  return change;
+}
+
+export const control: Transition<'control'> = (s, cmd, ctx) => {
+  const p = s.players.get(cmd.playerId);
+  const d = new Draft(s);
+  const pilot = p?.pilot ?? null;
+  if (cmd.by === 'teacher') {
+    if (pilot?.kind !== 'teacher')
+      fail(ErrorCode.BAD_STATE, 'this seat is its student’s: take it from the dashboard to play it');
+    return d.done(recordChange(d, p, cmd.key, cmd.value, { kind: 'teacher' }, ctx));
+  }
+  if (pilot?.kind === 'teacher') fail(ErrorCode.NOT_OWNER, 'the teacher is playing your seat just now');
+  if (pilot?.reason === 'bot') fail(ErrorCode.NOT_OWNER, 'this seat is played by a bot');
+  // A student back at a seat on autopilot takes it back with their first change (a refused one takes nothing).
+  if (pilot && p) {
+    checkChange(s.round, p, cmd.key, cmd.value);
+    turnSeat(d, p, null, ctx.now);
+  }
+  return d.done(recordChange(d, d.state.players.get(cmd.playerId), cmd.key, cmd.value, { kind: 'student' }, ctx));
 };

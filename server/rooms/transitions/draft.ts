@@ -3,6 +3,7 @@
 import type { PlayerPatch } from '../../db/records.ts';
 import type { Write } from '../../db/writes.ts';
 import type { Message, Outcome } from '../commands.ts';
+import type { SeatPilot } from '../../../shared/protocol/types.ts';
 import type { PlayerState, RoomState, RoundRun } from '../state.ts';
 
 export interface PlayerUpdate {
@@ -66,6 +67,24 @@ export class Draft {
         this.write({ op: 'updatePlayer', id: u.id, set });
       }
     }
+    this.state = { ...this.state, players };
+  }
+
+  /** A seat's pilot: not a column (the seat turn that goes with it is the record). */
+  setPilot(id: number, pilot: SeatPilot | null): void {
+    const players = this.ownPlayers();
+    const p = players.get(id);
+    if (!p) throw new Error(`no player ${id} in room ${this.state.code}`);
+    players.set(id, { ...p, pilot });
+    this.state = { ...this.state, players };
+  }
+
+  /** A bot's skill (not a column: its seat turns say it). */
+  setBot(id: number, bot: PlayerState['bot']): void {
+    const players = this.ownPlayers();
+    const p = players.get(id);
+    if (!p) throw new Error(`no player ${id} in room ${this.state.code}`);
+    players.set(id, { ...p, bot });
     this.state = { ...this.state, players };
   }
 

@@ -8,6 +8,7 @@ import { lock, message, share } from './access.ts';
 import { assign } from './roles.ts';
 import { join, move, remove, rename } from './roster.ts';
 import { tick } from './tick.ts';
+import { bots, pilot, take } from './pilot.ts';
 
 const transitions: { [K in CommandType]: Transition<K> } = {
   join,
@@ -24,6 +25,9 @@ const transitions: { [K in CommandType]: Transition<K> } = {
   lock,
   share,
   message,
+  pilot,
+  take,
+  bots,
 };
 
 /** The outcome of one command: pure, so the same state, command and ctx give the same outcome. */

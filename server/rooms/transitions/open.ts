@@ -153,6 +153,7 @@ export function forkRoom(
     teamId: team.id,
     author: { ...c.author, playerId: null },
   }));
+  // The pending play is the what-if's own (its actor says so), whoever's name it keeps.
   for (const { author, ...c } of from.pending ?? [])
     changes.push({
       ...c,
@@ -161,6 +162,7 @@ export function forkRoom(
       roundId: row.id,
       teamId: team.id,
       author: author ? { ...author, playerId: null } : { ...COACH_AUTHOR },
+      actor: { kind: 'what-if' },
       at: ctx.now,
     });
   const base = roundRun(row);

@@ -55,6 +55,8 @@ export const join: Transition<'join'> = (s, cmd, ctx) => {
     seq: nextSeq(s, team.id),
     roles: [],
     removed: false,
+    pilot: null,
+    bot: null,
   };
   const d = new Draft(s);
   const { id, seq } = fresh;

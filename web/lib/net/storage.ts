@@ -30,6 +30,11 @@ export const clearToken = (code: string): void => write(TOKEN_PREFIX + code, nul
 export const loadTypedName = (code: string): string | null => read(TYPED_PREFIX + code);
 export const saveTypedName = (code: string, name: string | null): void => write(TYPED_PREFIX + code, name);
 
+/** The key of a room someone practises in alone: theirs, kept with their seat's token, not as a teacher's key. */
+const PRACTICE_PREFIX = 'opsroom.practice.';
+export const loadPracticeKey = (code: string): string | null => read(PRACTICE_PREFIX + code);
+export const savePracticeKey = (code: string, key: string): void => write(PRACTICE_PREFIX + code, key);
+
 export const loadTeacherKey = (): string | null => read(TEACHER_KEY);
 export const saveTeacherKey = (key: string): void => write(TEACHER_KEY, key);
 

@@ -9,6 +9,7 @@ import type {
   ReplayTeam,
   RoundReplay,
   RoundState,
+  SeatTurn,
 } from '$shared/protocol/types.ts';
 import type { Chapter } from '$shared/replay/chapters.ts';
 import type { SnapshotColumns } from '$shared/replay/columns.ts';
@@ -47,10 +48,26 @@ export function changesUpTo(changes: readonly ChangeRecord[], minute: number): C
   return changes.filter((c) => c.minute <= minute).sort((a, b) => a.seq - b.seq);
 }
 
-/** The replay's roster as the desk's players: each team's members with their roles (nobody is connected in a replay). */
-export function rosterOf(teams: readonly Pick<ReplayTeam, 'teamId' | 'members'>[]): PlayerView[] {
+/**
+ * The replay's roster as the desk's players at `minute`: each team's members with their roles, and whoever played a
+ * seat then instead of its student (the autopilot, the teacher: its last seat turn up to that minute). Nobody is
+ * connected in a replay.
+ */
+export function rosterOf(
+  teams: readonly Pick<ReplayTeam, 'teamId' | 'members' | 'seatTurns'>[],
+  minute = Number.POSITIVE_INFINITY,
+): PlayerView[] {
   return teams.flatMap((t) =>
-    t.members.map((mb) => ({ id: mb.playerId, name: mb.name, teamId: t.teamId, roles: mb.roles, connected: false })),
+    t.members.map((mb) => ({
+      id: mb.playerId,
+      name: mb.name,
+      teamId: t.teamId,
+      roles: mb.roles,
+      connected: false,
+      idle: false,
+      free: false,
+      pilot: t.seatTurns.findLast((s) => s.playerId === mb.playerId && s.minute <= minute)?.pilot ?? null,
+    })),
   );
 }
 
@@ -169,4 +186,21 @@ export function filenameFrom(disposition: string | null, fallback: string): stri
   const m = /filename="([^"]+)"/.exec(disposition ?? '') ?? /filename=([^;\s]+)/.exec(disposition ?? '');
   const name = m?.[1]?.replace(/[\\/]/g, '_');
   return name || fallback;
+}
+
+/** The spans of a team's round in which a pilot played a seat (the scrubber's marks), in minutes `from`…`to`. */
+export function pilotSpans(
+  turns: readonly SeatTurn[],
+  end: number,
+): { playerId: number; name: string; kind: 'autopilot' | 'teacher'; from: number; to: number }[] {
+  const out: { playerId: number; name: string; kind: 'autopilot' | 'teacher'; from: number; to: number }[] = [];
+  const bySeat = new Map<number, SeatTurn[]>();
+  for (const t of turns) if (t.playerId !== null) bySeat.set(t.playerId, [...(bySeat.get(t.playerId) ?? []), t]);
+  for (const [playerId, list] of bySeat)
+    for (const [i, t] of list.entries()) {
+      if (!t.pilot) continue;
+      const to = Math.min(end, list[i + 1]?.minute ?? end);
+      if (to > t.minute) out.push({ playerId, name: t.name, kind: t.pilot.kind, from: t.minute, to });
+    }
+  return out.sort((a, b) => a.from - b.from);
 }

@@ -1,7 +1,13 @@
 // A replay being watched: which team, which minute, playing or not, and the team's desk as it was
 // at that minute — the same DeskState the live desk draws, loaded from the stored round instead of
 // the socket. Nothing here is sent anywhere; a replay only reads.
-import type { LedgerFigures, PlayerView, RoomView, RoundReplay } from '$shared/protocol/types.ts';
+import {
+  type LedgerFigures,
+  type PlayerView,
+  type RoomView,
+  type RoundReplay,
+  SEAT_DEFAULTS,
+} from '$shared/protocol/types.ts';
 import { fromColumns } from '$shared/replay/columns.ts';
 import { evaluateWithSeries, ledgerAt } from '$shared/classroom/ledger.ts';
 import { scoreRuleOf } from '$shared/sim/score.ts';
@@ -129,6 +135,7 @@ export class ReplayView {
       snapshots,
       changes: changesUpTo(team.changes, this.minute),
       roleChanges: team.roleChanges.filter((c) => c.minute <= this.minute),
+      seatTurns: team.seatTurns.filter((s) => s.minute <= this.minute),
       progress: final?.goals ?? live?.goals ?? [],
       score: final ? final.score : (live?.score ?? null),
       ledger: live?.ledger ?? { total: 0, baseline: 0, calm: 0, saving: 0 },
@@ -149,6 +156,8 @@ export class ReplayView {
         seed: r.seed,
         teamCount: this.replay.teams.length,
         splitView: false,
+        ...SEAT_DEFAULTS,
+        purpose: 'class',
       },
       round: {
         ...{
@@ -162,7 +171,7 @@ export class ReplayView {
         ...{ minutes: r.minutes, tempo: r.tempo, minute, forkOf: r.forkOf, endedEarlyAt: r.endedEarlyAt },
       },
       teams: this.replay.teams.map((t) => ({ id: t.teamId, idx: t.idx, name: t.name, whatIf: t.whatIf })),
-      players: this.players,
+      players: rosterOf(this.replay.teams, minute),
       locked: false,
       replayShared: false,
     };

@@ -1,10 +1,11 @@
 // The teacher's class at a glance: each team's seats and what state each is in, the roles nobody holds,
 // and the headline figures that are not normal. Pure: node tests load it.
 //
-// A seat's state is one of SEAT_STATES, derived from what the server says of a player. Today the server
-// knows whether a student's page is connected; a state the server learns later (a seat left idle, one
-// played by an autopilot) is one more entry here, with its symbol, tone and order, and one more word in
-// the board's `SEAT_WORDS` — the board draws whatever states this list has.
+// A seat's state is one of SEAT_STATES, derived from what the server says of a player: whether their page is
+// connected, idle (hidden, or no change while banners showed), and who plays the seat if not its student (the
+// autopilot, the teacher). Each state has its symbol, tone and order here and a word in the board's `SEAT_WORDS`:
+// the board draws whatever states this list has, and lists every seat not `connected` first, where the teacher
+// sees it without scrolling.
 import type { PlayerView, TeamView } from '$shared/protocol/types.ts';
 import type { SimMeta, Snapshot, Status } from '$shared/sim/types.ts';
 import { headlineStatuses } from './desk-logic.ts';
@@ -12,13 +13,38 @@ import { headlineStatuses } from './desk-logic.ts';
 export const SEAT_STATES = {
   /** The student's page is connected. */
   connected: { symbol: '●', tone: 'ok', order: 0 },
-  /** The student's page is not connected (closed, asleep, out of Wi-Fi): their roles wait for them. */
-  dropped: { symbol: '○', tone: 'warn', order: 1 },
-} as const satisfies Record<string, { symbol: string; tone: 'ok' | 'warn' | 'muted'; order: number }>;
+  /** Connected, but the page is hidden or nothing was changed while banners showed: the teacher may hand it over. */
+  idle: { symbol: '◐', tone: 'warn', order: 1 },
+  /** The student's page is not connected (closed, asleep, out of Wi-Fi): the room's rule applies after the grace. */
+  dropped: { symbol: '○', tone: 'warn', order: 2 },
+  /** The autopilot plays the seat (its student gone past the grace, stepped out, or handed over by the teacher). */
+  auto: { symbol: '⚙', tone: 'auto', order: 3 },
+  /** The teacher plays the seat from the dashboard. */
+  teacher: { symbol: '✎', tone: 'auto', order: 4 },
+} as const satisfies Record<string, { symbol: string; tone: 'ok' | 'warn' | 'muted' | 'auto'; order: number }>;
 export type SeatState = keyof typeof SEAT_STATES;
 
-export function seatState(p: Pick<PlayerView, 'connected'>): SeatState {
-  return p.connected ? 'connected' : 'dropped';
+/** The teacher's hand on a seat: the autopilot, playing it, back to its student, or opening the desk they play. */
+export type SeatAction = 'autopilot' | 'teacher' | 'student' | 'open';
+
+export function seatState(p: Pick<PlayerView, 'connected' | 'idle' | 'pilot'>): SeatState {
+  if (p.pilot) return p.pilot.kind === 'teacher' ? 'teacher' : 'auto';
+  if (!p.connected) return 'dropped';
+  return p.idle ? 'idle' : 'connected';
+}
+
+/**
+ * Every student's seat not simply connected (idle, dropped, played by the autopilot or the teacher), by state, then
+ * team. A rehearsal's bots are not students: their seats are on their tiles, not here.
+ */
+export function seatsToWatch(board: { teams: TeamSeats[] }): (Seat & { team: TeamView })[] {
+  return board.teams
+    .flatMap((t) =>
+      t.seats
+        .filter((s) => s.state !== 'connected' && s.player.pilot?.reason !== 'bot')
+        .map((s) => ({ ...s, team: t.team })),
+    )
+    .sort((a, b) => SEAT_STATES[a.state].order - SEAT_STATES[b.state].order);
 }
 
 export interface Seat {

@@ -1,6 +1,6 @@
 // Pure helpers behind a team's desk: merging minutes, pending vs applied changes, the feed, series
 // for the charts and who owns what. Only type imports from shared/, so node tests can load it as is.
-import type { ChangeRecord, PlayerView, RoleChange } from '$shared/protocol/types.ts';
+import type { ChangeRecord, PlayerView, RoleChange, SeatTurn } from '$shared/protocol/types.ts';
 import type { ControlValue, GoalDef, IndicatorDef, SimEvent, SimMeta, Snapshot, Status } from '$shared/sim/types.ts';
 
 /**
@@ -117,9 +117,13 @@ export function deskNotes(
 export type FeedItem =
   | { kind: 'change'; id: string; minute: number; change: ChangeRecord; pending: boolean }
   | { kind: 'event'; id: string; minute: number; event: SimEvent }
-  | { kind: 'role'; id: string; minute: number; change: RoleChange };
+  | { kind: 'role'; id: string; minute: number; change: RoleChange }
+  | { kind: 'seat'; id: string; minute: number; turn: SeatTurn };
 
-const FEED_ORDER: Record<FeedItem['kind'], number> = { event: 0, role: 1, change: 2 };
+const FEED_ORDER: Record<FeedItem['kind'], number> = { event: 0, role: 1, seat: 1, change: 2 };
+
+/** A stable id for a seat turn (it has none of its own): when, and whose seat. */
+export const seatTurnId = (t: SeatTurn): string => `s${t.at}.${t.playerId ?? 0}.${t.pilot?.kind ?? 'back'}`;
 
 /**
  * The team's feed, newest first: every control change with its author (pending or applied), the
@@ -132,6 +136,7 @@ export function feedItems(
   limit = 60,
   roleChanges: readonly RoleChange[] = [],
   me: number | null = null,
+  seatTurns: readonly SeatTurn[] = [],
 ): FeedItem[] {
   const current = snapshots.at(-1)?.minute ?? -1;
   const items: FeedItem[] = [];
@@ -140,6 +145,7 @@ export function feedItems(
   for (const e of deskEvents(snapshots)) items.push({ kind: 'event', ...e });
   for (const c of announcedRoleChanges(roleChanges, me))
     items.push({ kind: 'role', id: roleChangeId(c), minute: c.minute, change: c });
+  for (const t of seatTurns) items.push({ kind: 'seat', id: seatTurnId(t), minute: t.minute, turn: t });
   // Newest first. A change applying at minute m was made during minute m − 1: it is older than the
   // events of minute m, so it comes after them; a role handed over for minute m, between the two.
   items.sort(
@@ -230,4 +236,50 @@ export function headlineStatuses(
     if (s.status[def.key] === 'critical' && mine !== 'critical') collapse = true;
   }
   return { own, collapse };
+}
+
+/** What the autopilot did while it played a seat: its changes with each control's value before, oldest first. */
+export interface AutopilotSummary {
+  /** The turn that handed the seat back. */
+  id: string;
+  roles: string[];
+  /** Minutes the autopilot played (from its first minute to the one the student took the seat back at). */
+  minutes: number;
+  changes: { key: string; from: ControlValue | undefined; to: ControlValue; minute: number }[];
+}
+
+/**
+ * The last time `playerId`'s seat came back from the autopilot, if it did: for how long it played and what it changed
+ * ("Autopilot ran Stand-in for 6 minutes: limit 100 → 60 u at minute 18"). `snapshots`: the team's minutes, for the
+ * values before each change.
+ */
+export function autopilotSummary(
+  turns: readonly SeatTurn[],
+  changes: readonly ChangeRecord[],
+  snapshots: readonly Snapshot[],
+  playerId: number | null,
+): AutopilotSummary | null {
+  if (playerId === null) return null;
+  const mine = turns.filter((t) => t.playerId === playerId);
+  const back = mine.at(-1);
+  const before = mine.at(-2);
+  if (!back || back.pilot !== null || before?.pilot?.kind !== 'autopilot') return null;
+  const made = changes.filter(
+    (c) =>
+      c.actor.kind === 'autopilot' &&
+      c.author.playerId === playerId &&
+      c.minute >= before.minute &&
+      c.minute <= back.minute,
+  );
+  return {
+    id: seatTurnId(back),
+    roles: before.roles,
+    minutes: Math.max(0, back.minute - before.minute),
+    changes: made.map((c) => ({
+      key: c.key,
+      from: snapshots.find((s) => s.minute === c.minute - 1)?.controls[c.key],
+      to: c.value,
+      minute: c.minute,
+    })),
+  };
 }

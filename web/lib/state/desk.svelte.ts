@@ -6,6 +6,7 @@ import type {
   LedgerFigures,
   RoleChange,
   RoleChanges,
+  SeatTurn,
   TeamHistory,
   TeamMinute,
 } from '$shared/protocol/types.ts';
@@ -19,6 +20,8 @@ export class DeskState {
   changes = $state.raw<ChangeRecord[]>([]);
   /** Who got which role from whom this round (the lobby's dealing included), oldest first. */
   roleChanges = $state.raw<RoleChange[]>([]);
+  /** Every seat of the team passed to a pilot (the autopilot, the teacher) or taken back, oldest first. */
+  seatTurns = $state.raw<SeatTurn[]>([]);
   progress = $state.raw<GoalResult[]>([]);
   score = $state<number | null>(null);
   /** The team's ledger total at the latest minute against doing nothing and a calm hour then; null before minute 0. */
@@ -35,6 +38,7 @@ export class DeskState {
     this.snapshots = h.snapshots;
     this.changes = [...h.changes].sort((a, b) => a.seq - b.seq);
     this.roleChanges = h.roleChanges;
+    this.seatTurns = h.seatTurns;
     this.progress = h.progress;
     this.score = h.score;
     this.ledger = h.snapshots.length > 0 ? h.ledger : null;
@@ -47,6 +51,7 @@ export class DeskState {
     this.snapshots = [];
     this.changes = [];
     this.roleChanges = [];
+    this.seatTurns = [];
     this.progress = [];
     this.score = null;
     this.ledger = null;
@@ -74,6 +79,12 @@ export class DeskState {
   addRoleChanges(r: RoleChanges): void {
     if (r.roundId !== this.roundId || r.teamId !== this.teamId) return;
     this.roleChanges = [...this.roleChanges, ...r.changes];
+  }
+
+  /** A seat of this team changed pilot (the `seat` event). */
+  addSeatTurn(t: SeatTurn): void {
+    if (t.roundId !== this.roundId || t.teamId !== this.teamId) return;
+    this.seatTurns = [...this.seatTurns, t];
   }
 
   addChange(c: ChangeRecord): void {

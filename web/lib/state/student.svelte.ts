@@ -39,6 +39,7 @@ export class StudentSession {
       if (!this.desk.applyMinute(tm)) void this.join();
     });
     s.on('pending', (c) => this.desk.addChange(c));
+    s.on('seat', (t) => this.desk.addSeatTurn(t));
     s.on('history', (h) => this.desk.load(h));
     s.on('scores', (sc) => (this.scores = sc));
     s.on('roles', (r) => {
@@ -63,6 +64,13 @@ export class StudentSession {
     return true;
   }
 
+  /** Practice: the seat is taken by this name the first time (no join page), then by its token as always. */
+  startAs(name: string): void {
+    this.newName = loadToken(this.code) ? null : name;
+    this.conn.open();
+  }
+  private newName: string | null = null;
+
   private setRoom(room: RoomView): void {
     if (this.room && room.round.id !== this.room.round.id) {
       // Next round: a fresh desk; its minutes arrive once the teacher starts it.
@@ -77,9 +85,14 @@ export class StudentSession {
 
   async join(): Promise<void> {
     const token = loadToken(this.code);
-    if (!token) return this.stop('BAD_TOKEN');
+    const name = this.newName;
+    if (!token && !name) return this.stop('BAD_TOKEN');
     this.joined = false;
-    const res = await this.conn.request('student:join', { code: this.code, token });
+    const res = await this.conn.request(
+      'student:join',
+      token ? { code: this.code, token } : { code: this.code, name: name ?? '' },
+    );
+    if (res.ok) this.newName = null;
     if (!res.ok) {
       // Anything but a lost seat passes (a rate limit, a timeout, a server that could not store): try again.
       const fatal = this.conn.afterFailedJoin(
@@ -102,9 +115,29 @@ export class StudentSession {
       // In the lobby there is no history yet; the team's role changes come with the join.
       this.desk.reset(res.room.round.id, me?.teamId ?? null);
       this.desk.roleChanges = res.roleChanges;
+      this.desk.seatTurns = res.seatTurns;
     }
     this.notice = null;
     this.joined = true;
+    // A page hidden before (re)joining still counts as hidden.
+    if (typeof document !== 'undefined' && document.hidden) void this.setHidden(true);
+  }
+
+  /** The page was hidden or shown: the seat's idle state (the server trusts it for this seat only). */
+  async setHidden(hidden: boolean): Promise<void> {
+    if (this.joined) await this.conn.request('student:presence', { hidden });
+  }
+
+  /** Steps out of the seat (the autopilot plays it) or takes it back; resolves with an error code or null. */
+  async pilot(autopilot: boolean): Promise<string | null> {
+    const res = await this.conn.request('student:pilot', { autopilot });
+    return res.ok ? null : res.error.code;
+  }
+
+  /** Takes a free teammate's roles ("ask the team"); resolves with an error code or null. */
+  async take(fromId: number): Promise<string | null> {
+    const res = await this.conn.request('student:take', { fromId });
+    return res.ok ? null : res.error.code;
   }
 
   /** Sends a change of one of this student's controls; resolves with an error code or null. */

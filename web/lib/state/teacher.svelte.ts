@@ -1,7 +1,9 @@
 // The teacher's page: the room, every team's latest minute and headline trend, the scores, and one
 // team's full desk on demand. Rebuilt from the join's answer after every (re)connect.
 import type {
+  ChangeRecord,
   ClockAction,
+  PilotSkill,
   RoleChange,
   RoomMinute,
   RoomView,
@@ -12,6 +14,7 @@ import type {
 } from '$shared/protocol/types.ts';
 import { Connection, isTransient, type AckOf } from '$lib/net/connection.svelte.ts';
 import type { ClientToServer } from '$shared/protocol/events.ts';
+import type { ControlValue } from '$shared/sim/types.ts';
 import { DeskState } from './desk.svelte.ts';
 import { afterMinute, afterNotice } from './notice.ts';
 import { withPresence } from './presence.ts';
@@ -34,6 +37,12 @@ export class TeacherSession {
   /** The last unsolicited notice (a failed minute, the server stopping), as a code; cleared when it no longer holds. */
   notice = $state<string | null>(null);
   openTeamId = $state<number | null>(null);
+  /** The seat the teacher chose to play from the dashboard (its team's desk opens with its controls). */
+  playingId = $state<number | null>(null);
+  /** The seat the teacher plays, while the room says the teacher plays it. */
+  playing = $derived(
+    this.room?.players.find((p) => p.id === this.playingId && p.pilot?.kind === 'teacher' && p.teamId !== null) ?? null,
+  );
   private headline: () => readonly string[];
 
   constructor(
@@ -75,6 +84,7 @@ export class TeacherSession {
       if (mine && !this.desk.applyMinute({ ...mine, roundId: rm.roundId })) void this.loadTeam(mine.teamId);
     });
     s.on('pending', (c) => this.desk.addChange(c));
+    s.on('seat', (t) => this.desk.addSeatTurn(t));
     s.on('scores', (sc) => (this.scores = sc));
     s.on('notice', (n) => (this.notice = afterNotice(n.code)));
   }
@@ -142,6 +152,31 @@ export class TeacherSession {
   assign = (playerId: number, role: string) => this.act('teacher:assign', { playerId, role });
   lock = (locked: boolean) => this.act('teacher:lock', { locked });
   share = (shared: boolean) => this.act('teacher:share', { shared });
+  /** Passes a seat to the autopilot, to the teacher, or back to its student. */
+  pilot = (playerId: number, pilot: 'autopilot' | 'teacher' | 'student', skill?: PilotSkill) =>
+    this.act('teacher:pilot', { playerId, pilot, ...(skill ? { skill } : {}) });
+
+  /** Fills a rehearsal's teams with bots, one skill per team. */
+  bots = (teams: PilotSkill[], role?: string) => this.act('teacher:bots', { teams, ...(role ? { role } : {}) });
+
+  /** Plays a seat from the dashboard: the seat becomes the teacher's and its team's desk opens with its controls. */
+  async play(playerId: number): Promise<string | null> {
+    const err = await this.pilot(playerId, 'teacher');
+    if (err) return err;
+    this.playingId = playerId;
+    const teamId = this.room?.players.find((p) => p.id === playerId)?.teamId ?? null;
+    return teamId !== null && this.openTeamId !== teamId ? this.openTeam(teamId) : null;
+  }
+
+  /** A change of a control of the seat the teacher plays; resolves with an error code or null. */
+  async control(key: string, value: ControlValue): Promise<string | null> {
+    const playerId = this.playing?.id;
+    if (playerId === undefined) return 'BAD_STATE';
+    const res = await this.conn.request('teacher:control', { playerId, key, value });
+    if (!res.ok) return res.error.code;
+    this.desk.addChange(res.change as ChangeRecord);
+    return null;
+  }
   /** A message to one team or to all (null); resolves with an error code or null. */
   async message(teamId: number | null, text: string): Promise<string | null> {
     const res = await this.conn.request('teacher:message', { teamId, text });

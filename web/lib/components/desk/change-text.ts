@@ -1,17 +1,39 @@
 // One control change in words, with its author: "Ana set Servers to 10", "Eka pressed Roll back";
 // a simulation event, and a role changing hands, in words. Shared by the feed, the banner and the
 // charts' change markers.
-import type { ChangeRecord, RoleChange, RoleChangeReason } from '$shared/protocol/types.ts';
+import type { ChangeRecord, RoleChange, RoleChangeReason, SeatTurn } from '$shared/protocol/types.ts';
 import type { SimEvent } from '$shared/sim/types.ts';
 import { m } from '$lib/paraglide/messages.js';
 import { fmtControl, fmtInt } from '$lib/format.ts';
 import type { Sim } from '$lib/sims/types.ts';
 
+/** Who made a change, as the desk names them: the student, or the autopilot or the teacher in their seat. */
+export function actorName(c: Pick<ChangeRecord, 'author' | 'actor'>): string {
+  const name = c.author.name;
+  switch (c.actor.kind) {
+    case 'autopilot':
+      return m.actor_autopilot({ name });
+    case 'teacher':
+      return m.actor_teacher({ name });
+    default:
+      return name;
+  }
+}
+
 export function changeText(sim: Sim, c: ChangeRecord): string {
   const def = sim.model.controls.find((d) => d.key === c.key);
   const control = sim.text.controls[c.key]?.label() ?? c.key;
-  if (!def || def.kind === 'action') return m.feed_press({ name: c.author.name, control });
-  return m.feed_set({ name: c.author.name, control, value: fmtControl(def, c.value, sim.text) });
+  const name = actorName(c);
+  if (!def || def.kind === 'action') return m.feed_press({ name, control });
+  return m.feed_set({ name, control, value: fmtControl(def, c.value, sim.text) });
+}
+
+/** A seat changing pilot, for the team's feed: "Autopilot took over Ana’s seat (Stand-in)". */
+export function seatTurnText(sim: Sim, t: SeatTurn, me: number | null = null): string {
+  const name = t.playerId !== null && t.playerId === me ? m.desk_you({ name: t.name }) : t.name;
+  const roles = t.roles.map((r) => sim.text.roles[r]?.() ?? r).join(', ');
+  if (t.pilot === null) return m.feed_seat_back({ name, roles });
+  return t.pilot.kind === 'teacher' ? m.feed_seat_teacher({ name, roles }) : m.feed_seat_auto({ name, roles });
 }
 
 /** A simulation event in words ("The sale opens: traffic is doubling"), its numbers formatted. */
@@ -29,6 +51,7 @@ const reasons: Record<RoleChangeReason, () => string> = {
   assign: m.role_reason_assign,
   remove: m.role_reason_remove,
   move: m.role_reason_move,
+  take: m.role_reason_take,
 };
 
 /**
