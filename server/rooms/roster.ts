@@ -59,7 +59,10 @@ const LOOKALIKES: Record<string, string> = Object.fromEntries(
  */
 export function nameKey(name: string): string {
   const plain = name.normalize('NFKC').replace(/\p{Default_Ignorable_Code_Point}/gu, '');
-  return [...plain].map((c) => LOOKALIKES[c] ?? c).join('').toLowerCase();
+  return [...plain]
+    .map((c) => LOOKALIKES[c] ?? c)
+    .join('')
+    .toLowerCase();
 }
 
 /**
