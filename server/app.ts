@@ -21,7 +21,7 @@ import { openPostgres, openSqlite } from './db/open.ts';
 import type { Store } from './db/store.ts';
 import { addressKey, type TrustFn, trustNobody } from './http/client-address.ts';
 import { clientErrorHandler, errorHandler, sendError } from './http/errors.ts';
-import { helmetOptions } from './http/headers.ts';
+import { BARE_HEADERS, helmetOptions } from './http/headers.ts';
 import { originCheck } from './http/origins.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, roomRoutes } from './http/rooms.ts';
 import { teacherRoutes } from './http/teacher.ts';
@@ -144,7 +144,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const connectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.connectionLimits };
   const addresses = new AddressBook(connectionLimits, clock);
   const guesses = new CodeGuesses({ ...DEFAULT_GUESS_LIMIT, ...opts.guessLimit }, clock, metrics, app.log);
-  const checkOrigin = originCheck(opts.allowedOrigins ?? [], trust);
+  const checkOrigin = originCheck(opts.allowedOrigins ?? [], trust, opts.publicUrl ?? null);
   app.decorate('checkOrigin', checkOrigin);
   const guard = { limits: connectionLimits, clock, trust, addresses, log: app.log, metrics, admit: checkOrigin };
 
@@ -161,6 +161,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (!req.url?.startsWith('/socket.io/')) upgrades.emit('upgrade', req, socket, head);
   });
   guardSocketIo(io, guard);
+  // socket.io's own answers (long-polling, handshakes) go around Fastify, helmet's headers with it.
+  const withHeaders = (headers: Record<string, string>) => Object.assign(headers, BARE_HEADERS);
+  io.engine.on('initial_headers', withHeaders);
+  io.engine.on('headers', withHeaders);
 
   const feed = new FeedHub(connectionLimits, clock, app.log, metrics);
   const committer = new Committer(store, metrics);
@@ -212,6 +216,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const hasWeb = webRoot !== null && existsSync(join(webRoot, 'index.html'));
   await app.register(fastifyHelmet, helmetOptions(hasWeb ? webRoot : null));
 
+  // A page of another site — or of a name pointed at this server (DNS rebinding) — sends no request here either.
+  // (An upgrade to the feed is checked by the feed's own route, which refuses it before the upgrade.)
+  app.addHook('onRequest', async (req) => {
+    if (req.headers.origin === undefined || req.headers.upgrade !== undefined) return;
+    const refused = checkOrigin(req.raw);
+    if (refused) throw new ClassroomError(ErrorCode.NOT_ALLOWED, refused);
+  });
   await app.register(fastifyRateLimit, { global: false, keyGenerator: (req) => addressKey(req.ip) });
   await app.register(fastifyWebsocket, { options: { server: upgrades as never, maxPayload: 4096 } });
   const httpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.httpLimits };

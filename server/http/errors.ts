@@ -5,11 +5,13 @@ import { STATUS_CODES } from 'node:http';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { noMetrics, type Metrics } from '../lib/metrics.ts';
+import { BARE_HEADERS } from './headers.ts';
 
 const STATUS: Partial<Record<ErrorCode, number>> = {
   BAD_REQUEST: 400,
   BAD_KEY: 401,
   NOT_TEACHER: 403,
+  NOT_ALLOWED: 403,
   NOT_FOUND: 404,
   ROOM_NOT_FOUND: 404,
   PLAYER_NOT_FOUND: 404,
@@ -30,7 +32,15 @@ const STATUS: Partial<Record<ErrorCode, number>> = {
 };
 
 export function sendError(reply: FastifyReply, e: ClassroomError): FastifyReply {
-  return reply.code(STATUS[e.code] ?? 400).send({ error: e.toJSON() });
+  return bare(reply)
+    .code(STATUS[e.code] ?? 400)
+    .send({ error: e.toJSON() });
+}
+
+/** The security headers on an answer that helmet's hook may not have reached (an error before routing). */
+function bare(reply: FastifyReply): FastifyReply {
+  for (const [k, v] of Object.entries(BARE_HEADERS)) if (!reply.hasHeader(k)) reply.header(k, v);
+  return reply;
 }
 
 /** Any error on its way out of a route or a hook: classroom errors, Fastify's own 4xx, or a 500. */
@@ -43,7 +53,9 @@ export function errorHandler(metrics: Metrics = noMetrics) {
       const message = err.validation
         .map((v) => `${v.instancePath.slice(1).replace(/\//g, '.') || where}: ${v.message}`)
         .join('; ');
-      return reply.code(400).send({ error: { code: ErrorCode.BAD_REQUEST, message } });
+      return bare(reply)
+        .code(400)
+        .send({ error: { code: ErrorCode.BAD_REQUEST, message } });
     }
     const status = err.statusCode;
     if (status === 429) {
@@ -53,10 +65,14 @@ export function errorHandler(metrics: Metrics = noMetrics) {
     if (status && status >= 400 && status < 500) {
       // Fastify's own 4xx (bad JSON, body too large, bad URL…) keep their status, with our error shape.
       const code = status === 413 || status === 414 ? ErrorCode.TOO_LARGE : ErrorCode.BAD_REQUEST;
-      return reply.code(status).send({ error: { code, message: err.message } });
+      return bare(reply)
+        .code(status)
+        .send({ error: { code, message: err.message } });
     }
     req.log.error({ err }, 'request failed');
-    return reply.code(500).send({ error: { code: ErrorCode.INTERNAL, message: 'internal error' } });
+    return bare(reply)
+      .code(500)
+      .send({ error: { code: ErrorCode.INTERNAL, message: 'internal error' } });
   };
 }
 
@@ -78,6 +94,7 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
       'Content-Type: application/json; charset=utf-8',
       `Content-Length: ${Buffer.byteLength(body)}`,
+      ...Object.entries(BARE_HEADERS).map(([k, v]) => `${k}: ${v}`),
       'Connection: close',
     ];
     socket.write(`${head.join('\r\n')}\r\n\r\n${body}`);

@@ -48,3 +48,16 @@ export function helmetOptions(webRoot: string | null): FastifyHelmetOptions {
     strictTransportSecurity: false,
   };
 }
+
+/**
+ * The headers of answers made outside Fastify's routes, which helmet's hook never sees: requests refused before
+ * routing (a malformed URL, a request line or headers Node's parser refuses) and socket.io's own answers (its
+ * long-polling and handshakes). None of them is a page: nothing may load, run or frame them.
+ */
+export const BARE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+};

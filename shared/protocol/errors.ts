@@ -21,6 +21,8 @@ export const ErrorCode = {
   BAD_KEY: 'BAD_KEY',
   NOT_JOINED: 'NOT_JOINED',
   NOT_TEACHER: 'NOT_TEACHER',
+  /** A page of another site (or of a name this server does not answer to) asked: refused. */
+  NOT_ALLOWED: 'NOT_ALLOWED',
   NOT_OWNER: 'NOT_OWNER',
   NOT_IN_TEAM: 'NOT_IN_TEAM',
   UNKNOWN_CONTROL: 'UNKNOWN_CONTROL',

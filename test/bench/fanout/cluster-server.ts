@@ -7,7 +7,7 @@ const app = await buildApp({
   databasePath: ':memory:',
   webRoot: null,
   // What goes wrong in a server shows in the bench's output (a failed commit, a room that could not be taken).
-  logger: { level: 'error', stream: process.stderr },
+  logger: { level: process.env.BENCH_LOG_LEVEL ?? 'error', stream: process.stderr },
   ...OPEN_LIMITS,
   cluster: { databaseUrl: process.env.DATABASE_URL!, redisUrl: process.env.REDIS_URL! },
 });

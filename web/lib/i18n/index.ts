@@ -24,6 +24,7 @@ const errors: Record<ErrorCode | 'TIMEOUT' | 'NETWORK', () => string> = {
   BAD_KEY: m.err_BAD_KEY,
   NOT_JOINED: m.err_NOT_JOINED,
   NOT_TEACHER: m.err_NOT_TEACHER,
+  NOT_ALLOWED: m.err_NOT_ALLOWED,
   NOT_OWNER: m.err_NOT_OWNER,
   NOT_IN_TEAM: m.err_NOT_IN_TEAM,
   UNKNOWN_CONTROL: m.err_UNKNOWN_CONTROL,
