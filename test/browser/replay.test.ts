@@ -203,7 +203,7 @@ describe('replay and debrief in the browser', () => {
     await eventually(() => expect(new URL(replay.url()).searchParams.get('minute')).toBe(String(MINUTES)));
 
     // CSV export: the minutes (columns named with unit and key, a row per team per minute), the
-    // changes (with their author and minute), the scores, and all three in one ZIP.
+    // changes (with their author and minute), the scores, and all four (with the seats) in one ZIP.
     const minutesCsv = await downloadCsv(replay, 'Every minute of every team');
     expect(minutesCsv.name).toBe(`opsroom-${code}-round1-minutes.csv`);
     const [header, ...rows] = minutesCsv.rows;
@@ -223,7 +223,7 @@ describe('replay and debrief in the browser', () => {
     ]);
     const [zipped] = await Promise.all([
       replay.waitForEvent('download'),
-      replay.getByRole('button', { name: 'All three files (zip)' }).click(),
+      replay.getByRole('button', { name: 'All four files (zip)' }).click(),
     ]);
     expect(zipped.suggestedFilename()).toBe(`opsroom-${code}-round1.zip`);
     expect(
@@ -239,7 +239,7 @@ describe('replay and debrief in the browser', () => {
     );
     // Each button says the file's format; in Italian, the format an Italian spreadsheet opens.
     expect(await replay.getByTestId('export-format').allInnerTexts()).toEqual(
-      Array(4).fill('(CSV with commas and decimal points)'),
+      Array(5).fill('(CSV with commas and decimal points)'),
     );
     await replay.getByLabel('Language').selectOption('it');
     await replay.getByTestId('export').waitFor();

@@ -220,11 +220,13 @@ describe('seats that never freeze', () => {
   test('a player practises alone from the home page: one role with bot teammates, the clock on the desk, to the coach', async () => {
     const { page } = await newPage(browser, LAPTOP);
     await page.goto(`${server.url}/`);
+    await page.getByTestId('practice-link').click();
+    await page.waitForURL(/\/practice$/);
     const form = page.getByTestId('practice-form');
     await form.getByLabel('Simulator').selectOption('payment-switch');
     await form.getByLabel('Scenario').selectOption('sale-surge');
     await form.getByLabel('Play').selectOption('scaling');
-    await noViolations(page, 'the home page with practice alone');
+    await noViolations(page, 'the practice page');
     await form.getByRole('button', { name: 'Practise' }).click();
     await page.waitForURL(/\/practice\/[2-9A-HJKMNP-Z]{6}\?role=scaling$/);
     await eventually(async () => expect(await page.getByTestId('my-roles').innerText()).toBe('Your role: Scaling'));

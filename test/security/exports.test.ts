@@ -1,6 +1,6 @@
 // The round's export (issue 13 item 6, issue 12 "CSV for people"): finished rounds' files are built once
 // and then served from memory, built a team at a time with the event loop free in between, and
-// rate-limited; the columns are named in the reader's language; all three files come in one ZIP that
+// rate-limited; the columns are named in the reader's language; all four files come in one ZIP that
 // `unzip -t` accepts, holding exactly the three downloads.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
