@@ -14,7 +14,8 @@ export default defineConfig({
     // The benchmark harness's own tests run with the benchmarks' tools: `npm run bench:test`.
     exclude: ['test/bench/**', '**/node_modules/**'],
     environment: 'node',
-    testTimeout: 60_000,
+    // The browser stories play whole rounds in Chromium: ~25 s on a quiet machine, up to ~80 s on two busy cores.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // One file at a time: the browser tests and the child-process tests each want the machine's two cores.
