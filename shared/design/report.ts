@@ -130,6 +130,8 @@ export interface ScenarioReport {
 
 const figures = (e: PlayEval): PlayFigures => ({ winRate: e.winRate, meanScore: e.meanScore, goalRates: e.goalRates });
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
+/** A loss of the best play's score, signed: a gain reads +. */
+const lossPct = (x: number) => (x >= 0 ? `−${pct(x)}` : `+${pct(-x)}`);
 
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -424,7 +426,7 @@ function runChecks(r: SearchRun): Check[] {
     {
       id: 'set-once',
       ok: r.roles.every((x) => x.setOnceMinLoss >= 0.1 && x.setOnce.winRate <= 0.5),
-      value: r.roles.map((x) => `${x.role} −${pct(x.setOnceMinLoss)}/${pct(x.setOnce.winRate)} won`).join(', '),
+      value: r.roles.map((x) => `${x.role} ${lossPct(x.setOnceMinLoss)}/${pct(x.setOnce.winRate)} won`).join(', '),
       target: 'each loses ≥ 10 %, wins ≤ 50 %',
     },
     {
