@@ -15,7 +15,7 @@ export const scenarios: readonly ScenarioDef[] = [
       { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 13.7 },
       { id: 'hitRatio', indicator: 'cacheHitRatio', aggregate: 'final', op: '>=', target: 0.6 },
       { id: 'recommendations', indicator: 'recommendationsAvailable', aggregate: 'mean', op: '>=', target: 0.62 },
-      { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.125 },
+      { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.12 },
       { id: 'handover', indicator: 'instancesServing', aggregate: 'final', op: '<=', target: 10 },
     ],
   },
