@@ -35,6 +35,8 @@ export interface Config {
   allowedOrigins: string[];
   /** Cluster mode (DATABASE_URL and REDIS_URL): several processes on one PostgreSQL and one Redis; null: one process on SQLite. */
   cluster: { databaseUrl: string; redisUrl: string } | null;
+  /** TEACHER_QUOTA_MINUTES: team-minutes one teacher's rooms may keep (rooms/quotas.ts); null: the default. */
+  teacherMinutes: number | null;
 }
 
 // `PORT=` (set but empty, as compose files and .env templates leave it) means "use the default";
@@ -112,6 +114,13 @@ const schema = z.object({
     serviceUrl(['postgres:', 'postgresql:'], 'postgres://opsroom:secret@db.example.org:5432/opsroom'),
   ),
   REDIS_URL: optional(serviceUrl(['redis:', 'rediss:'], 'redis://redis.example.org:6379')),
+  TEACHER_QUOTA_MINUTES: optional(
+    z
+      .string()
+      .regex(/^\d{1,10}$/, 'must be a whole number of team-minutes, e.g. 500000')
+      .transform(Number)
+      .refine((n) => n >= 1000, 'must be at least 1000 (a class of eight teams for two hours is about 1,000)'),
+  ),
 });
 
 /** Variables whose value is a secret: named in an error, never echoed. */
@@ -168,5 +177,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.DATABASE_URL !== undefined && e.REDIS_URL !== undefined
         ? { databaseUrl: e.DATABASE_URL, redisUrl: e.REDIS_URL }
         : null,
+    teacherMinutes: e.TEACHER_QUOTA_MINUTES ?? null,
   };
 }

@@ -6,6 +6,7 @@ import { ConfigError, EXIT_CODES, loadConfig, type Config } from './config.ts';
 import { DatabaseOpenError } from './db/sqlite.ts';
 import { projectPath } from './lib/paths.ts';
 import { parseTrustProxy } from './http/client-address.ts';
+import { DEFAULT_ROUND_LIMITS } from './rooms/quotas.ts';
 import { loggerOptions, prettyLogs } from './ops/log.ts';
 import { describeStop, stopGracefully } from './ops/shutdown.ts';
 import { startBlock, startSummary, type StartFacts } from './ops/start-block.ts';
@@ -34,6 +35,9 @@ const app = await buildApp({
   metricsToken: config.metricsToken,
   trustProxy: parseTrustProxy(config.trustProxy),
   allowedOrigins: config.allowedOrigins,
+  ...(config.teacherMinutes !== null
+    ? { roomLimits: { rounds: { ...DEFAULT_ROUND_LIMITS, teacherMinutes: config.teacherMinutes } } }
+    : {}),
   ...(config.cluster ? { cluster: config.cluster } : {}),
 }).catch((err: unknown) => {
   if (err instanceof DatabaseOpenError) refuse(err.message, EXIT_CODES.databaseUnusable);

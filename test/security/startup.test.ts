@@ -176,6 +176,11 @@ describe('recovery and health', () => {
     });
     expect((await server.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     sqliteOf(server!).pragma('query_only = OFF');
+    await advance(server!, PROBE_EVERY_MS);
     expect((await health()).statusCode).toBe(200);
+    // From the first moment of a stop, not ready: a load balancer sends nobody new.
+    server!.app.rooms.stopTaking();
+    expect((await health()).json()).toMatchObject({ ready: false, reasons: ['the server is stopping'] });
+    expect((await server!.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
   });
 });

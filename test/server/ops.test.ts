@@ -359,7 +359,9 @@ describe('the environment', () => {
       trustProxy: null,
       allowedOrigins: [],
       cluster: null,
+      teacherMinutes: null,
     });
+    expect(loadConfig({ TEACHER_QUOTA_MINUTES: '2000000' }).teacherMinutes).toBe(2_000_000);
     expect(loadConfig({ PORT: '', HOST: ' ', PUBLIC_URL: 'https://ops.example.org/' })).toMatchObject({
       port: 3000,
       host: '0.0.0.0',
@@ -388,6 +390,10 @@ describe('the environment', () => {
       /^PUBLIC_URL=ops\.example\.org: must be an http:\/\/ or https:\/\/ address/,
     );
     expect(message({ HOST: 'two words' })).toMatch(/^HOST=two words: /);
+    expect(message({ TEACHER_QUOTA_MINUTES: '1e6' })).toBe(
+      'TEACHER_QUOTA_MINUTES=1e6: must be a whole number of team-minutes, e.g. 500000',
+    );
+    expect(message({ TEACHER_QUOTA_MINUTES: '10' })).toMatch(/^TEACHER_QUOTA_MINUTES=10: must be at least 1000/);
     expect(message({ METRICS_TOKEN: 'hunter2' })).toBe(
       'METRICS_TOKEN=(hidden): must be 16 to 128 printable characters without spaces',
     );
