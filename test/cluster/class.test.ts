@@ -144,13 +144,13 @@ describe('a class of 8 in 2 teams, teacher on one process, students on the other
     const s = students[7];
     s.client.disconnect();
     await until(() => presence.length === 1, 'the leave');
-    expect(presence[0]).toEqual({ playerId: s.playerId, connected: false });
+    expect(presence[0]).toEqual({ playerId: s.playerId, connected: false, idle: false, free: false });
     const again = await b.connect();
     const back = await ok(again, 'student:join', { code, token: s.token });
     expect(back.playerId).toBe(s.playerId);
     expect(back.history.snapshots.map((x: { minute: number }) => x.minute)).toEqual([0, 1, 2, 3]);
     await until(() => presence.length === 2, 'the return');
-    expect(presence[1]).toEqual({ playerId: s.playerId, connected: true });
+    expect(presence[1]).toEqual({ playerId: s.playerId, connected: true, idle: false, free: false });
     // From now on this socket gets the minutes: the history's four, then the broadcasts.
     s.minutes.length = 0;
     s.minutes.push(...back.history.snapshots.map((snapshot: unknown) => ({ snapshot }) as TeamMinute));
