@@ -17,6 +17,8 @@ const titles: Record<string, (p: Count) => string> = {
   'retry-storm': m.chapter_retry_storm,
   'retry-storm-over': m.chapter_retry_storm_over,
   'sale-announced': m.chapter_sale_announced,
+  'drop-announced': m.chapter_drop_announced,
+  'bots-start': m.chapter_bots_start,
   'flash-sale-start': m.chapter_flash_sale_start,
   'card-testing-start': m.chapter_card_testing_start,
   'card-testing-over': m.chapter_card_testing_over,

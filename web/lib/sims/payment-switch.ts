@@ -132,7 +132,7 @@ export const paymentSwitchText: SimText = {
     'retry-storm-over': m.ps_evt_retry_storm_over,
     // A shift's announcement says how big and when; a retired shift's said neither.
     'sale-announced': (p) =>
-      p.size !== undefined ? m.ps_evt_sale_announced_size({ size: p.size, in: p.in ?? '' }) : m.ps_evt_sale_announced(),
+      p.size !== undefined ? m.ps_sale_announced_size({ size: p.size, in: p.in ?? '' }) : m.ps_evt_sale_announced(),
     'drop-announced': (p) => m.ps_evt_drop_announced({ bots: p.bots ?? '' }),
     'bots-start': m.ps_evt_bots_start,
     'surge-start': m.ps_evt_surge_start,
