@@ -133,16 +133,16 @@ describe('the ledger and split view', () => {
     const setup = teacher.getByTestId('setup-form');
     await setup.waitFor();
     // A full shift brings its split view and its 60 minutes, with its brief; a classic level neither.
-    await setup.getByLabel('Scenario').selectOption('sale-day');
+    await setup.getByLabel('Scenario').selectOption('black-friday');
     expect(await setup.getByLabel('Split view').isChecked()).toBe(true);
     expect(await setup.getByLabel('Round length (simulated minutes)').inputValue()).toBe('60');
-    expect(await textOf(teacher, 'setup-brief')).toContain('card testers may learn your threshold');
+    expect(await textOf(teacher, 'setup-brief')).toContain('card testers may strike');
     await setup.getByLabel('Scenario').selectOption('sale-surge');
     expect(await setup.getByLabel('Split view').isChecked()).toBe(false);
-    await setup.getByLabel('Scenario').selectOption('sale-day');
+    await setup.getByLabel('Scenario').selectOption('black-friday');
     await setup.getByLabel('Round length (simulated minutes)').fill('10');
     await teacher.getByRole('button', { name: 'Save set-up' }).click();
-    await eventually(async () => expect(await textOf(teacher, 'setup-brief')).toContain('card testers'));
+    await eventually(async () => expect(await textOf(teacher, 'setup-brief')).toContain('card testers may strike'));
 
     const { page: ana } = await newPage(browser, LAPTOP);
     await joinAsStudent(ana, server.url, code, 'Ana');
