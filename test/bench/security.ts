@@ -30,7 +30,9 @@ function connect(url: string): Promise<Socket> {
 async function prepare(
   dbPath: string,
 ): Promise<{ key: string; rounds: { roundId: number; code: string; teamId: number }[] }> {
-  const clock = new ManualClock();
+  // Played in the last half hour, so that the rounds are still open to viewers (the feed) when the attacks come: a
+  // room whose last round ended over an hour ago is closed to everyone but its teacher and students.
+  const clock = new ManualClock(Date.now() - 30 * 60_000);
   const app = await buildApp({ databasePath: dbPath, webRoot: null, clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
