@@ -4,7 +4,7 @@ import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts'
 import { getModel } from '../../shared/sim/registry.ts';
 import { ledgerAt } from '../../shared/classroom/ledger.ts';
 import { evaluateTallies, noTallies, scoreRuleOf, tallyGoals, type GoalTallies } from '../../shared/sim/score.ts';
-import type { ChangeRecord } from '../../shared/protocol/types.ts';
+import type { ChangeRecord, RoundConfig } from '../../shared/protocol/types.ts';
 import type { ControlChange, SimStateBase, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundRecord } from '../db/records.ts';
 import type { TeamResultRecord } from '../db/records.ts';
@@ -27,6 +27,31 @@ export function baselineOf(round: Pick<RoundRun, 'model' | 'scenario' | 'seed' |
     minutes: round.minutes,
     noise: round.noise,
   });
+}
+
+/** A new round's row, in the lobby with the room's configuration: a room's first round, or the next one. */
+export function lobbyRound(
+  config: RoundConfig,
+  round: { id: number; roomId: number; number: number; createdAt: number },
+): RoundRecord {
+  const { simulator, scenario, seed, minutes, tempo } = config;
+  return {
+    id: round.id,
+    roomId: round.roomId,
+    number: round.number,
+    simulator,
+    scenario,
+    seed,
+    minutes,
+    tempo,
+    noise: true,
+    state: 'lobby',
+    minute: -1,
+    createdAt: round.createdAt,
+    startedAt: null,
+    finishedAt: null,
+    forkOf: null,
+  };
 }
 
 /** A round as stored, with no team playing yet (a lobby, or before its teams are rebuilt). */

@@ -1,4 +1,4 @@
-// `npm run bench [-- --only sim,autopilot,tick,turnover,fanout,limit,retained,roomwork,cluster,failover,replay,load,bundle,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
+// `npm run bench [-- --only sim,autopilot,tick,turnover,fanout,limit,ack,retained,roomwork,cluster,failover,replay,load,bundle,startup,metrics,coach] [--quick] [--students N[,N…]] [--procs K]
 // [--seconds S] [--warmup S] [--repeat N] [--pin] [--cpu-prof DIR] [--period MS] [--survivors]`:
 // bounded benchmarks on loopback; each stops by itself. The full run takes about 13 minutes (the fan-out is two
 // 5-minute runs). `--students` sets the limit probe's sizes (default 2000,4000,6000,8000), `--procs` the number
@@ -177,6 +177,17 @@ if (want('bundle')) {
     console.log(formatReport(measureRoute(), 100));
   } catch (e) {
     console.log(`\n[6] web bundle: not measured (${(e as Error).message}); run npm run build first`);
+  }
+}
+if (want('startup')) {
+  try {
+    const { benchStartup, reportStartup } = await import('./startup.ts');
+    console.log(
+      '\n[10] start-up: `npm start` until /api/health answers, five fresh databases then five times the same',
+    );
+    console.log(reportStartup(await benchStartup()));
+  } catch (e) {
+    console.log(`\n[10] start-up: not measured (${(e as Error).message})`);
   }
 }
 if (want('metrics')) {

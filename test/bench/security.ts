@@ -30,7 +30,9 @@ function connect(url: string): Promise<Socket> {
 async function prepare(
   dbPath: string,
 ): Promise<{ key: string; rounds: { roundId: number; code: string; teamId: number }[] }> {
-  const clock = new ManualClock();
+  // Played in the last half hour, so that the rounds are still open to viewers (the feed) when the attacks come: a
+  // room whose last round ended over an hour ago is closed to everyone but its teacher and students.
+  const clock = new ManualClock(Date.now() - 30 * 60_000);
   const app = await buildApp({ databasePath: dbPath, webRoot: null, clock });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
@@ -163,8 +165,13 @@ async function main() {
       const feeds = await Promise.all([0, 1, 2].map(() => rawFeed(url, big.code)));
       for (const f of feeds) f.stopReading();
       const results = await Promise.all(feeds.map((f) => pour(f.ws, 'x', 14 << 20, 10_000)));
+      // A client that stopped reading, its buffer full, sees the server's close only once it reads again.
+      for (const f of feeds) f.resumeReading();
+      const closed = await Promise.all(
+        feeds.map((f) => Promise.race([f.closed.then(() => true), sleep(2000).then(() => false)])),
+      );
       for (const f of feeds) f.ws.terminate();
-      return `${results.filter((r) => r.cut).length}/3 closed by the server; ${MB(results.reduce((n, r) => n + r.sent, 0))} sent`;
+      return `${closed.filter(Boolean).length}/3 closed by the server (${results.filter((r) => r.cut).length} seen while sending); ${MB(results.reduce((n, r) => n + r.sent, 0))} sent`;
     });
     await phase('socket.io: 26 MB of unknown events, never read', url, cls, async () => {
       const c = await rawSocketIo(url);

@@ -1,13 +1,10 @@
 // The teacher's clock: start, pause, resume, step, end, next round — each allowed in one state of the
 // round — and the pause of a round found running after a restart.
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
-import { scenarioDef } from '../../../shared/sim/engine.ts';
-import { getModel } from '../../../shared/sim/registry.ts';
 import { type ClockAction, LIMITS, type RoundState } from '../../../shared/protocol/types.ts';
 import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { activeTeams } from '../roster.ts';
-import { AppendOnly } from '../append-only.ts';
-import { baselineOf, openTeam } from '../round.ts';
+import { baselineOf, lobbyRound, openTeam, roundRun } from '../round.ts';
 import type { RoomState } from '../state.ts';
 import { Draft } from './draft.ts';
 import { recordStart } from './roles.ts';
@@ -55,31 +52,14 @@ function start(d: Draft, ctx: TransitionCtx): void {
 
 /** A new round in the lobby, with the room's configuration and the same teams. */
 function nextRound(d: Draft, ctx: TransitionCtx): void {
-  const { simulator, scenario, seed, minutes, tempo } = d.state.config;
-  const round = {
+  const row = lobbyRound(d.state.config, {
     id: ctx.ids.next('rounds'),
+    roomId: d.state.id,
     number: d.state.round.number + 1,
-    simulator,
-    scenario,
-    seed,
-    minutes,
-    tempo,
-    noise: true,
-    state: 'lobby' as const,
-    minute: -1,
-    forkOf: null,
-  };
-  d.write({ op: 'insertRound', round: { ...round, roomId: d.state.id, createdAt: ctx.now, startedAt: null } });
-  const model = getModel(simulator);
-  d.patchRound({
-    ...round,
-    model,
-    scenarioDef: scenarioDef(model, scenario),
-    baseline: null,
-    teams: new Map(),
-    finishedAt: null,
+    createdAt: ctx.now,
   });
-  d.patchRound({ roleChanges: AppendOnly.of(), members: new Map(), messages: AppendOnly.of(), changeSeq: 0 });
+  d.write({ op: 'insertRound', round: row });
+  d.patchRound(roundRun(row));
   // Seats still piloted go on so in the new round: its record says so from its lobby.
   carryPilots(d, ctx.now);
   d.send({ kind: 'room' });

@@ -8,7 +8,7 @@ import type { MinuteRecord } from '../../db/records.ts';
 import type { Write } from '../../db/writes.ts';
 import type { RoundRecord } from '../../db/records.ts';
 import type { TransitionCtx } from '../commands.ts';
-import { rebuildTeam, roundRun } from '../round.ts';
+import { lobbyRound, rebuildTeam, roundRun } from '../round.ts';
 import type { RoomState, TeamState } from '../state.ts';
 
 export interface Opened {
@@ -28,24 +28,7 @@ export function openRoom(
     name: '',
     whatIf: null,
   }));
-  const { simulator, scenario, seed, minutes, tempo } = config;
-  const row: RoundRecord = {
-    id: ctx.ids.next('rounds'),
-    roomId: id,
-    number: 1,
-    simulator,
-    scenario,
-    seed,
-    minutes,
-    tempo,
-    noise: true,
-    state: 'lobby',
-    minute: -1,
-    createdAt: ctx.now,
-    startedAt: null,
-    finishedAt: null,
-    forkOf: null,
-  };
+  const row = lobbyRound(config, { id: ctx.ids.next('rounds'), roomId: id, number: 1, createdAt: ctx.now });
   return {
     state: {
       id,
