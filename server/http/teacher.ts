@@ -228,9 +228,16 @@ export async function teacherRoutes(
   );
 
   // The key and the creation allowance are checked as the request arrives, before its body (up to 500 changes) is
-  // read and checked: a refused fork costs next to nothing.
-  const forkAllowed = async (req: FastifyRequest) =>
-    app.rooms.checkCreation({ address: addressKey(req.ip) }, await teacherOf(req));
+  // parsed and checked: a refused fork costs next to nothing. Its bytes are read to the end first (and dropped), so
+  // that the refusal reaches the client rather than a connection closed under the body it is still sending.
+  const forkAllowed = async (req: FastifyRequest) => {
+    try {
+      app.rooms.checkCreation({ address: addressKey(req.ip) }, await teacherOf(req));
+    } catch (e) {
+      for await (const _chunk of req.raw);
+      throw e;
+    }
+  };
   app.post(
     '/api/rounds/:id/fork',
     { onRequest: forkAllowed, schema: { params: roundParams, body: forkBody } },
