@@ -1,4 +1,4 @@
-// The replay of a round still going (issue: ~190 ms of the event loop each, rebuilt on every request; 20 at once
+// The replay of a round still going (before: ~190 ms of the event loop each, rebuilt on every request; 20 at once
 // made a class minute 2.4 s late): its teams' minutes are read once per minute whatever the number of requests,
 // a team at a time with the event loop free in between, while what changes within a minute (a role handed over)
 // is never stale.
