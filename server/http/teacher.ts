@@ -110,7 +110,8 @@ export async function teacherRoutes(
     const replay = await buildReplay(app.store, round, room, (ids) =>
       cache.minutesOf(id, round.minute, () => roundMinutes(app.store, round, ids)),
     );
-    const rest = { ...replay, teams: replay.teams.map(({ columns: _c, chapters: _ch, ...t }) => t) };
+    // The version is of what may change within a minute: not the minutes, nor the references (fixed by the seed).
+    const rest = { ...replay, teams: replay.teams.map(({ columns: _c, chapters: _ch, baseline: _b, ...t }) => t) };
     return cache.body(`${id}@${round.minute}:${ReplayCache.version(rest)}`, () => ReplayCache.encode(replay));
   };
   /** A finished round the student played: their team's replay (every team's when the room's are shared). */

@@ -6,25 +6,17 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { io as ioClient, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { ask, connect, startClass } from './class-probe.ts';
 import { buildApp } from '../../server/app.ts';
 import { ManualClock } from '../../server/lib/clock.ts';
 import { startChild } from './spawn.ts';
 import { fmt, machine } from './stats.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const ask = (s: Socket, event: string, payload: unknown): Promise<any> => new Promise((r) => s.emit(event, payload, r));
 const onlyArg = process.argv.find((_a, i) => process.argv[i - 1] === '--only');
 const only = onlyArg ? new Set(onlyArg.split(',')) : null;
 const want = (name: string) => !only || only.has(name);
-
-export function connect(url: string): Promise<Socket> {
-  const s = ioClient(url, { transports: ['websocket'], forceNew: true, reconnection: false });
-  return new Promise((resolve, reject) => {
-    s.once('connect', () => resolve(s));
-    s.once('connect_error', reject);
-  });
-}
 
 const quantile = (xs: number[], q: number) => {
   if (xs.length === 0) return Number.NaN;
@@ -117,40 +109,6 @@ async function prepare(dbPath: string): Promise<Prepared> {
     finishedRound: wholeStarted.room.round.id,
     spamKey: spam.teacherKey,
     spamRound: spamStarted.room.round.id,
-  };
-}
-
-/** A class in its own room: a student's arrivals of the minutes, to see how late they come. */
-async function startClass(url: string) {
-  const res = await fetch(`${url}/api/rooms`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ teamCount: 4, minutes: 240, tempo: 1 }),
-  });
-  const { code, teacherKey } = await res.json();
-  const teacher = await connect(url);
-  await ask(teacher, 'teacher:join', { code, key: teacherKey });
-  const student = await connect(url);
-  await ask(student, 'student:join', { code, name: 'Class' });
-  const arrivals: number[] = [];
-  const delays: number[] = [];
-  student.on('minute', (m: { sentAt: number }) => {
-    arrivals.push(Date.now());
-    delays.push(Date.now() - m.sentAt);
-  });
-  await ask(teacher, 'teacher:clock', { action: 'start' });
-  return {
-    /** Worst lateness of a minute (interval beyond the tempo, plus delivery) since `from` (ms). */
-    worstSince(from: number): number {
-      let worst = 0;
-      for (let i = 1; i < arrivals.length; i++)
-        if (arrivals[i] >= from) worst = Math.max(worst, arrivals[i] - arrivals[i - 1] - 1000 + delays[i]);
-      return worst;
-    },
-    close: () => {
-      teacher.disconnect();
-      student.disconnect();
-    },
   };
 }
 
