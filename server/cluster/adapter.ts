@@ -86,7 +86,13 @@ export class RedisLink {
  * `link` hears when it goes and comes back.
  */
 export async function openRedis(url: string, link?: RedisLink, name = 'redis'): Promise<Redis> {
-  const r = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, commandTimeout: COMMAND_TIMEOUT_MS });
+  const r = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    // Tried again every second at most (ioredis's default waits up to 2 s): the rounds go on soon after Redis is back.
+    retryStrategy: (times: number) => Math.min(times * 50, 1000),
+  });
   let reason: string | undefined;
   let ready = false;
   r.on('error', (err: Error) => {

@@ -225,8 +225,10 @@ export class Cluster {
         this.redis as Redis & { opsroomHeartbeat(key: string, node: string, windowMs: number): Promise<string[]> }
       ).opsroomHeartbeat(`${PREFIX}:nodes`, this.node, this.leases.ttlMs)) ?? [],
     );
-    const departed = [...this.live].filter((n) => !live.has(n) && n !== this.node);
-    this.live = live;
+    // Right after Redis came back, the others' heartbeats are not in yet (Redis may have restarted empty): nobody left.
+    const departed =
+      this.clock.now() < this.quietUntil ? [] : [...this.live].filter((n) => !live.has(n) && n !== this.node);
+    this.live = this.clock.now() < this.quietUntil ? new Set([...this.live, ...live]) : live;
     if (departed.length === 0 || !this.manager) return;
     this.log.warn({ departed }, 'processes stopped answering: counting who is connected again');
     await Promise.all(this.manager.all().map((room) => this.recount(room)));

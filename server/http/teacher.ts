@@ -110,7 +110,8 @@ export async function teacherRoutes(
     const replay = await buildReplay(app.store, round, room, (ids) =>
       cache.minutesOf(id, round.minute, () => roundMinutes(app.store, round, ids)),
     );
-    const rest = { ...replay, teams: replay.teams.map(({ columns: _c, chapters: _ch, ...t }) => t) };
+    // The version is of what may change within a minute: not the minutes, nor the references (fixed by the seed).
+    const rest = { ...replay, teams: replay.teams.map(({ columns: _c, chapters: _ch, baseline: _b, ...t }) => t) };
     return cache.body(`${id}@${round.minute}:${ReplayCache.version(rest)}`, () => ReplayCache.encode(replay));
   };
   /** A finished round the student played: their team's replay (every team's when the room's are shared). */
@@ -228,9 +229,16 @@ export async function teacherRoutes(
   );
 
   // The key and the creation allowance are checked as the request arrives, before its body (up to 500 changes) is
-  // read and checked: a refused fork costs next to nothing.
-  const forkAllowed = async (req: FastifyRequest) =>
-    app.rooms.checkCreation({ address: addressKey(req.ip) }, await teacherOf(req));
+  // parsed and checked: a refused fork costs next to nothing. Its bytes are read to the end first (and dropped), so
+  // that the refusal reaches the client rather than a connection closed under the body it is still sending.
+  const forkAllowed = async (req: FastifyRequest) => {
+    try {
+      app.rooms.checkCreation({ address: addressKey(req.ip) }, await teacherOf(req));
+    } catch (e) {
+      for await (const _chunk of req.raw);
+      throw e;
+    }
+  };
   app.post(
     '/api/rounds/:id/fork',
     { onRequest: forkAllowed, schema: { params: roundParams, body: forkBody } },

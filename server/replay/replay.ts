@@ -16,30 +16,41 @@ import { getModel } from '../../shared/sim/registry.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { dealRoles } from '../../shared/classroom/roles.ts';
 import type { PlayerRecord, RoomRecord, RoundMemberRecord, RoundRecord, RoundTeamRecord } from '../db/records.ts';
-import type { RoomCursor, Store } from '../db/store.ts';
+import type { RoomCursor, Store, TeamStanding } from '../db/store.ts';
 import { roundBaseline } from '../rooms/baseline.ts';
 
-export async function historyRound(store: Store, row: RoundRecord): Promise<HistoryRound> {
-  const [results, teams] = await Promise.all([store.resultsOfRound(row.id), store.roundTeams(row.id)]);
-  const byTeam = new Map(results.map((r) => [r.teamId, r]));
+/** A round as the history lists it: its teams with their scores and goals met (`standing`: a team's, if scored). */
+function listedRound(
+  row: RoundRecord,
+  teams: readonly RoundTeamRecord[],
+  standing: (teamId: number) => Omit<TeamStanding, 'roundId' | 'teamId'> | undefined,
+): HistoryRound {
   const { roomId: _room, noise: _noise, ...round } = row;
   return {
     ...round,
     endedEarlyAt: endedEarlyAt(row),
     teams: teams.map((t) => {
-      const r = byTeam.get(t.teamId);
-      const goals = r?.goals ?? [];
+      const s = standing(t.teamId);
       return {
         teamId: t.teamId,
         idx: t.idx,
         name: t.name,
         whatIf: t.whatIf,
-        score: r?.score ?? null,
-        goalsMet: goals.filter((g) => g.met).length,
-        goals: goals.length,
+        score: s?.score ?? null,
+        goalsMet: s?.met ?? 0,
+        goals: s?.goals ?? 0,
       };
     }),
   };
+}
+
+export async function historyRound(store: Store, row: RoundRecord): Promise<HistoryRound> {
+  const [results, teams] = await Promise.all([store.resultsOfRound(row.id), store.roundTeams(row.id)]);
+  const byTeam = new Map(results.map((r) => [r.teamId, r]));
+  return listedRound(row, teams, (teamId) => {
+    const r = byTeam.get(teamId);
+    return r && { score: r.score, goals: r.goals.length, met: r.goals.filter((g) => g.met).length };
+  });
 }
 
 /** Every team's rank in the round, as every screen ranks (shared/classroom/rank.ts). */
@@ -100,25 +111,9 @@ export async function teacherHistory(
       code: room.code,
       purpose: room.config.purpose ?? DEFAULT_PURPOSE,
       createdAt: room.createdAt,
-      rounds: (byRoom.get(room.id) ?? []).map((row) => {
-        const { roomId: _room, noise: _noise, ...round } = row;
-        return {
-          ...round,
-          endedEarlyAt: endedEarlyAt(row),
-          teams: (teamsOf.get(row.id) ?? []).map((t) => {
-            const s = standingOf.get(`${row.id}:${t.teamId}`);
-            return {
-              teamId: t.teamId,
-              idx: t.idx,
-              name: t.name,
-              whatIf: t.whatIf,
-              score: s?.score ?? null,
-              goalsMet: s?.met ?? 0,
-              goals: s?.goals ?? 0,
-            };
-          }),
-        };
-      }),
+      rounds: (byRoom.get(room.id) ?? []).map((row) =>
+        listedRound(row, teamsOf.get(row.id) ?? [], (teamId) => standingOf.get(`${row.id}:${teamId}`)),
+      ),
     })),
     next: last && found.length > rooms.length ? `${last.createdAt}.${last.id}` : null,
   };

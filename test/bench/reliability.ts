@@ -1,4 +1,4 @@
-// `npx tsx test/bench/reliability.ts [--only spam,history,replays,forks,coach,acks]`: the attacks of the
+// `npx tsx test/bench/reliability.ts [--only spam,history,replays,rooms64,forks,coach,acks]`: the attacks of the
 // reliability review on one process (docs/security.md, "Reliability"), from outside — real HTTP and socket.io
 // clients against a server process with its default limits on a SQLite file — while a class of four teams plays
 // in another room at one simulated minute per second. For each: what the attacker got, and how late the class's
@@ -6,25 +6,17 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { io as ioClient, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { ask, connect, startClass } from './class-probe.ts';
 import { buildApp } from '../../server/app.ts';
 import { ManualClock } from '../../server/lib/clock.ts';
 import { startChild } from './spawn.ts';
 import { fmt, machine } from './stats.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const ask = (s: Socket, event: string, payload: unknown): Promise<any> => new Promise((r) => s.emit(event, payload, r));
 const onlyArg = process.argv.find((_a, i) => process.argv[i - 1] === '--only');
 const only = onlyArg ? new Set(onlyArg.split(',')) : null;
 const want = (name: string) => !only || only.has(name);
-
-export function connect(url: string): Promise<Socket> {
-  const s = ioClient(url, { transports: ['websocket'], forceNew: true, reconnection: false });
-  return new Promise((resolve, reject) => {
-    s.once('connect', () => resolve(s));
-    s.once('connect_error', reject);
-  });
-}
 
 const quantile = (xs: number[], q: number) => {
   if (xs.length === 0) return Number.NaN;
@@ -120,40 +112,6 @@ async function prepare(dbPath: string): Promise<Prepared> {
   };
 }
 
-/** A class in its own room: a student's arrivals of the minutes, to see how late they come. */
-async function startClass(url: string) {
-  const res = await fetch(`${url}/api/rooms`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ teamCount: 4, minutes: 240, tempo: 1 }),
-  });
-  const { code, teacherKey } = await res.json();
-  const teacher = await connect(url);
-  await ask(teacher, 'teacher:join', { code, key: teacherKey });
-  const student = await connect(url);
-  await ask(student, 'student:join', { code, name: 'Class' });
-  const arrivals: number[] = [];
-  const delays: number[] = [];
-  student.on('minute', (m: { sentAt: number }) => {
-    arrivals.push(Date.now());
-    delays.push(Date.now() - m.sentAt);
-  });
-  await ask(teacher, 'teacher:clock', { action: 'start' });
-  return {
-    /** Worst lateness of a minute (interval beyond the tempo, plus delivery) since `from` (ms). */
-    worstSince(from: number): number {
-      let worst = 0;
-      for (let i = 1; i < arrivals.length; i++)
-        if (arrivals[i] >= from) worst = Math.max(worst, arrivals[i] - arrivals[i - 1] - 1000 + delays[i]);
-      return worst;
-    },
-    close: () => {
-      teacher.disconnect();
-      student.disconnect();
-    },
-  };
-}
-
 function dbBytes(path: string): number {
   let n = 0;
   for (const f of [path, `${path}-wal`]) {
@@ -173,7 +131,9 @@ async function main() {
   const t0 = Date.now();
   const prepared = await prepare(dbPath);
   console.log(`prepared in ${fmt((Date.now() - t0) / 1000)} s`);
-  const server = startChild('./security-server.ts', [], { DATABASE_PATH: dbPath }, ['--expose-gc']);
+  const server = startChild('./security-server.ts', [], { DATABASE_PATH: dbPath, TRUST_PROXY: 'loopback' }, [
+    '--expose-gc',
+  ]);
   try {
     const { port } = await server.next((m) => 'port' in m);
     const url = `http://127.0.0.1:${port}`;
@@ -190,7 +150,7 @@ async function main() {
     const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
     if (want('spam')) {
-      // Item 1: one anonymous address starts, ends and opens rounds of a 30-team room as fast as it is answered.
+      // one anonymous address starts, ends and opens rounds of a 30-team room as fast as it is answered.
       const before = dbBytes(dbPath);
       const res = await fetch(`${url}/api/rooms`, {
         method: 'POST',
@@ -248,7 +208,7 @@ async function main() {
     }
 
     if (want('history')) {
-      // Item 1: the history route hammered: 200 requests as fast as they are answered.
+      // the history route hammered: 200 requests as fast as they are answered.
       const h = Date.now();
       const statuses: Record<number, number> = {};
       for (let i = 0; i < 200; i++) {
@@ -263,7 +223,7 @@ async function main() {
     }
 
     if (want('replays')) {
-      // Item 2: the replay of an unfinished 30-team, 240-minute round (paused at minute 230).
+      // the replay of an unfinished 30-team, 240-minute round (paused at minute 230).
       const path = `/api/rounds/${prepared.pausedRound}/replay`;
       const get = async () => {
         const r = await fetch(`${url}${path}`, { headers: { ...auth(prepared.key), 'accept-encoding': 'gzip' } });
@@ -295,8 +255,32 @@ async function main() {
       console.log(`- 100 replays in a minute: ${JSON.stringify(statuses)}; class worst ${cls.worstSince(d)} ms`);
     }
 
+    if (want('rooms64')) {
+      // 1,000 rooms of 30 teams asked from 1,000 addresses of one IPv6 /64.
+      const r = Date.now();
+      const statuses: Record<number, number> = {};
+      await Promise.all(
+        Array.from({ length: 1000 }, async (_, i) => {
+          const res = await fetch(`${url}/api/rooms`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'x-forwarded-for': `2001:db8:64:64::${(i + 1).toString(16)}`,
+            },
+            body: JSON.stringify({ teamCount: 30 }),
+          });
+          await res.arrayBuffer();
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        }),
+      );
+      await sleep(2000);
+      console.log(
+        `- 1,000 rooms of 30 teams from 1,000 addresses of one /64: ${JSON.stringify(statuses)} in ${Date.now() - r} ms; class worst ${cls.worstSince(r)} ms`,
+      );
+    }
+
     if (want('forks')) {
-      // Item 7: 1,000 forks with 350-change bodies after the allowance is spent.
+      // 1,000 forks with 350-change bodies after the allowance is spent.
       const changes = Array.from({ length: 350 }, (_, i) => ({ minute: 100 + (i % 100), key: 'servers', value: 8 }));
       const body = JSON.stringify({ teamId: 1, minute: 50, changes });
       const e = Date.now();
@@ -319,7 +303,7 @@ async function main() {
     }
 
     if (want('coach')) {
-      // Item 4: the coach of a team that sent every control every minute for 240 minutes.
+      // the coach of a team that sent every control every minute for 240 minutes.
       const before = await memory();
       const f = Date.now();
       const r = await fetch(`${url}/api/rounds/${prepared.spamRound}/coach`, { headers: auth(prepared.spamKey) });
@@ -331,7 +315,7 @@ async function main() {
       console.log(
         `- coach of 1,920 decisions: ${r.status} in ${ms} ms (${report.teams?.[0]?.tried ?? report.error?.code} plays, searched ${report.teams?.[0]?.searchedMs} ms); RSS ${fmt(before.rssMB)} → peak ${fmt(after.peakRssMB)} → ${fmt(later.rssMB)} MB; class worst ${cls.worstSince(f)} ms`,
       );
-      // Item 5: a whole class's coach (30 teams) asked by one teacher, then another teacher's one team.
+      // a whole class's coach (30 teams) asked by one teacher, then another teacher's one team.
       const g = Date.now();
       const whole = fetch(`${url}/api/rounds/${prepared.finishedRound}/coach`, { headers: auth(prepared.key) }).then(
         async (res) => ({ status: res.status, ms: Date.now() - g, body: await res.text() }),
@@ -347,7 +331,7 @@ async function main() {
     }
 
     if (want('acks')) {
-      // Item 14 (one process): 12 students of a room send a change at the same moment, 30 times.
+      // 12 students of a room send a change at the same moment, 30 times.
       const res = await fetch(`${url}/api/rooms`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -2,8 +2,14 @@
 // the real clock and a SQLite file, plus one bench-only route that reports memory — after a full
 // collection (--expose-gc) — and the peak RSS seen since the last report. Prints {"port":N}.
 import { buildApp } from '../../server/app.ts';
+import { parseTrustProxy } from '../../server/http/client-address.ts';
 
-const app = await buildApp({ databasePath: process.env.DATABASE_PATH!, webRoot: null });
+const app = await buildApp({
+  databasePath: process.env.DATABASE_PATH!,
+  webRoot: null,
+  // The reliability probe sends X-Forwarded-For to speak from many addresses of one IPv6 /64.
+  ...(process.env.TRUST_PROXY ? { trustProxy: parseTrustProxy(process.env.TRUST_PROXY) } : {}),
+});
 let peakRss = 0;
 setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50).unref();
 app.get('/__bench/memory', async () => {

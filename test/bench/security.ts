@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { io as ioClient, type Socket } from 'socket.io-client';
+import { ask, connect, startClass } from './class-probe.ts';
 import WebSocket from 'ws';
 import { buildApp } from '../../server/app.ts';
 import { ManualClock } from '../../server/lib/clock.ts';
@@ -16,15 +16,6 @@ import { startChild } from './spawn.ts';
 import { fmt, machine } from './stats.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const ask = (s: Socket, event: string, payload: unknown): Promise<any> => new Promise((r) => s.emit(event, payload, r));
-
-function connect(url: string): Promise<Socket> {
-  const s = ioClient(url, { transports: ['websocket'], forceNew: true, reconnection: false });
-  return new Promise((resolve, reject) => {
-    s.once('connect', () => resolve(s));
-    s.once('connect_error', reject);
-  });
-}
 
 /** Five finished rounds of 30 teams × 240 minutes, played on a manual clock into the file. */
 async function prepare(
@@ -59,41 +50,6 @@ async function prepare(
   }
   await app.close();
   return { key: key!, rounds };
-}
-
-/** A class in its own room: the intervals between its minutes, to see how late they come. */
-async function startClass(url: string) {
-  const res = await fetch(`${url}/api/rooms`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ teamCount: 4, minutes: 240, tempo: 1 }),
-  });
-  const { code, teacherKey } = await res.json();
-  const teacher = await connect(url);
-  await ask(teacher, 'teacher:join', { code, key: teacherKey });
-  const student = await connect(url);
-  await ask(student, 'student:join', { code, name: 'Class' });
-  const arrivals: number[] = [];
-  const delays: number[] = [];
-  student.on('minute', (m: { sentAt: number }) => {
-    arrivals.push(Date.now());
-    delays.push(Date.now() - m.sentAt);
-  });
-  await ask(teacher, 'teacher:clock', { action: 'start' });
-  return {
-    /** Worst lateness of a minute (interval beyond the tempo, plus delivery) since `from` (ms). */
-    worstSince(from: number): number {
-      let worst = 0;
-      for (let i = 1; i < arrivals.length; i++)
-        if (arrivals[i] >= from) worst = Math.max(worst, arrivals[i] - arrivals[i - 1] - 1000 + delays[i]);
-      return worst;
-    },
-    count: () => arrivals.length,
-    close: () => {
-      teacher.disconnect();
-      student.disconnect();
-    },
-  };
 }
 
 async function memory(url: string): Promise<{ heapUsedMB: number; rssMB: number; peakRssMB: number }> {

@@ -33,6 +33,8 @@ export interface Node {
   connect(): Promise<Client>;
   post(path: string, body: object): Promise<Response>;
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** The process has not exited. */
+  alive(): boolean;
 }
 
 export function testCluster(prefix: string) {
@@ -116,6 +118,7 @@ export function testCluster(prefix: string) {
             c.once('connect_error', reject);
           });
         },
+        alive: () => proc.exitCode === null && proc.signalCode === null,
         async kill(signal = 'SIGKILL') {
           // A graceful stop tells its sockets first: they stay connected until it closes them.
           if (signal === 'SIGKILL') for (const c of clients) c.disconnect();

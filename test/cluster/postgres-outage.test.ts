@@ -20,7 +20,6 @@ beforeAll(async () => {
   [a, b] = await Promise.all([cluster.start('a'), cluster.start('b')]);
 });
 
-const alive = (n: Node) => n.proc.exitCode === null && n.proc.signalCode === null;
 const get = async (n: Node, path: string) => {
   const r = await fetch(`${n.url}${path}`);
   return { status: r.status, body: await r.json() };
@@ -65,7 +64,7 @@ test('PostgreSQL restarted three times while minutes are committed: the owner li
     await services.postgres.up();
     busy = false;
     await load;
-    expect(alive(a) && alive(b)).toBe(true);
+    expect(a.alive() && b.alive()).toBe(true);
   }
   // The round goes on: the next minute is stored and reaches both processes' students.
   const before = students.map((s) => s.minutes.length);

@@ -21,7 +21,6 @@ beforeAll(async () => {
   [a, b] = await Promise.all([cluster.start('a'), cluster.start('b')]);
 });
 
-const alive = (n: Node) => n.proc.exitCode === null && n.proc.signalCode === null;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a Redis outage of 40 s: both processes live, the room waits with a clear word, then goes on where it was', async () => {
@@ -75,7 +74,7 @@ test('a Redis outage of 40 s: both processes live, the room waits with a clear w
   expect(feedSaid).toMatch(/UNAVAILABLE|closed/);
   // Longer than ioredis's 20 retries (about 10 s) and than the 30 s after which the processes used to exit.
   await sleep(40_000);
-  expect(alive(a) && alive(b)).toBe(true);
+  expect(a.alive() && b.alive()).toBe(true);
   expect(students[0].minutes.length).toBe(2);
   expect(teacherNotices.filter((n) => n.code === 'TICK_FAILED')).toEqual([]);
 

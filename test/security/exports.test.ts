@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_HTTP_LIMITS } from '../../server/http/rooms.ts';
-import { advance, connect, createRoom, ok, startServer, type TestServer } from '../server/helpers.ts';
+import { advance, connect, createRoom, ok, startServer, type TestServer, turnsUntil } from '../server/helpers.ts';
 
 const messages = (lang: string): Record<string, string> =>
   JSON.parse(readFileSync(`web/messages/${lang}.json`, 'utf8'));
@@ -143,25 +143,16 @@ test('building a large round gives the event loop a turn between teams', async (
   const server = await startServer();
   try {
     const { roundId, key } = await playRound(server, 30, 60);
-    let finished = false;
-    const res = server.app
-      .inject({
+    const { value: res, turns } = await turnsUntil(
+      server.app.inject({
         method: 'GET',
         url: `/api/rounds/${roundId}/export/minutes.csv`,
         headers: { authorization: `Bearer ${key}` },
-      })
-      .then((r) => {
-        finished = true;
-        return r;
-      });
-    let turns = 0;
-    while (!finished) {
-      await new Promise((r) => setImmediate(r));
-      turns++;
-    }
+      }),
+    );
     // Built in one go, the request would finish within a few turns: here at least one per team.
     expect(turns).toBeGreaterThanOrEqual(30);
-    expect((await res).body.trimEnd().split('\r\n')).toHaveLength(1 + 30 * 61);
+    expect(res.body.trimEnd().split('\r\n')).toHaveLength(1 + 30 * 61);
   } finally {
     await server.close();
   }

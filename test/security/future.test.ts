@@ -1,4 +1,4 @@
-// What a student receives carries nothing of the seed's future (issue: a student's join answer carried doing
+// What a student receives carries nothing of the seed's future (before: a student's join answer carried doing
 // nothing's and the calm hour's ledger for every minute of the round — 61 entries at minute 1 of 60 — which show
 // when and how hard each shock lands). Every number a student is sent during the round is searched for the
 // references of the minutes still to come; after the round, the whole series is theirs.
@@ -42,7 +42,7 @@ test('a student is sent nothing of the minutes to come: no reference of a later 
   received.push(first);
   await ok(teacher, 'teacher:clock', { action: 'start' });
   await advance(server, 1000);
-  // A reload at minute 1 (the issue's case), and one at minute 20.
+  // A reload at minute 1 (where the whole series used to be sent), and one at minute 20.
   const reload = async () => {
     const again = await connect(server);
     const r = await ok(again, 'student:join', { code, token: first.token });

@@ -1,4 +1,4 @@
-// Names a person could not tell apart are told apart (issue: "Ana", "Ana" + ZWJ, "Ana" + ZWNJ and "Аna" with a
+// Names a person could not tell apart are told apart (before: "Ana", "Ana" + ZWJ, "Ana" + ZWNJ and "Аna" with a
 // Cyrillic А sat in one team unsuffixed), and text that is not text is refused (a lone surrogate was stored as
 // invalid UTF-8, which PostgreSQL refuses).
 import { afterEach, expect, test } from 'vitest';

@@ -1,11 +1,11 @@
-// The replay of a round still going (issue: ~190 ms of the event loop each, rebuilt on every request; 20 at once
+// The replay of a round still going (before: ~190 ms of the event loop each, rebuilt on every request; 20 at once
 // made a class minute 2.4 s late): its teams' minutes are read once per minute whatever the number of requests,
 // a team at a time with the event loop free in between, while what changes within a minute (a role handed over)
 // is never stale.
 import { afterEach, expect, test, vi } from 'vitest';
 import { gunzipSync } from 'node:zlib';
 import { DEFAULT_HTTP_LIMITS } from '../../server/http/rooms.ts';
-import { advance, connect, createRoom, ok, startServer, type TestServer } from '../server/helpers.ts';
+import { advance, connect, createRoom, ok, startServer, type TestServer, turnsUntil } from '../server/helpers.ts';
 
 let server: TestServer;
 afterEach(async () => server?.close());
@@ -68,17 +68,8 @@ test('what changes within a minute is in the next replay: a role handed over, a 
 
 test('building the replay of a large round gives the event loop a turn between teams', async () => {
   const { roundId, key } = await pausedRound(30, 20);
-  let finished = false;
-  const res = replay(roundId, key).then((r) => {
-    finished = true;
-    return r;
-  });
-  let turns = 0;
-  while (!finished) {
-    await new Promise((r) => setImmediate(r));
-    turns++;
-  }
+  const { value, turns } = await turnsUntil(replay(roundId, key));
   // Read in one go, the request would finish within a few turns: here at least one per team.
   expect(turns).toBeGreaterThanOrEqual(30);
-  expect((await res).teams).toHaveLength(30);
+  expect(value.teams).toHaveLength(30);
 });

@@ -1,4 +1,4 @@
-// Rounds cannot be made without bound (issue: one anonymous address made 3,247 finished rounds in 40 s and a
+// Rounds cannot be made without bound (before: one anonymous address made 3,247 finished rounds in 40 s and a
 // history of 8.7 MB): rounds started per teacher and per address, rounds per room, the team-minutes a teacher's
 // rooms keep, and the teacher's history a page at a time behind a limit of its own.
 import { io as ioClient } from 'socket.io-client';

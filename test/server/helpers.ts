@@ -111,6 +111,20 @@ export function collect<E extends keyof ServerToClient>(c: Client, event: E): Pa
   return out;
 }
 
+/** `p`'s value, and how many turns of the event loop passed until it settled (work done in slices gives many). */
+export async function turnsUntil<T>(p: Promise<T>): Promise<{ value: T; turns: number }> {
+  let done = false;
+  const settled = p.finally(() => {
+    done = true;
+  });
+  let turns = 0;
+  while (!done) {
+    await new Promise((r) => setImmediate(r));
+    turns++;
+  }
+  return { value: await settled, turns };
+}
+
 /** Resolves when `cond` holds, polling on the event loop (no timers of the manual clock involved). */
 export async function until(cond: () => boolean, what = 'condition', ms = 5000): Promise<void> {
   const start = Date.now();
