@@ -15,8 +15,8 @@ const OWN = 14;
 const BASE_TPS = 400;
 
 /**
- * Scaling: order the servers an announced sale needs (its size × a normal day's traffic) seven minutes before it
- * starts — they boot five, a minute to spare, and every minute a rented server runs is billed — and give them
+ * Scaling: order the servers an announced sale needs (its size × a normal day's traffic) so that they serve a
+ * minute before it starts — they boot five, and every minute a rented server runs is billed — and give them
  * back as the sale's traffic falls away after its end (the announcement's schedule says when). Careless: orders a
  * big fleet at every announcement and keeps it.
  */
