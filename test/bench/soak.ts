@@ -18,7 +18,7 @@ export function slope(xs: number[], ys: number[]): number {
 }
 
 export async function runSoak(
-  opts = { minutes: 30, rooms: 25, teams: 5, perTeam: 4, roundMinutes: 15, sampleMs: 60_000 },
+  opts = { minutes: 30, rooms: 25, teams: 5, perTeam: 4, roundMinutes: 20, sampleMs: 60_000 },
 ) {
   const samples: { minute: number; heapUsedMB: number; rssMB: number }[] = [];
   const report = await runOne(
@@ -78,7 +78,7 @@ export function reportSoak(r: Awaited<ReturnType<typeof runSoak>>): string {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const minutes = Number(process.argv[process.argv.indexOf('--minutes') + 1]) || 30;
   console.log(`Opsroom soak — ${new Date().toISOString().slice(0, 10)} — ${machine()}`);
-  const r = await runSoak({ minutes, rooms: 25, teams: 5, perTeam: 4, roundMinutes: 15, sampleMs: 60_000 });
+  const r = await runSoak({ minutes, rooms: 25, teams: 5, perTeam: 4, roundMinutes: 20, sampleMs: 60_000 });
   console.log(reportSoak(r));
   process.exitCode = Math.abs(r.heapSlopeMBPerMin) < 0.5 && r.report.missed === 0 ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 // What the bench's Opsroom servers share: the per-address limits opened up (every load generator is one
-// loopback address), and the line that tells the bench where a server listens.
+// loopback address, every teacher of it too), and the line that tells the bench where a server listens.
 import type { Server } from 'node:http';
 import type { buildApp } from '../../../server/app.ts';
 
@@ -7,7 +7,17 @@ type AppOptions = Parameters<typeof buildApp>[0];
 
 export const OPEN_LIMITS = {
   httpLimits: { lookups: { max: 100_000, timeWindow: '1 minute' } },
-  roomLimits: { creations: { capacity: 100_000, refillPerSecond: 100_000 } },
+  roomLimits: {
+    creations: { capacity: 100_000, refillPerSecond: 100_000 },
+    // Every teacher of the load is on one address, and the soak's rooms turn over a round every 21 s.
+    rounds: {
+      starts: {
+        teacher: { capacity: 100_000, refillPerSecond: 100_000 },
+        address: { capacity: 100_000, refillPerSecond: 100_000 },
+      },
+      teacherMinutes: Number.MAX_SAFE_INTEGER,
+    },
+  },
   realtimeLimits: {
     join: { capacity: 100_000, refillPerSecond: 100_000 },
     seats: { capacity: 100_000, refillPerSecond: 100_000 },
