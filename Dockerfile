@@ -13,7 +13,6 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-COPY scripts ./scripts
 # Dependencies first (a layer kept while the lock file is unchanged); better-sqlite3 is the one with a native build.
 RUN npm ci --ignore-scripts && npm rebuild better-sqlite3
 COPY . .
@@ -42,7 +41,7 @@ COPY --from=build --chown=root:root /app/migrations ./migrations
 # The CSV exports' column names in each language, read at run time.
 COPY --from=build --chown=root:root /app/web/messages ./web/messages
 COPY --from=build --chown=root:root /app/project.inlang/settings.json ./project.inlang/settings.json
-COPY --from=build --chown=root:root /app/scripts/healthcheck.mjs ./scripts/healthcheck.mjs
+COPY --from=build --chown=root:root /app/scripts/healthcheck.mjs /app/scripts/backup.mjs ./scripts/
 # The code belongs to root and is read-only to the server; only /data is the node user's.
 USER node
 VOLUME ["/data"]

@@ -50,10 +50,20 @@ function open(transport: 'websocket' | 'polling', join: (p: Page) => Promise<any
   client.on('disconnect', () => page.disconnects++);
   pages.push(page);
   return new Promise((resolve, reject) => {
+    // A page that cannot hold a session through Caddy (a long-polling request sent to the other process) keeps
+    // failing to connect: said at once rather than at the test's timeout.
+    const errors: string[] = [];
+    client.on('connect_error', (e) => errors.push(e.message));
+    const timer = setTimeout(
+      () => page.joins.length || reject(new Error(`no join in 10 s through Caddy: ${errors.join('; ')}`)),
+      10_000,
+    );
     client.on('connect', () => {
       join(page).then((j) => {
         page.joins.push(j);
-        if (page.joins.length === 1) resolve(page);
+        if (page.joins.length > 1) return;
+        clearTimeout(timer);
+        resolve(page);
       }, reject);
     });
   });

@@ -2,7 +2,7 @@
 // read from the Dockerfile itself — put in a folder owned by root, node_modules pruned to the production
 // dependencies as its build stage prunes them, the server started with `node` as its CMD says, as a non-root user
 // (uid 1000, the image's `node`) with the image's ENV, the database in a folder only that user may write. It
-// answers its health checks (the script the HEALTHCHECK runs), and on SIGTERM pauses and stores its running round
+// answers its health checks (the script the HEALTHCHECK runs), makes an online backup, and on SIGTERM pauses and stores its running round
 // and exits 0.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
@@ -163,6 +163,26 @@ test('started with node as a non-root user: healthy, ready, and SIGTERM pauses a
     const header = (await csv.text()).split('\r\n')[0];
     expect(header).toContain('Minuto');
     expect(header).not.toMatch(/\bps_[a-z]+_/);
+
+    // An online backup while the round runs, with the script the image carries, as the image's user.
+    const backup = join(data, 'backups', 'opsroom-copy.db');
+    const backedUp = spawnSync(...asNode([process.execPath, 'scripts/backup.mjs', backup]), {
+      cwd: app,
+      env,
+      encoding: 'utf8',
+    });
+    expect(backedUp.stderr).toBe('');
+    expect(backedUp.stdout).toMatch(/→ .*opsroom-copy\.db \(1 rounds, checked\)/);
+    const copy = openSqlite(backup);
+    expect(await copy.roundById(roundId)).toMatchObject({ state: 'running' });
+    await copy.close();
+    const again = spawnSync(...asNode([process.execPath, 'scripts/backup.mjs', backup]), {
+      cwd: app,
+      env,
+      encoding: 'utf8',
+    });
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/exists already/);
 
     proc.kill('SIGTERM');
     expect(await exited).toBe(0);
