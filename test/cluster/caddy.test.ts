@@ -7,7 +7,7 @@ import { io as ioClient } from 'socket.io-client';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startCaddy, type CaddyService } from '../../server/cluster/services.ts';
 import type { ChangeRecord, RoomView, TeamMinute } from '../../shared/protocol/types.ts';
-import { collect, ok, sample, until, type Client } from '../server/helpers.ts';
+import { collect, createRoomAt, ok, sample, until, type Client } from '../server/helpers.ts';
 import { testCluster, type Node } from './nodes.ts';
 
 const MINUTES = 10;
@@ -75,20 +75,14 @@ async function studentsOn(node: Node): Promise<number> {
 }
 
 test('one address for the class; the owner killed mid-round; its pages back through Caddy on the other, nothing lost', async () => {
-  const created = await fetch(`${caddy.url}/api/rooms`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      simulator: 'payment-switch',
-      scenario: 'issuer-outage',
-      teamCount: 2,
-      minutes: MINUTES,
-      tempo: TEMPO_MS / 1000,
-      seed: 4242,
-    }),
+  const { code, teacherKey } = await createRoomAt(caddy.url, {
+    simulator: 'payment-switch',
+    scenario: 'issuer-outage',
+    teamCount: 2,
+    minutes: MINUTES,
+    tempo: TEMPO_MS / 1000,
+    seed: 4242,
   });
-  expect(created.status).toBe(201);
-  const { code, teacherKey } = await created.json();
   const held = await Promise.all(nodes.map(async (n) => (await n.rooms()).held.length));
   const owner = nodes[held.indexOf(1)];
   const other = nodes.find((n) => n !== owner)!;

@@ -24,7 +24,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openSqlite } from '../../server/db/open.ts';
 import { freePort } from '../../server/cluster/services.ts';
 import { compiledServer } from '../server/compiled.ts';
-import { ok, type Client } from '../server/helpers.ts';
+import { createRoomAt, ok, type Client } from '../server/helpers.ts';
 import { copiedFromBuild, envOf, execForm, root, stages } from './dockerfile.ts';
 
 const UID = 1000;
@@ -137,13 +137,7 @@ test('started with node as a non-root user: healthy, ready, and SIGTERM pauses a
     const page = await fetch(`${url}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<html');
-    const created = await fetch(`${url}/api/rooms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ teamCount: 1, tempo: 20, minutes: 30 }),
-    });
-    expect(created.status).toBe(201);
-    const { code, teacherKey } = await created.json();
+    const { code, teacherKey } = await createRoomAt(url, { teamCount: 1, tempo: 20, minutes: 30 });
     const connect = async () => {
       const c: Client = ioClient(url, { transports: ['websocket'], reconnection: false, forceNew: true });
       clients.push(c);
