@@ -106,6 +106,8 @@ function restart(i: number, old: Member, why: string | number | null): void {
 let stopping = false;
 const members: Member[] = [];
 let caddy: CaddyService | null = null;
+/** Caddy's process id now (it changes when Caddy is started again). */
+const caddyPid = () => caddy?.pid;
 
 async function stop(code: number): Promise<never> {
   if (stopping) process.exit(code);
@@ -142,19 +144,29 @@ for (let i = 0; i < 2; i++) {
   }
 }
 
-try {
-  caddy = await startCaddy(
-    members.map((m) => `127.0.0.1:${m.port}`),
-    base,
-  );
-} catch (e) {
-  process.stderr.write(`cluster: Caddy did not start: ${(e as Error).message}\n`);
-  await stop(1);
+/** Caddy in front of both members on PORT; started again if it stops by itself (the members go on meanwhile). */
+async function startProxy(): Promise<void> {
+  try {
+    const c = await startCaddy(
+      members.map((m) => `127.0.0.1:${m.port}`),
+      base,
+    );
+    caddy = c;
+    void c.exited.then((why) => {
+      if (stopping) return;
+      say(`Caddy (pid ${c.pid}) stopped (${why}); starting it again.`);
+      setTimeout(() => void startProxy().then(() => say(`Caddy is back (pid ${caddyPid()})`)), RESTART_DELAY_MS);
+    });
+  } catch (e) {
+    process.stderr.write(`cluster: Caddy did not start: ${(e as Error).message}\n`);
+    await stop(1);
+  }
 }
+await startProxy();
 
 say('');
 say('Opsroom cluster is ready: two processes, one set of rooms, Caddy in front.');
-say(`  Caddy      http://localhost:${base}  (pid ${caddy?.pid}; every address of this machine, port ${base})`);
+say(`  Caddy      http://localhost:${base}  (pid ${caddyPid()}; every address of this machine, port ${base})`);
 for (const m of members) say(`  ${m.name}  http://127.0.0.1:${m.port}  (pid ${m.proc.pid})`);
 say(`The teacher and the students all use http://localhost:${base} (or this machine's address, port ${base}).`);
 say('A process that stops by itself is started again; its pages reconnect through Caddy. Ctrl-C stops everything.');

@@ -386,6 +386,8 @@ export interface CaddyService {
   readonly port: number;
   readonly pid: number;
   readonly dir: string;
+  /** Resolves when Caddy exits, however (its exit code or signal). */
+  readonly exited: Promise<number | string | null>;
   stop(): Promise<void>;
 }
 
@@ -414,7 +416,21 @@ export async function startCaddy(upstreams: string[], port?: number): Promise<Ca
     };
     const args = ['run', '--adapter', 'caddyfile', '--config', projectPath('deploy', 'Caddyfile')];
     const proc = await launch(bin, args, null, dir, /serving initial configuration/, env);
-    return { url: `http://127.0.0.1:${p}`, port: p, pid: proc.pid, dir, stop: () => halt(proc, 'SIGTERM', dir) };
+    // Its folder holds nothing worth keeping once it has stopped, however it stopped.
+    const exited = new Promise<number | string | null>((r) =>
+      proc.once('exit', (code, signal) => {
+        rmSync(dir, { recursive: true, force: true });
+        r(code ?? signal);
+      }),
+    );
+    return {
+      url: `http://127.0.0.1:${p}`,
+      port: p,
+      pid: proc.pid,
+      dir,
+      exited,
+      stop: () => halt(proc, 'SIGTERM', dir),
+    };
   };
   try {
     return port === undefined ? await onFreePort(start) : await start(port);

@@ -1,6 +1,6 @@
 // `npm run cluster`'s launcher (dist/server/cli/cluster.js, compiled as the script runs it): Caddy serves both
 // members on one address, a member killed with SIGKILL is started again while the other goes on behind that same
-// address, and a SIGTERM — what npm passes on, the script exec'ing the
+// address, Caddy killed is started again, and a SIGTERM — what npm passes on, the script exec'ing the
 // launcher so that it is the one that gets it — stops the members, then PostgreSQL and Redis, and removes their data.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -72,11 +72,18 @@ test('one address through Caddy; a member that dies is started again; SIGTERM st
     expect((await fetch(`http://127.0.0.1:${port + 1}/api/health`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${port + 2}/api/health`)).status).toBe(200);
 
+    // Caddy killed: started again on the same address.
+    process.kill(caddy, 'SIGKILL');
+    await line(/Caddy \(pid \d+\) stopped \(SIGKILL\); starting it again/);
+    const caddyAgain = Number(/pid (\d+)/.exec(await line(/Caddy is back \(pid \d+\)/))![1]);
+    expect(caddyAgain).not.toBe(caddy);
+    expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+
     proc.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(lines.some((l) => /Stopped; the temporary data folder is removed/.test(l))).toBe(true);
     expect(alive(again)).toBe(false);
-    expect(alive(caddy)).toBe(false);
+    expect(alive(caddyAgain)).toBe(false);
     expect(existsSync(data)).toBe(false);
   } finally {
     if (proc.exitCode === null) proc.kill('SIGKILL');
