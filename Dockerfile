@@ -2,8 +2,8 @@
 # Opsroom's image: one Node.js process serving the web app, the API and the sockets (docs/deploy.md).
 #   docker build -t opsroom .
 #   docker run -d -p 3000:3000 -v opsroom-data:/data opsroom
-# Stage 1 installs everything and builds (npm ci runs `prepare`: the web app into build/, the server into dist/),
-# then drops the development tools: the native build of better-sqlite3 is kept, not rebuilt.
+# Stage 1 installs everything from the lock file and builds (the web app into build/, the server into dist/), then
+# drops the development tools: the native build of better-sqlite3 is kept, so the runtime needs no compiler.
 ARG NODE_VERSION=20.20
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
