@@ -1,19 +1,20 @@
 // `npm run cluster`: Opsroom's cluster mode on this machine — a PostgreSQL and a Redis from Debian's packages on
-// loopback (durable settings, data in a temporary folder removed at the end), and two Opsroom processes on two
-// ports (PORT and PORT+1, default 3000 and 3001) sharing them. Open the teacher page on one and let students join on
-// the other; stop one process (its pid is printed) and the other takes its rooms while it is started again.
+// loopback (durable settings, data in a temporary folder removed at the end), two Opsroom processes sharing them on
+// loopback ports PORT+1 and PORT+2, and Caddy in front of both on PORT (default 3000), as a school would run it:
+// the teacher and the students use that one address. Stop one process (its pid is printed) and its pages reconnect
+// through Caddy to the other, which takes its rooms while it is started again.
 // Ctrl-C, SIGTERM or SIGHUP stops everything — through npm too: the script execs this launcher, so npm's signal
 // reaches it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { startServices } from '../cluster/services.ts';
+import { startCaddy, startServices, type CaddyService } from '../cluster/services.ts';
 import { projectPath } from '../lib/paths.ts';
 
 const root = projectPath();
 const base = Number(process.env.PORT || 3000);
-if (!Number.isInteger(base) || base < 1 || base > 65534) {
+if (!Number.isInteger(base) || base < 1 || base > 65533) {
   process.stderr.write(
-    `cluster: PORT=${process.env.PORT}: must be a whole number from 1 to 65534 (the processes use PORT and PORT+1)\n`,
+    `cluster: PORT=${process.env.PORT}: must be a whole number from 1 to 65533 (Caddy uses PORT, the processes PORT+1 and PORT+2)\n`,
   );
   process.exit(2);
 }
@@ -46,10 +47,13 @@ const MAX_QUICK_FAILS = 5;
 
 function startMember(i: number, quickFails = 0): Member {
   const name = `opsroom-${i + 1}`;
-  const port = base + i;
+  const port = base + 1 + i;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
+    // Reached through Caddy only; Caddy's X-Forwarded-For names the student, for the per-address limits.
+    HOST: '127.0.0.1',
+    TRUST_PROXY: 'loopback',
     DATABASE_URL: databaseUrl,
     REDIS_URL: services.redis.url,
     LOG_FORMAT: 'pretty',
@@ -95,17 +99,20 @@ function restart(i: number, old: Member, why: string | number | null): void {
     if (stopping) return;
     const m = startMember(i, quick);
     members[i] = m;
-    m.ready.then(() => say(`${m.name} is back (pid ${m.proc.pid}): http://localhost:${m.port}`)).catch(() => undefined);
+    m.ready.then(() => say(`${m.name} is back (pid ${m.proc.pid}): http://127.0.0.1:${m.port}`)).catch(() => undefined);
   }, delay);
 }
 
 let stopping = false;
 const members: Member[] = [];
+let caddy: CaddyService | null = null;
+/** Caddy's process id now (it changes when Caddy is started again). */
+const caddyPid = () => caddy?.pid;
 
 async function stop(code: number): Promise<never> {
   if (stopping) process.exit(code);
   stopping = true;
-  say('Stopping both Opsroom processes, then PostgreSQL and Redis…');
+  say('Stopping both Opsroom processes, then Caddy, PostgreSQL and Redis…');
   await Promise.all(
     members.map(async (m) => {
       if (m.proc.exitCode !== null || m.proc.signalCode !== null) return;
@@ -116,6 +123,8 @@ async function stop(code: number): Promise<never> {
       clearTimeout(timer);
     }),
   );
+  // After the processes: their last words to the pages (the stop notice) go out through Caddy.
+  await caddy?.stop();
   await services.stop();
   say('Stopped; the temporary data folder is removed.');
   process.exit(code);
@@ -135,10 +144,29 @@ for (let i = 0; i < 2; i++) {
   }
 }
 
+/** Caddy in front of both members on PORT; started again if it stops by itself (the members go on meanwhile). */
+async function startProxy(): Promise<void> {
+  try {
+    const c = await startCaddy(
+      members.map((m) => `127.0.0.1:${m.port}`),
+      base,
+    );
+    caddy = c;
+    void c.exited.then((why) => {
+      if (stopping) return;
+      say(`Caddy (pid ${c.pid}) stopped (${why}); starting it again.`);
+      setTimeout(() => void startProxy().then(() => say(`Caddy is back (pid ${caddyPid()})`)), RESTART_DELAY_MS);
+    });
+  } catch (e) {
+    process.stderr.write(`cluster: Caddy did not start: ${(e as Error).message}\n`);
+    await stop(1);
+  }
+}
+await startProxy();
+
 say('');
-say('Opsroom cluster is ready: two processes, one set of rooms.');
-for (const m of members) say(`  ${m.name}  http://localhost:${m.port}  (pid ${m.proc.pid})`);
-say(
-  `Open the teacher page on http://localhost:${members[0].port} and let students join on http://localhost:${members[1].port}.`,
-);
-say('A process that stops by itself is started again. Ctrl-C stops everything.');
+say('Opsroom cluster is ready: two processes, one set of rooms, Caddy in front.');
+say(`  Caddy      http://localhost:${base}  (pid ${caddyPid()}; every address of this machine, port ${base})`);
+for (const m of members) say(`  ${m.name}  http://127.0.0.1:${m.port}  (pid ${m.proc.pid})`);
+say(`The teacher and the students all use http://localhost:${base} (or this machine's address, port ${base}).`);
+say('A process that stops by itself is started again; its pages reconnect through Caddy. Ctrl-C stops everything.');

@@ -1,6 +1,6 @@
-// Throwaway PostgreSQL and Redis on loopback, from Debian's packages (test/setup/ensure-services.sh installs
-// them): data in a temporary folder, a free port, stopped on exit. For the cluster tests and `npm run cluster`;
-// a real deployment points DATABASE_URL and REDIS_URL at its own servers.
+// Throwaway PostgreSQL and Redis on loopback, and Caddy in front of the processes, from Debian's packages
+// (test/setup/ensure-services.sh installs them): data in a temporary folder, a free port, stopped on exit. For the
+// cluster tests and `npm run cluster`; a real deployment points DATABASE_URL and REDIS_URL at its own servers.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   chownSync,
@@ -16,6 +16,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { projectPath } from '../lib/paths.ts';
 
 /** A service that can be taken down and brought back on the same port (tests of outages). */
 interface Restartable {
@@ -171,11 +172,17 @@ function launch(
   user: { name: string } | null,
   dir: string,
   ready: RegExp,
+  env: Record<string, string> = {},
 ): Promise<Launched> {
   const [cmd, argv] = command(bin, args, user);
   // Its own process group: a Ctrl-C in the terminal reaches whoever started it, which stops it in its turn
   // (`npm run cluster` stops the Opsroom processes before their database and Redis).
-  const proc = spawn(cmd, argv, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const proc = spawn(cmd, argv, {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const entry = { proc, dir };
   running.add(entry);
   proc.once('exit', () => running.delete(entry));
@@ -371,4 +378,64 @@ export async function startServices(
   const postgres = pgResult.value;
   const redis = redisResult.value;
   return { postgres, redis, stop: async () => void (await Promise.all([postgres.stop(), redis.stop()])) };
+}
+
+export interface CaddyService {
+  /** http://127.0.0.1:PORT — the one address of every Opsroom process behind it. */
+  readonly url: string;
+  readonly port: number;
+  readonly pid: number;
+  readonly dir: string;
+  /** Resolves when Caddy exits, however (its exit code or signal). */
+  readonly exited: Promise<number | string | null>;
+  stop(): Promise<void>;
+}
+
+function caddyBinary(): string {
+  const which = spawnSync('sh', ['-c', 'command -v caddy'], { encoding: 'utf8' });
+  if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
+  throw new Error('Caddy is not installed: run `sh test/setup/ensure-services.sh` (Debian package caddy)');
+}
+
+/**
+ * Caddy (Debian's package) in front of Opsroom processes on this machine, with deploy/Caddyfile — the file the
+ * compose template uses — filled in by its environment: plain HTTP on `port` (every interface; a free one when not
+ * given), `upstreams` as host:port, no admin endpoint. Its state goes to a temporary folder removed by `stop()`.
+ */
+export async function startCaddy(upstreams: string[], port?: number): Promise<CaddyService> {
+  const bin = caddyBinary();
+  const dir = makeDir('opsroom-caddy-', null);
+  const start = async (p: number): Promise<CaddyService> => {
+    const env = {
+      SITE_ADDRESS: `:${p}`,
+      OPSROOM_UPSTREAMS: upstreams.join(' '),
+      CADDY_ADMIN: 'off',
+      XDG_DATA_HOME: join(dir, 'data'),
+      XDG_CONFIG_HOME: join(dir, 'config'),
+      HOME: dir,
+    };
+    const args = ['run', '--adapter', 'caddyfile', '--config', projectPath('deploy', 'Caddyfile')];
+    const proc = await launch(bin, args, null, dir, /serving initial configuration/, env);
+    // Its folder holds nothing worth keeping once it has stopped, however it stopped.
+    const exited = new Promise<number | string | null>((r) =>
+      proc.once('exit', (code, signal) => {
+        rmSync(dir, { recursive: true, force: true });
+        r(code ?? signal);
+      }),
+    );
+    return {
+      url: `http://127.0.0.1:${p}`,
+      port: p,
+      pid: proc.pid,
+      dir,
+      exited,
+      stop: () => halt(proc, 'SIGTERM', dir),
+    };
+  };
+  try {
+    return port === undefined ? await onFreePort(start) : await start(port);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
 }

@@ -4,7 +4,7 @@ import { baselineRun, runRound } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import type { RoomView, TeamMinute } from '../../shared/protocol/types.ts';
 import { openSqlite } from '../../server/db/open.ts';
-import { collect, ok, request, until } from './helpers.ts';
+import { collect, createRoomAt, ok, request, until } from './helpers.ts';
 import { childServers } from './process.ts';
 
 const servers = childServers('crash');
@@ -15,19 +15,14 @@ test('a round killed with SIGKILL resumes at its last stored minute and plays on
   const SEED = 4242;
   // ── first life ──
   const a = await servers.start();
-  const res = await fetch(`${a.url}/api/rooms`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      simulator: 'payment-switch',
-      scenario: 'issuer-outage',
-      teamCount: 2,
-      minutes: MINUTES,
-      tempo: 2,
-      seed: SEED,
-    }),
+  const { code, teacherKey } = await createRoomAt(a.url, {
+    simulator: 'payment-switch',
+    scenario: 'issuer-outage',
+    teamCount: 2,
+    minutes: MINUTES,
+    tempo: 2,
+    seed: SEED,
   });
-  const { code, teacherKey } = await res.json();
   const teacher = await a.connect();
   await ok(teacher, 'teacher:join', { code, key: teacherKey });
   const students: { token: string; playerId: number; minutes: TeamMinute[] }[] = [];

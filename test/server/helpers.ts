@@ -149,6 +149,17 @@ export async function createRoom(
   return res.json();
 }
 
+/** A room created over HTTP on a server at `url` (a process of its own, or a proxy in front of some), as a page does. */
+export async function createRoomAt(url: string, body: object = {}): Promise<{ code: string; teacherKey: string }> {
+  const res = await fetch(`${url}/api/rooms`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`create room: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
 /** The plain WebSocket feed of a room, with every message it has sent so far (parsed). */
 export function openFeed(server: TestServer, code: string): Promise<{ ws: WebSocket; messages: any[] }> {
   const ws = new WebSocket(`${server.url.replace('http', 'ws')}/api/rooms/${code}/feed`);

@@ -11,7 +11,7 @@ import { io as ioClient } from 'socket.io-client';
 import type { ProtocolNotice, RoomView } from '../../shared/protocol/types.ts';
 import { openSqlite } from '../../server/db/open.ts';
 import { compiledServer } from './compiled.ts';
-import { collect, ok, type Client } from './helpers.ts';
+import { collect, createRoomAt, ok, type Client } from './helpers.ts';
 
 const main = compiledServer();
 const dir = mkdtempSync(join(tmpdir(), 'opsroom-main-'));
@@ -108,13 +108,7 @@ test('serves, pauses the running round on SIGTERM, tells every socket, closes th
     expect(await (await fetch(`${url}/api/health`)).json()).toMatchObject({ ok: true });
 
     // Tempo 20: no minute comes on its own during the test (the server runs on the real clock).
-    const created = await fetch(`${url}/api/rooms`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ teamCount: 1, tempo: 20, minutes: 30 }),
-    });
-    expect(created.status).toBe(201);
-    const { code, teacherKey } = await created.json();
+    const { code, teacherKey } = await createRoomAt(url, { teamCount: 1, tempo: 20, minutes: 30 });
     const connect = async (transports: ('websocket' | 'polling')[]) => {
       const c: Client = ioClient(url, { transports, reconnection: false, forceNew: true });
       clients.push(c);
