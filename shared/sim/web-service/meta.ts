@@ -1,6 +1,7 @@
 // The web service's description without its engine (for screens that only draw it).
 import type { SimMeta } from '../types.ts';
 import { controls, idle, indicators, ledger, roles, scenarios, statusOf, tableColumns } from './defs.ts';
+import { SETUPS } from './setups.ts';
 
 export const webServiceMeta = {
   id: 'web-service',
@@ -8,6 +9,8 @@ export const webServiceMeta = {
   roles,
   indicators,
   scenarios,
+  /** The setups in code a scenario may name as its timeline (setups.ts). */
+  timelines: Object.keys(SETUPS),
   ledger,
   defaultMinutes: 60,
   tableColumns,
