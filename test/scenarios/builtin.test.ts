@@ -14,6 +14,9 @@ import { parseScenarioFile } from '../../shared/scenarios/load.ts';
 import { withScenario } from '../../shared/scenarios/model.ts';
 import { runRound, scenarioDef } from '../../shared/sim/engine.ts';
 import { getMeta } from '../../shared/sim/meta.ts';
+import { RECIPES } from '../../shared/sim/payment-switch/recipes.ts';
+import { RECIPES as RETIRED_RECIPES } from '../../shared/sim/payment-switch/shift.ts';
+import { SETUPS } from '../../shared/sim/web-service/setups.ts';
 import { models } from '../../shared/sim/registry.ts';
 import type { SimModel, SimulatorId } from '../../shared/sim/types.ts';
 
@@ -86,6 +89,19 @@ describe('the converter, on the built-ins still in code', () => {
     expect(rest).toEqual(scenarioDef(models[sim], id));
     expect(runs(fromFile, id)).toEqual(runs(models[sim], id));
   });
+});
+
+test('the timelines a scenario may name are the ones the models have in code', () => {
+  const ps = [
+    'free',
+    'sale-surge',
+    'fraud-wave',
+    'issuer-outage',
+    ...Object.keys(RETIRED_RECIPES),
+    ...Object.keys(RECIPES),
+  ];
+  expect([...(getMeta('payment-switch').timelines ?? [])].sort()).toEqual(ps.sort());
+  expect([...(getMeta('web-service').timelines ?? [])].sort()).toEqual(Object.keys(SETUPS).sort());
 });
 
 test('the published JSON Schema is the schema in code', () => {

@@ -1,7 +1,7 @@
 // The web service's description without its engine (for screens that only draw it).
 import type { SimMeta } from '../types.ts';
 import { controls, idle, indicators, ledger, roles, scenarios, statusOf, tableColumns } from './defs.ts';
-import { SETUPS } from './setups.ts';
+import { TIMELINES } from './scenarios.ts';
 
 export const webServiceMeta = {
   id: 'web-service',
@@ -9,8 +9,7 @@ export const webServiceMeta = {
   roles,
   indicators,
   scenarios,
-  /** The setups in code a scenario may name as its timeline (setups.ts). */
-  timelines: Object.keys(SETUPS),
+  timelines: TIMELINES,
   ledger,
   defaultMinutes: 60,
   tableColumns,

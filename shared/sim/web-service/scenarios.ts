@@ -33,3 +33,17 @@ export const scenarios: readonly ScenarioDef[] = builtInList(
   BUILT_IN_FILES['web-service'],
   IN_CODE,
 );
+
+/**
+ * The setups in code (setups.ts) a scenario may name as its timeline. Listed by name, so that the desk does not load
+ * the code that draws them; a test keeps the list and the code alike.
+ */
+export const TIMELINES: readonly string[] = [
+  'free',
+  'product-launch',
+  'bad-deploy',
+  'traffic-surge',
+  'cache-flush',
+  'launch-day',
+  'failover',
+];
