@@ -1,9 +1,25 @@
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { sveltekit } from '@sveltejs/kit/vite';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { oneLanguage } from './web/lib/i18n/one-language.ts';
 
 const LOCALES = ['en', 'id', 'hu', 'it', 'nl', 'ne'] as const;
+
+/**
+ * The built-in scenario files as the browser gets them: without their words, which the pages take from the app's
+ * translations in every language (the desk's JavaScript budget); the files on disk, and the server, keep them.
+ */
+function builtInScenariosWithoutWords(): Plugin {
+  return {
+    name: 'opsroom:built-in-scenarios',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/\/shared\/scenarios\/builtin\/[^/]+\/[^/]+\.json$/.test(id)) return null;
+      const { briefs: _words, ...file } = JSON.parse(code);
+      return { code: JSON.stringify(file), map: null };
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
@@ -25,6 +41,7 @@ export default defineConfig({
         './web/routes/join/[code]/+page.svelte',
       ],
     }),
+    builtInScenariosWithoutWords(),
     sveltekit(),
   ],
   server: {

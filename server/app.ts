@@ -24,6 +24,7 @@ import { clientErrorHandler, errorHandler, sendError } from './http/errors.ts';
 import { BARE_HEADERS, helmetOptions } from './http/headers.ts';
 import { originCheck } from './http/origins.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, roomRoutes } from './http/rooms.ts';
+import { scenarioRoutes } from './http/scenarios.ts';
 import { teacherRoutes } from './http/teacher.ts';
 import { type Clock, realClock } from './lib/clock.ts';
 import type { BucketConfig } from './lib/limiter.ts';
@@ -227,6 +228,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyWebsocket, { options: { server: upgrades as never, maxPayload: 4096 } });
   const httpLimits = { ...DEFAULT_HTTP_LIMITS, ...opts.httpLimits };
   await app.register(roomRoutes, { limits: httpLimits });
+  await app.register(scenarioRoutes, { limits: httpLimits });
   const replayCache = new ReplayCache();
   app.decorate('replayCache', replayCache);
   app.decorate('exports', new Exports(store, { ...DEFAULT_EXPORT_LIMITS, ...opts.exportLimits }));

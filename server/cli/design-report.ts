@@ -15,14 +15,17 @@ import {
 import { createRound, stepRound } from '../../shared/sim/engine.ts';
 import { PLAYS as PS_PLAYS } from '../../shared/sim/payment-switch/plays.ts';
 import { getModel, models } from '../../shared/sim/registry.ts';
-import type { SimModel, SimulatorId } from '../../shared/sim/types.ts';
+import type { ScenarioDef, SimModel, SimulatorId } from '../../shared/sim/types.ts';
+import { withScenario } from '../../shared/scenarios/model.ts';
 import * as wsPlays from '../../shared/sim/web-service/plays.ts';
-import { parseArgs as parseSimArgs } from './sim-cli.ts';
+import { parseArgs as parseSimArgs, scenarioFromFile, UsageError } from './sim-cli.ts';
 import { formatControlValue } from '../../shared/sim/controls.ts';
 
 export const USAGE = `usage: npm run design-report -- [--scenario ID]... [--model payment-switch|web-service] [--quick]
                               [--budget N] [--seeds N] [--once] [--workers N] [--json FILE]
+                              [--scenario-file FILE]
   --scenario ID   only these scenarios (default: every scenario with goals of both simulators that new rooms offer)
+  --scenario-file F  the report of a scenario file (docs/scenarios.md) instead, checked first
   --quick         a small search (budget 150, seeds 1–10) for iterating on a design
   --budget N      plays run by each search (fixed, two-time, adaptive; each role's set-once N/8); default 1000.
                   Every search runs at N and again at 2N (the figures of record); the payment switch's seed
@@ -37,6 +40,8 @@ export const USAGE = `usage: npm run design-report -- [--scenario ID]... [--mode
 interface Task {
   model: SimulatorId;
   scenario: string;
+  /** A scenario file's definition (the worker plays it on the model). */
+  def?: ScenarioDef;
   options: ReportOptions;
 }
 
@@ -170,12 +175,14 @@ export function writeDoc(file: string, body: string): void {
 
 function runTask(t: Task): { report: ScenarioReport; seconds: number } {
   const t0 = process.hrtime.bigint();
-  const report = scenarioReport(getModel(t.model), t.scenario, t.options);
+  const model = t.def ? withScenario(getModel(t.model), t.def) : getModel(t.model);
+  const report = scenarioReport(model, t.scenario, t.options);
   return { report, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
 }
 
 const OPTIONS = {
   scenario: { type: 'string', multiple: true },
+  'scenario-file': { type: 'string' },
   model: { type: 'string' },
   quick: { type: 'boolean' },
   once: { type: 'boolean' },
@@ -221,7 +228,21 @@ async function main(): Promise<void> {
   }
   const seeds = Array.from({ length: nSeeds }, (_, i) => i + 1);
   const tasks: Task[] = [];
-  for (const model of Object.values(models)) {
+  const file = values['scenario-file'];
+  if (file !== undefined) {
+    try {
+      const { model, def, warnings } = scenarioFromFile(file, values.model ? { model: values.model } : {});
+      if (values.scenario) throw new UsageError('--scenario-file: leave out --scenario');
+      for (const w of warnings) console.error(`warning: ${w}`);
+      tasks.push({ model: model.id, scenario: def.id, def, options: { seeds, budget, convergence: !values.once } });
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      console.error(`error: ${e.message}`);
+      process.exitCode = 2;
+      return;
+    }
+  }
+  for (const model of file !== undefined ? [] : Object.values(models)) {
     if (values.model && values.model !== model.id) continue;
     for (const s of model.scenarios) {
       if (s.goals.length === 0) continue;

@@ -1,6 +1,11 @@
 // `npm run sim`: plays one round headless and prints it as JSON lines or a table.
 // Kept apart from main() so tests run it in-process.
+import { readFileSync, statSync } from 'node:fs';
 import { parseArgs as parseArgv } from 'node:util';
+import { acceptScenario, type Checked } from '../../shared/scenarios/check.ts';
+import { LIMITS } from '../../shared/scenarios/format.ts';
+import { ScenarioFileError } from '../../shared/scenarios/load.ts';
+import { withScenario } from '../../shared/scenarios/model.ts';
 import { ControlError, ControlErrorCode, formatControlValue } from '../../shared/sim/controls.ts';
 import { baselineRun, indicatorDef, ScenarioError, scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel, isSimulatorId, simulatorIds } from '../../shared/sim/registry.ts';
@@ -20,6 +25,9 @@ import { formatClock, formatDisplay } from '../../shared/format.ts';
 export const USAGE = `usage: npm run sim -- --model payment-switch|web-service --scenario ID [--seed N] [--minutes M]
                     [--noise on|off] [--set key=value[@minute]]... [--on TRIGGER key=value...]...
                     [--each TRIGGER key=value...]... [--format jsonl|table]
+       npm run sim -- --scenario-file FILE [the same options but --model and --scenario]
+  --scenario-file F     plays a scenario file (docs/scenarios.md), checked first: an error refuses it, its
+                        warnings go to stderr
   --set key=value       applies from minute 0 (before the opening screen); key=value@m from minute m
                         booleans as on/off, the retry policy as immediate/backoff, buttons as press
   --on TRIGGER k=v...   reacts to what the desk shows: when TRIGGER first shows in minute m, the
@@ -38,6 +46,8 @@ export class UsageError extends Error {
 
 export interface CliOptions {
   model: SimModel;
+  /** The scenario file's findings of meaning (warnings only: an error refuses the file). */
+  warnings: string[];
   scenario: string;
   seed: number;
   minutes: number;
@@ -57,6 +67,7 @@ function intFlag(name: string, text: string | undefined, min: number, max: numbe
 const OPTIONS = {
   model: { type: 'string' },
   scenario: { type: 'string' },
+  'scenario-file': { type: 'string' },
   seed: { type: 'string' },
   minutes: { type: 'string' },
   noise: { type: 'string' },
@@ -80,6 +91,29 @@ function tokenize(argv: readonly string[]) {
   }
 }
 
+/** A scenario file for `--scenario-file`: checked (an error is a usage error), and the model that plays it. */
+export function scenarioFromFile(
+  path: string,
+  values: { model?: string; scenario?: string } = {},
+): { model: SimModel; def: ScenarioDef; warnings: string[] } {
+  if (values.model !== undefined || values.scenario !== undefined)
+    throw new UsageError(
+      '--scenario-file: the file names its simulator and scenario (leave out --model and --scenario)',
+    );
+  let checked: Checked;
+  try {
+    if (statSync(path).size > LIMITS.bytes)
+      throw new ScenarioFileError([{ path: '', message: `the file is over ${LIMITS.bytes} bytes` }]);
+    checked = acceptScenario(readFileSync(path, 'utf8'));
+  } catch (e) {
+    if (e instanceof ScenarioFileError) throw new UsageError(`--scenario-file ${path}: ${e.message}`);
+    if ((e as NodeJS.ErrnoException).code) throw new UsageError(`--scenario-file ${path}: ${(e as Error).message}`);
+    throw e;
+  }
+  const warnings = checked.findings.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message));
+  return { model: withScenario(getModel(checked.file.simulator), checked.def), def: checked.def, warnings };
+}
+
 export function parseArgs(argv: readonly string[]): CliOptions {
   const { values, tokens } = tokenize(argv);
   const seen = new Set<string>();
@@ -88,11 +122,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     if (seen.has(t.name)) throw new UsageError(`--${t.name} given twice`);
     seen.add(t.name);
   }
-  const modelId = values.model;
+  const fromFile = values['scenario-file'] !== undefined ? scenarioFromFile(values['scenario-file'], values) : null;
+  const modelId = fromFile?.model.id ?? values.model;
   if (!isSimulatorId(modelId))
     throw new UsageError(`--model: expected one of ${simulatorIds.join(', ')}, got ${JSON.stringify(modelId ?? '')}`);
-  const model = getModel(modelId);
-  const scenario = values.scenario;
+  const model = fromFile?.model ?? getModel(modelId);
+  const scenario = fromFile?.def.id ?? values.scenario;
   if (scenario === undefined)
     throw new UsageError(`--scenario is required: one of ${model.scenarios.map((s) => s.id).join(', ')}`);
   let def: ScenarioDef;
@@ -150,7 +185,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   for (const r of rules)
     if (r.changes.length === 0)
       throw new UsageError(`${flagOf(r)} ${formatTrigger(r.on, r.delay)}: give at least one key=value after it`);
-  return { model, scenario, seed, minutes, noise: noiseText === 'on', changes, rules, format };
+  const warnings = fromFile?.warnings ?? [];
+  return { model, warnings, scenario, seed, minutes, noise: noiseText === 'on', changes, rules, format };
 }
 
 function asUsage<T>(what: string, f: () => T): T {
@@ -256,6 +292,7 @@ export function runCli(argv: readonly string[]): { stdout: string; stderr: strin
     throw e;
   }
   const play: Play = { timed: opts.changes, rules: opts.rules };
+  const stderr = opts.warnings.map((w) => `warning: ${w}\n`).join('');
   let snapshots: Snapshot[];
   try {
     snapshots = runPlay(opts.model, opts, play).snapshots;
@@ -276,6 +313,6 @@ export function runCli(argv: readonly string[]): { stdout: string; stderr: strin
     saving: saving(totals.ledger, totals.nothing, totals.calm, scoreRuleOf(def)),
   };
   if (opts.format === 'table')
-    return { stdout: `${table(opts.model, opts.scenario, snapshots, result, ledger)}\n`, stderr: '', code: 0 };
-  return { stdout: `${[...snapshots.map(jsonLine), resultLine(result, ledger)].join('\n')}\n`, stderr: '', code: 0 };
+    return { stdout: `${table(opts.model, opts.scenario, snapshots, result, ledger)}\n`, stderr, code: 0 };
+  return { stdout: `${[...snapshots.map(jsonLine), resultLine(result, ledger)].join('\n')}\n`, stderr, code: 0 };
 }

@@ -58,19 +58,27 @@ function withControlEvents(snapshot: Snapshot, changes: readonly ControlChange[]
 
 /** Minute 0 of a round: the scenario's controls, then `changes`, then the opening screen. */
 export function createRound<S extends SimStateBase>(model: SimModel<S>, opts: CreateOptions): S {
-  scenarioDef(model, opts.scenario);
+  const def = scenarioDef(model, opts.scenario);
   if (!Number.isInteger(opts.seed) || opts.seed < 0 || opts.seed > 0xffffffff) {
     throw new RangeError(`seed must be an integer in 0–4294967295, got ${opts.seed}`);
   }
   const changes = (opts.changes ?? []).map((c) => validateChange(model, c));
   // What the story takes away from the opening is on the opening screen of a round without changes.
   if (changes.length > 0) {
-    const opening = model.create({ ...opts, changes: [] }).snapshot;
+    const opening = model.create({ ...opts, def, changes: [] }).snapshot;
     if (opening.unavailable) for (const c of changes) checkAvailable(opening, c.key);
   }
-  const state = model.create({ ...opts, changes });
+  const state = model.create({ ...opts, def, changes });
   withControlEvents(state.snapshot, changes);
+  withMessages(state.snapshot, def);
   return state;
+}
+
+/** The scenario's messages of the snapshot's minute, as events (the text is the scenario's, by index). */
+function withMessages(snapshot: Snapshot, def: ScenarioDef): void {
+  def.messages?.forEach((msg, index) => {
+    if (msg.minute === snapshot.minute) snapshot.events.push({ kind: 'scenario-message', index, text: msg.text.en });
+  });
 }
 
 /** The next minute, with `changes` applied at its start. Throws ControlError on any bad change. */
@@ -85,6 +93,8 @@ export function stepRound<S extends SimStateBase>(
   }
   const next = model.step(state, changes);
   withControlEvents(next.snapshot, changes);
+  const def = model.scenarios.find((s) => s.id === state.scenario);
+  if (def?.messages) withMessages(next.snapshot, def);
   return next;
 }
 

@@ -105,6 +105,31 @@ export interface ScenarioDef {
    * it; a reworked version lives under a new id.
    */
   retired?: boolean;
+  /**
+   * The shocks, drawn from the round's seed in create, from the model's shock library (`shocks.ts` of the
+   * payment switch, `episodes.ts` of the web service): `setting` is what the day adds to the model (the payment
+   * switch's shift terms; the web service's clock, boot time and error budget), `episodes` the list drawn in
+   * order. Without it the model's timeline of the scenario's id (or of `timeline`) applies.
+   */
+  shocks?: ScenarioShocks;
+  /** The model's named timeline this scenario plays when it is not the one of its own id (a duplicated built-in). */
+  timeline?: string;
+  /** Messages the desk is shown at given minutes (an event `scenario-message` with the message's index). */
+  messages?: readonly ScenarioMessage[];
+  /** The model's roles in this scenario's deal order, with what each sees in split view (controls stay the model's). */
+  roles?: readonly RoleDef[];
+}
+
+/** A scenario's shocks from its model's library (checked by `shared/scenarios`; each model reads its own kinds). */
+export interface ScenarioShocks {
+  setting: Readonly<Record<string, number | boolean>>;
+  episodes: readonly object[];
+}
+
+/** A message to the team at a minute: English text, other languages optional (falling back to English). */
+export interface ScenarioMessage {
+  minute: number;
+  text: Readonly<Record<string, string>> & { readonly en: string };
 }
 
 export interface SimEvent {
@@ -154,6 +179,8 @@ export interface CreateOptions {
   noise: boolean;
   /** Changes applied before the opening screen (after the scenario's own controls). */
   changes?: readonly ControlChange[];
+  /** The scenario's definition (the engine resolves `scenario` to it; a model reads its shocks and controls here). */
+  def?: ScenarioDef;
 }
 
 /** Fields every simulation state has. A state is plain JSON data and is never mutated. */
@@ -167,6 +194,8 @@ export interface SimStateBase {
   rng: Rng;
   controls: Record<string, ControlValue>;
   snapshot: Snapshot;
+  /** The model's named timeline the round plays, when it is not the one of `scenario` (an authored scenario). */
+  timeline?: string;
 }
 
 export interface SimModel<S extends SimStateBase = SimStateBase> {
@@ -176,6 +205,8 @@ export interface SimModel<S extends SimStateBase = SimStateBase> {
   roles: readonly RoleDef[];
   indicators: readonly IndicatorDef[];
   scenarios: readonly ScenarioDef[];
+  /** The model's named timelines (shocks in code) a scenario may play with `timeline` (docs/scenarios.md). */
+  timelines?: readonly string[];
   /** The team's ledger (its lines are indicators of `indicators`). */
   ledger: LedgerDef;
   defaultMinutes: number;

@@ -1,7 +1,7 @@
 // The payment switch's description without its engine (for screens that only draw it).
 import type { SimMeta } from '../types.ts';
 import { CONTROLS, INDICATORS, LEDGER, ROLES, statusOf, TABLE_COLUMNS } from './defs.ts';
-import { SCENARIOS } from './scenarios.ts';
+import { SCENARIOS, TIMELINES } from './scenarios.ts';
 
 export const paymentSwitchMeta = {
   id: 'payment-switch',
@@ -9,6 +9,7 @@ export const paymentSwitchMeta = {
   roles: ROLES,
   indicators: INDICATORS,
   scenarios: SCENARIOS,
+  timelines: TIMELINES,
   ledger: LEDGER,
   defaultMinutes: 60,
   tableColumns: TABLE_COLUMNS,

@@ -21,7 +21,15 @@ import { simulateMinute, type MinuteFlows } from './flows.ts';
 import { emptyRetries } from './retries.ts';
 import { conditions, scenarioEvents, SCENARIOS, type Conditions } from './scenarios.ts';
 import { adaptWave, drawPlan, shiftConditions, shiftEvents, type ShiftPlan } from './shift.ts';
-import { adaptShockWave, drawShocks, serverRate, shockConditions, shockEvents, type Shocks } from './shocks.ts';
+import {
+  adaptShockWave,
+  drawShocks,
+  recipeOf,
+  serverRate,
+  shockConditions,
+  shockEvents,
+  type Shocks,
+} from './shocks.ts';
 import { RECIPES } from './recipes.ts';
 
 export interface PaymentSwitchState extends SimStateBase {
@@ -188,16 +196,19 @@ function buildSnapshot(
 
 /** What the round's scenario imposes this minute: the seed's timelines or the drawn shocks. */
 function roundConditions(
-  s: Pick<PaymentSwitchState, 'scenario' | 'plan' | 'shocks'>,
+  s: Pick<PaymentSwitchState, 'scenario' | 'timeline' | 'plan' | 'shocks'>,
   minute: number,
 ): Conditions & { waveShare: number; bots?: number; genuineMean?: number; basket?: number } {
   if (s.shocks) return shockConditions(s.shocks, minute);
-  return s.plan ? shiftConditions(s.plan, minute) : { ...conditions(s.scenario, minute), waveShare: 0 };
+  return s.plan ? shiftConditions(s.plan, minute) : { ...conditions(s.timeline ?? s.scenario, minute), waveShare: 0 };
 }
 
-function roundEvents(s: Pick<PaymentSwitchState, 'scenario' | 'plan' | 'shocks'>, minute: number): SimEvent[] {
+function roundEvents(
+  s: Pick<PaymentSwitchState, 'scenario' | 'timeline' | 'plan' | 'shocks'>,
+  minute: number,
+): SimEvent[] {
   if (s.shocks) return shockEvents(s.shocks, minute);
-  return s.plan ? (shiftEvents(s.plan, minute) as SimEvent[]) : scenarioEvents(s.scenario, minute);
+  return s.plan ? (shiftEvents(s.plan, minute) as SimEvent[]) : scenarioEvents(s.timeline ?? s.scenario, minute);
 }
 
 function minuteInputs(
@@ -240,8 +251,10 @@ function minuteInputs(
 }
 
 export function createState(opts: CreateOptions): PaymentSwitchState {
-  const scenario = SCENARIOS.find((s) => s.id === opts.scenario);
+  const scenario = opts.def ?? SCENARIOS.find((s) => s.id === opts.scenario);
   if (!scenario) throw new RangeError(`unknown payment-switch scenario "${opts.scenario}"`);
+  // The named timeline (the seed's levels, the retired shifts) of a scenario without shocks of its own.
+  const timeline = scenario.timeline ?? opts.scenario;
   const controls: Record<string, ControlValue> = {};
   for (const c of CONTROLS) if (c.kind !== 'action') controls[c.key] = c.default;
   Object.assign(controls, scenario.controls);
@@ -254,10 +267,10 @@ export function createState(opts: CreateOptions): PaymentSwitchState {
   }
   // A full shift draws its shocks first (noise off: their means); the seed's levels draw nothing here.
   const rng = rngFromSeed(opts.seed);
-  const plan = drawPlan(opts.scenario, rng, opts.noise);
-  const recipe = RECIPES[opts.scenario];
+  const plan = scenario.shocks ? undefined : drawPlan(timeline, rng, opts.noise);
+  const recipe = scenario.shocks ? recipeOf(scenario.shocks) : RECIPES[timeline];
   const shocks = recipe ? drawShocks(recipe, rng, opts.noise) : undefined;
-  const drawn = { scenario: opts.scenario, plan, shocks };
+  const drawn = { scenario: opts.scenario, timeline, plan, shocks };
   const cond = roundConditions(drawn, 0);
   const surge = cond.surgeTarget;
   // The opening screen shows expected flows: no draws, nothing scheduled, nothing accumulated.
@@ -295,6 +308,7 @@ export function createState(opts: CreateOptions): PaymentSwitchState {
       shocks,
     ),
   };
+  if (timeline !== opts.scenario) state.timeline = timeline;
   if (plan) state.plan = plan;
   if (shocks) {
     state.shocks = shocks;

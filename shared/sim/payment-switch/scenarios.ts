@@ -1,44 +1,12 @@
-// The crisis scenarios (spec "Crisis scenarios"): their goals, starting controls and timelines.
-// Goal numbers are the seed's.
+// The crisis scenarios (spec "Crisis scenarios"): the list, and the seed's levels' timelines. Their goals and
+// starting controls are in their files (the seed's goal numbers).
+import { BUILT_IN_FILES } from '../../scenarios/builtin/index.ts';
+import { builtInList } from '../../scenarios/def.ts';
 import type { ScenarioDef, SimEvent } from '../types.ts';
 import { BASE_FRAUD_SHARE, ISSUER_MEAN_S } from './constants.ts';
 
-export const SCENARIOS: readonly ScenarioDef[] = [
-  { id: 'free', kind: 'free', goals: [] },
-  {
-    id: 'sale-surge',
-    kind: 'classic',
-    level: 1,
-    controls: { servers: 6, shedding: false, retryPolicy: 'immediate' },
-    goals: [
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', from: 5, op: '>=', target: 0.95 },
-      { id: 'authTime', indicator: 'authTimeMs', aggregate: 'mean', op: '<=', target: 500 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 75 },
-    ],
-  },
-  {
-    id: 'fraud-wave',
-    kind: 'classic',
-    level: 2,
-    controls: { fraudThreshold: 3.0, stepUpBand: 0 },
-    goals: [
-      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 25 },
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.98 },
-      { id: 'declinedByRule', indicator: 'goodDeclinedByRule', aggregate: 'mean', op: '<=', target: 0.005 },
-    ],
-  },
-  {
-    id: 'issuer-outage',
-    kind: 'classic',
-    level: 3,
-    controls: { servers: 6, issuerTimeoutS: 8, standInLimit: 0 },
-    goals: [
-      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.9 },
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.86 },
-      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 9e6 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 65 },
-    ],
-  },
+/** Built-ins still defined in code: each becomes a file with `npm run scenario-export` (docs/scenarios.md). */
+const IN_CODE: readonly ScenarioDef[] = [
   // Full shifts: the shocks are drawn from the seed (recipes.ts); the goals are ours (docs/models/payment-switch.md).
   {
     id: 'black-friday',
@@ -55,36 +23,32 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 1.3e6 },
     ],
   },
-  // Retired shifts (shift.ts): kept so that their stored rounds replay and keep their scores; not offered.
-  {
-    id: 'sale-day',
-    kind: 'full-shift',
-    retired: true,
-    scoreRule: 1,
-    splitView: true,
-    minutes: 60,
-    goals: [
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.975 },
-      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
-      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.017 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 58 },
-    ],
-  },
-  {
-    id: 'issuer-trouble',
-    kind: 'full-shift',
-    retired: true,
-    scoreRule: 1,
-    splitView: true,
-    minutes: 60,
-    goals: [
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.96 },
-      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 20 },
-      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.017 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 59 },
-      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 6e6 },
-    ],
-  },
+];
+
+/**
+ * Every scenario, in the order they are offered: the built-in files (shared/scenarios/builtin/payment-switch/)
+ * and the definitions above. The retired shifts (shift.ts) are kept so that their stored rounds replay and keep
+ * their scores; they are not offered.
+ */
+export const SCENARIOS: readonly ScenarioDef[] = builtInList(
+  ['free', 'sale-surge', 'fraud-wave', 'issuer-outage', 'black-friday', 'sale-day', 'issuer-trouble'],
+  BUILT_IN_FILES['payment-switch'],
+  IN_CODE,
+);
+
+/**
+ * The timelines in code a scenario may name: the seed's levels (and a calm day), the retired shifts' (shift.ts) and
+ * the recipes' (recipes.ts). Listed by name, so that the desk does not load the code that draws them; a test keeps
+ * the list and the code alike.
+ */
+export const TIMELINES: readonly string[] = [
+  'free',
+  'sale-surge',
+  'fraud-wave',
+  'issuer-outage',
+  'sale-day',
+  'issuer-trouble',
+  'black-friday',
 ];
 
 /** Level 1: the sale opens at minute 5 and doubles traffic for 45 minutes (minutes 5–49). */

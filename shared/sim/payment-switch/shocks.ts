@@ -5,7 +5,7 @@
 // payment-switch.md, "Full shifts"). Pure data and pure functions. The retired shifts' recipes stay in
 // shift.ts, so that their stored rounds replay exactly.
 import { uniform, type Rng } from '../rng.ts';
-import type { SimEvent } from '../types.ts';
+import type { ScenarioShocks, SimEvent } from '../types.ts';
 import { ADAPT_FLOOR, ADAPT_MARGIN, ADAPT_TAU } from './shift.ts';
 import { BASE_FRAUD_SHARE, D_PRIME, ISSUER_MEAN_S } from './constants.ts';
 
@@ -290,4 +290,9 @@ export function shockEvents(sh: Shocks, m: number): SimEvent[] {
 export function serverRate(n: number, perHour: number, terms: ShiftTerms | undefined): number {
   if (!terms) return perHour * n;
   return perHour * Math.min(n, terms.ownServers) + terms.burstPerHour * Math.max(0, n - terms.ownServers);
+}
+
+/** A scenario's shocks (checked by `shared/scenarios`) as the recipe `drawShocks` draws from. */
+export function recipeOf(shocks: ScenarioShocks): Recipe {
+  return { terms: shocks.setting as unknown as ShiftTerms, episodes: shocks.episodes as readonly EpisodeSpec[] };
 }

@@ -1,6 +1,7 @@
 // The web service's description without its engine (for screens that only draw it).
 import type { SimMeta } from '../types.ts';
 import { controls, idle, indicators, ledger, roles, scenarios, statusOf, tableColumns } from './defs.ts';
+import { TIMELINES } from './scenarios.ts';
 
 export const webServiceMeta = {
   id: 'web-service',
@@ -8,6 +9,7 @@ export const webServiceMeta = {
   roles,
   indicators,
   scenarios,
+  timelines: TIMELINES,
   ledger,
   defaultMinutes: 60,
   tableColumns,

@@ -14,7 +14,7 @@ import { headlineStatus } from './defs.ts';
 import { bootingCount, type BootBatch, type Fleet } from './fleet.ts';
 import { minuteFlows } from './flows.ts';
 import { addMinute, type Ledger, LEDGER_TOTAL, ledgerTotal } from './ledger.ts';
-import { SETUPS } from './setups.ts';
+import { type Day, dayOf } from './setups.ts';
 import { unavailableAt, type Episodes, type Train } from './episodes.ts';
 import type { Shocks } from './shocks.ts';
 
@@ -47,6 +47,8 @@ export interface WebServiceState extends SimStateBase {
   /** A shift's episodes and release train, drawn in create (episodes.ts; absent in the retired scenarios). */
   episodes?: Episodes;
   train?: Train;
+  /** An authored scenario's day (its clock and boot time); a built-in's comes from its setup (setups.ts). */
+  day?: Day;
 }
 
 export interface MinuteContext {
@@ -163,7 +165,7 @@ export function simulate(
   const status: Record<string, Status> = headlineStatus(indicators, unanswered);
   const snapshot: Snapshot = {
     minute: m,
-    clock: SETUPS[base.scenario].clock + m,
+    clock: dayOf(base).clock + m,
     indicators,
     status,
     controls,

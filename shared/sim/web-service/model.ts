@@ -8,7 +8,7 @@ import { applyFloor, autoscale, completeBoots, type Fleet, fleetSize } from './f
 import { dailyRate } from './flows.ts';
 import { EMPTY_LEDGER } from './ledger.ts';
 import { simulate, type WebServiceState } from './minute.ts';
-import { SETUPS } from './setups.ts';
+import { dayOf, SETUPS, setupOf } from './setups.ts';
 import { badBuildShare, crawlRate, dbCapacity, drawFrom, shockMinute, surgeFactor } from './shocks.ts';
 import {
   autoscalerAway,
@@ -46,10 +46,10 @@ function splitChanges(changes: readonly ControlChange[], controls: Record<string
 }
 
 /** Mean arrival rate at minute m (before the draw) and the low-priority share of it (crawlers are low priority). */
-function arrivals(state: Pick<WebServiceState, 'scenario' | 'shocks' | 'episodes'>, m: number) {
+function arrivals(state: Pick<WebServiceState, 'scenario' | 'timeline' | 'day' | 'shocks' | 'episodes'>, m: number) {
   const ep = state.episodes;
   const surge = ep ? episodeSurge(ep, m) : surgeFactor(state.shocks, m);
-  const base = dailyRate(SETUPS[state.scenario].clock + m) * surge;
+  const base = dailyRate(dayOf(state).clock + m) * surge;
   const crawl = ep ? episodeCrawl(ep, m, BASE_RATE) : crawlRate(state.shocks, m);
   const rate = base + crawl;
   return { rate, lowShare: (LOW_PRIORITY_SHARE * base + crawl) / rate, crawlShare: crawl / rate, surge };
@@ -57,8 +57,10 @@ function arrivals(state: Pick<WebServiceState, 'scenario' | 'shocks' | 'episodes
 
 /** Minute 0: scenario controls, then the changes, the drawn shocks, and the opening flows. */
 export function create(opts: CreateOptions): WebServiceState {
-  const def = scenarios.find((s) => s.id === opts.scenario);
-  const setup = SETUPS[opts.scenario];
+  const def = opts.def ?? scenarios.find((s) => s.id === opts.scenario);
+  // The named timeline (the retired scenarios' shocks) of a scenario without shocks of its own.
+  const timeline = def?.timeline ?? opts.scenario;
+  const setup = def?.shocks ? setupOf(def.shocks) : SETUPS[timeline];
   if (!def || !setup) throw new RangeError(`web-service: unknown scenario "${opts.scenario}"`);
   const controls: Record<string, ControlValue> = {};
   for (const c of controlDefs) if (c.kind !== 'action') controls[c.key] = c.default;
@@ -96,6 +98,8 @@ export function create(opts: CreateOptions): WebServiceState {
     paged: false,
     ledger: EMPTY_LEDGER,
     ...(episodes ? { episodes, train: NO_TRAIN } : {}),
+    ...(timeline !== opts.scenario ? { timeline } : {}),
+    ...(def.shocks ? { day: { clock: setup.clock, bootMinutes: setup.bootMinutes } } : {}),
   };
   const a = arrivals(base, 0);
   return simulate(null, base, {
@@ -120,7 +124,7 @@ export function create(opts: CreateOptions): WebServiceState {
 /** Minute m = state.minute + 1: autoscaler (on m − 1's measurement), boots, changes, shocks, flows. */
 export function step(state: WebServiceState, changes: readonly ControlChange[]): WebServiceState {
   const m = state.minute + 1;
-  const setup = SETUPS[state.scenario];
+  const setup = dayOf(state);
   const sh = state.shocks;
   const events: SimEvent[] = [];
   const readyAt = m + setup.bootMinutes;

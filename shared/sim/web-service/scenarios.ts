@@ -1,9 +1,11 @@
-// The web-service scenarios: their goals and starting controls (docs/models/web-service.md, "Scenarios").
-// Their shocks are in setups.ts. The seed gives no goals: every number here is ours.
+// The web-service scenarios (docs/models/web-service.md, "Scenarios"): the list. Their goals and starting
+// controls are in their files; their shocks in setups.ts. The seed gives no goals: every number is ours.
+import { BUILT_IN_FILES } from '../../scenarios/builtin/index.ts';
+import { builtInList } from '../../scenarios/def.ts';
 import type { ScenarioDef } from '../types.ts';
 
-export const scenarios: readonly ScenarioDef[] = [
-  { id: 'free', kind: 'free', goals: [] },
+/** Built-ins still defined in code: each becomes a file with `npm run scenario-export` (docs/scenarios.md). */
+const IN_CODE: readonly ScenarioDef[] = [
   {
     id: 'product-launch',
     kind: 'full-shift',
@@ -19,79 +21,29 @@ export const scenarios: readonly ScenarioDef[] = [
       { id: 'handover', indicator: 'instancesServing', aggregate: 'final', op: '<=', target: 10 },
     ],
   },
-  // Retired scenarios (setups.ts): kept so that their stored rounds replay and keep their scores; not offered.
-  {
-    id: 'bad-deploy',
-    retired: true,
-    scoreRule: 1,
-    kind: 'classic',
-    goals: [
-      { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.17 },
-      { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 500 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 4 },
-      { id: 'recommendations', indicator: 'recommendationsAvailable', aggregate: 'mean', op: '>=', target: 0.7 },
-      { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.1 },
-    ],
-  },
-  {
-    id: 'traffic-surge',
-    retired: true,
-    scoreRule: 1,
-    kind: 'classic',
-    goals: [
-      { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.97 },
-      { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 800 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 8 },
-      { id: 'recommendations', indicator: 'recommendationsAvailable', aggregate: 'mean', op: '>=', target: 0.8 },
-      { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.15 },
-    ],
-  },
-  {
-    id: 'cache-flush',
-    retired: true,
-    scoreRule: 1,
-    kind: 'classic',
-    controls: { cacheTtlS: 90 },
-    goals: [
-      { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.97 },
-      { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 600 },
-      { id: 'hitRatio', indicator: 'cacheHitRatio', aggregate: 'final', op: '>=', target: 0.7 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 3.8 },
-      { id: 'recommendations', indicator: 'recommendationsAvailable', aggregate: 'mean', op: '>=', target: 0.65 },
-      { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.1 },
-    ],
-  },
-  {
-    id: 'launch-day',
-    retired: true,
-    scoreRule: 1,
-    kind: 'full-shift',
-    splitView: true,
-    controls: { autoscaling: false },
-    goals: [
-      { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.47 },
-      { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 650 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 7 },
-      { id: 'hitRatio', indicator: 'cacheHitRatio', aggregate: 'final', op: '>=', target: 0.7 },
-      { id: 'recommendations', indicator: 'recommendationsAvailable', aggregate: 'mean', op: '>=', target: 0.7 },
-      { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.15 },
-    ],
-  },
-  {
-    id: 'failover',
-    retired: true,
-    scoreRule: 1,
-    kind: 'full-shift',
-    splitView: true,
-    // The autoscaler is being migrated this afternoon: the fleet is exactly what the fleet role sets.
-    controls: { autoscaling: false },
-    goals: [
-      { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.47 },
-      { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 600 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 6 },
-      { id: 'answerAge', indicator: 'cachedAnswerAgeS', aggregate: 'mean', op: '<=', target: 60 },
-      { id: 'recommendations', indicator: 'recommendationsAvailable', aggregate: 'mean', op: '>=', target: 0.7 },
-      { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.15 },
-    ],
-  },
+];
+
+/**
+ * Every scenario, in the order they are offered: the built-in files (shared/scenarios/builtin/web-service/) and
+ * the definitions above. The retired ones (setups.ts) are kept so that their stored rounds replay and keep their
+ * scores; they are not offered.
+ */
+export const scenarios: readonly ScenarioDef[] = builtInList(
+  ['free', 'product-launch', 'bad-deploy', 'traffic-surge', 'cache-flush', 'launch-day', 'failover'],
+  BUILT_IN_FILES['web-service'],
+  IN_CODE,
+);
+
+/**
+ * The setups in code (setups.ts) a scenario may name as its timeline. Listed by name, so that the desk does not load
+ * the code that draws them; a test keeps the list and the code alike.
+ */
+export const TIMELINES: readonly string[] = [
+  'free',
+  'product-launch',
+  'bad-deploy',
+  'traffic-surge',
+  'cache-flush',
+  'launch-day',
+  'failover',
 ];

@@ -1,5 +1,6 @@
 // What each scenario sets up besides its controls and goals (docs/models/web-service.md, "Scenarios"):
 // the clock, the boot delay, the error budget left, and the shocks it draws from the seed.
+import type { ScenarioShocks } from '../types.ts';
 import { BOOT_MINUTES, BASE_RATE } from './constants.ts';
 import type { EpisodeSpec } from './episodes.ts';
 import { type Draw, NO_SHOCKS, type Shocks } from './shocks.ts';
@@ -137,3 +138,21 @@ export const SETUPS: Record<string, ScenarioSetup> = {
     },
   },
 };
+
+/** A scenario's shocks (checked by `shared/scenarios`): its day (`setting`) and the episodes it draws. */
+export function setupOf(shocks: ScenarioShocks): ScenarioSetup {
+  const { clock, bootMinutes, budget } = shocks.setting as { clock: number; bootMinutes: number; budget: number };
+  return { clock, bootMinutes, budget, shocks: () => NO_SHOCKS, plan: shocks.episodes as readonly EpisodeSpec[] };
+}
+
+/** The day a round plays: its own (an authored scenario's) or its named setup's. */
+export function dayOf(s: { scenario: string; timeline?: string; day?: Day }): Day {
+  return s.day ?? SETUPS[s.timeline ?? s.scenario];
+}
+
+/** What a round's minutes need of its day after create. */
+export interface Day {
+  /** Time of day at minute 0, minutes after midnight. */
+  clock: number;
+  bootMinutes: number;
+}
