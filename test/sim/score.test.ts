@@ -142,16 +142,18 @@ describe('team score', () => {
   });
 });
 
+/** A minute whose only indicator is x (with `na`: a share with nothing under it). */
+const snap = (minute: number, v: number, na?: string[]): Snapshot => ({
+  minute,
+  indicators: { x: v },
+  status: {},
+  controls: {},
+  detail: {},
+  events: [],
+  ...(na ? { na } : {}),
+});
+
 describe('a mean goal skips the minutes where its share has nothing under it', () => {
-  const snap = (minute: number, v: number, na?: string[]): Snapshot => ({
-    minute,
-    indicators: { x: v },
-    status: {},
-    controls: {},
-    detail: {},
-    events: [],
-    ...(na ? { na } : {}),
-  });
   it('averages only the minutes that have a value', () => {
     const g = { id: 'x', indicator: 'x', aggregate: 'mean' as const, op: '<=' as const, target: 1 };
     expect(goalValue(g, [snap(0, 9), snap(1, 4), snap(2, 0, ['x']), snap(3, 2)])).toBe(3);
@@ -160,15 +162,6 @@ describe('a mean goal skips the minutes where its share has nothing under it', (
 });
 
 describe('a worst goal judges its worst stretch of minutes running', () => {
-  const snap = (minute: number, v: number, na?: string[]): Snapshot => ({
-    minute,
-    indicators: { x: v },
-    status: {},
-    controls: {},
-    detail: {},
-    events: [],
-    ...(na ? { na } : {}),
-  });
   const run = (values: number[]) => values.map((v, m) => snap(m, v));
   const worst = (op: '<=' | '>=', stretch = 3) => ({
     id: 'x',
