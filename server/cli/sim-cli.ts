@@ -9,7 +9,14 @@ import { withScenario } from '../../shared/scenarios/model.ts';
 import { ControlError, ControlErrorCode, formatControlValue } from '../../shared/sim/controls.ts';
 import { baselineRun, indicatorDef, ScenarioError, scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel, isSimulatorId, simulatorIds } from '../../shared/sim/registry.ts';
-import { evaluateRound, ledgerTotals, saving, scoreRuleOf, type Baseline } from '../../shared/sim/score.ts';
+import {
+  evaluateRound,
+  ledgerTotals,
+  saving,
+  scoreRuleOf,
+  WORST_STRETCH,
+  type Baseline,
+} from '../../shared/sim/score.ts';
 import type { RoundResult, ScenarioDef, ScheduledChange, SimModel, Snapshot } from '../../shared/sim/types.ts';
 import {
   formatTrigger,
@@ -271,7 +278,12 @@ export function table(
       const ind = indicatorDef(model, g.indicator);
       const goal = def.goals.find((x) => x.id === g.id);
       if (!goal) throw new Error(`${scenario} has no goal ${g.id}, though the round's result has one`);
-      const how = goal.aggregate === 'final' ? 'at the end' : `mean from minute ${goal.from ?? 1}`;
+      const how =
+        goal.aggregate === 'final'
+          ? 'at the end'
+          : goal.aggregate === 'worst'
+            ? `worst ${goal.stretch ?? WORST_STRETCH} minutes running from minute ${goal.from ?? 1}`
+            : `mean from minute ${goal.from ?? 1}`;
       lines.push(
         `  ${g.met ? 'MET   ' : 'FAILED'} ${g.id}: ${g.indicator} ${how} = ${formatDisplay(ind.display, g.value)} (target ${g.op} ${formatDisplay(ind.display, g.target)})`,
       );

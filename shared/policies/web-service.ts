@@ -14,6 +14,8 @@ const BASE_PER_INSTANCE = 160;
 const SURGE_PER_INSTANCE = 210;
 /** The share of its workers an instance is sized for when the fleet reads its own load. */
 const CARRY_UTIL = 0.75;
+/** The share of the low-priority traffic shed the minute a swarm of crawlers is announced. */
+const SWARM_SHED = 0.6;
 
 /**
  * Fleet: size the fleet by hand — lean between surges (a floor sized for the opening minutes' requests); for an
@@ -99,22 +101,21 @@ export const cache: Brain = (r, memo0) => {
 };
 
 /**
- * Traffic: while a crawler runs, shed as much of the low-priority traffic as keeps the database below 70 %, and
- * stop once it is gone; switch the heavy feature off while the database is critical and the minute before a
- * rollback's switch. Careless: sheds everything at a crawler and never stops.
+ * Traffic: at a swarm's banner shed most of the low-priority traffic at once, then trim it while the database has
+ * room (more while it is still near its limit), and stop a minute after the swarm has gone; switch the heavy feature
+ * off while the database is near its limit. Careless: sheds everything at a crawler and never stops.
  */
 export const traffic: Brain = (r, memo0) => {
   const memo = { ...memo0 };
   const out: ControlChange[] = [];
   const db = ind(r, 'dbLoad');
-  const dbBefore = r.prev?.indicators.dbLoad ?? db;
   if (r.skill === 'careless') {
     if (has(r, 'crawler-start')) set(r, out, 'shedLowPriority', 1);
     return { changes: out, memo };
   }
-  // While a crawler runs (and for the two minutes it fades), shed as much of the low-priority traffic as keeps the
-  // database below 70 %: its requests all miss the cache and bring nothing, but a few bots are not worth turning
-  // customers' prefetches away. A swarm shows in its first minute: the database's load jumps.
+  // A crawler's banner means a swarm: shed most of the low-priority traffic at once (its requests all miss the cache
+  // and bring nothing; one decisive move holds even when it lands late), then trim it while the database has room
+  // and add more while it is still near its limit; stop a minute after the swarm has gone.
   if (has(r, 'crawler-start')) memo.crawler = true;
   if (has(r, 'crawler-end')) {
     memo.crawler = false;
@@ -122,20 +123,19 @@ export const traffic: Brain = (r, memo0) => {
   }
   const shed = r.view.controls.shedLowPriority as number;
   let next = 0;
-  if (memo.crawler === true || r.view.minute - num(memo, 'crawlEnd', -99) < 2) {
-    const jump = shed === 0 && db - dbBefore > 0.1;
-    if (steady(r, memo, 'crawl', db > 0.7 || jump)) next = Math.min(1, shed + (db > 0.9 || jump ? 0.5 : 0.25));
-    else next = db < 0.45 ? Math.max(0, shed - 0.25) : shed;
+  if (has(r, 'crawler-start')) next = Math.max(shed, SWARM_SHED);
+  else if (memo.crawler === true || r.view.minute - num(memo, 'crawlEnd', -99) < 1) {
+    if (steady(r, memo, 'crawl', db > 0.85)) next = Math.min(1, shed + 0.2);
+    else next = db < 0.4 && memo.crawler === true ? Math.max(0, shed - 0.1) : shed;
   }
   set(r, out, 'shedLowPriority', next);
-  // A rollback's switch empties the part of the cache the removed build filled: the heavy feature (a third query
-  // per request) goes off the minute before it; it also goes off while the database is critical, and comes back
-  // once the database has room again.
-  const switching = r.view.detail.rollbackMinutesLeft === 1;
-  if (switching || steady(r, memo, 'dbCrit', db > 0.97)) {
+  // The heavy feature (a third query per request) goes off while the database is near its limit, and comes back once
+  // it has room again and no swarm is running: switching it back on into a swarm is what tips the database over.
+  if (steady(r, memo, 'dbCrit', db > 0.9)) {
     set(r, out, 'heavyFeature', false);
     memo.offAt = r.view.minute;
-  } else if (db < 0.7 && r.view.minute - num(memo, 'offAt', -99) >= 3) set(r, out, 'heavyFeature', true);
+  } else if (db < 0.6 && memo.crawler !== true && r.view.minute - num(memo, 'offAt', -99) >= 3)
+    set(r, out, 'heavyFeature', true);
   return { changes: out, memo };
 };
 

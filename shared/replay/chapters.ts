@@ -3,7 +3,7 @@
 // the minute each goal was lost for good.
 import type { GoalDef, IndicatorDef, SimMeta, Snapshot } from '../sim/types.ts';
 import { indicatorDef } from '../sim/engine.ts';
-import { meets } from '../sim/score.ts';
+import { meets, noTallies, talliedValues, tallyGoals, WORST_STRETCH } from '../sim/score.ts';
 import { bounds } from './units.ts';
 
 export interface Chapter {
@@ -24,7 +24,8 @@ const NOT_CHAPTERS = new Set(['control']);
 /**
  * The first minute after which a goal cannot be met whatever happens next, or null. Final goals on a
  * cumulative indicator are lost once the value has crossed the target the wrong way; mean goals once
- * even the best possible value in every remaining minute could not bring the average back.
+ * even the best possible value in every remaining minute could not bring the average back; worst goals at the
+ * end of the first stretch of minutes that misses.
  */
 export function goalLostAt(
   goal: GoalDef,
@@ -37,6 +38,15 @@ export function goalLostAt(
     if (!irreversible) return null;
     for (const s of snapshots) {
       if (!meets(goal, s.indicators[goal.indicator])) return s.minute;
+    }
+    return null;
+  }
+  if (goal.aggregate === 'worst') {
+    let t = noTallies([goal]);
+    for (const s of snapshots) {
+      t = tallyGoals([goal], t, s);
+      // t[1]: the minutes counted so far.
+      if (t[1] >= (goal.stretch ?? WORST_STRETCH) && !meets(goal, talliedValues([goal], t)[0])) return s.minute;
     }
     return null;
   }

@@ -1,75 +1,97 @@
 // Goal evaluation and the team score (docs/scoring.md).
 import type { GoalDef, GoalResult, RoundResult, ScenarioDef, Snapshot } from './types.ts';
 
-/**
- * One goal's running state over snapshots taken in order: the sum and count of the minutes in its window and
- * the last minute's value. A round in progress adds its new minute to the previous tally (O(1)) instead of
- * going over every minute again; the sum is added up in the same order, so the value is the same number.
- */
-export interface GoalTally {
-  readonly sum: number;
-  readonly n: number;
-  readonly last: number;
-}
-
 /** Whether a minute counts in a goal's window. A share with nothing under it (fraud rate when nothing is approved) says nothing about the goal. */
 const counts = (goal: GoalDef, s: Snapshot): boolean =>
   goal.aggregate !== 'final' && s.minute >= (goal.from ?? 1) && !s.na?.includes(goal.indicator);
 
-/** The tally with one more minute (`prev` null: the first). */
-export function tallyGoal(goal: GoalDef, prev: GoalTally | null, s: Snapshot): GoalTally {
-  const v = s.indicators[goal.indicator];
-  const sum = prev?.sum ?? 0;
-  const n = prev?.n ?? 0;
-  return counts(goal, s) ? { sum: sum + v, n: n + 1, last: v } : { sum, n, last: v };
-}
-
-function goalValueOf(goal: GoalDef, sum: number, n: number, last: number): number {
-  if (goal.aggregate === 'final') return last;
-  // A round ended before the window opened (or a share never had anything under it): the last minute seen.
-  return n > 0 ? sum / n : last;
-}
-
-/** Value of one goal from its tally. */
-export function talliedValue(goal: GoalDef, t: GoalTally): number {
-  return goalValueOf(goal, t.sum, t.n, t.last);
-}
+/** Minutes in a `worst` goal's stretch (10 unless it says). */
+export const WORST_STRETCH = 10;
+const stretchOf = (goal: GoalDef): number => (goal.aggregate === 'worst' ? (goal.stretch ?? WORST_STRETCH) : 0);
 
 /**
- * A scenario's goal tallies as one list of numbers, three a goal in the goals' order: sum, n, last. A room keeps one
- * per team and makes the next every minute: one array of unboxed numbers alive with the team's minute, where a
- * tally object per goal was three objects (the tally and two boxed numbers) for each scavenge to copy. Added up in the same order as `tallyGoal`: the same numbers.
+ * A scenario's goal tallies as one list of numbers, the goals' in order: for a mean or final goal three numbers
+ * (sum, n, last); for a worst goal three (the worst stretch so far, n, last) and then its last `stretch` values,
+ * a ring. A room keeps one per team and makes the next every minute: one array of unboxed numbers alive with the
+ * team's minute, where a tally object per goal was three objects for each scavenge to copy. Added up in the same
+ * order every time: a round's every minute and the whole round give the same numbers.
  */
 export type GoalTallies = readonly number[];
 
+/** Each goal's first slot in the tallies, and their length. */
+function slots(goals: readonly GoalDef[]): { at: number[]; length: number } {
+  const at: number[] = [];
+  let k = 0;
+  for (const g of goals) {
+    at.push(k);
+    k += 3 + stretchOf(g);
+  }
+  return { at, length: k };
+}
+
 /** The tallies of no minute yet. */
-export const noTallies = (goals: readonly GoalDef[]): number[] => new Array<number>(3 * goals.length).fill(0);
+export const noTallies = (goals: readonly GoalDef[]): number[] => new Array<number>(slots(goals).length).fill(0);
+
+/** The mean of a worst goal's ring over its first `n` values (all of them once full). */
+function ringMean(t: readonly number[], k: number, w: number, n: number): number {
+  const m = Math.min(n, w);
+  let sum = 0;
+  for (let j = 0; j < m; j++) sum += t[k + 3 + j];
+  return sum / m;
+}
 
 /** The tallies with one more minute. */
 export function tallyGoals(goals: readonly GoalDef[], prev: GoalTallies, s: Snapshot): number[] {
   const next = prev.slice();
+  const { at } = slots(goals);
   for (let i = 0; i < goals.length; i++) {
-    const v = s.indicators[goals[i].indicator];
-    if (counts(goals[i], s)) {
-      next[3 * i] += v;
-      next[3 * i + 1] += 1;
+    const g = goals[i];
+    const k = at[i];
+    const v = s.indicators[g.indicator];
+    if (counts(g, s)) {
+      const w = stretchOf(g);
+      if (w > 0) {
+        const n = next[k + 1];
+        next[k + 3 + (n % w)] = v;
+        // The worst stretch of `w` minutes running (the higher mean for a ≤ goal, the lower for a ≥ goal).
+        if (n + 1 >= w) {
+          const mean = ringMean(next, k, w, w);
+          next[k] = n + 1 === w ? mean : g.op === '<=' ? Math.max(next[k], mean) : Math.min(next[k], mean);
+        }
+      } else next[k] += v;
+      next[k + 1] += 1;
     }
-    next[3 * i + 2] = v;
+    next[k + 2] = v;
   }
   return next;
 }
 
-/** One goal's tally over the played minutes (snapshots of minutes 0..M, in order). */
-export function tallyOver(goal: GoalDef, snapshots: readonly Snapshot[]): GoalTally {
-  let t: GoalTally | null = null;
-  for (const s of snapshots) t = tallyGoal(goal, t, s);
-  if (!t) throw new RangeError('no snapshots to evaluate');
+/** A goal's value from its slots: a mean, the last value, or the worst stretch (a round shorter than one: its mean). */
+function valueAt(goal: GoalDef, t: GoalTallies, k: number): number {
+  const n = t[k + 1];
+  if (goal.aggregate === 'final' || n === 0) return t[k + 2];
+  const w = stretchOf(goal);
+  if (w === 0) return t[k] / n;
+  return n >= w ? t[k] : ringMean(t, k, w, n);
+}
+
+/** Each goal's value from the tallies. */
+export function talliedValues(goals: readonly GoalDef[], t: GoalTallies): number[] {
+  const { at } = slots(goals);
+  return goals.map((g, i) => valueAt(g, t, at[i]));
+}
+
+/** The tallies over the played minutes (snapshots of minutes 0..M, in order). */
+function tallyOver(goals: readonly GoalDef[], snapshots: readonly Snapshot[]): number[] {
+  if (snapshots.length === 0) throw new RangeError('no snapshots to evaluate');
+  let t = noTallies(goals);
+  for (const s of snapshots) t = tallyGoals(goals, t, s);
   return t;
 }
 
 /** Value of one goal over the played minutes (snapshots of minutes 0..M, in order). */
 export function goalValue(goal: GoalDef, snapshots: readonly Snapshot[]): number {
-  return talliedValue(goal, tallyOver(goal, snapshots));
+  return talliedValues([goal], tallyOver([goal], snapshots))[0];
 }
 
 /** Whether a value is on the right side of a goal's target (the target included). */
@@ -218,9 +240,10 @@ export function goalsOnlyScore(goals: readonly GoalResult[]): number {
 export function evaluateRound(scenario: ScenarioDef, snapshots: readonly Snapshot[], baseline?: Baseline): RoundResult {
   const last = snapshots[snapshots.length - 1];
   if (!last) throw new RangeError('no snapshots to evaluate');
+  const values = talliedValues(scenario.goals, tallyOver(scenario.goals, snapshots));
   return scored(
     scenario,
-    scenario.goals.map((g) => evaluateGoal(g, snapshots)),
+    scenario.goals.map((g, i) => goalResult(g, values[i])),
     last,
     baseline,
   );
@@ -233,9 +256,10 @@ export function evaluateTallies(
   last: Snapshot,
   baseline?: Baseline,
 ): RoundResult {
+  const values = talliedValues(scenario.goals, tallies);
   return scored(
     scenario,
-    scenario.goals.map((g, i) => goalResult(g, goalValueOf(g, tallies[3 * i], tallies[3 * i + 1], tallies[3 * i + 2]))),
+    scenario.goals.map((g, i) => goalResult(g, values[i])),
     last,
     baseline,
   );

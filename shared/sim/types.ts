@@ -76,8 +76,14 @@ export interface IndicatorDef {
 export interface GoalDef {
   id: string;
   indicator: string;
-  /** mean: average of the per-minute values over [from, last minute]; final: value at the last minute. */
-  aggregate: 'mean' | 'final';
+  /**
+   * mean: average of the per-minute values over [from, last minute]; final: value at the last minute; worst: the
+   * worst average over `stretch` minutes running within [from, last minute] (the highest for a ≤ goal, the lowest
+   * for a ≥ goal) — met only if every stretch is.
+   */
+  aggregate: 'mean' | 'final' | 'worst';
+  /** Minutes running a worst goal averages over (default 10). */
+  stretch?: number;
   /** First minute of the averaging window (default 1: the opening screen, minute 0, is not played). */
   from?: number;
   op: '>=' | '<=';

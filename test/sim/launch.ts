@@ -2,12 +2,12 @@
 // read beside each minute's snapshot), for the tests of the shift's shocks and of its role policies.
 import { createRound, stepRound } from '../../shared/sim/engine.ts';
 import type { ScheduledChange, Snapshot } from '../../shared/sim/types.ts';
-import type { Build, Train } from '../../shared/sim/web-service/episodes.ts';
+import type { Episodes, Train } from '../../shared/sim/web-service/episodes.ts';
 import { webService } from '../../shared/sim/web-service/index.ts';
 
 export interface LaunchState {
   train: Train;
-  episodes: { builds: Build[] };
+  episodes: Episodes;
   snapshot: Snapshot;
 }
 

@@ -192,4 +192,33 @@ describe('the web service’s careful seats read their desk before acting (produ
   it('the fleet hands the next shift a fleet of normal size', () => {
     for (const { snapshots } of rounds) expect(snapshots[60].indicators.instancesServing).toBeLessThanOrEqual(10);
   });
+
+  it('the fleet orders each surge what its banner says: more for the large one than for the small one', () => {
+    for (const { seed, snapshots, applied } of rounds) {
+      // The fleet ordered from each announcement until that surge ends, by the announced size.
+      const ordered = snapshots
+        .filter((s) => s.events.some((e) => e.kind === 'surge-announced'))
+        .map((s) => {
+          const size = s.events.find((e) => e.kind === 'surge-announced')?.size as number;
+          const end = snapshots.find((x) => x.minute > s.minute && x.events.some((e) => e.kind === 'surge-end'));
+          const fleet = applied
+            .filter((c) => c.key === 'minInstances' && c.minute > s.minute && c.minute <= (end?.minute ?? 60))
+            .map((c) => c.value as number);
+          return { size, most: Math.max(0, ...fleet) };
+        })
+        .sort((a, b) => a.size - b.size);
+      expect(ordered, `seed ${seed}`).toHaveLength(2);
+      expect(ordered[0].most, `seed ${seed}`).toBeGreaterThan(0);
+      expect(ordered[1].most, `seed ${seed}`).toBeGreaterThan(ordered[0].most);
+    }
+  });
+
+  it('traffic sheds most of the low-priority traffic the minute after a swarm’s banner', () => {
+    for (const { seed, snapshots, applied } of rounds)
+      for (const s of snapshots.filter((x) => x.events.some((e) => e.kind === 'crawler-start')))
+        expect(
+          applied.some((c) => c.key === 'shedLowPriority' && c.minute === s.minute + 1 && (c.value as number) >= 0.6),
+          `seed ${seed} minute ${s.minute}`,
+        ).toBe(true);
+  });
 });

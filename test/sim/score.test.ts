@@ -2,6 +2,7 @@
 // on top of a real saving, and the issue's failures — a crashed switch, a collapse on a smaller bill,
 // shedding everything, a control at an extreme — never above doing nothing.
 import { describe, expect, it } from 'vitest';
+import { goalLostAt } from '../../shared/replay/chapters.ts';
 import { baselineRun, runRound, scenarioDef } from '../../shared/sim/engine.ts';
 import { randomControlValue } from '../../shared/sim/controls.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
@@ -141,20 +142,81 @@ describe('team score', () => {
   });
 });
 
+/** A minute whose only indicator is x (with `na`: a share with nothing under it). */
+const snap = (minute: number, v: number, na?: string[]): Snapshot => ({
+  minute,
+  indicators: { x: v },
+  status: {},
+  controls: {},
+  detail: {},
+  events: [],
+  ...(na ? { na } : {}),
+});
+
 describe('a mean goal skips the minutes where its share has nothing under it', () => {
-  const snap = (minute: number, v: number, na?: string[]): Snapshot => ({
-    minute,
-    indicators: { x: v },
-    status: {},
-    controls: {},
-    detail: {},
-    events: [],
-    ...(na ? { na } : {}),
-  });
   it('averages only the minutes that have a value', () => {
     const g = { id: 'x', indicator: 'x', aggregate: 'mean' as const, op: '<=' as const, target: 1 };
     expect(goalValue(g, [snap(0, 9), snap(1, 4), snap(2, 0, ['x']), snap(3, 2)])).toBe(3);
     expect(goalValue(g, [snap(0, 9), snap(1, 0, ['x'])])).toBe(0);
+  });
+});
+
+describe('a worst goal judges its worst stretch of minutes running', () => {
+  const run = (values: number[]) => values.map((v, m) => snap(m, v));
+  const worst = (op: '<=' | '>=', stretch = 3) => ({
+    id: 'x',
+    indicator: 'x',
+    aggregate: 'worst' as const,
+    stretch,
+    op,
+    target: 1,
+  });
+  it('takes the highest mean over the stretch for a ≤ goal and the lowest for a ≥ goal', () => {
+    // Minutes 1–6: 1, 1, 7, 7, 1, 1 — stretches of 3: 3, 5, 5, 3.
+    const minutes = run([100, 1, 1, 7, 7, 1, 1]);
+    expect(goalValue(worst('<='), minutes)).toBe(5);
+    expect(goalValue(worst('>='), minutes)).toBe(3);
+  });
+  it('tells a short spike from the same harm spread through a stretch', () => {
+    const spike = run([0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0]);
+    const through = run([0, 0, 0, 0, 3, 3, 3, 0, 0, 0, 0, 3, 3, 3, 0]);
+    // The same hour mean, not the same worst stretch of five minutes.
+    expect(goalValue({ ...worst('<='), aggregate: 'mean' }, spike)).toBe(
+      goalValue({ ...worst('<='), aggregate: 'mean' }, through),
+    );
+    expect(goalValue(worst('<=', 5), spike)).toBeCloseTo(1.8, 12);
+    expect(goalValue(worst('<=', 5), through)).toBeCloseTo(1.8, 12);
+    expect(goalValue(worst('<=', 3), spike)).toBe(3);
+    expect(goalValue(worst('<=', 3), through)).toBe(3);
+    expect(goalValue(worst('<=', 2), spike)).toBe(4.5);
+    expect(goalValue(worst('<=', 2), through)).toBe(3);
+  });
+  it('skips the minutes with nothing under the share and before its window, and averages a round shorter than a stretch', () => {
+    expect(goalValue(worst('<='), [snap(0, 50), snap(1, 4), snap(2, 99, ['x']), snap(3, 2)])).toBe(3);
+    expect(goalValue({ ...worst('<='), from: 3 }, run([0, 9, 9, 2, 4, 6]))).toBe(4);
+    expect(goalValue(worst('<='), [snap(0, 7)])).toBe(7);
+  });
+  it('keeps its tally in the room’s list: every minute gives the verdict of the whole round so far', () => {
+    const goals = [
+      { id: 'm', indicator: 'x', aggregate: 'mean' as const, op: '<=' as const, target: 4 },
+      worst('<=', 4),
+      { id: 'f', indicator: 'x', aggregate: 'final' as const, op: '>=' as const, target: 0 },
+    ];
+    const def = { id: 't', kind: 'full-shift' as const, goals };
+    const minutes = run([3, 1, 8, 2, 6, 6, 1, 0, 9, 2]);
+    let tallies = noTallies(goals);
+    minutes.forEach((s, m) => {
+      tallies = tallyGoals(goals, tallies, s);
+      expect(evaluateTallies(def, tallies, s)).toEqual(evaluateRound(def, minutes.slice(0, m + 1)));
+    });
+    expect(tallies).toHaveLength(3 + 3 + 4 + 3);
+  });
+  it('is lost for good, in the replay’s chapters, at the end of the first stretch that misses', () => {
+    const def = { key: 'x', display: { scale: 1, digits: 0, unit: '' } };
+    const minutes = run([0, 1, 1, 1, 4, 4, 4, 9, 0]);
+    // Stretches of 3 from minute 1: 1, 2, 3, 4, 5.67 (ending at minute 7).
+    expect(goalLostAt({ ...worst('<='), target: 4 }, def, minutes, 8)).toBe(7);
+    expect(goalLostAt({ ...worst('<='), target: 6 }, def, minutes, 8)).toBeNull();
   });
 });
 

@@ -12,7 +12,7 @@ const IN_CODE: readonly ScenarioDef[] = [
     splitView: true,
     controls: { autoscaling: false },
     goals: [
-      { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.27 },
+      { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.22 },
       { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 1050 },
       { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 13.7 },
       { id: 'hitRatio', indicator: 'cacheHitRatio', aggregate: 'final', op: '>=', target: 0.6 },

@@ -20,8 +20,9 @@ export interface ScenarioSetup {
 const NO_AUTOSCALER: EpisodeSpec = { kind: 'no-autoscaler', start: [0, 0], length: [61, 61] };
 
 export const SETUPS: Record<string, ScenarioSetup> = {
-  // Product launch: two surges into the lunch peak (the first with new pages the cache has never seen),
-  // crawlers after each, an eviction storm, and the release train — six builds, four of them bad.
+  // Product launch: two surges into the lunch peak, one small and one large in the seed's order (the banner says
+  // which: the fleet is sized by reading it), the first with new pages the cache has never seen; a swarm of
+  // crawlers after each, an eviction storm, and the release train — seven builds, five of them bad.
   'product-launch': {
     clock: 11 * 60 + 10,
     bootMinutes: BOOT_MINUTES,
@@ -33,7 +34,12 @@ export const SETUPS: Record<string, ScenarioSetup> = {
         kind: 'surge',
         start: [9, 12],
         length: [10, 13],
-        size: [3.2, 3.8],
+        size: {
+          oneOf: [
+            [1.7, 2.1],
+            [3.2, 3.8],
+          ],
+        },
         ramp: [7, 9],
         cold: [0.3, 0.45],
         warn: [6, 8],
@@ -44,12 +50,18 @@ export const SETUPS: Record<string, ScenarioSetup> = {
         kind: 'surge',
         start: { after: 1, from: 'end', gap: [8, 12] },
         length: [9, 12],
-        size: [3, 3.5],
+        size: {
+          oneOf: [
+            [1.7, 2.1],
+            [3, 3.5],
+          ],
+          notAs: 1,
+        },
         ramp: [7, 9],
         warn: [6, 8],
       },
       { kind: 'crawl', start: [42, 48], length: [6, 9], size: [1.2, 1.6], ramp: [4, 6] },
-      { kind: 'train', start: [6, 10], every: [6, 9], count: 7, bad: 5, error: [0.06, 0.12] },
+      { kind: 'train', start: [6, 10], every: [6, 9], count: 7, bad: 5, error: [0.1, 0.16] },
     ],
   },
   free: { clock: 8 * 60, bootMinutes: BOOT_MINUTES, budget: 1, shocks: () => NO_SHOCKS },
