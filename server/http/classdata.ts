@@ -15,18 +15,11 @@ import { checkRoster, GRADE_LAYOUTS, GRADE_RULES, gradebookCsv, roomGrades } fro
 import { ownedRound } from '../replay/replay.ts';
 import { researchZip } from '../replay/research.ts';
 import { bearer } from './errors.ts';
-import type { HttpLimits } from './rooms.ts';
+import { codeParams, type HttpLimits } from './rooms.ts';
+import { roundParams } from './teacher.ts';
 
 const VERSION = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }).version;
 
-const roundParams = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31),
-});
-const codeParams = z.object({ code: z.string().max(32) });
 /** `names=true` (or 1) asks for a named export; anything else is pseudonymous. */
 const researchQuery = z.object({ names: z.enum(['true', 'false', '1', '0']).optional() });
 const weight = z.coerce.number().min(0).max(100);

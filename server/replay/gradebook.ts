@@ -1,13 +1,11 @@
 // The gradebook export of a room: one grade per student from a rule the teacher picks (participation, score, rank or
 // a weighted mix) over the room's finished rounds, in the layout the school's gradebook imports (Canvas, Moodle) or a
 // plain one, with the school's ids from the roster mapping (docs/gradebook.md).
-import { rankRows } from '../../shared/classroom/rank.ts';
-import { endedEarlyAt } from '../../shared/classroom/rank.ts';
 import type { RosterEntry } from '../../shared/protocol/types.ts';
 import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/records.ts';
 import type { Store } from '../db/store.ts';
 import { csvField } from './csv.ts';
-import { readRound, seatFigures } from './research.ts';
+import { readRound, seatFigures, teamRanks } from './research.ts';
 
 export const GRADE_RULES = ['participation', 'score', 'rank', 'mix'] as const;
 export type GradeRule = (typeof GRADE_RULES)[number];
@@ -85,20 +83,8 @@ export async function roomGrades(
   for (const round of rounds) {
     const d = await readRound(store, round);
     roundMinutes += Math.max(0, round.minute);
-    const results = await store.resultsOfRound(round.id);
-    const ended = endedEarlyAt(round);
-    const ranked = rankRows(
-      d.teams.map((t) => {
-        const res = results.find((r) => r.teamId === t.teamId);
-        return {
-          teamId: t.teamId,
-          score: res?.score ?? null,
-          met: res?.goals.filter((g) => g.met).length ?? 0,
-          complete: ended === null,
-          idx: t.idx,
-        };
-      }),
-    );
+    const results = new Map((await store.resultsOfRound(round.id)).map((r) => [r.teamId, r]));
+    const ranked = teamRanks(d, results);
     const best = Math.max(0, ...ranked.map((r) => r.score ?? 0));
     const n = ranked.length;
     for (const m of d.members) {

@@ -13,7 +13,14 @@ import { scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { scoreRuleOf } from '../../shared/sim/score.ts';
 import type { ControlValue, DisplayDef, SimModel, Snapshot } from '../../shared/sim/types.ts';
-import type { PlayerRecord, RoomRecord, RoundMemberRecord, RoundRecord, RoundTeamRecord } from '../db/records.ts';
+import type {
+  PlayerRecord,
+  RoomRecord,
+  RoundMemberRecord,
+  RoundRecord,
+  RoundTeamRecord,
+  TeamResultRecord,
+} from '../db/records.ts';
 import type { Store } from '../db/store.ts';
 import { roundBaseline } from '../rooms/baseline.ts';
 import { csvField } from './csv.ts';
@@ -489,6 +496,26 @@ export function seatFigures(
   };
 }
 
+/** The round's teams ranked by their stored results, as every screen ranks them (`rankRows`). */
+export function teamRanks(
+  d: Pick<RoundData, 'round' | 'teams'>,
+  results: ReadonlyMap<number, TeamResultRecord>,
+): { teamId: number; score: number | null; rank: number }[] {
+  const complete = endedEarlyAt(d.round) === null;
+  return rankRows(
+    d.teams.map((t) => {
+      const res = results.get(t.teamId);
+      return {
+        teamId: t.teamId,
+        score: res?.score ?? null,
+        met: res?.goals.filter((g) => g.met).length ?? 0,
+        complete,
+        idx: t.idx,
+      };
+    }),
+  );
+}
+
 /** Everything read for one round, all but the minutes (read a team at a time). */
 export interface RoundData {
   round: RoundRecord;
@@ -607,20 +634,7 @@ export async function researchPackage(
     // Teams: results and rank.
     const results = new Map((await store.resultsOfRound(round.id)).map((r) => [r.teamId, r]));
     const ended = endedEarlyAt(round);
-    const ranked = new Map(
-      rankRows(
-        d.teams.map((t) => {
-          const res = results.get(t.teamId);
-          return {
-            teamId: t.teamId,
-            score: res?.score ?? null,
-            met: res?.goals.filter((g) => g.met).length ?? 0,
-            complete: ended === null,
-            idx: t.idx,
-          };
-        }),
-      ).map((r) => [r.teamId, r.rank]),
-    );
+    const ranked = new Map(teamRanks(d, results).map((r) => [r.teamId, r.rank]));
     for (const t of d.teams) {
       const res = results.get(t.teamId);
       teams.row([

@@ -7,20 +7,16 @@ export interface RosterRow {
   email: string;
 }
 
-/** RFC 4180 fields of a text, with the separator guessed from the first line (comma, semicolon or tab). */
-export function parseDelimited(text: string): string[][] {
-  const body = text.replace(/^\uFEFF/, '');
-  const first = body.split(/\r?\n/, 1)[0] ?? '';
-  const counts = [',', ';', '\t'].map((s) => [s, first.split(s).length] as const);
-  const sep = counts.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+/** RFC 4180 records of a CSV text with separator `sep` (quoted fields, doubled quotes, any line end). */
+export function csvRecords(text: string, sep = ','): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
   let quoted = false;
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
     if (quoted) {
-      if (ch === '"' && body[i + 1] === '"') {
+      if (ch === '"' && text[i + 1] === '"') {
         field += '"';
         i++;
       } else if (ch === '"') quoted = false;
@@ -30,7 +26,7 @@ export function parseDelimited(text: string): string[][] {
       row.push(field);
       field = '';
     } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && body[i + 1] === '\n') i++;
+      if (ch === '\r' && text[i + 1] === '\n') i++;
       row.push(field);
       rows.push(row);
       row = [];
@@ -41,7 +37,15 @@ export function parseDelimited(text: string): string[][] {
     row.push(field);
     rows.push(row);
   }
-  return rows.filter((r) => r.some((c) => c.trim() !== ''));
+  return rows;
+}
+
+/** The records of a class list, the separator guessed from its first line (comma, semicolon or tab), blank lines left out. */
+export function parseDelimited(text: string): string[][] {
+  const body = text.replace(/^\uFEFF/, '');
+  const first = body.split(/\r?\n/, 1)[0] ?? '';
+  const sep = [',', ';', '\t'].reduce((a, b) => (first.split(b).length > first.split(a).length ? b : a));
+  return csvRecords(body, sep).filter((r) => r.some((c) => c.trim() !== ''));
 }
 
 const norm = (h: string) => h.trim().toLowerCase().replace(/[_-]+/g, ' ');

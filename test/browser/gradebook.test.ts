@@ -80,7 +80,9 @@ test('a class list matched by name, the ids saved, a Canvas gradebook and the re
     ].join('\r\n'),
   );
   await panel.getByTestId('roster-file').setInputFiles(list);
-  await expect.poll(() => panel.getByRole('status').innerText()).toContain('Matched by name: 3. Rows of the list without a match: 1.');
+  await expect
+    .poll(() => panel.getByRole('status').innerText())
+    .toContain('Matched by name: 3. Rows of the list without a match: 1.');
   expect(await panel.getByRole('textbox', { name: 'School id of Bao Tran' }).inputValue()).toBe('S-02');
   // Ana is not on the list: the teacher types her id.
   await panel.getByRole('textbox', { name: 'School id of Ana Ruiz' }).fill('S-09');
@@ -97,7 +99,10 @@ test('a class list matched by name, the ids saved, a Canvas gradebook and the re
   }
   await page.setViewportSize(LAPTOP);
 
-  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByTestId('gradebook-download').click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByTestId('gradebook-download').click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`opsroom-${code}-gradebook-canvas-rank.csv`);
   const rows = csvRows(readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '')).filter((r) => r.length > 1);
   expect(rows[0]).toEqual(['Student', 'ID', 'SIS User ID', 'SIS Login ID', 'Section', `Opsroom ${code}`]);

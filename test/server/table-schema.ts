@@ -5,6 +5,7 @@
 // against the fields in order, every cell against its field's type, format and constraints, missing values, and
 // primary keys unique. It returns every problem found, so a test can show them all.
 import { inflateRawSync } from 'node:zlib';
+import { csvRecords } from '../../shared/classroom/roster-csv.ts';
 
 /** The files of a ZIP, read from its central directory (stored or deflated entries). */
 export function unzip(buf: Buffer): Map<string, Buffer> {
@@ -30,38 +31,8 @@ export function unzip(buf: Buffer): Map<string, Buffer> {
   return out;
 }
 
-/** RFC 4180 rows of a CSV text with a given dialect (comma, double quote, any line end). */
-export function csvRows(text: string, delimiter = ','): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === delimiter) {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' || ch === '\n') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
+/** RFC 4180 rows of a CSV text (comma unless given). */
+export const csvRows = (text: string, delimiter = ','): string[][] => csvRecords(text, delimiter);
 
 interface FieldDescriptor {
   name: string;
