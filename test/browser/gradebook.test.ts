@@ -66,17 +66,17 @@ test('a class list matched by name, the ids saved, a Canvas gradebook and the re
   await panel.locator('summary').click();
   await panel.getByRole('textbox', { name: 'School id of Dewi Lestari' }).waitFor();
 
-  // The school's class list, as Canvas exports it: "Last, First" names, a Points Possible row.
+  // The school's class list in Canvas's columns, with an email column: "Last, First" names, a Points Possible row.
   const list = join(tmpdir(), `roster-${code}.csv`);
   writeFileSync(
     list,
     [
-      'Student,ID,SIS User ID,SIS Login ID,Section',
+      'Student,ID,SIS User ID,Section,Email',
       'Points Possible,,,,',
-      '"Kovács, Zsófia",11,S-01,zk@school.example,7A',
-      '"Tran, Bao",12,S-02,bt@school.example,7A',
-      '"Lestari, Dewi",13,S-03,dl@school.example,7A',
-      '"Someone, Else",14,S-04,se@school.example,7A',
+      '"Kovács, Zsófia",11,S-01,7A,zk@school.example',
+      '"Tran, Bao",12,S-02,7A,bt@school.example',
+      '"Lestari, Dewi",13,S-03,7A,dl@school.example',
+      '"Someone, Else",14,S-04,7A,se@school.example',
     ].join('\r\n'),
   );
   await panel.getByTestId('roster-file').setInputFiles(list);
@@ -122,4 +122,29 @@ test('a class list matched by name, the ids saved, a Canvas gradebook and the re
   expect(validatePackage(files)).toEqual([]);
   const all = [...files.values()].map((b) => b.toString('utf8')).join('\n');
   for (const n of names) expect(all).not.toContain(n);
+
+  // A round's research data from its replay, with the names asked for.
+  const roundId = await page.locator(`[data-room="${code}"] [data-testid="history-round"]`).getAttribute('data-round');
+  await page.goto(`${server.url}/replay/${roundId}`);
+  const research = page.locator('[data-part="research"]');
+  await research.waitFor();
+  await page.getByRole('checkbox', { name: "Include the students' names" }).check();
+  await research.scrollIntoViewIfNeeded();
+  await noViolations(page, 'replay with its research data');
+  await screenshot(page, 'replay-research-1366x768');
+  const [named] = await Promise.all([page.waitForEvent('download'), research.click()]);
+  expect(named.suggestedFilename()).toBe(`opsroom-${code}-round1-research-named.zip`);
+  const people = csvRows(
+    unzip(readFileSync(await named.path()))
+      .get('participants.csv')
+      ?.toString('utf8') ?? '',
+  );
+  const nameAt = people[0].indexOf('name');
+  expect(
+    people
+      .slice(1)
+      .map((r) => r[nameAt])
+      .filter(Boolean)
+      .sort(),
+  ).toEqual([...names].sort());
 });
