@@ -8,7 +8,7 @@ import { getModel } from '../../shared/sim/registry.ts';
 import type { ControlValue, ScheduledChange, SimulatorId } from '../../shared/sim/types.ts';
 import { pseudonymiser, researchField } from '../../server/replay/research.ts';
 import type { Room } from '../../server/rooms/room.ts';
-import { advance, startServer, type TestServer } from './helpers.ts';
+import { advance, connect, createRoom, ok, startServer, type TestServer, turnsUntil } from './helpers.ts';
 import { joinStudent } from './seats.ts';
 import { csvRows, unzip, validatePackage } from './table-schema.ts';
 
@@ -431,4 +431,32 @@ describe('research package and gradebook of a played class', () => {
       expect(() => readRoster('colour,size\nred,4\n')).toThrow(/no name column/);
     });
   });
+});
+
+test('a large round’s research package is built in slices: the event loop turns at least once per team', async () => {
+  const server = await startServer();
+  try {
+    const { code, teacherKey } = await createRoom(server, { teamCount: 30, minutes: 60, tempo: 1 });
+    const teacher = await connect(server);
+    await ok(teacher, 'teacher:join', { code, key: teacherKey });
+    const started = await ok(teacher, 'teacher:clock', { action: 'start' });
+    for (let m = 0; m < 60; m++) await advance(server, 1000);
+    const { value: res, turns } = await turnsUntil(
+      server.app.inject({
+        method: 'GET',
+        url: `/api/rounds/${started.room.round.id}/research.zip`,
+        headers: { authorization: `Bearer ${teacherKey}` },
+      }),
+    );
+    expect(res.statusCode).toBe(200);
+    // Built in one go, the request would finish within a few turns: here at least one per team.
+    expect(turns).toBeGreaterThanOrEqual(30);
+    const files = unzip(res.rawPayload);
+    expect(validatePackage(files)).toEqual([]);
+    expect(
+      csvRows(files.get('minutes-payment-switch.csv')?.toString('utf8') ?? '').filter((r) => r.length > 1),
+    ).toHaveLength(1 + 30 * 61);
+  } finally {
+    await server.close();
+  }
 });
