@@ -26,6 +26,7 @@ import { originCheck } from './http/origins.ts';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, roomRoutes } from './http/rooms.ts';
 import { scenarioRoutes } from './http/scenarios.ts';
 import { teacherRoutes } from './http/teacher.ts';
+import { classDataRoutes } from './http/classdata.ts';
 import { type Clock, realClock } from './lib/clock.ts';
 import type { BucketConfig } from './lib/limiter.ts';
 import type { Interfaces } from './net/addresses.ts';
@@ -234,6 +235,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.decorate('exports', new Exports(store, { ...DEFAULT_EXPORT_LIMITS, ...opts.exportLimits }));
   const coach = new Coach(opts.coachRunner ?? new WorkerRunner(), { ...DEFAULT_COACH_LIMITS, ...opts.coachLimits });
   await app.register(teacherRoutes, { cache: replayCache, limits: httpLimits, coach });
+  await app.register(classDataRoutes, { limits: httpLimits, clock });
   await app.register(opsRoutes, {
     metrics,
     metricsToken: opts.metricsToken ?? null,

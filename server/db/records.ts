@@ -73,6 +73,8 @@ export interface MinuteRecord {
   minute: number;
   /** The snapshot as JSON text. */
   data: string;
+  /** When the minute was sent, epoch ms (null: not kept, in older rows and a what-if's copied minutes). */
+  at?: number | null;
 }
 
 export interface TeamResultRecord {

@@ -42,4 +42,5 @@ export const {
   roundMembers,
   seatTurns,
   messages,
+  rosterIds,
 } = tables(kit);

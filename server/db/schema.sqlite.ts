@@ -32,4 +32,5 @@ export const {
   roundMembers,
   seatTurns,
   messages,
+  rosterIds,
 } = tables(kit);

@@ -174,6 +174,8 @@ export function tables(k: SchemaKit) {
       teamId: ref('team_id', () => teams.id),
       minute: k.int('minute').notNull(),
       data: k.text('data').notNull(),
+      /** When the minute was sent (epoch ms); null in rows stored before it was kept, and in a what-if's copied minutes. */
+      at: k.int64('at'),
     },
     (t) => [k.primaryKey({ columns: [t.roundId, t.teamId, t.minute] })],
   );
@@ -273,6 +275,18 @@ export function tables(k: SchemaKit) {
     (t) => [k.index('messages_round').on(t.roundId)],
   );
 
+  /** The school's ids of a room's students, as the teacher mapped them for the gradebook (docs/gradebook.md). */
+  const rosterIds = k.table(
+    'roster_ids',
+    {
+      roomId: ref('room_id', () => rooms.id),
+      playerId: ref('player_id', () => players.id),
+      schoolId: k.text('school_id').notNull(),
+      email: k.text('email').notNull().default(''),
+    },
+    (t) => [k.primaryKey({ columns: [t.roomId, t.playerId] })],
+  );
+
   return {
     teachers,
     rooms,
@@ -288,5 +302,6 @@ export function tables(k: SchemaKit) {
     roundMembers,
     seatTurns,
     messages,
+    rosterIds,
   };
 }

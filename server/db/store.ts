@@ -5,6 +5,7 @@ import type {
   Actor,
   ChangeRecord,
   RoleChange,
+  RosterEntry,
   RoundState,
   SeatPilot,
   SeatTurn,
@@ -99,6 +100,8 @@ export interface Store {
   roundsOfPlayer(playerId: number): Promise<{ roundId: number; teamId: number }[]>;
   /** Oldest first. */
   messagesOfRound(roundId: number): Promise<TeacherMessage[]>;
+  /** The school's ids the teacher mapped to the room's students (docs/gradebook.md). */
+  rosterOfRoom(roomId: number): Promise<RosterEntry[]>;
   /** Rooms of the teacher created since `since` (epoch ms) whose latest round is not finished. */
   liveRoomCount(teacherId: number, since: number): Promise<number>;
   /**
@@ -370,9 +373,9 @@ export class SqlStore implements Store {
       }
     }
     return this.many(
-      `SELECT team_id, minute, data FROM snapshots WHERE ${where} ORDER BY team_id, minute`,
+      `SELECT team_id, minute, data, at FROM snapshots WHERE ${where} ORDER BY team_id, minute`,
       params,
-      (s) => ({ teamId: num(s.team_id), minute: num(s.minute), data: str(s.data) }),
+      (s) => ({ teamId: num(s.team_id), minute: num(s.minute), data: str(s.data), at: numOrNull(s.at) }),
     );
   }
   async resultsOfRound(roundId: number): Promise<TeamResultRecord[]> {
@@ -417,6 +420,13 @@ export class SqlStore implements Store {
       [playerId],
       (m) => ({ roundId: num(m.round_id), teamId: num(m.team_id) }),
     );
+  }
+  rosterOfRoom(roomId: number): Promise<RosterEntry[]> {
+    return this.many('SELECT * FROM roster_ids WHERE room_id = ? ORDER BY player_id', [roomId], (r) => ({
+      playerId: num(r.player_id),
+      schoolId: str(r.school_id),
+      email: str(r.email),
+    }));
   }
   messagesOfRound(roundId: number): Promise<TeacherMessage[]> {
     return this.many('SELECT * FROM messages WHERE round_id = ? ORDER BY at, id', [roundId], (m) => ({

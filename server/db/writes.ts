@@ -5,6 +5,7 @@
 import type {
   ChangeRecord,
   RoleChange,
+  RosterEntry,
   RoundConfig,
   SeatTurn,
   TeacherMessage,
@@ -63,6 +64,8 @@ export type Write =
   | { op: 'upsertRoundMembers'; roundId: number; members: readonly RoundMemberRecord[] }
   | { op: 'insertMessage'; message: TeacherMessage }
   | { op: 'insertSeatTurns'; turns: readonly SeatTurn[] }
+  /** The room's whole roster mapping (the school's ids of its students), replacing the one stored. */
+  | { op: 'setRoster'; roomId: number; entries: readonly RosterEntry[] }
   /**
    * Cluster mode: the room's fencing token, checked and stored in the same transaction as the room's other
    * writes — refused (FencedError, nothing stored) when a higher token is stored, i.e. another process owns the room.
@@ -339,6 +342,19 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
         rows('messages', ['id', 'round_id', 'team_id', 'text', 'at'], [[m.id, m.roundId, m.teamId, m.text, m.at]]),
       ];
     }
+    case 'setRoster':
+      return [
+        sql('DELETE FROM roster_ids WHERE room_id = ?', w.roomId),
+        ...(w.entries.length
+          ? [
+              rows(
+                'roster_ids',
+                ['room_id', 'player_id', 'school_id', 'email'],
+                w.entries.map((e) => [w.roomId, e.playerId, e.schoolId, e.email]),
+              ),
+            ]
+          : []),
+      ];
   }
 }
 
@@ -425,7 +441,7 @@ export function statements(lists: readonly (readonly Write[])[]): Statement[] {
       if (moved) minutes.set(moved.id, Math.max(moved.minute, minutes.get(moved.id) ?? -1));
       else if (w.op === 'fence') fences.push(w);
       else if (w.op === 'insertSnapshots')
-        for (const r of w.rows) snapshots.push([w.roundId, r.teamId, r.minute, r.data]);
+        for (const r of w.rows) snapshots.push([w.roundId, r.teamId, r.minute, r.data, r.at ?? null]);
       else {
         if (w.op === 'insertRoom') created.add(w.id);
         parts.push(...partsOf(w));
@@ -457,7 +473,7 @@ export function statements(lists: readonly (readonly Write[])[]): Statement[] {
   flush();
   out.push(...fenceStatement(fences.filter((f) => created.has(f.roomId))));
   if (snapshots.length)
-    out.push(...insertStatements(rows('snapshots', ['round_id', 'team_id', 'minute', 'data'], snapshots)));
+    out.push(...insertStatements(rows('snapshots', ['round_id', 'team_id', 'minute', 'data', 'at'], snapshots)));
   if (minutes.size) {
     const v = valuesTable(['integer', 'integer'], [...minutes]);
     out.push({

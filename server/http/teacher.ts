@@ -28,7 +28,7 @@ import { addressKey } from './client-address.ts';
 import { bearer } from './errors.ts';
 import type { HttpLimits } from './rooms.ts';
 
-const roundParams = z.object({
+export const roundParams = z.object({
   id: z.coerce
     .number()
     .int()

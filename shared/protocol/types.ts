@@ -238,6 +238,19 @@ export interface RoleChanges {
   teamId: number;
   changes: RoleChange[];
 }
+/** A student's ids at the school, as the teacher mapped them for the gradebook (docs/gradebook.md). */
+export interface RosterEntry {
+  playerId: number;
+  /** The id the school's gradebook matches on (Canvas SIS User ID, Moodle ID number). */
+  schoolId: string;
+  /** Optional: Moodle may match on it instead; '' when not given. */
+  email: string;
+}
+/** `GET /api/teacher/rooms/:code/roster`: the room's students with the school's ids mapped to them so far. */
+export interface RosterView {
+  roomCode: string;
+  students: { playerId: number; name: string; team: string; removed: boolean; schoolId: string; email: string }[];
+}
 /** A teacher's message to one team (`teamId`) or to all (`teamId: null`), shown as text. */
 export interface TeacherMessage {
   id: number;

@@ -37,8 +37,12 @@ const provenance: Record<string, { seed: string[]; translated: string[]; reviewe
 
 const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-/** Language-free in every locale: the languages' own names, the brand, formulas, book titles. */
-const LANGUAGE_FREE = /^(app_name|lang_\w+|join_room_info|split_role_owner|coach_goal_quoted|\w+_f|ps_src_harchol)$/;
+/**
+ * Language-free in every locale: the languages' own names, the brand, formulas, book titles, the names of the
+ * gradebooks a school uses (Canvas, Moodle).
+ */
+const LANGUAGE_FREE =
+  /^(app_name|lang_\w+|join_room_info|split_role_owner|coach_goal_quoted|\w+_f|ps_src_harchol|data_layout_(canvas|moodle))$/;
 
 /**
  * Words a language writes as English does (the seed pages use them too, or they are the
@@ -49,6 +53,8 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   // (stand-in, switch, retry storm, seed) and the web service's (cache, load balancer, database, build,
   // autoscaling, burn rate).
   it: [
+    // "Email" is the Italian and Indonesian word.
+    'data_roster_email',
     // The AUTO badge on a seat the autopilot plays: the word is Italian and Dutch as it is.
     'seat_auto',
     'nav_home',
@@ -76,6 +82,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   // Indonesian: simulator, tempo, target; the seed's loanwords (stand-in, switch, seed) and the web
   // service's (cache, load balancer, build, autoscaling).
   id: [
+    'data_roster_email',
     'setup_simulator',
     'setup_tempo',
     'scores_target',

@@ -42,7 +42,12 @@ function start(d: Draft, ctx: TransitionCtx): void {
     {
       op: 'insertSnapshots',
       roundId: r.id,
-      rows: [...teams.values()].map((t) => ({ teamId: t.teamId, minute: 0, data: JSON.stringify(t.snapshot) })),
+      rows: [...teams.values()].map((t) => ({
+        teamId: t.teamId,
+        minute: 0,
+        data: JSON.stringify(t.snapshot),
+        at: ctx.now,
+      })),
     },
   );
   recordStart(d, ctx);

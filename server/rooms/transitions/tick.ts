@@ -40,7 +40,7 @@ export function playMinute(d: Draft, sentAt: number, ctx: TransitionCtx): void {
   for (const [id, was] of r.teams) {
     const t = advanceTeam(r, was, minute);
     teams.set(id, t);
-    rows.push({ teamId: t.teamId, minute, data: JSON.stringify(t.snapshot) });
+    rows.push({ teamId: t.teamId, minute, data: JSON.stringify(t.snapshot), at: sentAt });
   }
   d.patchRound({ minute, teams });
   d.write({ op: 'insertSnapshots', roundId: r.id, rows });

@@ -1,7 +1,16 @@
-// The teacher's HTTP calls: history, replay, the hindsight coach, what-if fork and the export (CSV, ZIP).
+// The teacher's HTTP calls: history, replay, the hindsight coach, what-if fork, the export (CSV, ZIP), the research
+// package, the gradebook and its roster mapping.
 // Each carries the teacher key as a bearer header, which is why a CSV is fetched and saved from a Blob
 // rather than linked. A student's token opens their own replays and coach the same way (student-api.ts).
-import type { CoachReport, CsvPart, HistoryPage, RoomView, RoundReplay } from '$shared/protocol/types.ts';
+import type {
+  CoachReport,
+  CsvPart,
+  HistoryPage,
+  RoomView,
+  RosterEntry,
+  RosterView,
+  RoundReplay,
+} from '$shared/protocol/types.ts';
 import type { ScheduledChange } from '$shared/sim/types.ts';
 export type { CsvPart };
 import { filenameFrom } from '$lib/replay/logic.ts';
@@ -68,17 +77,62 @@ export function forkRound(
  * Fetches a file of a round's export (a CSV part, or all three zipped), its columns named in `lang`, and
  * hands it to the browser as a download; resolves with the file name.
  */
-export async function downloadExport(
+export const downloadExport = (key: string, roundId: number, file: ExportFile, lang: string): Promise<Result<string>> =>
+  download(
+    key,
+    `/api/rounds/${roundId}/export/${exportPath(file)}?lang=${encodeURIComponent(lang)}`,
+    `opsroom-round${roundId}-${exportPath(file)}`,
+  );
+
+/** The research package of a round (`roundId`) or of a whole room (`code`), pseudonymous unless `names`. */
+export const downloadResearch = (key: string, of: { roundId: number } | { code: string }, names: boolean) =>
+  download(
+    key,
+    `${'roundId' in of ? `/api/rounds/${of.roundId}` : `/api/teacher/rooms/${encodeURIComponent(of.code)}`}/research.zip${names ? '?names=true' : ''}`,
+    'opsroom-research.zip',
+  );
+
+export interface GradebookChoice {
+  rule: 'participation' | 'score' | 'rank' | 'mix';
+  layout: 'canvas' | 'moodle' | 'plain';
+  points: number;
+  weights: { participation: number; score: number; rank: number };
+}
+
+/** A room's gradebook as CSV in the chosen layout, graded by the chosen rule. */
+export function downloadGradebook(key: string, code: string, c: GradebookChoice): Promise<Result<string>> {
+  const q = new URLSearchParams({
+    rule: c.rule,
+    layout: c.layout,
+    points: String(c.points),
+    wp: String(c.weights.participation),
+    ws: String(c.weights.score),
+    wr: String(c.weights.rank),
+  });
+  return download(key, `/api/teacher/rooms/${encodeURIComponent(code)}/gradebook.csv?${q}`, 'opsroom-gradebook.csv');
+}
+
+/** The room's students with the school ids mapped to them. */
+export const fetchRoster = (key: string, code: string): Promise<Result<RosterView>> =>
+  call(`/api/teacher/rooms/${encodeURIComponent(code)}/roster`, { headers: auth(key) });
+
+/** Stores the room's whole roster mapping. */
+export const saveRoster = (
   key: string,
-  roundId: number,
-  file: ExportFile,
-  lang: string,
-): Promise<Result<string>> {
+  code: string,
+  entries: readonly RosterEntry[],
+): Promise<Result<{ roomCode: string; mapped: number }>> =>
+  call(`/api/teacher/rooms/${encodeURIComponent(code)}/roster`, {
+    method: 'PUT',
+    headers: { ...auth(key), 'content-type': 'application/json' },
+    body: JSON.stringify({ entries }),
+  });
+
+/** Fetches a file with the teacher key and hands it to the browser as a download; resolves with its name. */
+async function download(key: string, url: string, fallback: string): Promise<Result<string>> {
   let res: Response;
   try {
-    res = await fetch(`/api/rounds/${roundId}/export/${exportPath(file)}?lang=${encodeURIComponent(lang)}`, {
-      headers: auth(key),
-    });
+    res = await fetch(url, { headers: auth(key) });
   } catch {
     return { ok: false, code: 'NETWORK' };
   }
@@ -87,16 +141,16 @@ export async function downloadExport(
     return { ok: false, code: body?.error?.code ?? 'INTERNAL' };
   }
   const blob = await res.blob();
-  const name = filenameFrom(res.headers.get('content-disposition'), `opsroom-round${roundId}-${exportPath(file)}`);
-  const url = URL.createObjectURL(blob);
+  const name = filenameFrom(res.headers.get('content-disposition'), fallback);
+  const href = URL.createObjectURL(blob);
   const a = document.createElement('a');
-  a.href = url;
+  a.href = href;
   a.download = name;
   a.hidden = true;
   document.body.append(a);
   a.click();
   a.remove();
   // Revoking at once can cancel the download in some browsers; the Blob is small.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
   return { ok: true, value: name };
 }
