@@ -39,7 +39,8 @@ export const USAGE = `usage: npm run sim -- --model payment-switch|web-service -
                         booleans as on/off, the retry policy as immediate/backoff, buttons as press
   --on TRIGGER k=v...   reacts to what the desk shows: when TRIGGER first shows in minute m, the
                         changes apply from minute m+1 (TRIGGER+d: d minutes later). TRIGGER is an
-                        event (surge-start, issuer-slow…) or an indicator crossing a value, quoted:
+                        event (surge-start, issuer-slow…), an event with one of its figures above or
+                        below a value ('sale-announced.size>3'), or an indicator crossing a value, quoted:
                         'newTps<500', 'groupBLatencyMs>1000' (first minute it holds after it did not)
   --each TRIGGER k=v... as --on, but every time TRIGGER shows (each minute an event is in, each crossing)
   --seed N              integer 0–4294967295 (default 1)

@@ -4,13 +4,26 @@
 // teams). Pure: no I/O, no clock, no Math.random.
 import { ControlError, formatControlValue, parseControlValue } from '../sim/controls.ts';
 import { changesByMinute, createRound, stepRound } from '../sim/engine.ts';
-import type { ControlChange, ScheduledChange, SimMeta, SimModel, SimStateBase, Snapshot } from '../sim/types.ts';
+import type {
+  ControlChange,
+  ScheduledChange,
+  SimEvent,
+  SimMeta,
+  SimModel,
+  SimStateBase,
+  Snapshot,
+} from '../sim/types.ts';
 import { splitSnapshot, visibleKeys } from '../classroom/split.ts';
 import { openSeat, seatMinute } from '../policies/seat.ts';
 import type { Seat } from '../policies/types.ts';
 
-/** What a rule waits for: an event's first showing, or the first minute an indicator crosses a value. */
-export type Trigger = { event: string } | { indicator: string; op: '<' | '>'; value: number };
+/**
+ * What a rule waits for: an event's first showing (with `field`, only when that figure of the event — a sale's
+ * announced size — is above or below `value`), or the first minute an indicator crosses a value.
+ */
+export type Trigger =
+  | { event: string; field?: string; op?: '<' | '>'; value?: number }
+  | { indicator: string; op: '<' | '>'; value: number };
 
 /**
  * When `on` first shows in minute m, `changes` apply at the start of minute m + 1 + delay — the
@@ -55,12 +68,20 @@ export interface Hold {
   to: number;
 }
 
+/** Whether an event's figure is on the trigger's side of its value (always, without a field). */
+function eventFigureHolds(on: Extract<Trigger, { event: string }>, e: SimEvent): boolean {
+  if (on.field === undefined) return true;
+  const v = e[on.field];
+  if (typeof v !== 'number' || on.value === undefined) return false;
+  return on.op === '<' ? v < on.value : v > on.value;
+}
+
 /**
  * Whether a trigger shows in `s` (given the minute before, `prev`). An indicator "crosses" when the
  * condition holds now and did not the minute before; a value with nothing under it (`na`) never does.
  */
 export function triggered(on: Trigger, s: Snapshot, prev: Snapshot | undefined): boolean {
-  if ('event' in on) return s.events.some((e) => e.kind === on.event);
+  if ('event' in on) return s.events.some((e) => e.kind === on.event && eventFigureHolds(on, e));
   if (!prev) return false;
   const holds = (x: Snapshot) => {
     if (x.na?.includes(on.indicator)) return false;
@@ -144,16 +165,25 @@ export class PlayError extends Error {
   override readonly name = 'PlayError';
 }
 
-const EVENT_RE = /^([a-z][a-z0-9-]*)(?:\+(\d+))?$/;
+const EVENT_RE = /^([a-z][a-z0-9-]*)(?:\.([a-z][A-Za-z]*)([<>])(-?\d+(?:\.\d+)?))?(?:\+(\d+))?$/;
 const CROSS_RE = /^([A-Za-z][A-Za-z0-9]*)([<>])(-?\d+(?:\.\d+)?(?:e-?\d+)?)(?:\+(\d+))?$/;
 
-/** `EVENT[+d]` or `indicator<x[+d]` / `indicator>x[+d]`; indicators must be the model's. */
+/**
+ * `EVENT[+d]`, `EVENT.field<x[+d]` / `EVENT.field>x[+d]` (a figure the event carries, as a sale's announced size),
+ * or `indicator<x[+d]` / `indicator>x[+d]`; indicators must be the model's.
+ */
 export function parseTrigger(model: SimMeta, text: string): { on: Trigger; delay: number } {
   const e = EVENT_RE.exec(text);
-  if (e) return { on: { event: e[1] }, delay: e[2] === undefined ? 0 : Number(e[2]) };
+  if (e) {
+    const delay = e[5] === undefined ? 0 : Number(e[5]);
+    if (e[2] === undefined) return { on: { event: e[1] }, delay };
+    return { on: { event: e[1], field: e[2], op: e[3] as '<' | '>', value: Number(e[4]) }, delay };
+  }
   const c = CROSS_RE.exec(text);
   if (!c)
-    throw new PlayError(`${JSON.stringify(text)}: expected EVENT[+d] or indicator<value[+d] / indicator>value[+d]`);
+    throw new PlayError(
+      `${JSON.stringify(text)}: expected EVENT[+d], EVENT.field<value[+d] / EVENT.field>value[+d] or indicator<value[+d] / indicator>value[+d]`,
+    );
   if (!model.indicators.some((i) => i.key === c[1])) {
     throw new PlayError(
       `unknown indicator "${c[1]}" for ${model.id}; indicators are: ${model.indicators.map((i) => i.key).join(', ')}`,
@@ -166,7 +196,12 @@ export function parseTrigger(model: SimMeta, text: string): { on: Trigger; delay
 }
 
 export function formatTrigger(on: Trigger, delay: number): string {
-  const base = 'event' in on ? on.event : `${on.indicator}${on.op}${on.value}`;
+  const base =
+    'event' in on
+      ? on.field === undefined
+        ? on.event
+        : `${on.event}.${on.field}${on.op}${on.value}`
+      : `${on.indicator}${on.op}${on.value}`;
   return delay > 0 ? `${base}+${delay}` : base;
 }
 

@@ -15,10 +15,11 @@ const OWN = 14;
 const BASE_TPS = 400;
 
 /**
- * Scaling: order the servers an announced sale needs (its size × a normal day's traffic) so that they serve a
- * minute before it starts — they boot five, and every minute a rented server runs is billed — and give them
- * back as the sale's traffic falls away after its end (the announcement's schedule says when). Careless: orders a
- * big fleet at every announcement and keeps it.
+ * Scaling: order the servers an announced sale needs (its size × a normal day's traffic; a small sale the own
+ * fleet carries) so that they serve from the minute it starts — they boot five, its traffic takes a few minutes
+ * to build up, and every minute a rented server runs is billed — and give them back as the sale's traffic falls
+ * away after its end (the announcement's schedule says when). Careless: orders a big fleet at every announcement
+ * and keeps it.
  */
 export const scaling: Brain = (r, memo0) => {
   const memo = { ...memo0 };
@@ -31,7 +32,7 @@ export const scaling: Brain = (r, memo0) => {
   if (sale) {
     const size = typeof sale.size === 'number' ? sale.size : 3;
     memo.need = Math.max(OWN, Math.min(24, Math.ceil((size * BASE_TPS) / PER_SERVER_TPS)));
-    memo.orderAt = m + (typeof sale.in === 'number' ? Math.max(0, sale.in - 7) : 0);
+    memo.orderAt = m + (typeof sale.in === 'number' ? Math.max(0, sale.in - 6) : 0);
     memo.phase = 'announced';
   }
   if (r.skill === 'careless') {

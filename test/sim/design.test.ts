@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluatePlay, makeBench, seedShare } from '../../shared/design/evaluate.ts';
 import {
   parseChange,
+  formatTrigger,
   parseTrigger,
   playArgs,
   PlayError,
@@ -51,6 +52,15 @@ describe('triggers', () => {
     expect(triggered(below, snap(3, 0, [], ['x']), snap(2, 6))).toBe(false); // nothing under it
     expect(triggered({ indicator: 'x', op: '>', value: 5 }, snap(3, 6), snap(2, 0, [], ['x']))).toBe(true);
   });
+  it('an event with a figure shows only when the figure it carries is on the side the trigger asks for', () => {
+    const announced = (size: number | string): Snapshot => ({ ...snap(3, 0), events: [{ kind: 'sale', size }] });
+    const big = { event: 'sale', field: 'size', op: '>' as const, value: 3 };
+    expect(triggered(big, announced(4.5), undefined)).toBe(true);
+    expect(triggered(big, announced(2), undefined)).toBe(false);
+    expect(triggered(big, announced('big'), undefined)).toBe(false); // not a figure
+    expect(triggered({ ...big, field: 'in' }, announced(4.5), undefined)).toBe(false); // the event has no such figure
+    expect(triggered({ ...big, op: '<' }, announced(2), undefined)).toBe(true);
+  });
   it('a rule fires once, applies the minute after it showed (plus its delay), and never after the round', () => {
     const spec = { scenario: 'sale-surge', seed: 1, noise: false, minutes: 20 };
     const play: Play = {
@@ -71,6 +81,13 @@ describe('triggers', () => {
       on: { indicator: 'groupBLatencyMs', op: '<', value: 1000 },
       delay: 0,
     });
+    expect(parseTrigger(paymentSwitch, 'sale-announced.size>3+1')).toEqual({
+      on: { event: 'sale-announced', field: 'size', op: '>', value: 3 },
+      delay: 1,
+    });
+    expect(formatTrigger({ event: 'sale-announced', field: 'size', op: '<', value: 3 }, 2)).toBe(
+      'sale-announced.size<3+2',
+    );
     expect(() => parseTrigger(paymentSwitch, 'speed>3')).toThrow(/unknown indicator "speed"/);
     expect(() => parseTrigger(paymentSwitch, 'newTps=3')).toThrow(PlayError);
     expect(() => parseChange(paymentSwitch, 'servers=99')).toThrow(/servers: 99 is out of range/);

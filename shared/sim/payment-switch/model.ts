@@ -376,7 +376,7 @@ export function stepState(state: PaymentSwitchState, changes: readonly ControlCh
     goodLostSoFar: prev.goodLostSoFar + flows.genuineLost,
     ledgerCustomers: prev.ledgerCustomers + MARGIN_PER_TX * (cond.basket ?? 1) * flows.genuineLost,
     ledgerFriction: prev.ledgerFriction + STEP_UP_COST * flows.challenged,
-    ledgerFraud: prev.ledgerFraud + FRAUD_LIABILITY * flows.fraudApprovedAmount,
+    ledgerFraud: prev.ledgerFraud + (terms?.fraudLiability ?? FRAUD_LIABILITY) * flows.fraudApprovedAmount,
     ledgerStandIn:
       prev.ledgerStandIn +
       STAND_IN_LOSS * flows.genuineStandInVolume +

@@ -19,7 +19,7 @@ const IN_CODE: readonly ScenarioDef[] = [
       { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.922 },
       { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 36 },
       { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.04 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 790 },
+      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 940 },
       { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 1.3e6 },
     ],
   },

@@ -83,6 +83,8 @@ export interface ShiftTerms {
   saleShopperShift?: number;
   /** A sale's baskets, in ordinary ones: a customer lost while a sale is on costs this many margins. */
   saleBasket?: number;
+  /** The share of the approved fraud amount the switch bears (the seed's FRAUD_LIABILITY without it). */
+  fraudLiability?: number;
 }
 
 export interface Recipe {
