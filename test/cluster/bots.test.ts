@@ -3,29 +3,21 @@
 // seats whose grace runs out there, and the autopilot plays them from that process to the end; the bots on the
 // living process read every minute to the end, as students, nothing refused. The round replays exactly, every
 // change names its actor, and none is sent twice.
-import { beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { type Bots, parseBotsArgs, runBots } from '../../server/cli/bots-cli.ts';
-import type { SqlStore } from '../../server/db/store.ts';
 import { verifyRounds } from '../../server/replay/verify.ts';
 import { collect, ok, until } from '../server/helpers.ts';
-import { testCluster, type Node } from './nodes.ts';
+import { nodePair, testCluster } from './nodes.ts';
 
 const MINUTES = 20;
 const TEMPO_MS = 2000;
 const KILLED_AT = 6;
 const cluster = testCluster('bots');
 
-let a: Node;
-let b: Node;
-let store: SqlStore;
-
-beforeAll(async () => {
-  await cluster.services();
-  [a, b] = await Promise.all([cluster.start('a'), cluster.start('b')]);
-  store = await cluster.store();
-});
+const pair = nodePair(cluster);
 
 test('bots on both processes; the owner killed mid-round: the autopilot carries its bots’ seats on from the other', async () => {
+  const { a, b, store } = pair;
   const res = await a.post('/api/rooms', {
     simulator: 'payment-switch',
     scenario: 'sale-surge',
