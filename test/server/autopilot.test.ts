@@ -206,6 +206,28 @@ test('the teacher plays a seat, hands it to the autopilot and back; a student ca
   expect(badSkill).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
 });
 
+test('a student who changes nothing while banners show for the room’s idle minutes reads idle; their change ends it', async () => {
+  const { code, teacher, students } = await classOf(['Ana', 'Ben'], { idleMinutes: 2 });
+  const room = await server.app.rooms.get(code);
+  await ok(teacher, 'teacher:clock', { action: 'start' });
+  const seat = (id: number) => room.view('teacher').players.find((p) => p.id === id);
+  const [scaler, other] = seat(students[0].playerId)?.roles.includes('scaling') ? students : [...students].reverse();
+  // Minute by minute, until banners have shown for the idle minutes without a change of either.
+  let bannerMinutes = 0;
+  for (let i = 0; i < 30 && !seat(scaler.playerId)?.idle; i++) {
+    await advance(server, TEMPO_MS);
+    if ((room.round.teams.values().next().value?.snapshot.events.length ?? 0) > 0) bannerMinutes++;
+  }
+  expect(bannerMinutes).toBeGreaterThanOrEqual(2);
+  for (const s of students) {
+    expect(seat(s.playerId)).toMatchObject({ connected: true, idle: true, pilot: null });
+  }
+  // A change ends it at once, for its own seat only.
+  await ok(scaler.c, 'student:control', { key: 'servers', value: 12 });
+  await until(() => seat(scaler.playerId)?.idle === false, 'the scaler back from idle');
+  expect(seat(other.playerId)?.idle).toBe(true);
+});
+
 test('hold keeps a dropped seat as it is; ask offers it to the team after the grace, and only then', async () => {
   const { code, teacher, students } = await classOf(['Ana', 'Ben', 'Cy'], { absence: 'hold' });
   const [ana, ben, cy] = students;
