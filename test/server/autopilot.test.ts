@@ -209,6 +209,7 @@ test('the teacher plays a seat, hands it to the autopilot and back; a student ca
 test('a student who changes nothing while banners show for the room’s idle minutes reads idle; their change ends it', async () => {
   const { code, teacher, students } = await classOf(['Ana', 'Ben'], { idleMinutes: 2 });
   const room = await server.app.rooms.get(code);
+  const presence = collect(teacher, 'presence');
   await ok(teacher, 'teacher:clock', { action: 'start' });
   const seat = (id: number) => room.view('teacher').players.find((p) => p.id === id);
   const [scaler, other] = seat(students[0].playerId)?.roles.includes('scaling') ? students : [...students].reverse();
@@ -219,9 +220,10 @@ test('a student who changes nothing while banners show for the room’s idle min
     if ((room.round.teams.values().next().value?.snapshot.events.length ?? 0) > 0) bannerMinutes++;
   }
   expect(bannerMinutes).toBeGreaterThanOrEqual(2);
-  for (const s of students) {
-    expect(seat(s.playerId)).toMatchObject({ connected: true, idle: true, pilot: null });
-  }
+  for (const s of students) expect(seat(s.playerId)).toMatchObject({ connected: true, idle: true, pilot: null });
+  // The teacher is told, seat by seat.
+  const toldIdle = () => new Set(presence.filter((p) => p.idle).map((p) => p.playerId));
+  await until(() => toldIdle().size === 2, 'the teacher to be told both seats are idle');
   // A change ends it at once, for its own seat only.
   await ok(scaler.c, 'student:control', { key: 'servers', value: 12 });
   await until(() => seat(scaler.playerId)?.idle === false, 'the scaler back from idle');
