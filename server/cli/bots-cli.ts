@@ -116,6 +116,12 @@ class Bot {
   private roundId: number | null = null;
   private memory: SeatMemory = {};
   private prev: Snapshot | undefined;
+  /**
+   * The bot's own changes not yet in force, by control: the value and the minute it applies at (Infinity while
+   * unanswered). A minute's view still shows the old value, so a policy would ask again; over a slow link (a
+   * cluster's forwarding) the second ask would land as a second change.
+   */
+  private readonly awaiting = new Map<string, { value: string; at: number }>();
   private readonly timers = new Set<NodeJS.Timeout>();
   finished = false;
   /** The last minute read, and changes sent but not answered yet. */
@@ -184,14 +190,27 @@ class Bot {
       if (e instanceof PolicyError) return;
       throw e;
     }
+    const now = m.snapshot.minute;
+    changes = changes.filter((c) => {
+      const mine = this.awaiting.get(c.key);
+      return !(mine && mine.at > now && mine.value === JSON.stringify(c.value));
+    });
     if (!changes.length) return;
     const send = () => {
       for (const c of changes) {
         this.inflight++;
+        const value = JSON.stringify(c.value);
+        this.awaiting.set(c.key, { value, at: Number.POSITIVE_INFINITY });
         void ask(this.socket, 'student:control', { key: c.key, value: c.value }).then((r) => {
           this.inflight--;
-          if (r.ok) this.report.sent++;
-          else this.report.refused[r.error.code] = (this.report.refused[r.error.code] ?? 0) + 1;
+          const still = this.awaiting.get(c.key)?.value === value;
+          if (r.ok) {
+            this.report.sent++;
+            if (still) this.awaiting.set(c.key, { value, at: r.change.minute });
+          } else {
+            this.report.refused[r.error.code] = (this.report.refused[r.error.code] ?? 0) + 1;
+            if (still) this.awaiting.delete(c.key);
+          }
         });
       }
     };

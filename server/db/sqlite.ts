@@ -98,12 +98,21 @@ function openFile(path: string): Database.Database {
   }
 }
 
-/** This process is the file's only writer: fresh ids count on from each table's largest at opening. */
+/**
+ * This process is the file's only writer: fresh ids count on from each table's largest ever at opening — the
+ * AUTOINCREMENT counter remembers ids of deleted rows (a deleted rehearsal's), so that no id is given twice.
+ */
 class CountingIds implements IdSource {
   private readonly last = new Map<IdTable, number>();
   constructor(db: Database.Database) {
-    for (const t of ['teachers', 'rooms', 'teams', 'players', 'rounds', 'changes', 'messages'] as const)
-      this.last.set(t, (db.prepare(`SELECT max(id) AS n FROM ${t}`).get() as { n: number | null }).n ?? 0);
+    for (const t of ['teachers', 'rooms', 'teams', 'players', 'rounds', 'changes', 'messages'] as const) {
+      const { n } = db
+        .prepare(
+          `SELECT max(coalesce((SELECT max(id) FROM ${t}), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0)) AS n`,
+        )
+        .get(t) as { n: number };
+      this.last.set(t, n);
+    }
   }
   next(table: IdTable): number {
     const n = (this.last.get(table) ?? 0) + 1;

@@ -66,6 +66,8 @@ export type Write =
   | { op: 'insertSeatTurns'; turns: readonly SeatTurn[] }
   /** The room's whole roster mapping (the school's ids of its students), replacing the one stored. */
   | { op: 'setRoster'; roomId: number; entries: readonly RosterEntry[] }
+  /** A room and everything recorded in it: its rounds, teams, players, minutes, changes, scores and messages. */
+  | { op: 'deleteRoom'; roomId: number }
   /**
    * Cluster mode: the room's fencing token, checked and stored in the same transaction as the room's other
    * writes — refused (FencedError, nothing stored) when a higher token is stored, i.e. another process owns the room.
@@ -173,6 +175,8 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
           [[w.id, w.roomId, w.idx, w.name, w.whatIf ? json(w.whatIf) : null]],
         ),
       ];
+    case 'deleteRoom':
+      return deleteRoom(w.roomId);
     case 'renameTeam':
       return [sql('UPDATE teams SET name = ? WHERE id = ?', w.name, w.teamId)];
     case 'insertPlayer':
@@ -420,6 +424,30 @@ function fenceStatement(fences: readonly Extract<Write, { op: 'fence' }>[]): Sta
         if (stale) throw new FencedError(stale.roomId, stale.token);
       },
     },
+  ];
+}
+
+/** Rows of a round of the room, then of the room, in the order their references allow (children first). */
+const ROUND_TABLES = [
+  'messages',
+  'seat_turns',
+  'round_members',
+  'role_changes',
+  'goal_results',
+  'scores',
+  'snapshots',
+  'changes',
+  'round_teams',
+] as const;
+function deleteRoom(roomId: number): Statement[] {
+  const ofRounds = 'round_id IN (SELECT id FROM rounds WHERE room_id = ?)';
+  return [
+    ...ROUND_TABLES.map((t) => sql(`DELETE FROM ${t} WHERE ${ofRounds}`, roomId)),
+    sql('DELETE FROM rounds WHERE room_id = ?', roomId),
+    sql('DELETE FROM roster_ids WHERE room_id = ?', roomId),
+    sql('DELETE FROM players WHERE room_id = ?', roomId),
+    sql('DELETE FROM teams WHERE room_id = ?', roomId),
+    sql('DELETE FROM rooms WHERE id = ?', roomId),
   ];
 }
 

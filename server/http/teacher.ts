@@ -24,6 +24,7 @@ import {
   studentReplay,
   teacherHistory,
 } from '../replay/replay.ts';
+import { ch } from '../realtime/channels.ts';
 import { addressKey } from './client-address.ts';
 import { bearer } from './errors.ts';
 import type { HttpLimits } from './rooms.ts';
@@ -35,6 +36,7 @@ export const roundParams = z.object({
     .min(1)
     .max(2 ** 31),
 });
+const codeParams = z.object({ code: z.string().min(1).max(40) });
 /** The export's files by their URL name: minutes.csv (or minutes), …, all.zip. */
 const EXPORT_PATHS: Record<string, ExportFile> = {
   ...Object.fromEntries(
@@ -139,6 +141,21 @@ export async function teacherRoutes(
         before: parseCursor(req.query.before),
         limit: req.query.limit,
       }),
+  );
+
+  // A rehearsal or a practice room deleted with everything recorded in it (and its what-ifs); whoever has it open is
+  // disconnected and finds no room when they come back. A class's room is refused (NOT_ALLOWED).
+  app.delete(
+    '/api/teacher/rooms/:code',
+    { config: lookup, schema: { params: codeParams } },
+    async (req): Promise<{ deleted: string[] }> => {
+      const deleted = await app.rooms.remove(await teacherOf(req), req.params.code);
+      for (const code of deleted) {
+        app.io.in(ch.all(code)).disconnectSockets(true);
+        app.feed.closeRoom(code);
+      }
+      return { deleted };
+    },
   );
 
   app.get('/api/rounds/:id/replay', { config: lookup, schema: { params: roundParams } }, async (req, reply) => {

@@ -102,6 +102,12 @@ export class FeedHub {
     return n;
   }
 
+  /** The room is gone (a deleted rehearsal): its feeds are closed, as for a room that never was. */
+  closeRoom(code: string): void {
+    for (const ws of this.byRoom.get(code) ?? []) ws.close(FEED_CLOSE.notFound, 'room deleted');
+    this.byRoom.delete(code);
+  }
+
   closeAll(): void {
     for (const set of this.byRoom.values()) for (const ws of set) ws.close(1001, 'server shutting down');
     this.byRoom.clear();

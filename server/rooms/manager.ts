@@ -5,7 +5,7 @@
 // claimed when created or loaded, and dropped here when another process has taken it.
 import { normalizeCode } from '../../shared/classroom/code.ts';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
-import type { ClockAction, RoomView, RoundConfig } from '../../shared/protocol/types.ts';
+import { type ClockAction, DEFAULT_PURPOSE, type RoomView, type RoundConfig } from '../../shared/protocol/types.ts';
 import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Write } from '../db/writes.ts';
 import type { RoomRecord, RoundRecord } from '../db/records.ts';
@@ -61,11 +61,11 @@ export class RoomManager {
     await this.quotas.allowStart(room.teacherId, from, config.teamCount, room.round.minutes);
   }
 
-  private async stored(writes: readonly Write[]): Promise<void> {
+  private async stored(writes: readonly Write[], what = 'store a new room'): Promise<void> {
     try {
       await this.deps.committer.commit(writes);
     } catch (e) {
-      this.deps.log.error({ err: e }, 'could not store a new room');
+      this.deps.log.error({ err: e }, `could not ${what}`);
       throw new ClassroomError(ErrorCode.STORAGE_FAILED, 'the server could not store this: nothing changed');
     }
   }
@@ -320,6 +320,49 @@ export class RoomManager {
         { freeCode: () => this.freeCode(), stored: (writes) => this.stored(writes) },
       ),
     );
+  }
+
+  /**
+   * Deletes a rehearsal or a practice room of the teacher, and the what-if rooms forked from its rounds (theirs in
+   * turn), with everything recorded in them. A class's room is kept: its rounds are the class's record. A room this
+   * process holds is stopped first (its queued commands finish, later ones are refused); one another process holds
+   * loses it at its next commit, refused by the room's fence as the row is gone. Returns the codes deleted.
+   */
+  async remove(teacherId: number, codeInput: string): Promise<string[]> {
+    const code = normalizeCode(codeInput);
+    const row = code ? await this.deps.store.roomByCode(code) : undefined;
+    if (!row || row.teacherId !== teacherId) throw notFound();
+    if ((row.config.purpose ?? DEFAULT_PURPOSE) === 'class')
+      throw new ClassroomError(
+        ErrorCode.NOT_ALLOWED,
+        "a class's room is kept: only rehearsals and practice are deleted",
+      );
+    const doomed = [row];
+    for (let i = 0; i < doomed.length; i++) {
+      for (const round of await this.deps.store.roundsOfRoom(doomed[i].id)) {
+        for (const fork of await this.deps.store.forksOf(round.id)) {
+          const forkRoom = await this.deps.store.roomById(fork.roomId);
+          if (forkRoom && !doomed.some((r) => r.id === forkRoom.id)) doomed.push(forkRoom);
+        }
+      }
+    }
+    const held = await Promise.all(
+      doomed.map(async (r) => {
+        const room = await Promise.resolve(this.held(r.code)).catch(() => undefined);
+        if (!room) return undefined;
+        this.rooms.delete(r.code);
+        room.dispose(new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'this room was deleted'));
+        await room.settled();
+        return room;
+      }),
+    );
+    await this.stored(
+      doomed.map((r): Write => ({ op: 'deleteRoom', roomId: r.id })),
+      'delete a room',
+    );
+    await Promise.all(held.map((room) => room?.guard?.release()));
+    this.deps.log.info({ room: row.code, with: doomed.length - 1 }, 'room deleted');
+    return doomed.map((r) => r.code);
   }
 
   /** Loads every room whose latest round was running or paused: rebuilt by re-simulation, left paused (recover.ts). */

@@ -20,3 +20,40 @@ export function pilotMinutes(
   }
   return out;
 }
+
+/** A student whose seat others played in a round, and for how many minutes. */
+export interface SeatMinutes {
+  teamId: number;
+  playerId: number;
+  name: string;
+  autopilot: number;
+  teacher: number;
+}
+
+/**
+ * Every student of the round whose seat the autopilot or the teacher played for at least a minute, by team then first
+ * turn; a bot's seat (a rehearsal's) is no student's and is left out. Names as at the seat's last turn.
+ */
+export function seatMinutes(turns: readonly SeatTurn[], end: number): SeatMinutes[] {
+  const seats = new Map<string, { teamId: number; playerId: number; name: string; bot: boolean }>();
+  for (const t of turns) {
+    if (t.playerId === null) continue;
+    const id = `${t.teamId}:${t.playerId}`;
+    const bot = (seats.get(id)?.bot ?? false) || t.pilot?.reason === 'bot';
+    seats.set(id, { teamId: t.teamId, playerId: t.playerId, name: t.name, bot });
+  }
+  return [...seats.values()]
+    .filter((s) => !s.bot)
+    .map(({ teamId, playerId, name }) => ({
+      teamId,
+      playerId,
+      name,
+      ...pilotMinutes(
+        turns.filter((t) => t.teamId === teamId),
+        playerId,
+        end,
+      ),
+    }))
+    .filter((s) => s.autopilot + s.teacher > 0)
+    .sort((a, b) => a.teamId - b.teamId);
+}

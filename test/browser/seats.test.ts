@@ -1,7 +1,8 @@
 // Seats that never freeze, in Debian's Chromium: a student closes the tab mid-round; after the room's grace the
 // autopilot plays their roles, their teammate and the teacher read AUTO, the controls move by the policy; the
 // student opens the page again, takes the seat back at once and reads what the autopilot did. The teacher plays a
-// seat from the dashboard, marked to the team. Screens at 1366×768, 1920×1080 and 390×844, axe on each new state.
+// seat from the dashboard, marked to the team; the scores say how long others played each seat; a rehearsal is
+// deleted from the history. Screens at 1366×768, 1920×1080 and 390×844, axe on each new state.
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { noViolations } from './axe.ts';
@@ -125,6 +126,14 @@ describe('seats that never freeze', () => {
     await screenshot(back, 'seats-desk-back-390');
     await showTab(ben.page, 'feed');
     await eventually(async () => expect(await ben.page.locator('[data-seat-turn="back"]').count()).toBe(1));
+
+    // At the end, the teacher's scores say how long the autopilot played Ana's seat.
+    server.minutes(14, 5);
+    const others = teacher.getByTestId('team-seat-minutes');
+    await eventually(async () =>
+      expect(await others.innerText()).toMatch(/^Seats others played: Ana — \d+ min on autopilot$/),
+    );
+    await noViolations(teacher, 'the scores with the minutes others played a seat');
   });
 
   test('the teacher plays a seat from the dashboard; the team reads TEACHER and the feed names the teacher', async () => {
@@ -215,6 +224,26 @@ describe('seats that never freeze', () => {
     await teacher.getByTestId('history-rehearsals').waitFor();
     expect(await teacher.getByTestId('history').locator(`[data-room="${code}"]`).count()).toBe(0);
     expect(await teacher.getByTestId('history-apart').locator(`[data-room="${code}"]`).count()).toBe(1);
+    // And deletes it, with everything recorded in it, after saying what goes.
+    await teacher.getByTestId('history-rehearsals').locator('summary').click();
+    await noViolations(teacher, 'the history with a rehearsal to delete');
+    let asked = '';
+    teacher.once('dialog', (d) => {
+      asked = d.message();
+      void d.accept();
+    });
+    await teacher.getByRole('button', { name: `Delete room ${code}` }).click();
+    await eventually(async () =>
+      expect(await teacher.getByTestId('history-deleted').innerText()).toBe(
+        `Room ${code} deleted, with everything recorded in it.`,
+      ),
+    );
+    expect(asked).toContain(`Delete room ${code} with its rounds`);
+    expect(await teacher.locator(`[data-room="${code}"]`).count()).toBe(0);
+    await noViolations(teacher, 'the history after a deletion');
+    await teacher.goto(`${server.url}/teacher`);
+    await teacher.getByRole('heading', { level: 1 }).waitFor();
+    await eventually(async () => expect(await teacher.locator(`[data-room="${code}"]`).count()).toBe(0));
   });
 
   test('a player practises alone from the home page: one role with bot teammates, the clock on the desk, to the coach', async () => {

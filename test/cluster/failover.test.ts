@@ -3,14 +3,13 @@
 // for), rebuilds it from PostgreSQL by re-simulation, and the round goes on there: no minute anyone saw and no
 // acknowledged change is lost, the students of the dead process come back with their tokens, and the round ends
 // exactly as one that never failed.
-import { beforeAll, expect, test } from 'vitest';
-import type { SqlStore } from '../../server/db/store.ts';
+import { expect, test } from 'vitest';
 import type { ChangeRecord, RoomView, TeamMinute } from '../../shared/protocol/types.ts';
 import { baselineRun, runRound, scenarioDef } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import { evaluateRound } from '../../shared/sim/score.ts';
 import { collect, ok, until, type Client } from '../server/helpers.ts';
-import { testCluster, type Node } from './nodes.ts';
+import { nodePair, testCluster, type Node } from './nodes.ts';
 
 const MINUTES = 16;
 const SEED = 4242;
@@ -25,17 +24,10 @@ interface Student {
   minutes: TeamMinute[];
 }
 
-let a: Node;
-let b: Node;
-let store: SqlStore;
-
-beforeAll(async () => {
-  await cluster.services();
-  [a, b] = await Promise.all([cluster.start('a'), cluster.start('b')]);
-  store = await cluster.store();
-});
+const pair = nodePair(cluster);
 
 test('SIGKILL of the room’s owner mid-round: the other process takes the room and the round goes on, nothing lost', async () => {
+  const { a, b, store } = pair;
   // ── A owns the room; the teacher is on B, the students on both ──
   const res = await a.post('/api/rooms', {
     simulator: 'payment-switch',
@@ -165,6 +157,7 @@ test('SIGKILL of the room’s owner mid-round: the other process takes the room 
 });
 
 test('SIGTERM of a room’s owner hands the running round over: released at once, taken by another, going on', async () => {
+  const { b, store } = pair;
   // C looks for rooms nobody holds only when asked: its own look (every few seconds of real time) could otherwise
   // take the released lease before the test reads it.
   const c = await cluster.start('c', { SCAN_MS: '3600000' });

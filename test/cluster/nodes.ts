@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { io as ioClient } from 'socket.io-client';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { startServices } from '../../server/cluster/services.ts';
 import { openPostgres } from '../../server/db/open.ts';
 import type { SqlStore } from '../../server/db/store.ts';
@@ -132,4 +132,18 @@ export function testCluster(prefix: string) {
       return node;
     },
   };
+}
+
+/**
+ * Two processes, A and B, on the file's fresh services, and the test's own connection to the cluster's database:
+ * started before the file's tests (read the fields inside a test).
+ */
+export function nodePair(cluster: ReturnType<typeof testCluster>): { a: Node; b: Node; store: SqlStore } {
+  const pair = {} as { a: Node; b: Node; store: SqlStore };
+  beforeAll(async () => {
+    await cluster.services();
+    [pair.a, pair.b] = await Promise.all([cluster.start('a'), cluster.start('b')]);
+    pair.store = await cluster.store();
+  });
+  return pair;
 }

@@ -4,12 +4,14 @@
 // with its reason) at 1366×768, 390×844 and 1920×1080, Black Friday's desk in split view with a sale
 // announced, the teacher's first screen (a class of twelve) at 1366×768 and 1920×1080, the projector at
 // 1920×1080 (lobby, ten teams running, the end), a replay and the teacher's history, the hindsight
-// coach in the teacher's replay, a student's debrief, and a desk in each language. Each picture is the
+// coach in the teacher's replay, a student's debrief, a desk in each language, and the seats that never freeze
+// (a seat dropped, then on autopilot on a teammate's desk, the teacher's first screen and the projector; the student
+// back with the summary; the teacher in a seat; the minutes others played each seat in the scores). Each picture is the
 // first screen (no scrolling), as people see it. The server runs in-process on a manual clock with
 // fixed seeds, so the figures are the same from run to run (only the dates shown are the day's).
 // `npm test` never writes here.
 //
-//   npm run screenshots [-- --out DIR]
+//   npm run screenshots [-- --out DIR] [-- --only PART]
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -371,21 +373,89 @@ async function languages(browser: Browser, server: WebServer): Promise<void> {
   }
 }
 
+/**
+ * Seats that never freeze: a team of three (Ana, Ben, Chitra) in the sale surge. Ana closes her tab: the teacher's
+ * first screen lists her seat dropped; past the grace the autopilot plays it — AUTO on Ben's desk (1366×768,
+ * 1920×1080, 390×844), on the teacher's team card and on the projector. Ana comes back and reads the summary; the
+ * teacher plays Chitra's seat from the dashboard; at the end, the scores name the minutes others played each seat.
+ */
+async function seats(browser: Browser, server: WebServer): Promise<void> {
+  const room = await createRoom(server.url, {
+    simulator: 'payment-switch',
+    scenario: 'sale-surge',
+    minutes: 20,
+    tempo: 5,
+    teamCount: 1,
+    seed: 7,
+    graceSeconds: 10,
+  });
+  const dash = await teacher(browser, server, room);
+  const ana = await newPage(browser, LAPTOP);
+  await joinAsStudent(ana.page, server.url, room.code, 'Ana');
+  const { page: ben } = await newPage(browser, LAPTOP);
+  await joinAsStudent(ben, server.url, room.code, 'Ben');
+  const { page: chitra } = await newPage(browser, LAPTOP);
+  await joinAsStudent(chitra, server.url, room.code, 'Chitra');
+  await start(dash);
+  server.minutes(2, 5);
+  await minuteShown(ben, 2);
+  await ana.page.close();
+  const watch = dash.getByTestId('seats-to-watch');
+  await watch.locator('[data-watch-state="dropped"]').waitFor();
+  await shot(dash, 'seats-teacher-dropped');
+  // The grace (two minutes at this tempo) runs out; the surge comes and the autopilot answers it.
+  for (let i = 0; i < 6; i++) server.minutes(1, 5);
+  await minuteShown(ben, 8);
+  await watch.locator('[data-watch-state="auto"]').waitFor();
+  await ben.getByRole('tab', { name: 'Your team' }).click();
+  await ben.getByTestId('team').getByTestId('seat-badge').first().waitFor();
+  await shot(ben, 'seats-desk-auto');
+  await ben.setViewportSize(WALL);
+  await shot(ben, 'seats-desk-auto-wide');
+  await ben.setViewportSize(HANDSET);
+  await shot(ben, 'seats-desk-auto-phone');
+  await shot(dash, 'seats-teacher-auto');
+  await dash.setViewportSize(WALL);
+  await shot(dash, 'seats-teacher-auto-wall');
+  await dash.setViewportSize(LAPTOP);
+  const { page: wall } = await newPage(browser, WALL);
+  await wall.goto(`${server.url}/projector/${room.code}`);
+  await wall.getByTestId('proj-pilot').waitFor();
+  await shot(wall, 'seats-projector');
+
+  // Ana opens the page again: her seat at once, and what the autopilot did meanwhile.
+  const back = await ana.context.newPage();
+  await back.goto(`${server.url}/play/${room.code}`);
+  await back.getByTestId('seat-summary').waitFor();
+  await shot(back, 'seats-desk-back');
+  await back.setViewportSize(HANDSET);
+  await shot(back, 'seats-desk-back-phone');
+
+  // The teacher plays Chitra's seat from the class board.
+  await dash.getByRole('button', { name: 'Seat of Chitra' }).click();
+  await dash.getByTestId('team-tile').getByRole('button', { name: 'Play it myself' }).click();
+  await dash.getByTestId('teacher-playing').waitFor();
+  await dash.getByTestId('teacher-desk').getByTestId('controls').waitFor();
+  await shot(dash, 'seats-teacher-playing');
+  await dash.getByTestId('teacher-playing').getByRole('button', { name: 'Hand back to Chitra' }).click();
+  server.minutes(12, 5);
+  await dash.getByTestId('team-seat-minutes').waitFor();
+  await shotOf(dash, 'scores', 'seats-scores');
+}
+
 async function main(): Promise<void> {
   assertBuilt();
   mkdirSync(out, { recursive: true });
   // Join links at a classroom's LAN address, as `npm start` prints it (the README's example).
   const server = await startWebServer({ publicUrl: 'http://192.168.1.20:3000' });
   const browser = await launchBrowser();
+  const parts = { desks, dashboard, teamOfOne, splitView, projector, replay, debrief, languages, seats };
+  // `-- --only seats` (or any part's name) refreshes one part.
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
+  if (only !== null && !Object.hasOwn(parts, only))
+    throw new Error(`--only is one of ${Object.keys(parts).join(', ')}`);
   try {
-    await desks(browser, server);
-    await dashboard(browser, server);
-    await teamOfOne(browser, server);
-    await splitView(browser, server);
-    await projector(browser, server);
-    await replay(browser, server);
-    await debrief(browser, server);
-    await languages(browser, server);
+    for (const [name, part] of Object.entries(parts)) if (only === null || only === name) await part(browser, server);
   } finally {
     await browser.close();
     await server.close();

@@ -42,11 +42,11 @@ async function classOf(names: string[], config: object = {}) {
     const joined = await ok(c, 'student:join', { code, name });
     students.push({ c, ...joined });
   }
-  return { code, teacher, students };
+  return { code, teacherKey, teacher, students };
 }
 
 test('a dropped seat goes to the autopilot after the grace, plays by the policy, and comes back with its student', async () => {
-  const { code, teacher, students } = await classOf(['Ana']);
+  const { code, teacherKey, teacher, students } = await classOf(['Ana']);
   const [ana] = students;
   const seats = collect(teacher, 'seat');
   const pending = collect(teacher, 'pending');
@@ -102,6 +102,34 @@ test('a dropped seat goes to the autopilot after the grace, plays by the policy,
   await ok(teacher, 'teacher:clock', { action: 'end' });
   const reports = await verifyRounds(server.app.store, ['finished']);
   expect(reports.find((r) => r.roomCode === code)?.mismatches).toEqual([]);
+
+  // The CSV names every actor: each change's maker, and the student's minutes on autopilot.
+  const csv = async (file: string) => {
+    const res = await server.app.inject({
+      url: `/api/rounds/${room.round.id}/export/${file}?lang=en`,
+      headers: { authorization: `Bearer ${teacherKey}` },
+    });
+    const [head, ...lines] = res.body.trim().split(/\r?\n/);
+    const cells = (line: string) =>
+      [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1].replace(/^"|"$/g, '').replace(/""/g, '"'));
+    const names = cells(head);
+    return lines.map((l) => {
+      const row = cells(l);
+      return (key: string) => row[names.findIndex((n) => n.endsWith(`[${key}]`))];
+    });
+  };
+  const made = (await csv('changes.csv')).map((row) => row('actor'));
+  expect(made).toEqual(
+    pending.map((c) =>
+      c.actor.kind === 'autopilot' ? `autopilot (${c.actor.skill}, ${c.actor.reason})` : c.actor.kind,
+    ),
+  );
+  expect(made).toContain('autopilot (careful, dropped)');
+  const [seat] = await csv('seats.csv');
+  expect(seat('student')).toBe('Ana');
+  expect(seat('autopilot_changes')).toBe(String(auto.length));
+  expect(seat('autopilot_minutes')).toBe(String(seats[1].minute - seats[0].minute));
+  expect(seat('teacher_minutes')).toBe('0');
 });
 
 test('a student comes back to a seat on autopilot by changing a control; a student steps out of their own seat only', async () => {
@@ -176,6 +204,30 @@ test('the teacher plays a seat, hands it to the autopilot and back; a student ca
     skill: 'reckless',
   } as never);
   expect(badSkill).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+});
+
+test('a student who changes nothing while banners show for the room’s idle minutes reads idle; their change ends it', async () => {
+  const { code, teacher, students } = await classOf(['Ana', 'Ben'], { idleMinutes: 2 });
+  const room = await server.app.rooms.get(code);
+  const presence = collect(teacher, 'presence');
+  await ok(teacher, 'teacher:clock', { action: 'start' });
+  const seat = (id: number) => room.view('teacher').players.find((p) => p.id === id);
+  const [scaler, other] = seat(students[0].playerId)?.roles.includes('scaling') ? students : [...students].reverse();
+  // Minute by minute, until banners have shown for the idle minutes without a change of either.
+  let bannerMinutes = 0;
+  for (let i = 0; i < 30 && !seat(scaler.playerId)?.idle; i++) {
+    await advance(server, TEMPO_MS);
+    if ((room.round.teams.values().next().value?.snapshot.events.length ?? 0) > 0) bannerMinutes++;
+  }
+  expect(bannerMinutes).toBeGreaterThanOrEqual(2);
+  for (const s of students) expect(seat(s.playerId)).toMatchObject({ connected: true, idle: true, pilot: null });
+  // The teacher is told, seat by seat.
+  const toldIdle = () => new Set(presence.filter((p) => p.idle).map((p) => p.playerId));
+  await until(() => toldIdle().size === 2, 'the teacher to be told both seats are idle');
+  // A change ends it at once, for its own seat only.
+  await ok(scaler.c, 'student:control', { key: 'servers', value: 12 });
+  await until(() => seat(scaler.playerId)?.idle === false, 'the scaler back from idle');
+  expect(seat(other.playerId)?.idle).toBe(true);
 });
 
 test('hold keeps a dropped seat as it is; ask offers it to the team after the grace, and only then', async () => {

@@ -46,6 +46,10 @@ export function takeTeacherKey(): string | null {
 export const fetchHistory = (key: string, before?: string): Promise<Result<HistoryPage>> =>
   call(`/api/teacher/rooms${before ? `?before=${encodeURIComponent(before)}` : ''}`, { headers: auth(key) });
 
+/** Deletes a rehearsal or a practice room and everything recorded in it (with its what-ifs): the codes deleted. */
+export const deleteRoom = (key: string, code: string): Promise<Result<{ deleted: string[] }>> =>
+  call(`/api/teacher/rooms/${encodeURIComponent(code)}`, { method: 'DELETE', headers: auth(key) });
+
 /** A round's replay, with the teacher key or a student's token (then only the student's teams, unless shared). */
 export const fetchReplay = (key: string, roundId: number): Promise<Result<RoundReplay>> =>
   call(`/api/rounds/${roundId}/replay`, { headers: auth(key) });

@@ -9,6 +9,7 @@ import type {
   RoomView,
   RoundConfig,
   RoundScores,
+  SeatTurn,
   TeacherMessage,
   Tempo,
 } from '$shared/protocol/types.ts';
@@ -32,6 +33,8 @@ export class TeacherSession {
   roleChanges = $state.raw<RoleChange[]>([]);
   /** The messages sent this round. */
   messages = $state.raw<TeacherMessage[]>([]);
+  /** Every team's seat turns this round (to the autopilot, to the teacher, back), oldest first. */
+  seatTurns = $state.raw<SeatTurn[]>([]);
   joined = $state(false);
   failure = $state<string | null>(null);
   /** The last unsolicited notice (a failed minute, the server stopping), as a code; cleared when it no longer holds. */
@@ -61,6 +64,7 @@ export class TeacherSession {
         this.scores = null;
         this.roleChanges = [];
         this.messages = [];
+        this.seatTurns = [];
         this.desk.reset(room.round.id);
       }
       this.room = room;
@@ -84,7 +88,10 @@ export class TeacherSession {
       if (mine && !this.desk.applyMinute({ ...mine, roundId: rm.roundId })) void this.loadTeam(mine.teamId);
     });
     s.on('pending', (c) => this.desk.addChange(c));
-    s.on('seat', (t) => this.desk.addSeatTurn(t));
+    s.on('seat', (t) => {
+      this.seatTurns = [...this.seatTurns, t];
+      this.desk.addSeatTurn(t);
+    });
     s.on('scores', (sc) => (this.scores = sc));
     s.on('notice', (n) => (this.notice = afterNotice(n.code)));
   }
@@ -110,6 +117,7 @@ export class TeacherSession {
     this.scores = res.scores;
     this.roleChanges = res.roleChanges;
     this.messages = res.messages;
+    this.seatTurns = res.seatTurns;
     this.notice = null;
     this.joined = true;
     if (this.openTeamId !== null) await this.loadTeam(this.openTeamId);
