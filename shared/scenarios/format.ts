@@ -107,6 +107,7 @@ const psTerms = z
     exposureCap: z.number().min(0).max(1e9).optional(),
     saleShopperShift: z.number().min(0).max(5).optional(),
     saleBasket: z.number().min(0).max(20).optional(),
+    fraudLiability: z.number().min(0).max(1).optional(),
   })
   .meta({ id: 'paymentSwitchTerms' });
 

@@ -175,7 +175,7 @@ describe('--on: reactive rules', () => {
     [['--on', 'sale-start'], /--on sale-start: give at least one key=value after it/],
     [['--on', 'speed>3', 'servers=8'], /unknown indicator "speed"/],
     [['--on', 'sale-start', 'servers=99'], /--on sale-start servers=99: servers: 99 is out of range/],
-    [['--on', 'newTps=3', 'servers=8'], /expected EVENT\[\+d\] or indicator<value/],
+    [['--on', 'newTps=3', 'servers=8'], /expected EVENT\[\+d\], EVENT\.field<value\[\+d\].* or indicator<value/],
     [['servers=8'], /unexpected argument "servers=8"/],
     [['--set', 'servers=8', 'shedding=on'], /unexpected argument "shedding=on"/],
     [['--seed', '1', '--seed', '2'], /--seed given twice/],
