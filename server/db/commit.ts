@@ -6,6 +6,22 @@ import { type Metrics, noMetrics } from '../lib/metrics.ts';
 import type { Store } from './store.ts';
 import type { Write } from './writes.ts';
 
+/** About what a few milliseconds of SQLite write: a minute of 600 teams, or two what-ifs of a 240-minute round. */
+export const ROWS_PER_COMMIT = 600;
+
+/** About the rows a write list inserts or changes (a minute's snapshots, one per team). */
+function weight(writes: readonly Write[]): number {
+  let n = 0;
+  for (const w of writes) {
+    if (w.op === 'insertSnapshots') n += w.rows.length;
+    else if (w.op === 'insertChanges' || w.op === 'insertRoleChanges') n += w.changes.length;
+    else if (w.op === 'insertRoundTeams') n += w.teams.length;
+    else if (w.op === 'insertResults') n += w.results.length;
+    else n += 1;
+  }
+  return n;
+}
+
 interface Waiting {
   writes: readonly Write[];
   resolve(): void;
@@ -47,8 +63,19 @@ export class Committer {
   private async flush(): Promise<void> {
     await this.flushing;
     this.scheduled = false;
-    const batch = this.batch;
-    this.batch = [];
+    // A transaction takes lists up to ROWS_PER_COMMIT rows (always at least one list); the rest go in the next one,
+    // a turn of the event loop later, so that a burst of large writes (thirty what-ifs copying their minutes) does
+    // not hold every room's next minute behind one long transaction.
+    let rows = 0;
+    let n = 0;
+    while (n < this.batch.length && (n === 0 || rows + weight(this.batch[n].writes) <= ROWS_PER_COMMIT))
+      rows += weight(this.batch[n++].writes);
+    const batch = this.batch.slice(0, n);
+    this.batch = this.batch.slice(n);
+    if (this.batch.length > 0) {
+      this.scheduled = true;
+      setImmediate(() => void this.flush());
+    }
     this.flushing = this.apply(batch);
   }
 

@@ -8,6 +8,7 @@ import { getModel } from '../../shared/sim/registry.ts';
 import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Store } from '../db/store.ts';
 import type { Write } from '../db/writes.ts';
+import type { Turns } from '../lib/turns.ts';
 import { resolveConfig, storedConfig } from './config.ts';
 import type { RoomDeps } from './room.ts';
 import { checkPending, forkRoom, type ForkSource } from './transitions/open.ts';
@@ -65,12 +66,14 @@ export async function readFork(store: Store, ask: ForkAsk): Promise<{ config: Ro
 export async function makeFork(
   deps: Pick<RoomDeps, 'store' | 'clock' | 'log'>,
   ask: ForkAsk,
-  manager: { freeCode(): Promise<string>; stored(writes: readonly Write[]): Promise<void> },
+  manager: { freeCode(): Promise<string>; stored(writes: readonly Write[]): Promise<void>; turns: Turns },
 ): Promise<{ code: string; roundId: number; room: RoomView }> {
   const { store, clock } = deps;
   const { teacherId, roundId, teamId, minute } = ask;
   const [{ config, from }, code] = await Promise.all([readFork(store, ask), manager.freeCode()]);
   await store.ids.ready();
+  // Re-simulating and checking the team is milliseconds of CPU: one what-if or room is built a turn at a time.
+  await manager.turns.take();
   const forked = forkRoom({ code, teacherId, config }, from, { now: clock.now(), ids: store.ids });
   if (forked.mismatches.length)
     throw new Error(

@@ -21,6 +21,7 @@ import { type GuardEvents, NotOwnerError, type Ownership, type RoomGuard, unsure
 import { Room, type RoomDeps } from './room.ts';
 import { sweepIdle } from './sweep.ts';
 import { openRoom } from './transitions/open.ts';
+import { Turns } from '../lib/turns.ts';
 
 const notFound = () => new ClassroomError(ErrorCode.ROOM_NOT_FOUND, 'no room has this code');
 const closed = () => new ClassroomError(ErrorCode.ROOM_CLOSED, "this room's last round ended over an hour ago");
@@ -38,6 +39,8 @@ export class RoomManager {
   private halting = false;
   private sweepTimer: Timer | null = null;
   private readonly gate: CreationGate;
+  /** Rooms and what-ifs are built one a turn (lib/turns.ts). */
+  private readonly turns = new Turns();
   private readonly quotas: RoundQuotas;
 
   constructor(
@@ -105,6 +108,9 @@ export class RoomManager {
     const { store, clock } = this.deps;
     const code = await this.freeCode();
     await store.ids.ready();
+    // Building a room of thirty teams is milliseconds of CPU: a burst of creations (an address's allowance at once)
+    // is built a turn of the event loop at a time, with the running rooms' minutes in between.
+    await this.turns.take();
     const now = clock.now();
     const writes: Write[] = [];
     let key = teacherKey;
@@ -317,7 +323,7 @@ export class RoomManager {
       makeFork(
         this.deps,
         { teacherId, roundId, teamId, minute, pending },
-        { freeCode: () => this.freeCode(), stored: (writes) => this.stored(writes) },
+        { freeCode: () => this.freeCode(), stored: (writes) => this.stored(writes), turns: this.turns },
       ),
     );
   }

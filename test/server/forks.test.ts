@@ -1,12 +1,40 @@
 // What-if forks as new rooms (issue 13, item 2): they count against the teacher's room-creation
 // limit, a teacher has a quota of live rooms, and a fork is only stored — loaded when someone opens
 // it. Over the HTTP API of a real server on port 0 with a manual clock.
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { parseTrustProxy } from '../../server/http/client-address.ts';
 import { connect, createRoom, ok, sqliteOf, startServer, type TestServer } from './helpers.ts';
 
 let server: TestServer;
 afterEach(() => server?.close());
+
+// Which turn of the event loop each room or what-if was built in (the build is the CPU part of making one).
+const built = vi.hoisted(() => ({ turn: 0, at: [] as number[] }));
+vi.mock('../../server/rooms/transitions/open.ts', async (importOriginal) => {
+  const open = await importOriginal<typeof import('../../server/rooms/transitions/open.ts')>();
+  return {
+    ...open,
+    openRoom: (...a: Parameters<typeof open.openRoom>) => {
+      built.at.push(built.turn);
+      return open.openRoom(...a);
+    },
+    forkRoom: (...a: Parameters<typeof open.forkRoom>) => {
+      built.at.push(built.turn);
+      return open.forkRoom(...a);
+    },
+  };
+});
+
+/** Counts turns of the event loop until `done` settles. */
+async function countingTurns<T>(done: Promise<T>): Promise<T> {
+  let over = false;
+  const result = done.finally(() => (over = true));
+  while (!over) {
+    await new Promise((r) => setImmediate(r));
+    built.turn++;
+  }
+  return result;
+}
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
@@ -55,6 +83,32 @@ describe('forks', () => {
     // And a request without a key is refused for its key, before anything else.
     const keyless = await server.app.inject({ method: 'POST', url: `/api/rounds/${roundId}/fork`, payload: '{' });
     expect(keyless.statusCode).toBe(401);
+  });
+
+  test('a burst of what-ifs and of new rooms is built a turn of the event loop each, letting the rooms’ minutes in', async () => {
+    server = await startServer();
+    const { teacherKey, roundId, teamIds } = await playedRound();
+    built.at = [];
+    const forks = await countingTurns(
+      Promise.all(Array.from({ length: 6 }, () => fork(roundId, teacherKey, { teamId: teamIds[0], minute: 10 }))),
+    );
+    expect(forks.map((f) => f.statusCode)).toEqual(Array(6).fill(201));
+    expect(new Set(built.at).size).toBe(6);
+    built.at = [];
+    const rooms = await countingTurns(
+      Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          server.app.inject({
+            method: 'POST',
+            url: '/api/rooms',
+            payload: { teamCount: 30 },
+            remoteAddress: `10.0.0.${i}`,
+          }),
+        ),
+      ),
+    );
+    expect(rooms.map((r) => r.statusCode)).toEqual(Array(6).fill(201));
+    expect(new Set(built.at).size).toBe(6);
   });
 
   test('new rooms are limited per IPv6 /64, as the unknown-code limit counts them', async () => {

@@ -258,3 +258,40 @@ test('a pause and a resume taken in one batch plan the next minute from the resu
   expect(room.round.minute).toBe(1);
   expect(env.out.of('minute').at(-1)?.sentAt).toBe(t0 + 3500);
 });
+
+test('a burst of large write lists is stored a few hundred rows a transaction, with turns of the event loop between', async () => {
+  const env = roomEnv();
+  const committer = new Committer(env.store);
+  // Lists of 250 rows each (a what-if's copied minutes are of this size): two fit in a transaction, not three.
+  const list = (id: number): Write[] => [
+    { op: 'insertTeacher', id, keyHash: `k${id}`, createdAt: 0 },
+    { op: 'insertRoleChanges', changes: [] },
+    {
+      op: 'insertSnapshots',
+      roundId: 0,
+      rows: Array.from({ length: 248 }, (_, minute) => ({ teamId: 0, minute, data: '{}' })),
+    },
+  ];
+  const lists = [1, 2, 3, 4, 5].map(list);
+  const seen: string[] = [];
+  const real = env.store.commit.bind(env.store);
+  env.store.commit = async (batch) => {
+    seen.push(`transaction of ${batch.length}`);
+    // The snapshots themselves are left out: their round does not exist; the weighing is what is tested.
+    return real(batch.map((l) => l.filter((w) => w.op === 'insertTeacher')));
+  };
+  const done = Promise.all(lists.map((l) => committer.commit(l)));
+  // Something else that waits for a turn of the event loop, like a room's due minute.
+  const other = (async () => {
+    for (let i = 0; i < 3; i++) {
+      await turn();
+      seen.push('turn');
+    }
+  })();
+  await Promise.all([done, other]);
+  const transactions = seen.filter((s) => s.startsWith('transaction'));
+  expect(transactions).toEqual(['transaction of 2', 'transaction of 2', 'transaction of 1']);
+  // The other work ran between the transactions, not after all of them.
+  expect(seen.indexOf('turn')).toBeLessThan(seen.lastIndexOf('transaction of 2'));
+  expect(env.store.sqlite.prepare('select count(*) as n from teachers').get()).toEqual({ n: 5 });
+});
