@@ -159,7 +159,7 @@ describe('debrief and the hindsight coach', () => {
     expect(Number(at)).toBe(forkMinute + 1);
     const pendingTag = await gus.locator('[data-control="servers"]').getByTestId('pending').innerText();
     expect(pendingTag).toMatch(
-      new RegExp(`^⏳\\s*Pending: ${value} from minute ${at}, by Coach\\s*· then ${own} from minute ${until}$`),
+      new RegExp(`^Pending: ${value} from minute ${at}, by Coach\\s*· then ${own} from minute ${until}$`),
     );
     // The coach's changes wait there, pending, by the Coach.
     await showTab(gus, 'feed');

@@ -225,7 +225,7 @@ describe('seats that never freeze', () => {
     expect(await teacher.getByTestId('history').locator(`[data-room="${code}"]`).count()).toBe(0);
     expect(await teacher.getByTestId('history-apart').locator(`[data-room="${code}"]`).count()).toBe(1);
     // And deletes it, with everything recorded in it, after saying what goes.
-    await teacher.getByTestId('history-rehearsals').locator('summary').click();
+    await teacher.getByTestId('history-rehearsals').locator(':scope > summary').click();
     await noViolations(teacher, 'the history with a rehearsal to delete');
     let asked = '';
     teacher.once('dialog', (d) => {
