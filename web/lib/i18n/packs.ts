@@ -30,6 +30,9 @@ export const MORE_PREFIXES = [
   'setup_',
   'scores_',
   'access_',
+  'data_',
+  'practice_',
+  'rehearsal_',
 ] as const;
 
 /** Keys under those prefixes that the desk uses all the same. */
