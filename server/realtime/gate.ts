@@ -134,6 +134,7 @@ async function seatStudent(
   deps: AnswerDeps,
 ): Promise<StudentSeat> {
   const { code } = room;
+  await room.reclaim(player.id);
   // Read first (from the database), then join the channels in the same turn as the history is checked to end
   // at the latest minute sent: the sockets hear every later one, and none is missing in between.
   let history = await room.historyFor(player.id);

@@ -395,6 +395,17 @@ export class Room {
   }
 
   // ── presence ─────────────────────────────────────────────────────────
+  /**
+   * A student back at a seat the room gave the autopilot takes it back — before their page is answered, so that the
+   * answer already holds the seat turn that ends the autopilot's (a slow page would otherwise build its desk from an
+   * answer older than that turn's broadcast).
+   */
+  async reclaim(playerId: number): Promise<void> {
+    if (this.player(playerId)?.pilot?.reason !== 'dropped') return;
+    await this.dispatch({ type: 'pilot', playerId, pilot: null, by: 'room' }).catch((err: unknown) => {
+      if (!this.disposed) this.deps.log.warn({ err, room: this.code, playerId }, 'could not turn a seat');
+    });
+  }
   connect(playerId: number): void {
     if (!this.presence.connect(playerId, this.deps.clock.now())) return;
     this.expired.delete(playerId);

@@ -93,7 +93,8 @@ test('a dropped seat goes to the autopilot after the grace, plays by the policy,
   const again = await ok(back, 'student:join', { code, token: ana.token });
   await until(() => seats.length === 2, 'the student to take the seat back');
   expect(seats[1]).toMatchObject({ playerId: ana.playerId, pilot: null });
-  expect(again.history?.seatTurns.map((t: { pilot: unknown }) => t.pilot === null)).toEqual([false]);
+  // The answer already holds the turn that ends the autopilot's: a slow page builds its summary from it.
+  expect(again.history?.seatTurns.map((t: { pilot: unknown }) => t.pilot === null)).toEqual([false, true]);
   const after = pending.length;
   await advance(server, TEMPO_MS * 3);
   expect(pending.slice(after).filter((c) => c.actor.kind === 'autopilot')).toEqual([]);
