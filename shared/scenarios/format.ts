@@ -171,7 +171,9 @@ const goal = z
   .strictObject({
     id: key,
     indicator: key,
-    aggregate: z.enum(['mean', 'final']),
+    aggregate: z.enum(['mean', 'final', 'worst']),
+    /** A worst goal's stretch: the minutes running it averages over (default 10). */
+    stretch: z.int().min(2).max(60).optional(),
     from: minute.optional(),
     op: z.enum(['>=', '<=']),
     target: finite,

@@ -31,6 +31,15 @@ test('the documented example passes both depths without a finding', () => {
   expect(def.shocks?.episodes).toHaveLength(4);
 });
 
+test('a goal over the worst stretch of minutes is read as the engine scores it', () => {
+  const f = example();
+  f.goals[1] = { ...f.goals[1], aggregate: 'worst', stretch: 8 };
+  const { def } = checkScenario(JSON.stringify(f));
+  expect(def.goals[1]).toMatchObject({ aggregate: 'worst', stretch: 8 });
+  f.goals[1].stretch = 1;
+  expect(refusal(f)).toEqual([expect.stringMatching(/^goals\[1\]\.stretch/)]);
+});
+
 describe('the schema names the field', () => {
   test.each([
     ['a target that is text', (f: any) => (f.goals[1].target = '40'), 'goals[1].target'],
