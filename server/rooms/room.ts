@@ -432,8 +432,16 @@ export class Room {
       free: !connected && this.current.config.absence === 'ask' && this.expired.has(playerId),
     };
   }
+  /**
+   * A seat's dot to those who show it: its team's desks, the teacher and the observers (a desk lists only its own
+   * team). Sent to the whole room, one student's idle minutes would reach every student of every team.
+   */
   private tellPresence(playerId: number): void {
-    this.deps.out.emit(this.code, { kind: 'all' }, 'presence', { playerId, ...this.seatPresence(playerId) });
+    const payload = { playerId, ...this.seatPresence(playerId) };
+    const teamId = this.current.players.get(playerId)?.teamId ?? null;
+    if (teamId === null) return this.deps.out.emit(this.code, { kind: 'all' }, 'presence', payload);
+    for (const to of [{ kind: 'team', teamId }, { kind: 'teacher' }, { kind: 'observers' }] as const)
+      this.deps.out.emit(this.code, to, 'presence', payload);
   }
   /** The room's own seat turn: a dropped seat to the autopilot, or its student back. Refused or failed: logged. */
   private roomPilot(playerId: number, on: boolean): void {

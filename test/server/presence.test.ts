@@ -1,5 +1,6 @@
-// A student who drops and comes back changes one dot of the roster: everyone in the room hears a
-// `presence` event of a few dozen bytes, not the whole room again.
+// A student who drops and comes back changes one dot of the roster: their team, the teacher and the observers
+// hear a `presence` event of a few dozen bytes, not the whole room again; other teams' desks, which do not list
+// them, hear nothing.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { collect, connect, createRoom, ok, startServer, until, type Client, type TestServer } from './helpers.ts';
 
@@ -13,20 +14,32 @@ test('a reconnect sends a presence event of a few dozen bytes, not a RoomView', 
   const { code, teacherKey } = await createRoom(server, { teamCount: 5 });
   const teacher = await connect(server);
   await ok(teacher, 'teacher:join', { code, key: teacherKey });
-  const classmates: Client[] = [];
+  const classmates: { c: Client; playerId: number }[] = [];
   for (let i = 0; i < 29; i++) {
     const c = await connect(server);
-    await ok(c, 'student:join', { code, name: `Student number ${i + 1}` });
-    classmates.push(c);
+    const { playerId } = await ok(c, 'student:join', { code, name: `Student number ${i + 1}` });
+    classmates.push({ c, playerId });
   }
   const first = await connect(server);
   const joined = await ok(first, 'student:join', { code, name: 'Wanderer' });
   const rooms = collect(teacher, 'room');
   const presence = collect(teacher, 'presence');
-  const seenByClassmate = collect(classmates[0], 'presence');
+  const room0 = await server.app.rooms.get(code);
+  const teamOf = (id: number) => room0.player(id)?.teamId;
+  const teammate = classmates.find((x) => teamOf(x.playerId) === teamOf(joined.playerId))?.c;
+  const stranger = classmates.find((x) => teamOf(x.playerId) !== teamOf(joined.playerId))?.c;
+  if (!teammate || !stranger) throw new Error('five teams of six: the wanderer has a teammate and a stranger');
+  const seenByTeammate = collect(teammate, 'presence');
+  const seenByStranger = collect(stranger, 'presence');
+  const observer = await connect(server);
+  await ok(observer, 'observer:join', { code });
+  const seenByObserver = collect(observer, 'presence');
 
   first.disconnect();
-  await until(() => presence.length === 1 && seenByClassmate.length === 1, 'the disconnect');
+  await until(
+    () => presence.length === 1 && seenByTeammate.length === 1 && seenByObserver.length === 1,
+    'the disconnect',
+  );
   expect(presence[0]).toEqual({ playerId: joined.playerId, connected: false, idle: false, free: false });
 
   const again = await connect(server);
@@ -51,4 +64,6 @@ test('a reconnect sends a presence event of a few dozen bytes, not a RoomView', 
   expect(room.view('teacher').players.find((p) => p.id === joined.playerId)?.connected).toBe(true);
   expect(presence).toHaveLength(2);
   expect(rooms).toEqual([]);
+  expect(seenByTeammate).toHaveLength(2);
+  expect(seenByStranger).toEqual([]);
 });
