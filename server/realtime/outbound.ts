@@ -41,7 +41,8 @@ export function socketOutput(io: IoServer, feed: FeedSink, opts: { cluster: bool
       if (feed.count(code) === 0) return;
       if (to.kind === 'observers' && event === 'summary') feed.send(code, { type: 'summary', ...(payload as object) });
       if (to.kind === 'public' && event === 'room') feed.send(code, { type: 'room', room: payload });
-      if ((to.kind === 'all' || to.kind === 'observers') && event === 'presence') feed.send(code, { type: 'presence', ...(payload as object) });
+      if ((to.kind === 'all' || to.kind === 'observers') && event === 'presence')
+        feed.send(code, { type: 'presence', ...(payload as object) });
       if (to.kind === 'all' && event === 'scores') feed.send(code, { type: 'scores', ...(payload as object) });
     },
     // Through the adapter, so that a player's sockets on every process follow (in order with later broadcasts).

@@ -439,9 +439,11 @@ export class Room {
   private tellPresence(playerId: number): void {
     const payload = { playerId, ...this.seatPresence(playerId) };
     const teamId = this.current.players.get(playerId)?.teamId ?? null;
-    if (teamId === null) return this.deps.out.emit(this.code, { kind: 'all' }, 'presence', payload);
-    for (const to of [{ kind: 'team', teamId }, { kind: 'teacher' }, { kind: 'observers' }] as const)
-      this.deps.out.emit(this.code, to, 'presence', payload);
+    const to =
+      teamId === null
+        ? [{ kind: 'all' } as const]
+        : ([{ kind: 'team', teamId }, { kind: 'teacher' }, { kind: 'observers' }] as const);
+    for (const channel of to) this.deps.out.emit(this.code, channel, 'presence', payload);
   }
   /** The room's own seat turn: a dropped seat to the autopilot, or its student back. Refused or failed: logged. */
   private roomPilot(playerId: number, on: boolean): void {
