@@ -74,8 +74,7 @@ function figuresTable(scenario: string, argv: readonly string[]): string {
   const goals = scenarioDef(paymentSwitch, scenario).goals;
   const display = (indicator: string) => paymentSwitch.indicators.find((i) => i.key === indicator)!.display;
   const head = goals.map(
-    (g) =>
-      `${g.id}: ${aggregateWords(g)} ${g.op} ${formatDisplay(display(g.indicator), g.target)}`,
+    (g) => `${g.id}: ${aggregateWords(g)} ${g.op} ${formatDisplay(display(g.indicator), g.target)}`,
   );
   const rows = SEEDS.map((seed) => {
     const r = result(forSeed(argv, seed)).result;
