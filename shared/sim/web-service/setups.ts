@@ -33,14 +33,14 @@ export const SETUPS: Record<string, ScenarioSetup> = {
       {
         kind: 'surge',
         start: [9, 12],
-        length: [10, 13],
+        length: [12, 15],
         size: {
           oneOf: [
             [1.7, 2.1],
             [3.2, 3.8],
           ],
         },
-        ramp: [7, 9],
+        ramp: [9, 12],
         cold: [0.3, 0.45],
         warn: [6, 8],
       },
@@ -49,7 +49,7 @@ export const SETUPS: Record<string, ScenarioSetup> = {
       {
         kind: 'surge',
         start: { after: 1, from: 'end', gap: [8, 12] },
-        length: [9, 12],
+        length: [11, 14],
         size: {
           oneOf: [
             [1.7, 2.1],
@@ -57,7 +57,7 @@ export const SETUPS: Record<string, ScenarioSetup> = {
           ],
           notAs: 1,
         },
-        ramp: [7, 9],
+        ramp: [9, 12],
         warn: [6, 8],
       },
       { kind: 'crawl', start: [42, 48], length: [6, 9], size: [1.2, 1.6], ramp: [4, 6] },
