@@ -213,6 +213,29 @@ describe('the web service’s careful seats read their desk before acting (produ
     }
   });
 
+  it('the fleet orders a surge’s fleet to be in service just before it starts, not at its banner', () => {
+    let orders = 0;
+    let waited = 0;
+    for (const { seed, snapshots, applied } of rounds)
+      for (const s of snapshots.filter((x) => x.events.some((e) => e.kind === 'surge-announced'))) {
+        const start = s.minute + (s.events.find((e) => e.kind === 'surge-announced')?.in as number);
+        // The first order above the fleet in service at the banner, up to the start (none when the fleet of the surge
+        // before is still large enough): four to six minutes before the start — a four-minute boot and two to spare.
+        const before = snapshots[s.minute].indicators.instancesServing;
+        const order = applied.find(
+          (c) => c.key === 'minInstances' && c.minute > s.minute && c.minute <= start && (c.value as number) > before,
+        );
+        if (!order) continue;
+        orders++;
+        expect(start - order.minute, `seed ${seed} minute ${s.minute}`).toBeLessThanOrEqual(6);
+        expect(start - order.minute, `seed ${seed} minute ${s.minute}`).toBeGreaterThanOrEqual(4);
+        if (order.minute > s.minute + 1) waited++;
+      }
+    expect(orders).toBeGreaterThanOrEqual(6);
+    // Some banners come early enough that waiting saves idle instances.
+    expect(waited).toBeGreaterThan(0);
+  });
+
   it('traffic sheds most of the low-priority traffic the minute after a swarm’s banner', () => {
     for (const { seed, snapshots, applied } of rounds)
       for (const s of snapshots.filter((x) => x.events.some((e) => e.kind === 'crawler-start')))
