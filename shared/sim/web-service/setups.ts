@@ -23,6 +23,8 @@ export const SETUPS: Record<string, ScenarioSetup> = {
   // Product launch: two surges into the lunch peak, one small and one large in the seed's order (the banner says
   // which: the fleet is sized by reading it), the first with new pages the cache has never seen; a swarm of
   // crawlers after each, an eviction storm, and the release train — seven builds, five of them bad.
+  // The built-in's file (shared/scenarios/builtin/web-service/product-launch.json) carries the same episodes; this
+  // setup is the timeline a scenario file may name (test/scenarios/builtin.test.ts: both play the same rounds).
   'product-launch': {
     clock: 11 * 60 + 10,
     bootMinutes: BOOT_MINUTES,
