@@ -68,7 +68,7 @@ export const fleet: Brain = (r, memo0) => {
     memo.down = 0;
   } else {
     memo.up = 0;
-    memo.down = need < min - 1 ? num(memo, 'down') + 1 : 0;
+    memo.down = need < min ? num(memo, 'down') + 1 : 0;
     if (num(memo, 'down') >= 3) set(r, out, 'minInstances', need);
   }
   return { changes: out, memo };

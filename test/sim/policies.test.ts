@@ -13,7 +13,7 @@ import {
   teamOf,
   type Seat,
 } from '../../shared/policies/index.ts';
-import { baselineRun, runRound } from '../../shared/sim/engine.ts';
+import { baselineRun, runRound, scenarioDef } from '../../shared/sim/engine.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 import { rngFromSeed, uniform } from '../../shared/sim/rng.ts';
 import { evaluateRound } from '../../shared/sim/score.ts';
@@ -189,8 +189,10 @@ describe('the web service’s careful seats read their desk before acting (produ
     expect(partial).toBeGreaterThan(0);
   });
 
-  it('the fleet hands the next shift a fleet of normal size', () => {
-    for (const { snapshots } of rounds) expect(snapshots[60].indicators.instancesServing).toBeLessThanOrEqual(10);
+  it('the fleet hands the next shift a fleet of normal size (the handover goal)', () => {
+    const handover = scenarioDef(webService, 'product-launch').goals.find((g) => g.id === 'handover')?.target;
+    expect(handover).toBe(9);
+    for (const { snapshots } of rounds) expect(snapshots[60].indicators.instancesServing).toBeLessThanOrEqual(9);
   });
 
   it('the fleet orders each surge what its banner says: more for the large one than for the small one', () => {
