@@ -21,8 +21,8 @@ const LEAD = 6;
 
 /**
  * Fleet: size the fleet by hand — lean between surges (a floor sized for the opening minutes' requests); for an
- * announced surge as big as the banner says, ordered at once (instances boot for four minutes) and kept until
- * the surge has ended; otherwise for the load its instances carry — and give instances back once the load has
+ * announced surge as big as the banner says, ordered to be in service just before it starts (the banner says when;
+ * instances boot for four minutes) and kept until the surge has ended; otherwise for the load its instances carry — and give instances back once the load has
  * fallen for three minutes, so that the next shift takes over a fleet of normal size. Slow answers from a
  * struggling database or a bad build are not the fleet's to fix, nor crawlers the traffic role sheds. Careless:
  * doubles the fleet at a surge and keeps it.
