@@ -33,6 +33,7 @@ export const MORE_PREFIXES = [
   'data_',
   'practice_',
   'rehearsal_',
+  'editor_',
 ] as const;
 
 /** Keys under those prefixes that the desk uses all the same. */
