@@ -34,6 +34,9 @@ export const MORE_PREFIXES = [
   'practice_',
   'rehearsal_',
   'editor_',
+  'debrief_',
+  'skill_',
+  'app_tagline',
 ] as const;
 
 /** Keys under those prefixes that the desk uses all the same. */
