@@ -10,7 +10,7 @@ import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Write } from '../db/writes.ts';
 import type { RoomRecord, RoundRecord } from '../db/records.ts';
 import type { Timer } from '../lib/clock.ts';
-import type { ConfigPatch } from './commands.ts';
+import type { Command, ConfigPatch } from './commands.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 import { CreationGate, DEFAULT_ROOM_LIMITS, hashSecret, newCode, newSecret, type RoomLimits } from './creation.ts';
 import { makeFork } from './fork.ts';
@@ -19,6 +19,7 @@ import { loadRoom } from './load.ts';
 import { type Loaded, recoverRooms } from './recover.ts';
 import { type GuardEvents, NotOwnerError, type Ownership, type RoomGuard, unsure } from './ownership.ts';
 import { Room, type RoomDeps } from './room.ts';
+import { isBuiltIn, readContent } from './scenario-content.ts';
 import { sweepIdle } from './sweep.ts';
 import { openRoom } from './transitions/open.ts';
 import { Turns } from '../lib/turns.ts';
@@ -216,6 +217,32 @@ export class RoomManager {
       this.loading.set(row.code, p);
     }
     return p;
+  }
+
+  /**
+   * A teacher's configure, or next round, with the content of the teacher's own scenario it names (its version now),
+   * read from the database before the command is dispatched — the transition stays pure. In cluster mode the
+   * process that holds the room reads it from the database every process shares. A built-in, or an id the teacher
+   * has no scenario of, is left to the transition (which refuses an unknown one).
+   */
+  async withContent<C extends Command>(room: Room, command: C): Promise<C> {
+    const { config } = room.state;
+    let id: string | undefined;
+    let simulator: string | undefined;
+    if (command.type === 'configure') {
+      id = command.patch.scenario;
+      simulator = command.patch.simulator;
+    } else if (command.type === 'clock' && command.action === 'next') {
+      id = config.scenario;
+      simulator = config.simulator;
+    }
+    if (id === undefined || isBuiltIn(simulator ?? config.simulator, id)) return command;
+    const own = await this.deps.store.scenarioOfTeacher(room.teacherId, id);
+    if (!own || (simulator !== undefined && simulator !== own.simulator)) return command;
+    const content = readContent({ hash: own.hash, simulator: own.simulator, text: own.text });
+    if (command.type === 'configure')
+      return { ...command, patch: { ...command.patch, simulator: own.simulator }, content };
+    return command.type === 'clock' ? { ...command, content } : command;
   }
 
   /** The room with this code (typed loosely, as people type it), loading it if needed. */
