@@ -19,7 +19,7 @@ import { loadRoom } from './load.ts';
 import { type Loaded, recoverRooms } from './recover.ts';
 import { type GuardEvents, NotOwnerError, type Ownership, type RoomGuard, unsure } from './ownership.ts';
 import { Room, type RoomDeps } from './room.ts';
-import { isBuiltIn, readContent } from './scenario-content.ts';
+import { isBuiltIn, readContent, type ScenarioContent } from './scenario-content.ts';
 import { sweepIdle } from './sweep.ts';
 import { openRoom } from './transitions/open.ts';
 import { Turns } from '../lib/turns.ts';
@@ -90,12 +90,18 @@ export class RoomManager {
     from: Requester = {},
   ): Promise<{ room: Room; teacherKey: string }> {
     if (this.halting) throw stoppingError();
-    const config = resolveConfig(DEFAULT_CONFIG, patch);
+    const { scenario, simulator = DEFAULT_CONFIG.simulator } = patch;
+    // A teacher's own scenario is read with their key; any other is checked before anything is counted.
+    const own = scenario !== undefined && !isBuiltIn(simulator, scenario);
+    const config = own ? null : resolveConfig(DEFAULT_CONFIG, patch);
     const created = (async () => {
       const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
+      const content = own && known !== undefined ? await this.ownContent(known, scenario, patch.simulator) : undefined;
+      const resolved =
+        config ?? resolveConfig(DEFAULT_CONFIG, content ? { ...patch, simulator: content.simulator } : patch, content);
       this.gate.allow(from, known);
-      if (known === undefined) return this.createFor(config, teacherKey);
-      return this.gate.withinQuota(known, () => this.createFor(config, teacherKey, known));
+      if (known === undefined) return this.createFor(resolved, teacherKey);
+      return this.gate.withinQuota(known, () => this.createFor(resolved, teacherKey, known, content));
     })();
     this.creating.add(created);
     return created.finally(() => this.creating.delete(created));
@@ -105,6 +111,7 @@ export class RoomManager {
     config: RoundConfig,
     teacherKey: string | undefined,
     known?: number,
+    content?: ScenarioContent,
   ): Promise<{ room: Room; teacherKey: string }> {
     const { store, clock } = this.deps;
     const code = await this.freeCode();
@@ -121,7 +128,7 @@ export class RoomManager {
       teacherId = store.ids.next('teachers');
       writes.push({ op: 'insertTeacher', id: teacherId, keyHash: hashSecret(key), createdAt: now });
     }
-    const opened = openRoom({ code, teacherId, config }, { now, ids: store.ids });
+    const opened = openRoom({ code, teacherId, config }, { now, ids: store.ids }, content);
     const guard = await this.claimNew(code);
     await this.storedNew(guard, opened.state.id, [...writes, ...opened.writes]);
     const room = this.add(new Room(this.deps, opened.state, [], guard));
@@ -237,12 +244,18 @@ export class RoomManager {
       simulator = config.simulator;
     }
     if (id === undefined || isBuiltIn(simulator ?? config.simulator, id)) return command;
-    const own = await this.deps.store.scenarioOfTeacher(room.teacherId, id);
-    if (!own || (simulator !== undefined && simulator !== own.simulator)) return command;
-    const content = readContent({ hash: own.hash, simulator: own.simulator, text: own.text });
+    const content = await this.ownContent(room.teacherId, id, simulator);
+    if (!content) return command;
     if (command.type === 'configure')
-      return { ...command, patch: { ...command.patch, simulator: own.simulator }, content };
+      return { ...command, patch: { ...command.patch, simulator: content.simulator }, content };
     return command.type === 'clock' ? { ...command, content } : command;
+  }
+
+  /** The teacher's own scenario of this id (of `simulator` if given), at its version now. */
+  private async ownContent(teacherId: number, id: string, simulator?: string): Promise<ScenarioContent | undefined> {
+    const own = await this.deps.store.scenarioOfTeacher(teacherId, id);
+    if (!own || (simulator !== undefined && simulator !== own.simulator)) return undefined;
+    return readContent({ hash: own.hash, simulator: own.simulator, text: own.text });
   }
 
   /** The room with this code (typed loosely, as people type it), loading it if needed. */

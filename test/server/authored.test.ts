@@ -58,6 +58,22 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+test('a new room opens with the teacher’s own scenario; without their key it is an unknown one', async () => {
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/rooms',
+    headers: auth(),
+    payload: { scenario: 'my-sale', teamCount: 2 },
+  });
+  expect(res.statusCode).toBe(201);
+  expect(res.json().room.config).toMatchObject({ simulator: 'payment-switch', scenario: 'my-sale', minutes: 45 });
+  const opened = await server.app.rooms.get(res.json().code);
+  expect(opened.round.scenarioDef.goals).toEqual(MINE.goals);
+  const stranger = await server.app.inject({ method: 'POST', url: '/api/rooms', payload: { scenario: 'my-sale' } });
+  expect(stranger.statusCode).toBe(400);
+  expect(stranger.json().error.message).toContain('unknown scenario');
+});
+
 describe('a round of a teacher’s own scenario', () => {
   let roundId: number;
   let played: RoundReplay;
