@@ -198,7 +198,7 @@ export async function answer(room: Room, ask: Ask, deps: AnswerDeps): Promise<un
       return look(room);
     case 'dispatch': {
       if (ask.command.type === 'clock') await deps.manager.allowClock(room, ask.command.action, { address: ask.from });
-      const reply = await room.dispatch(ask.command);
+      const reply = await room.dispatch(await deps.manager.withContent(room, ask.command));
       return ask.view ? { reply, room: room.view('teacher') } : { reply };
     }
     case 'team': {
