@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { acceptScenario, type Checked } from '../../shared/scenarios/check.ts';
 import { LIMITS } from '../../shared/scenarios/format.ts';
+import { shocksInCode } from '../../shared/scenarios/in-code.ts';
 import { ScenarioFileError } from '../../shared/scenarios/load.ts';
 import { models } from '../../shared/sim/registry.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
@@ -149,7 +150,9 @@ export async function teacherScenarioRoutes(fastify: FastifyInstance, opts: { li
       const sims = req.query.simulator ? [req.query.simulator] : (Object.keys(models) as SimulatorId[]);
       for (const sim of sims) {
         const c = builtInContent(sim, id);
-        if (c) return { id, source: 'builtin', file: c.file };
+        // A built-in still in code: its shocks as the file's, so that a copy starts from shocks it can move.
+        const shocks = c && !c.file.shocks && c.file.timeline === undefined ? shocksInCode(sim, id) : undefined;
+        if (c) return { id, source: 'builtin', file: shocks ? { ...c.file, shocks } : c.file };
       }
       throw new ClassroomError(ErrorCode.NOT_FOUND, `no scenario "${id}"`);
     },

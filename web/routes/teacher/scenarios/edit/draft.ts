@@ -210,3 +210,20 @@ export function settingFields(sim: SimulatorId): SettingField[] {
   settingCache = { ...settingCache, [sim]: fields };
   return fields;
 }
+
+/** A built-in's words as the app has them in one language (its name, brief and each goal's line with `{target}`). */
+export interface AppWords {
+  name: string;
+  brief: string;
+  goals: Record<string, string>;
+}
+
+/**
+ * A copy of a built-in takes the app's words in the reader's language (the server's file of a built-in carries
+ * English at most, and a built-in still in code carries its id): the teacher starts from what the class reads.
+ */
+export function withAppWords(draft: Draft, lang: string, words: AppWords): Draft {
+  const goals = Object.fromEntries(draft.goals.filter((g) => words.goals[g.id]).map((g) => [g.id, words.goals[g.id]]));
+  const brief = { name: words.name, brief: words.brief, ...(Object.keys(goals).length ? { goals } : {}) };
+  return { ...draft, briefs: { ...draft.briefs, [lang]: brief } };
+}
