@@ -7,15 +7,14 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { noViolations } from './axe.ts';
 import {
+  atEveryScreen,
   createRoom,
   eventually,
-  HANDSET,
   LAPTOP,
   newPage,
   quietStudents,
   screenshot,
   useBrowserSuite,
-  WALL,
   type WebServer,
 } from './helpers.ts';
 
@@ -82,15 +81,7 @@ describe('the scenario editor', () => {
     expect(await builtins.locator('[data-scenario="sale-day"]').count()).toBe(0);
     expect(await page.getByTestId('scenarios-mine').count()).toBe(0);
     await noViolations(page, 'scenario list');
-    for (const [name, viewport] of [
-      ['scenarios-list-laptop', LAPTOP],
-      ['scenarios-list-wall', WALL],
-      ['scenarios-list-phone', HANDSET],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await screenshot(page, name);
-    }
-    await page.setViewportSize(LAPTOP);
+    await atEveryScreen(page, (screen) => screenshot(page, `scenarios-list-${screen}`));
 
     // Duplicate and tweak: the copy gets its own id.
     await builtins
@@ -143,15 +134,7 @@ describe('the scenario editor', () => {
       /Careful bots: every goal met on \d of 3 seeds/,
     );
     await noViolations(page, 'scenario editor');
-    for (const [name, viewport] of [
-      ['scenario-editor-laptop', LAPTOP],
-      ['scenario-editor-wall', WALL],
-      ['scenario-editor-phone', HANDSET],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await screenshot(page, name);
-    }
-    await page.setViewportSize(LAPTOP);
+    await atEveryScreen(page, (screen) => screenshot(page, `scenario-editor-${screen}`));
 
     // Save: version 1, and the address now opens it.
     await page.getByTestId('editor-save').click();

@@ -19,6 +19,7 @@ import type { Browser, Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 import {
   assertBuilt,
+  atEveryScreen,
   createRoom,
   eventually,
   HANDSET,
@@ -450,27 +451,14 @@ async function scenarios(browser: Browser, server: WebServer): Promise<void> {
   const { page } = await newPage(browser, LAPTOP);
   await page.goto(`${server.url}/teacher/scenarios#key=${room.teacherKey}`);
   await page.getByTestId('scenarios-builtin').waitFor();
-  for (const [name, viewport] of [
-    ['', LAPTOP],
-    ['-wall', WALL],
-    ['-phone', HANDSET],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await shot(page, `scenarios${name}`);
-  }
-  await page.setViewportSize(LAPTOP);
+  await atEveryScreen(page, (screen) => shot(page, screen === 'laptop' ? 'scenarios' : `scenarios-${screen}`));
   await page.goto(`${server.url}/teacher/scenarios?from=black-friday&simulator=payment-switch`);
   await eventually(async () => {
     if ((await page.getByTestId('dry-run-status').getAttribute('data-status')) !== 'done') throw new Error('running');
   }, 120_000);
-  for (const [name, viewport] of [
-    ['', LAPTOP],
-    ['-wall', WALL],
-    ['-phone', HANDSET],
-  ] as const) {
-    await page.setViewportSize(viewport);
-    await shot(page, `scenario-editor${name}`);
-  }
+  await atEveryScreen(page, (screen) =>
+    shot(page, screen === 'laptop' ? 'scenario-editor' : `scenario-editor-${screen}`),
+  );
 }
 
 async function main(): Promise<void> {
