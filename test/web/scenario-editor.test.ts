@@ -94,9 +94,9 @@ describe('editing the draft', () => {
 
   test("removing a shock renumbers later shocks' references to the ones after it", () => {
     const file = lateSale();
-    // Episode 2 (bots) starts after episode 1; episode 3 (attack) after episode 1's end.
+    // The bots start after the sale (episode 1), the card testers after its end: both now refer to episode 0.
     removeEpisode(file, 0);
-    const [, bots, attack] = file.shocks?.episodes as unknown as { start: { after: number } }[];
+    const [, bots, attack] = (file.shocks?.episodes ?? []) as unknown as { start: { after: number } }[];
     expect(bots.start.after).toBe(0);
     expect(attack.start.after).toBe(0);
     expect(errorsOf(file)).toEqual([]);

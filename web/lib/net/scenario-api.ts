@@ -1,8 +1,7 @@
 // The teacher's scenarios over HTTP (docs/protocol.md): the list (built-ins and the teacher's own), one file,
-// save (new, or a new version), delete, export, a share link and a shared file, and the server's checks of a
-// file. Each carries the teacher key as a bearer header, like teacher-api.ts.
+// save (new, or a new version), delete, a share link and a shared file (the editor exports the draft itself). Each
+// carries the teacher key as a bearer header, like teacher-api.ts.
 import { call, type Result } from './api.ts';
-import { download } from './teacher-api.ts';
 
 export interface ScenarioEntry {
   id: string;
@@ -72,16 +71,6 @@ export const deleteScenario = async (key: string, id: string): Promise<Result<nu
 /** Saves a new scenario (`id` absent) or a new version of the teacher's own (`id`). The body is the file's text. */
 export const saveScenario = (key: string, text: string, id?: string): Promise<SaveResult<Saved>> =>
   send<Saved>(id ? one(id) : base, id ? 'PUT' : 'POST', text, auth(key));
-
-/** The server's schema and meaning checks of a file, without saving it. */
-export const checkOnServer = (
-  text: string,
-): Promise<SaveResult<{ id: string; ok: boolean; findings: ServerFinding[] }>> =>
-  send('/api/scenarios/check', 'POST', text, {});
-
-/** The file as a download, "<id>.opsroom-scenario.json". */
-export const exportScenario = (key: string, id: string): Promise<Result<string>> =>
-  download(key, `${one(id)}/export`, `${id}.opsroom-scenario.json`);
 
 /** The scenario's share link (stable per scenario): `/teacher/scenarios?import=<token>`. */
 export const shareScenario = (key: string, id: string): Promise<Result<{ token: string; url: string }>> =>

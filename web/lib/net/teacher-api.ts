@@ -133,7 +133,7 @@ export const saveRoster = (
   });
 
 /** Fetches a file with the teacher key and hands it to the browser as a download; resolves with its name. */
-export async function download(key: string, url: string, fallback: string): Promise<Result<string>> {
+async function download(key: string, url: string, fallback: string): Promise<Result<string>> {
   let res: Response;
   try {
     res = await fetch(url, { headers: auth(key) });
