@@ -94,6 +94,10 @@ describe('a round of a teacher’s own scenario', () => {
     expect(JSON.parse(text.content)).toEqual(MINE);
     expect(stored()).toEqual({ scenario: 'my-sale', scenario_hash: room.round.content!.hash });
     expect(room.round.scenarioDef.shocks).toEqual(MINE.shocks);
+    // The desks are sent its words, goals and roles; not its shocks nor its messages.
+    const own = room.view('public').round.own!;
+    expect(own).toMatchObject({ id: 'my-sale', goals: MINE.goals, roles: MINE.roles, briefs: MINE.briefs });
+    expect(JSON.stringify(own)).not.toMatch(/shocks|episodes|Halfway/);
 
     // Another teacher's id, an unknown one, or the file's id under the other simulator: refused, nothing changed.
     for (const patch of [{ scenario: 'late-sale' }, { scenario: 'my-sale', simulator: 'web-service' }])
