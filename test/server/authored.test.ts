@@ -135,6 +135,14 @@ describe('a round of a teacher’s own scenario', () => {
     expect((await verifyRounds(server.app.store)).map((r) => r.mismatches)).toEqual([[]]);
   });
 
+  test('the hindsight coach searches the round as it was played (no built-in has its id)', async () => {
+    const res = await server.app.inject({ url: `/api/rounds/${roundId}/coach`, headers: auth() });
+    expect(res.statusCode).toBe(200);
+    const [team] = res.json().teams;
+    expect(team.teamId).toBe(played.teams[0].teamId);
+    expect(team.tried).toBeGreaterThan(0);
+  }, 60_000);
+
   test('edited (a new version) and deleted: the old round still replays, forks and verifies exactly', async () => {
     const edited = {
       ...MINE,
