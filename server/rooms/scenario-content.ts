@@ -104,11 +104,11 @@ export async function roundContent(
 export async function roundPlay(
   store: { scenarioContent(hash: string): Promise<ScenarioContentRecord | undefined> },
   round: { id: number; simulator: SimulatorId; scenario: string; scenarioHash: string | null },
-): Promise<{ model: SimModel; def: ScenarioDef; own: ScenarioFile | undefined }> {
+): Promise<{ model: SimModel; def: ScenarioDef; own: ScenarioFile | undefined; content: ScenarioContent | undefined }> {
   const content = await roundContent(store, round);
   const play = playOf(round.simulator, round.scenario, content);
   // A built-in's words are the app's translations; another scenario's are its file's.
-  return { ...play, own: play.model === getModel(round.simulator) ? undefined : content?.file };
+  return { ...play, own: play.model === getModel(round.simulator) ? undefined : content?.file, content };
 }
 
 const owns = new WeakMap<ScenarioContent, OwnScenario>();

@@ -509,6 +509,8 @@ export interface RoundReplay {
    * teams played: a student's replay keeps only their team's rank, but counts every team.
    */
   standing: RoundStanding;
+  /** When the round played a teacher's own scenario: its words, goals and roles (RoundView.own). */
+  own?: OwnScenario;
 }
 export interface RoundStanding {
   teams: number;

@@ -131,6 +131,7 @@ describe('a round of a teacher’s own scenario', () => {
     roundId = room.round.id;
     played = await replayOf(roundId);
     expect(played.round.scenario).toBe('my-sale');
+    expect(played.own).toMatchObject({ id: 'my-sale', goals: MINE.goals, briefs: MINE.briefs });
     expect(played.teams[0].result!.goals.map((g) => g.id)).toEqual(['approval', 'fraudRate', 'cost']);
     expect((await verifyRounds(server.app.store)).map((r) => r.mismatches)).toEqual([[]]);
   });
