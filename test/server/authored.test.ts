@@ -194,6 +194,9 @@ describe('a round of a teacher’s own scenario', () => {
 
     const csv = await server.app.inject({ url: `/api/rounds/${roundId}/export/scores.csv`, headers: auth() });
     expect(csv.statusCode).toBe(200);
+    const research = await server.app.inject({ url: `/api/rounds/${roundId}/research.zip`, headers: auth() });
+    expect(research.statusCode).toBe(200);
+    expect(research.rawPayload.includes(Buffer.from('scenarios/payment-switch.my-sale.json'))).toBe(true);
     // The goals in the file's own words.
     expect(csv.body).toContain('Average good-customer approval ≥ 88.0 %');
   });
