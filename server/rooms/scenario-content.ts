@@ -12,8 +12,8 @@ import { withScenario } from '../../shared/scenarios/model.ts';
 import { scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
 import type { ScenarioDef, SimModel, SimulatorId } from '../../shared/sim/types.ts';
-import type { OwnScenario } from '../../shared/protocol/types.ts';
-import type { ScenarioContentRecord } from '../db/records.ts';
+import type { OwnScenario, ScenarioEntry } from '../../shared/protocol/types.ts';
+import type { AuthoredRecord, ScenarioContentRecord } from '../db/records.ts';
 import { trimOldest } from '../lib/maps.ts';
 
 /** A content read: its record and the file and definition its text holds. */
@@ -128,3 +128,13 @@ export function ownScenario(content: ScenarioContent | null): OwnScenario | unde
   }
   return own;
 }
+
+/** A teacher's own scenario as a list shows it. */
+export const listed = (a: AuthoredRecord): ScenarioEntry => ({
+  id: a.id,
+  simulator: a.simulator,
+  title: a.title,
+  source: 'mine',
+  version: a.version,
+  updatedAt: a.updatedAt,
+});

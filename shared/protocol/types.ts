@@ -400,6 +400,19 @@ export interface TeacherJoined {
   seatTurns: SeatTurn[];
   /** Every message of this round. */
   messages: TeacherMessage[];
+  /** The teacher's own scenarios, latest saved first: the set-up offers them after the built-ins. */
+  scenarios: ScenarioEntry[];
+}
+/** A scenario a teacher may pick (`GET /api/teacher/scenarios`): a built-in, or one of their own. */
+export interface ScenarioEntry {
+  id: string;
+  simulator: SimulatorId;
+  /** The English brief's name. */
+  title: string;
+  source: 'builtin' | 'mine';
+  /** Their own: its version and when it was last saved (epoch ms). */
+  version?: number;
+  updatedAt?: number;
 }
 export interface ObserverJoined {
   room: RoomView;

@@ -9,6 +9,7 @@ import type { RoundReplay } from '../../shared/protocol/types.ts';
 import type { Store } from '../../server/db/store.ts';
 import { verifyRounds } from '../../server/replay/verify.ts';
 import { loadRound } from '../../server/rooms/load.ts';
+import { hashSecret } from '../../server/rooms/creation.ts';
 import type { Room } from '../../server/rooms/room.ts';
 import { builtInContent, contentHash } from '../../server/rooms/scenario-content.ts';
 import { sqliteOf, startServer, type TestServer } from './helpers.ts';
@@ -85,6 +86,19 @@ describe('a round of a teacher’s own scenario', () => {
       sqliteOf(server).prepare('SELECT scenario, scenario_hash FROM rounds WHERE id = ?').get(room.round.id);
     expect(stored()).toEqual({ scenario: 'sale-surge', scenario_hash: builtIn.hash });
 
+    // The teacher's seat lists their own scenarios for the set-up.
+    const seat = await server.app.gate.ask(room.code, { type: 'teacher', keyHash: hashSecret(key) });
+    await server.app.gate.ask(room.code, { type: 'leave', role: 'teacher' });
+    expect(seat.scenarios).toEqual([
+      {
+        id: 'my-sale',
+        simulator: 'payment-switch',
+        title: 'Late sale',
+        source: 'mine',
+        version: 1,
+        updatedAt: server.clock.now(),
+      },
+    ]);
     const { room: view } = await configure({ scenario: 'my-sale', minutes: 20, seed: 7 });
     expect(view?.config).toMatchObject({ simulator: 'payment-switch', scenario: 'my-sale', minutes: 20 });
     const text = sqliteOf(server)
