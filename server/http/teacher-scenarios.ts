@@ -15,9 +15,9 @@ import { shocksInCode } from '../../shared/scenarios/in-code.ts';
 import { ScenarioFileError } from '../../shared/scenarios/load.ts';
 import { models } from '../../shared/sim/registry.ts';
 import type { SimulatorId } from '../../shared/sim/types.ts';
-import type { AuthoredRecord } from '../db/records.ts';
+import type { ScenarioEntry } from '../../shared/protocol/types.ts';
 import { ScenarioConflict, type Write } from '../db/writes.ts';
-import { builtInContent, contentOfFile, isBuiltIn, readContent } from '../rooms/scenario-content.ts';
+import { builtInContent, contentOfFile, isBuiltIn, listed, readContent } from '../rooms/scenario-content.ts';
 import { bearer, scenarioRefusal } from './errors.ts';
 import type { HttpLimits } from './rooms.ts';
 
@@ -29,15 +29,6 @@ const tokenParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/,
 const simulatorQuery = z.object({
   simulator: z.enum(Object.keys(models) as [SimulatorId, ...SimulatorId[]]).optional(),
 });
-
-export interface ScenarioListEntry {
-  id: string;
-  simulator: SimulatorId;
-  title: string;
-  source: 'builtin' | 'mine';
-  version?: number;
-  updatedAt?: number;
-}
 
 /** Where another teacher imports a shared scenario (the editor's page reads `import`). */
 export const shareUrl = (token: string) => `/teacher/scenarios?import=${token}`;
@@ -64,7 +55,7 @@ function accepted(body: unknown): Checked {
 }
 
 /** The built-ins new rooms offer, in each model's order. */
-function builtInList(): ScenarioListEntry[] {
+function builtInList(): ScenarioEntry[] {
   return Object.values(models).flatMap((m) =>
     m.scenarios
       .filter((s) => !s.retired)
@@ -76,15 +67,6 @@ function builtInList(): ScenarioListEntry[] {
       })),
   );
 }
-
-const listed = (a: AuthoredRecord): ScenarioListEntry => ({
-  id: a.id,
-  simulator: a.simulator,
-  title: a.title,
-  source: 'mine',
-  version: a.version,
-  updatedAt: a.updatedAt,
-});
 
 export async function teacherScenarioRoutes(fastify: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

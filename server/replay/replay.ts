@@ -17,7 +17,7 @@ import { dealRoles } from '../../shared/classroom/roles.ts';
 import type { PlayerRecord, RoomRecord, RoundMemberRecord, RoundRecord, RoundTeamRecord } from '../db/records.ts';
 import type { RoomCursor, Store, TeamStanding } from '../db/store.ts';
 import { roundBaseline } from '../rooms/baseline.ts';
-import { roundPlay } from '../rooms/scenario-content.ts';
+import { ownScenario, roundPlay } from '../rooms/scenario-content.ts';
 
 /** A round as the history lists it: its teams with their scores and goals met (`standing`: a team's, if scored). */
 function listedRound(
@@ -200,7 +200,8 @@ export async function buildReplay(
   minutesOf: (teamIds: readonly number[]) => Promise<Map<number, TeamMinutesView>> = (ids) =>
     roundMinutes(store, round, ids),
 ): Promise<RoundReplay> {
-  const { model, def } = await roundPlay(store, round);
+  const { model, def, content } = await roundPlay(store, round);
+  const own = ownScenario(content ?? null);
   const [changes, results, history, members, roleChanges, forks, seatTurns] = await Promise.all([
     store.changesOfRound(round.id),
     store.resultsOfRound(round.id),
@@ -264,6 +265,7 @@ export async function buildReplay(
     forks: forkList.filter((f): f is ForkInfo => f !== null),
     origin: round.forkOf ? await forkInfo(store, round.forkOf.roundId, round.forkOf) : null,
     standing: standingOf(history),
+    ...(own ? { own } : {}),
   };
 }
 

@@ -37,9 +37,8 @@ function scenarioDefaults(
   authored?: Authored | null,
 ): Pick<RoundConfig, 'minutes' | 'splitView'> {
   const def =
-    authored?.simulator === simulator && authored.def.id === scenario
-      ? authored.def
-      : getModel(simulator).scenarios.find((s) => s.id === scenario);
+    getModel(simulator).scenarios.find((s) => s.id === scenario) ??
+    (authored?.simulator === simulator && authored.def.id === scenario ? authored.def : undefined);
   if (!def) throw new ClassroomError(ErrorCode.BAD_REQUEST, `unknown scenario "${scenario}" for ${simulator}`);
   return { minutes: def.minutes ?? 60, splitView: def.splitView ?? false };
 }

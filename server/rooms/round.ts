@@ -31,17 +31,17 @@ export function baselineOf(round: Pick<RoundRun, 'model' | 'scenario' | 'seed' |
 }
 
 /**
- * The content a round of this configuration plays: the teacher's scenario given (`authored`, when its id is the
- * configuration's), else the built-in of that id. Throws for a scenario that is neither.
+ * The content a new round of this configuration plays: a built-in's as this code has it, else the teacher's own
+ * scenario given (`authored`, when its id is the configuration's). Throws for a scenario that is neither.
  */
 export function contentFor(
   config: Pick<RoundConfig, 'simulator' | 'scenario'>,
   authored?: ScenarioContent | null,
 ): ScenarioContent {
+  const builtIn = builtInContent(config.simulator, config.scenario);
+  if (builtIn) return builtIn;
   if (authored && authored.file.id === config.scenario && authored.simulator === config.simulator) return authored;
-  const c = builtInContent(config.simulator, config.scenario);
-  if (!c) throw new Error(`no content for scenario "${config.scenario}" of ${config.simulator}`);
-  return c;
+  throw new Error(`no content for scenario "${config.scenario}" of ${config.simulator}`);
 }
 
 /** A new round's row, in the lobby with the room's configuration: a room's first round, or the next one. */

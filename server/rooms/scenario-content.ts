@@ -12,7 +12,8 @@ import { withScenario } from '../../shared/scenarios/model.ts';
 import { scenarioDef } from '../../shared/sim/engine.ts';
 import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
 import type { ScenarioDef, SimModel, SimulatorId } from '../../shared/sim/types.ts';
-import type { ScenarioContentRecord } from '../db/records.ts';
+import type { OwnScenario, ScenarioEntry } from '../../shared/protocol/types.ts';
+import type { AuthoredRecord, ScenarioContentRecord } from '../db/records.ts';
 import { trimOldest } from '../lib/maps.ts';
 
 /** A content read: its record and the file and definition its text holds. */
@@ -103,9 +104,37 @@ export async function roundContent(
 export async function roundPlay(
   store: { scenarioContent(hash: string): Promise<ScenarioContentRecord | undefined> },
   round: { id: number; simulator: SimulatorId; scenario: string; scenarioHash: string | null },
-): Promise<{ model: SimModel; def: ScenarioDef; own: ScenarioFile | undefined }> {
+): Promise<{ model: SimModel; def: ScenarioDef; own: ScenarioFile | undefined; content: ScenarioContent | undefined }> {
   const content = await roundContent(store, round);
   const play = playOf(round.simulator, round.scenario, content);
   // A built-in's words are the app's translations; another scenario's are its file's.
-  return { ...play, own: play.model === getModel(round.simulator) ? undefined : content?.file };
+  return { ...play, own: play.model === getModel(round.simulator) ? undefined : content?.file, content };
 }
+
+const owns = new WeakMap<ScenarioContent, OwnScenario>();
+
+/** What the desks are sent of a round's scenario when it is a teacher's own (a built-in's is in the app). */
+export function ownScenario(content: ScenarioContent | null): OwnScenario | undefined {
+  if (!content || isBuiltIn(content.simulator, content.file.id)) return undefined;
+  let own = owns.get(content);
+  if (!own) {
+    const { id, kind, minutes, splitView, controls, goals, roles, briefs } = content.file;
+    own = { id, kind, goals, briefs };
+    if (minutes !== undefined) own.minutes = minutes;
+    if (splitView !== undefined) own.splitView = splitView;
+    if (controls) own.controls = controls;
+    if (roles) own.roles = roles;
+    owns.set(content, own);
+  }
+  return own;
+}
+
+/** A teacher's own scenario as a list shows it. */
+export const listed = (a: AuthoredRecord): ScenarioEntry => ({
+  id: a.id,
+  simulator: a.simulator,
+  title: a.title,
+  source: 'mine',
+  version: a.version,
+  updatedAt: a.updatedAt,
+});

@@ -249,6 +249,25 @@ describe('bad input: a clear error, nothing stored', () => {
     expect(tables()).toEqual(before);
   });
 
+  test('two saves of one version at once: one is version 2, the other is refused and stores nothing', async () => {
+    const base = (await call('GET', '/api/teacher/scenarios/late-sale-2')).json().version;
+    const edits = [0.7, 0.8].map((t) =>
+      fileWith((f) => {
+        f.id = 'late-sale-2';
+        f.goals[0].target = t;
+      }),
+    );
+    const answers = await Promise.all(edits.map((e) => call('PUT', '/api/teacher/scenarios/late-sale-2', e)));
+    const statuses = answers.map((r) => r.statusCode);
+    expect([...statuses].sort()).toEqual([200, 409]);
+    const won = statuses.indexOf(200);
+    expect(answers[won].json().version).toBe(base + 1);
+    expect(answers[1 - won].json().error.key).toBe('id');
+    const now = (await call('GET', '/api/teacher/scenarios/late-sale-2')).json();
+    expect(now.version).toBe(base + 1);
+    expect(now.file.goals[0].target).toBe([0.7, 0.8][won]);
+  });
+
   test('a brief is stored and given back as the text it is, never as markup', async () => {
     const body = fileWith((f) => {
       f.id = 'quotes';

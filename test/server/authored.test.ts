@@ -9,6 +9,7 @@ import type { RoundReplay } from '../../shared/protocol/types.ts';
 import type { Store } from '../../server/db/store.ts';
 import { verifyRounds } from '../../server/replay/verify.ts';
 import { loadRound } from '../../server/rooms/load.ts';
+import { hashSecret } from '../../server/rooms/creation.ts';
 import type { Room } from '../../server/rooms/room.ts';
 import { builtInContent, contentHash } from '../../server/rooms/scenario-content.ts';
 import { sqliteOf, startServer, type TestServer } from './helpers.ts';
@@ -85,6 +86,19 @@ describe('a round of a teacher’s own scenario', () => {
       sqliteOf(server).prepare('SELECT scenario, scenario_hash FROM rounds WHERE id = ?').get(room.round.id);
     expect(stored()).toEqual({ scenario: 'sale-surge', scenario_hash: builtIn.hash });
 
+    // The teacher's seat lists their own scenarios for the set-up.
+    const seat = await server.app.gate.ask(room.code, { type: 'teacher', keyHash: hashSecret(key) });
+    await server.app.gate.ask(room.code, { type: 'leave', role: 'teacher' });
+    expect(seat.scenarios).toEqual([
+      {
+        id: 'my-sale',
+        simulator: 'payment-switch',
+        title: 'Late sale',
+        source: 'mine',
+        version: 1,
+        updatedAt: server.clock.now(),
+      },
+    ]);
     const { room: view } = await configure({ scenario: 'my-sale', minutes: 20, seed: 7 });
     expect(view?.config).toMatchObject({ simulator: 'payment-switch', scenario: 'my-sale', minutes: 20 });
     const text = sqliteOf(server)
@@ -94,6 +108,10 @@ describe('a round of a teacher’s own scenario', () => {
     expect(JSON.parse(text.content)).toEqual(MINE);
     expect(stored()).toEqual({ scenario: 'my-sale', scenario_hash: room.round.content!.hash });
     expect(room.round.scenarioDef.shocks).toEqual(MINE.shocks);
+    // The desks are sent its words, goals and roles; not its shocks nor its messages.
+    const own = room.view('public').round.own!;
+    expect(own).toMatchObject({ id: 'my-sale', goals: MINE.goals, roles: MINE.roles, briefs: MINE.briefs });
+    expect(JSON.stringify(own)).not.toMatch(/shocks|episodes|Halfway/);
 
     // Another teacher's id, an unknown one, or the file's id under the other simulator: refused, nothing changed.
     for (const patch of [{ scenario: 'late-sale' }, { scenario: 'my-sale', simulator: 'web-service' }])
@@ -127,9 +145,18 @@ describe('a round of a teacher’s own scenario', () => {
     roundId = room.round.id;
     played = await replayOf(roundId);
     expect(played.round.scenario).toBe('my-sale');
+    expect(played.own).toMatchObject({ id: 'my-sale', goals: MINE.goals, briefs: MINE.briefs });
     expect(played.teams[0].result!.goals.map((g) => g.id)).toEqual(['approval', 'fraudRate', 'cost']);
     expect((await verifyRounds(server.app.store)).map((r) => r.mismatches)).toEqual([[]]);
   });
+
+  test('the hindsight coach searches the round as it was played (no built-in has its id)', async () => {
+    const res = await server.app.inject({ url: `/api/rounds/${roundId}/coach`, headers: auth() });
+    expect(res.statusCode).toBe(200);
+    const [team] = res.json().teams;
+    expect(team.teamId).toBe(played.teams[0].teamId);
+    expect(team.tried).toBeGreaterThan(0);
+  }, 60_000);
 
   test('edited (a new version) and deleted: the old round still replays, forks and verifies exactly', async () => {
     const edited = {
@@ -181,6 +208,9 @@ describe('a round of a teacher’s own scenario', () => {
 
     const csv = await server.app.inject({ url: `/api/rounds/${roundId}/export/scores.csv`, headers: auth() });
     expect(csv.statusCode).toBe(200);
+    const research = await server.app.inject({ url: `/api/rounds/${roundId}/research.zip`, headers: auth() });
+    expect(research.statusCode).toBe(200);
+    expect(research.rawPayload.includes(Buffer.from('scenarios/payment-switch.my-sale.json'))).toBe(true);
     // The goals in the file's own words.
     expect(csv.body).toContain('Average good-customer approval ≥ 88.0 %');
   });

@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { scenarioDef } from '../../shared/sim/engine.ts';
 import { models } from '../../shared/sim/registry.ts';
+import { contentFor } from '../../server/rooms/round.ts';
 import { builtInContent, contentHash, playOf, readContent } from '../../server/rooms/scenario-content.ts';
 
 describe('built-ins as content', () => {
@@ -29,6 +30,8 @@ describe('built-ins as content', () => {
     expect(model).not.toBe(models['payment-switch']);
     expect(def.goals[0].target).toBe(0.5);
     expect(model.scenarios.find((s) => s.id === 'sale-surge')).toBe(def);
+    // A new round of that built-in plays the code's version, whatever the room's last round played.
+    expect(contentFor({ simulator: 'payment-switch', scenario: 'sale-surge' }, old)).toBe(c);
     // A round without a hash (stored before contents were kept) plays the built-in by its id.
     expect(playOf('payment-switch', 'sale-surge', undefined).def).toBe(
       scenarioDef(models['payment-switch'], 'sale-surge'),
