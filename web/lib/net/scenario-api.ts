@@ -1,16 +1,10 @@
 // The teacher's scenarios over HTTP (docs/protocol.md): the list (built-ins and the teacher's own), one file,
 // save (new, or a new version), delete, a share link and a shared file (the editor exports the draft itself). Each
 // carries the teacher key as a bearer header, like teacher-api.ts.
+import type { ScenarioEntry } from '$shared/protocol/types.ts';
 import { call, type Result } from './api.ts';
 
-export interface ScenarioEntry {
-  id: string;
-  simulator: string;
-  title: string;
-  source: 'builtin' | 'mine';
-  version?: number;
-  updatedAt?: number | string;
-}
+export type { ScenarioEntry };
 
 /** A scenario's file as the server holds it (`file`: the scenario file's JSON). */
 export interface StoredScenario {
