@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildApp } from '../../server/app.ts';
+import { SCENARIOS_PER_TEACHER } from '../../server/http/teacher-scenarios.ts';
 import { ManualClock } from '../../server/lib/clock.ts';
 import { sqliteOf } from '../server/helpers.ts';
 
@@ -266,6 +267,25 @@ describe('bad input: a clear error, nothing stored', () => {
     const now = (await call('GET', '/api/teacher/scenarios/late-sale-2')).json();
     expect(now.version).toBe(base + 1);
     expect(now.file.goals[0].target).toBe([0.7, 0.8][won]);
+  });
+
+  test('a teacher keeps up to 200 scenarios: the next is refused, nothing stored', async () => {
+    const third = await newTeacher();
+    const teacherId = await app.rooms.teacherId(third);
+    const { hash } = app.rooms.peek((await app.store.roomsOfTeacher(teacherId))[0].code)!.round.content!;
+    // Stored directly (the saves' rate limit would take minutes): 200 scenarios at one content.
+    await app.store.commit([
+      Array.from({ length: SCENARIOS_PER_TEACHER }, (_, i) => ({
+        op: 'insertScenario' as const,
+        scenario: { teacherId, id: `s${i}`, simulator: 'payment-switch' as const, title: 't', hash, createdAt: 0 },
+      })),
+    ]);
+    const before = tables();
+    const res = await call('POST', '/api/teacher/scenarios', EXAMPLE, third);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('STORAGE_QUOTA');
+    expect(tables()).toEqual(before);
+    expect((await call('POST', '/api/teacher/scenarios', EXAMPLE)).statusCode).toBe(201);
   });
 
   test('a brief is stored and given back as the text it is, never as markup', async () => {
