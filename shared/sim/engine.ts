@@ -11,6 +11,7 @@ import type {
   ScheduledChange,
   SimModel,
   SimStateBase,
+  SimEvent,
   SimulatorId,
   Snapshot,
 } from './types.ts';
@@ -74,10 +75,16 @@ export function createRound<S extends SimStateBase>(model: SimModel<S>, opts: Cr
   return state;
 }
 
-/** The scenario's messages of the snapshot's minute, as events (the text is the scenario's, by index). */
+/**
+ * The scenario's messages of the snapshot's minute, as events: `text` the English, `text.<language>` each other
+ * language the file gives (a desk shows its reader's, else the English).
+ */
 function withMessages(snapshot: Snapshot, def: ScenarioDef): void {
   def.messages?.forEach((msg, index) => {
-    if (msg.minute === snapshot.minute) snapshot.events.push({ kind: 'scenario-message', index, text: msg.text.en });
+    if (msg.minute !== snapshot.minute) return;
+    const event: SimEvent = { kind: 'scenario-message', index, text: msg.text.en };
+    for (const [lang, text] of Object.entries(msg.text)) if (lang !== 'en') event[`text.${lang}`] = text;
+    snapshot.events.push(event);
   });
 }
 

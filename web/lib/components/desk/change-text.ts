@@ -4,6 +4,7 @@
 import type { ChangeRecord, RoleChange, RoleChangeReason, SeatTurn } from '$shared/protocol/types.ts';
 import type { SimEvent } from '$shared/sim/types.ts';
 import { m } from '$lib/paraglide/messages.js';
+import { getLocale } from '$lib/paraglide/runtime.js';
 import { fmtControl, fmtInt } from '$lib/format.ts';
 import type { Sim } from '$lib/sims/types.ts';
 
@@ -38,6 +39,8 @@ export function seatTurnText(sim: Sim, t: SeatTurn, me: number | null = null): s
 
 /** A simulation event in words ("The sale opens: traffic is doubling"), its numbers formatted. */
 export function eventText(sim: Sim, event: SimEvent): string {
+  // A scenario's own message carries its words (in the reader's language when the file has it).
+  if (event.kind === 'scenario-message') return String(event[`text.${getLocale()}`] ?? event.text);
   const { kind, ...fields } = event;
   const params: Record<string, string> = {};
   for (const [k, v] of Object.entries(fields)) params[k] = typeof v === 'number' ? fmtInt(v) : String(v);
