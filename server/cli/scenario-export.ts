@@ -7,12 +7,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { toFile, fileText, type Briefs } from '../../shared/scenarios/load.ts';
 import { type ScenarioFile, scenarioJsonSchema } from '../../shared/scenarios/format.ts';
+import { shocksInCode } from '../../shared/scenarios/in-code.ts';
 import { scenarioDef } from '../../shared/sim/engine.ts';
-import { RECIPES } from '../../shared/sim/payment-switch/recipes.ts';
 import { getModel, isSimulatorId } from '../../shared/sim/registry.ts';
 import type { ScenarioDef, SimulatorId } from '../../shared/sim/types.ts';
-import { NO_SHOCKS } from '../../shared/sim/web-service/shocks.ts';
-import { SETUPS } from '../../shared/sim/web-service/setups.ts';
 import { projectPath } from '../lib/paths.ts';
 
 /** The published JSON Schema of a scenario file (served at SCHEMA_PATH). */
@@ -36,22 +34,6 @@ export function builtInBriefs(model: SimulatorId, def: ScenarioDef): Briefs {
   }
   if (!en[base] || !en[`${base}_brief`]) throw new Error(`web/messages/en.json has no name or brief for ${def.id}`);
   return { en: { name: en[base], brief: en[`${base}_brief`], ...(def.goals.length ? { goals } : {}) } };
-}
-
-/** The scenario's shocks from the shock library, when its code draws them from there (a recipe or a plan). */
-function shocksInCode(model: SimulatorId, id: string): ScenarioDef['shocks'] {
-  if (model === 'payment-switch') {
-    const r = RECIPES[id];
-    return r ? { setting: { ...r.terms }, episodes: structuredClone(r.episodes) as object[] } : undefined;
-  }
-  const setup = SETUPS[id];
-  if (!setup?.plan) return undefined;
-  const none = () => {
-    throw new Error(`${id} draws shocks outside the library`);
-  };
-  if (setup.shocks({ int: none, real: none }) !== NO_SHOCKS) return undefined;
-  const { clock, bootMinutes, budget } = setup;
-  return { setting: { clock, bootMinutes, budget }, episodes: structuredClone(setup.plan) as object[] };
 }
 
 /** A built-in defined in code, as a scenario file (checked by the schema on the way). */

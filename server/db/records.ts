@@ -43,6 +43,8 @@ export interface RoundRecord {
   number: number;
   simulator: SimulatorId;
   scenario: string;
+  /** The content the round plays (scenario_contents); null in rounds stored before contents were kept. */
+  scenarioHash: string | null;
   seed: number | null;
   minutes: number;
   tempo: Tempo;
@@ -105,6 +107,7 @@ export interface PlayerPatch {
 export interface RoundPatch {
   simulator?: SimulatorId;
   scenario?: string;
+  scenarioHash?: string;
   seed?: number | null;
   minutes?: number;
   tempo?: Tempo;
@@ -112,4 +115,25 @@ export interface RoundPatch {
   minute?: number;
   startedAt?: number;
   finishedAt?: number;
+}
+
+/** A scenario's content: the file's text by its hash (scenario_contents), never changed. */
+export interface ScenarioContentRecord {
+  hash: string;
+  simulator: SimulatorId;
+  text: string;
+}
+
+/** A teacher's own scenario as stored (scenarios), without its text. */
+export interface AuthoredRecord {
+  teacherId: number;
+  /** The file's id. */
+  id: string;
+  simulator: SimulatorId;
+  title: string;
+  hash: string;
+  version: number;
+  shareToken: string | null;
+  createdAt: number;
+  updatedAt: number;
 }

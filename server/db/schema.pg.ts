@@ -43,4 +43,6 @@ export const {
   seatTurns,
   messages,
   rosterIds,
+  scenarioContents,
+  scenarios,
 } = tables(kit);

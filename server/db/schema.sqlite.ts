@@ -33,4 +33,6 @@ export const {
   seatTurns,
   messages,
   rosterIds,
+  scenarioContents,
+  scenarios,
 } = tables(kit);

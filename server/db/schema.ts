@@ -101,6 +101,46 @@ export function tables(k: SchemaKit) {
     (t) => [k.index('players_room').on(t.roomId)],
   );
 
+  /**
+   * Every scenario a round was played with or a teacher saved, as the file's text, by the SHA-256 of that text: never
+   * changed, so that a round's replay re-simulates from exactly what it was played with after the scenario is edited
+   * or deleted (a content nothing refers to any more is dropped).
+   */
+  const scenarioContents = k.table(
+    'scenario_contents',
+    {
+      hash: k.text('hash').notNull(),
+      simulator: k.text('simulator').notNull(),
+      content: k.text('content').notNull(),
+      createdAt: k.int64('created_at').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.hash] })],
+  );
+
+  /** A teacher's own scenarios (docs/scenarios.md): the file's id, scoped to the teacher, and its current content. */
+  const scenarios = k.table(
+    'scenarios',
+    {
+      teacherId: ref('teacher_id', () => teachers.id),
+      /** The file's `id`. */
+      scenarioId: k.text('scenario_id').notNull(),
+      simulator: k.text('simulator').notNull(),
+      /** The English brief's name, for lists (the file holds it too). */
+      title: k.text('title').notNull(),
+      hash: k
+        .text('hash')
+        .notNull()
+        .references(() => scenarioContents.hash),
+      /** 1 when first saved, one more at each save. */
+      version: k.int('version').notNull(),
+      /** The link another teacher imports it by; null until the teacher shares it. */
+      shareToken: k.text('share_token').unique(),
+      createdAt: k.int64('created_at').notNull(),
+      updatedAt: k.int64('updated_at').notNull(),
+    },
+    (t) => [k.primaryKey({ columns: [t.teacherId, t.scenarioId] })],
+  );
+
   const rounds = k.table(
     'rounds',
     {
@@ -109,6 +149,8 @@ export function tables(k: SchemaKit) {
       number: k.int('number').notNull(),
       simulator: k.text('simulator').notNull(),
       scenario: k.text('scenario').notNull(),
+      /** The content played (scenario_contents); null in rounds stored before contents were: the built-in by its id. */
+      scenarioHash: k.text('scenario_hash').references(() => scenarioContents.hash),
       seed: k.int64('seed'),
       minutes: k.int('minutes').notNull(),
       /** Real seconds per simulated minute: one of TEMPOS. */
@@ -303,5 +345,7 @@ export function tables(k: SchemaKit) {
     seatTurns,
     messages,
     rosterIds,
+    scenarioContents,
+    scenarios,
   };
 }

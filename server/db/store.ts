@@ -12,12 +12,14 @@ import type {
   TeacherMessage,
 } from '../../shared/protocol/types.ts';
 import type {
+  AuthoredRecord,
   MinuteRecord,
   PlayerRecord,
   RoomRecord,
   RoundMemberRecord,
   RoundRecord,
   RoundTeamRecord,
+  ScenarioContentRecord,
   TeamRecord,
   TeamResultRecord,
 } from './records.ts';
@@ -117,6 +119,15 @@ export interface Store {
   teamsOfRounds(roundIds: readonly number[]): Promise<RoundTeamRecord[]>;
   /** Each team's score and goals met of these rounds (finished teams only). */
   standingsOfRounds(roundIds: readonly number[]): Promise<TeamStanding[]>;
+
+  /** A scenario's content by its hash. */
+  scenarioContent(hash: string): Promise<ScenarioContentRecord | undefined>;
+  /** The teacher's own scenarios, the latest saved first. */
+  scenariosOfTeacher(teacherId: number): Promise<AuthoredRecord[]>;
+  /** One of the teacher's own scenarios, with its current content's text. */
+  scenarioOfTeacher(teacherId: number, id: string): Promise<(AuthoredRecord & { text: string }) | undefined>;
+  /** A shared scenario by its token, with its current content's text. */
+  sharedScenario(token: string): Promise<(AuthoredRecord & { text: string }) | undefined>;
 }
 
 /** Where a page of rooms starts: rooms created before this (or at the same time with a lower id). */
@@ -163,6 +174,7 @@ function roundRecord(r: Row): RoundRecord {
     number: num(r.number),
     simulator: str(r.simulator) as RoundRecord['simulator'],
     scenario: str(r.scenario),
+    scenarioHash: r.scenario_hash === null || r.scenario_hash === undefined ? null : str(r.scenario_hash),
     seed: numOrNull(r.seed),
     minutes: num(r.minutes),
     tempo: num(r.tempo) as RoundRecord['tempo'],
@@ -178,6 +190,21 @@ function roundRecord(r: Row): RoundRecord {
         : { roundId: forkOf, teamId: num(r.fork_of_team_id), minute: num(r.fork_minute) },
   };
 }
+
+function authoredRecord(r: Row): AuthoredRecord {
+  return {
+    teacherId: num(r.teacher_id),
+    id: str(r.scenario_id),
+    simulator: str(r.simulator) as AuthoredRecord['simulator'],
+    title: str(r.title),
+    hash: str(r.hash),
+    version: num(r.version),
+    shareToken: r.share_token === null || r.share_token === undefined ? null : str(r.share_token),
+    createdAt: num(r.created_at),
+    updatedAt: num(r.updated_at),
+  };
+}
+const withText = (r: Row) => ({ ...authoredRecord(r), text: str(r.content) });
 
 function playerRecord(p: Row): PlayerRecord {
   return {
@@ -504,6 +531,36 @@ export class SqlStore implements Store {
         goals: num(r.goals),
         met: num(r.met),
       }),
+    );
+  }
+
+  scenarioContent(hash: string): Promise<ScenarioContentRecord | undefined> {
+    return this.one('SELECT * FROM scenario_contents WHERE hash = ?', [hash], (r) => ({
+      hash: str(r.hash),
+      simulator: str(r.simulator) as ScenarioContentRecord['simulator'],
+      text: str(r.content),
+    }));
+  }
+  scenariosOfTeacher(teacherId: number): Promise<AuthoredRecord[]> {
+    return this.many(
+      'SELECT * FROM scenarios WHERE teacher_id = ? ORDER BY updated_at DESC, scenario_id',
+      [teacherId],
+      authoredRecord,
+    );
+  }
+  scenarioOfTeacher(teacherId: number, id: string): Promise<(AuthoredRecord & { text: string }) | undefined> {
+    return this.one(
+      `SELECT s.*, c.content FROM scenarios s JOIN scenario_contents c ON c.hash = s.hash
+       WHERE s.teacher_id = ? AND s.scenario_id = ?`,
+      [teacherId, id],
+      withText,
+    );
+  }
+  sharedScenario(token: string): Promise<(AuthoredRecord & { text: string }) | undefined> {
+    return this.one(
+      'SELECT s.*, c.content FROM scenarios s JOIN scenario_contents c ON c.hash = s.hash WHERE s.share_token = ?',
+      [token],
+      withText,
     );
   }
 }

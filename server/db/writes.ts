@@ -12,8 +12,10 @@ import type {
   WhatIfOrigin,
 } from '../../shared/protocol/types.ts';
 import type {
+  AuthoredRecord,
   MinuteRecord,
   NewRound,
+  ScenarioContentRecord,
   PlayerPatch,
   RoundMemberRecord,
   RoundPatch,
@@ -66,6 +68,25 @@ export type Write =
   | { op: 'insertSeatTurns'; turns: readonly SeatTurn[] }
   /** The room's whole roster mapping (the school's ids of its students), replacing the one stored. */
   | { op: 'setRoster'; roomId: number; entries: readonly RosterEntry[] }
+  /** A scenario's content, unless already stored (contents never change: the same text has the same hash). */
+  | { op: 'insertContent'; content: ScenarioContentRecord; at: number }
+  /** A content nothing refers to any more (no round, no teacher's scenario) is dropped; one still referred to stays. */
+  | { op: 'dropContent'; hash: string }
+  /** A teacher's new scenario, at version 1; refused (ScenarioConflict, nothing stored) if they have one of this id. */
+  | { op: 'insertScenario'; scenario: Omit<AuthoredRecord, 'version' | 'shareToken' | 'updatedAt'> }
+  /**
+   * A teacher's scenario saved again: its content, title and version, only if its stored version is `version − 1`
+   * (a save made meanwhile refuses this one: ScenarioConflict).
+   */
+  | {
+      op: 'updateScenario';
+      teacherId: number;
+      id: string;
+      set: Pick<AuthoredRecord, 'hash' | 'title' | 'version' | 'updatedAt'>;
+    }
+  | { op: 'deleteScenario'; teacherId: number; id: string }
+  /** The scenario's share token, unless it has one. */
+  | { op: 'shareScenario'; teacherId: number; id: string; token: string }
   /** A room and everything recorded in it: its rounds, teams, players, minutes, changes, scores and messages. */
   | { op: 'deleteRoom'; roomId: number }
   /**
@@ -82,6 +103,14 @@ export class FencedError extends Error {
     readonly token: number,
   ) {
     super(`room ${roomId}: fencing token ${token} is stale; another process owns the room`);
+  }
+}
+
+/** A teacher's scenario write that found another in its way: an id already taken, or a save made meanwhile. */
+export class ScenarioConflict extends Error {
+  override readonly name = 'ScenarioConflict';
+  constructor(readonly id: string) {
+    super(`scenario ${id} was saved meanwhile, or its id is taken`);
   }
 }
 
@@ -130,6 +159,7 @@ const PLAYER_COLUMNS = { name: 'name', teamId: 'team_id', seq: 'seq', roles: 'ro
 const ROUND_COLUMNS = {
   simulator: 'simulator',
   scenario: 'scenario',
+  scenarioHash: 'scenario_hash',
   seed: 'seed',
   minutes: 'minutes',
   tempo: 'tempo',
@@ -200,6 +230,7 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
             'number',
             'simulator',
             'scenario',
+            'scenario_hash',
             'seed',
             'minutes',
             'tempo',
@@ -219,6 +250,7 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
               r.number,
               r.simulator,
               r.scenario,
+              r.scenarioHash,
               r.seed,
               r.minutes,
               r.tempo,
@@ -346,6 +378,76 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
         rows('messages', ['id', 'round_id', 'team_id', 'text', 'at'], [[m.id, m.roundId, m.teamId, m.text, m.at]]),
       ];
     }
+    case 'insertContent': {
+      const c = w.content;
+      return [
+        sql(
+          'INSERT INTO scenario_contents (hash, simulator, content, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING',
+          c.hash,
+          c.simulator,
+          c.text,
+          w.at,
+        ),
+      ];
+    }
+    case 'dropContent':
+      return [
+        sql(
+          `DELETE FROM scenario_contents WHERE hash = ?
+             AND NOT EXISTS (SELECT 1 FROM rounds WHERE scenario_hash = ?)
+             AND NOT EXISTS (SELECT 1 FROM scenarios WHERE hash = ?)`,
+          w.hash,
+          w.hash,
+          w.hash,
+        ),
+      ];
+    case 'insertScenario': {
+      const a = w.scenario;
+      return [
+        conflictChecked(
+          a.id,
+          sql(
+            `INSERT INTO scenarios (teacher_id, scenario_id, simulator, title, hash, version, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT (teacher_id, scenario_id) DO NOTHING RETURNING 1 AS id`,
+            a.teacherId,
+            a.id,
+            a.simulator,
+            a.title,
+            a.hash,
+            a.createdAt,
+            a.createdAt,
+          ),
+        ),
+      ];
+    }
+    case 'updateScenario':
+      return [
+        conflictChecked(
+          w.id,
+          sql(
+            `UPDATE scenarios SET hash = ?, title = ?, version = ?, updated_at = ?
+             WHERE teacher_id = ? AND scenario_id = ? AND version = ? RETURNING 1 AS id`,
+            w.set.hash,
+            w.set.title,
+            w.set.version,
+            w.set.updatedAt,
+            w.teacherId,
+            w.id,
+            w.set.version - 1,
+          ),
+        ),
+      ];
+    case 'deleteScenario':
+      return [sql('DELETE FROM scenarios WHERE teacher_id = ? AND scenario_id = ?', w.teacherId, w.id)];
+    case 'shareScenario':
+      return [
+        sql(
+          'UPDATE scenarios SET share_token = ? WHERE teacher_id = ? AND scenario_id = ? AND share_token IS NULL',
+          w.token,
+          w.teacherId,
+          w.id,
+        ),
+      ];
     case 'setRoster':
       return [
         sql('DELETE FROM roster_ids WHERE room_id = ?', w.roomId),
@@ -360,6 +462,16 @@ function partsOf(w: Exclude<Write, { op: 'fence' | 'insertSnapshots' }>): Part[]
           : []),
       ];
   }
+}
+
+/** The statement, refused (ScenarioConflict, the transaction rolled back) when it touched no row. */
+function conflictChecked(id: string, st: Statement): Statement {
+  return {
+    ...st,
+    check(rows) {
+      if (rows.length === 0) throw new ScenarioConflict(id);
+    },
+  };
 }
 
 /** Most parameters in one statement: SQLite takes 32,766, PostgreSQL 65,535. */

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
+import type { ScenarioFileError } from '../../shared/scenarios/load.ts';
 import { noMetrics, type Metrics } from '../lib/metrics.ts';
 import { BARE_HEADERS } from './headers.ts';
 
@@ -106,4 +107,14 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): 
 export function bearer(header: string | undefined): string | undefined {
   const m = header ? /^Bearer\s+(\S{16,128})$/i.exec(header) : null;
   return m ? m[1] : undefined;
+}
+
+/** A refused file as the one error shape: BAD_REQUEST, every issue named by its field, the first as `key`. */
+export function scenarioRefusal(e: ScenarioFileError): ClassroomError {
+  const first = e.issues[0];
+  return new ClassroomError(
+    ErrorCode.BAD_REQUEST,
+    `scenario file: ${e.message}`,
+    first?.path ? { key: first.path } : {},
+  );
 }

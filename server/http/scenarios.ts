@@ -7,17 +7,9 @@ import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import { checkScenario } from '../../shared/scenarios/check.ts';
 import { LIMITS, SCHEMA_PATH, scenarioJsonSchema } from '../../shared/scenarios/format.ts';
 import { ScenarioFileError } from '../../shared/scenarios/load.ts';
+import { scenarioRefusal } from './errors.ts';
 import type { HttpLimits } from './rooms.ts';
-
-/** A refused file as the one error shape: BAD_REQUEST, every issue named by its field, the first as `key`. */
-export function scenarioRefusal(e: ScenarioFileError): ClassroomError {
-  const first = e.issues[0];
-  return new ClassroomError(
-    ErrorCode.BAD_REQUEST,
-    `scenario file: ${e.message}`,
-    first?.path ? { key: first.path } : {},
-  );
-}
+import { teacherScenarioRoutes } from './teacher-scenarios.ts';
 
 export async function scenarioRoutes(fastify: FastifyInstance, opts: { limits: HttpLimits }): Promise<void> {
   const schema = JSON.stringify(scenarioJsonSchema());
@@ -32,6 +24,8 @@ export async function scenarioRoutes(fastify: FastifyInstance, opts: { limits: H
     { parseAs: 'string', bodyLimit: LIMITS.bytes + 1024 },
     (_req, body, done) => done(null, body),
   );
+  // A teacher's own scenarios take their bodies through the same reader.
+  await fastify.register(teacherScenarioRoutes, opts);
   fastify.post(
     '/api/scenarios/check',
     { config: { rateLimit: opts.limits.lookups }, bodyLimit: LIMITS.bytes + 1024 },

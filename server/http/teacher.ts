@@ -11,6 +11,8 @@ import { CSV_PARTS, type CoachReport, type HistoryPage, type StudentRounds } fro
 import type { PlayerRecord, RoomRecord, RoundRecord } from '../db/records.ts';
 import type { Coach } from '../replay/coach.ts';
 import { hashSecret } from '../rooms/creation.ts';
+import { roundPlay } from '../rooms/scenario-content.ts';
+import { getModel } from '../../shared/sim/registry.ts';
 import { ReplayCache, type CachedBody } from '../replay/cache.ts';
 import { pickLocale } from '../replay/csv-words.ts';
 import { exportName, type ExportFile } from '../replay/exports.ts';
@@ -215,7 +217,7 @@ export async function teacherRoutes(
       const seed = round.seed;
       if (round.state !== 'finished' || seed === null)
         throw new ClassroomError(ErrorCode.BAD_STATE, 'the coach opens when the round is over');
-      const changes = await app.store.changesOfRound(id);
+      const [changes, { model, def }] = await Promise.all([app.store.changesOfRound(id), roundPlay(app.store, round)]);
       // Each teacher, and each student, has a share of the coach's queue; so has their address.
       const who = {
         asker: reader.kind === 'teacher' ? `teacher:${reader.teacherId}` : `student:${reader.player.id}`,
@@ -229,6 +231,7 @@ export async function teacherRoutes(
             {
               simulator: round.simulator,
               scenario: round.scenario,
+              ...(model === getModel(round.simulator) ? {} : { def }),
               seed,
               noise: round.noise,
               minutes: round.minutes,

@@ -10,6 +10,7 @@ import type {
   RoomSummary,
   RoomView,
   RoundScores,
+  ScenarioEntry,
   SeatTurn,
   TeacherMessage,
   TeamHistory,
@@ -18,6 +19,7 @@ import type { Store } from '../db/store.ts';
 import type { Command, CommandType, Commands } from '../rooms/commands.ts';
 import type { RoomManager } from '../rooms/manager.ts';
 import type { Room } from '../rooms/room.ts';
+import { listed } from '../rooms/scenario-content.ts';
 import type { PlayerState } from '../rooms/state.ts';
 import { channelName, seatChannels, type Role } from './channels.ts';
 
@@ -45,6 +47,8 @@ export interface TeacherSeat {
   roleChanges: RoleChange[];
   seatTurns: SeatTurn[];
   messages: TeacherMessage[];
+  /** The teacher's own scenarios, latest saved first (read from the database: in cluster mode, the one every process shares). */
+  scenarios: ScenarioEntry[];
 }
 /** What an observer, the plain feed and the HTTP look-up are shown (the room without its secrets). */
 export interface RoomLook {
@@ -188,6 +192,7 @@ export async function answer(room: Room, ask: Ask, deps: AnswerDeps): Promise<un
         roleChanges: room.roleChanges(null),
         seatTurns: room.seatTurns(null),
         messages: room.messages('all'),
+        scenarios: (await deps.manager.deps.store.scenariosOfTeacher(room.teacherId)).map(listed),
       } satisfies TeacherSeat;
     }
     case 'observe':
@@ -198,7 +203,7 @@ export async function answer(room: Room, ask: Ask, deps: AnswerDeps): Promise<un
       return look(room);
     case 'dispatch': {
       if (ask.command.type === 'clock') await deps.manager.allowClock(room, ask.command.action, { address: ask.from });
-      const reply = await room.dispatch(ask.command);
+      const reply = await room.dispatch(await deps.manager.withContent(room, ask.command));
       return ask.view ? { reply, room: room.view('teacher') } : { reply };
     }
     case 'team': {

@@ -279,6 +279,7 @@ export function attachProtocol(
         roleChanges: seat.roleChanges,
         seatTurns: seat.seatTurns,
         messages: seat.messages,
+        scenarios: seat.scenarios,
       };
     });
 

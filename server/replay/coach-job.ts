@@ -1,13 +1,14 @@
 // One team's search, wherever it runs (the coach's thread, a bench, a tool): the round's baseline, then
 // the search, timed.
 import { coachTeam } from '../../shared/design/coach.ts';
+import { withScenario } from '../../shared/scenarios/model.ts';
 import { getModel } from '../../shared/sim/registry.ts';
 import { roundBaseline } from '../rooms/baseline.ts';
 import type { CoachDone, CoachJob, CoachRunner } from './coach.ts';
 
 export function runCoachJob(job: CoachJob): CoachDone {
   const t0 = performance.now();
-  const model = getModel(job.simulator);
+  const model = job.def ? withScenario(getModel(job.simulator), job.def) : getModel(job.simulator);
   const baseline = roundBaseline(model, {
     scenario: job.scenario,
     seed: job.seed,

@@ -10,12 +10,14 @@ import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { CoachTeam } from '../../shared/protocol/types.ts';
 import { trimOldest } from '../lib/maps.ts';
 import type { CoachChange, CoachOptions, CoachResult } from '../../shared/design/coach.ts';
-import type { SimulatorId } from '../../shared/sim/types.ts';
+import type { ScenarioDef, SimulatorId } from '../../shared/sim/types.ts';
 
 /** One team's search, as data a thread can receive. */
 export interface CoachJob {
   simulator: SimulatorId;
   scenario: string;
+  /** The scenario the round played when it is not the built-in of its id as this code has it (its content's). */
+  def?: ScenarioDef;
   seed: number;
   noise: boolean;
   /** The round's length (its baseline's) and the last minute played. */

@@ -9,7 +9,6 @@ import { endedEarlyAt } from '../../shared/classroom/rank.ts';
 import { controlDisplay } from '../../shared/replay/units.ts';
 import { formatClock } from '../../shared/format.ts';
 import { indicatorDef } from '../../shared/sim/engine.ts';
-import { getModel } from '../../shared/sim/registry.ts';
 import type { Actor, ChangeRecord, CsvPart, SeatTurn, WhatIfOrigin } from '../../shared/protocol/types.ts';
 import { pilotMinutes } from '../../shared/classroom/seats.ts';
 import type {
@@ -24,6 +23,8 @@ import type {
 } from '../../shared/sim/types.ts';
 import type { RoundMemberRecord, RoundRecord, TeamResultRecord } from '../db/records.ts';
 import type { Store } from '../db/store.ts';
+import type { ScenarioFile } from '../../shared/scenarios/format.ts';
+import { roundPlay } from '../rooms/scenario-content.ts';
 import type { CsvFormat, CsvWords } from './csv-words.ts';
 
 /** A number already written out (rounded, no exponent): safe as it is, even when negative. */
@@ -70,6 +71,8 @@ function label(name: string, unit: string, key: string): string {
 /** Everything a round's export reads, one team at a time. */
 export interface RoundSource {
   model: SimModel;
+  /** The scenario's file when the round played a teacher's own (its goals' words are the file's). */
+  own?: ScenarioFile;
   round: RoundRecord;
   teams: { teamId: number; idx: number; name: string; whatIf: WhatIfOrigin | null }[];
   /** One team's minutes, read when its turn comes. */
@@ -81,15 +84,17 @@ export interface RoundSource {
 }
 
 export async function roundSource(store: Store, round: RoundRecord): Promise<RoundSource> {
-  const [teams, changes, results, members, seatTurns] = await Promise.all([
+  const [teams, changes, results, members, seatTurns, { model, own }] = await Promise.all([
     store.roundTeams(round.id),
     store.changesOfRound(round.id),
     store.resultsOfRound(round.id),
     store.roundMembers(round.id),
     store.seatTurnsOfRound(round.id),
+    roundPlay(store, round),
   ]);
   return {
-    model: getModel(round.simulator),
+    model,
+    ...(own ? { own } : {}),
     round,
     teams,
     snapshots: async (teamId) =>
@@ -222,7 +227,10 @@ async function* scores(x: Writer): AsyncGenerator<string> {
     const d = x.indicatorDef(g.indicator).display;
     const target = shown(d, g.target)?.numeral;
     if (target === undefined) throw new Error(`${round.scenario}: goal ${g.id} has no finite target (${g.target})`);
-    return w.goal(x.sim, round.scenario, g.id, d.unit ? `${target} ${d.unit}` : target);
+    const value = d.unit ? `${target} ${d.unit}` : target;
+    const briefs = x.src.own?.briefs as Record<string, { goals?: Record<string, string> } | undefined> | undefined;
+    const own = briefs?.[w.locale]?.goals?.[g.id] ?? briefs?.en?.goals?.[g.id];
+    return own ? own.replace(/\{target\}/g, value) : w.goal(x.sim, round.scenario, g.id, value);
   };
   yield x.line([
     label(w.text('csv_team_id'), '', 'team_id'),

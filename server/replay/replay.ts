@@ -12,12 +12,12 @@ import {
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type Chapter, findChapters } from '../../shared/replay/chapters.ts';
 import { type SnapshotColumns, toColumns } from '../../shared/replay/columns.ts';
-import { getModel } from '../../shared/sim/registry.ts';
 import type { Snapshot } from '../../shared/sim/types.ts';
 import { dealRoles } from '../../shared/classroom/roles.ts';
 import type { PlayerRecord, RoomRecord, RoundMemberRecord, RoundRecord, RoundTeamRecord } from '../db/records.ts';
 import type { RoomCursor, Store, TeamStanding } from '../db/store.ts';
 import { roundBaseline } from '../rooms/baseline.ts';
+import { ownScenario, roundPlay } from '../rooms/scenario-content.ts';
 
 /** A round as the history lists it: its teams with their scores and goals met (`standing`: a team's, if scored). */
 function listedRound(
@@ -178,7 +178,7 @@ export async function roundMinutes(
   round: RoundRecord,
   teamIds: readonly number[],
 ): Promise<Map<number, TeamMinutesView>> {
-  const model = getModel(round.simulator);
+  const { model } = await roundPlay(store, round);
   const out = new Map<number, TeamMinutesView>();
   for (const teamId of teamIds) {
     if (out.size > 0) await nextTurn();
@@ -200,7 +200,8 @@ export async function buildReplay(
   minutesOf: (teamIds: readonly number[]) => Promise<Map<number, TeamMinutesView>> = (ids) =>
     roundMinutes(store, round, ids),
 ): Promise<RoundReplay> {
-  const model = getModel(round.simulator);
+  const { model, def, content } = await roundPlay(store, round);
+  const own = ownScenario(content ?? null);
   const [changes, results, history, members, roleChanges, forks, seatTurns] = await Promise.all([
     store.changesOfRound(round.id),
     store.resultsOfRound(round.id),
@@ -212,7 +213,7 @@ export async function buildReplay(
   ]);
   const minutes = await minutesOf(history.teams.map((t) => t.teamId));
   const resultOf = new Map(results.map((r) => [r.teamId, r]));
-  const goalOrder = model.scenarios.find((s) => s.id === round.scenario)?.goals.map((g) => g.id) ?? [];
+  const goalOrder = def.goals.map((g) => g.id);
   // A round played before members were recorded: the team as it stands, with the roles a deal gives it.
   const recorded = members.length
     ? members
@@ -264,6 +265,7 @@ export async function buildReplay(
     forks: forkList.filter((f): f is ForkInfo => f !== null),
     origin: round.forkOf ? await forkInfo(store, round.forkOf.roundId, round.forkOf) : null,
     standing: standingOf(history),
+    ...(own ? { own } : {}),
   };
 }
 

@@ -10,7 +10,6 @@ import { endedEarlyAt, rankRows } from '../../shared/classroom/rank.ts';
 import { pilotMinutes } from '../../shared/classroom/seats.ts';
 import type { ChangeRecord, RoleChange, SeatTurn, TeacherMessage } from '../../shared/protocol/types.ts';
 import { scenarioDef } from '../../shared/sim/engine.ts';
-import { getModel } from '../../shared/sim/registry.ts';
 import { scoreRuleOf } from '../../shared/sim/score.ts';
 import type { ControlValue, DisplayDef, SimModel, Snapshot } from '../../shared/sim/types.ts';
 import type {
@@ -23,6 +22,7 @@ import type {
 } from '../db/records.ts';
 import type { Store } from '../db/store.ts';
 import { roundBaseline } from '../rooms/baseline.ts';
+import { contentHash, roundPlay } from '../rooms/scenario-content.ts';
 import { csvField } from './csv.ts';
 import { csvWords } from './csv-words.ts';
 import { zip } from './zip.ts';
@@ -529,17 +529,18 @@ export interface RoundData {
 }
 
 export async function readRound(store: Store, round: RoundRecord): Promise<RoundData> {
-  const [teams, changes, members, roleChanges, seatTurns, messages] = await Promise.all([
+  const [teams, changes, members, roleChanges, seatTurns, messages, { model }] = await Promise.all([
     store.roundTeams(round.id),
     store.changesOfRound(round.id),
     store.roundMembers(round.id),
     store.roleChangesOfRound(round.id),
     store.seatTurnsOfRound(round.id),
     store.messagesOfRound(round.id),
+    roundPlay(store, round),
   ]);
   return {
     round,
-    model: getModel(round.simulator),
+    model,
     teams,
     changes: changes.filter((c) => c.minute <= round.minute),
     members,
@@ -593,9 +594,14 @@ export async function researchPackage(
   for (const d of data) {
     const { round, model } = d;
     const scenario = scenarioDef(model, round.scenario);
-    const scenarioPath = `scenarios/${model.id}.${scenario.id}.json`;
-    if (!scenarios.has(scenarioPath))
-      scenarios.set(scenarioPath, { path: scenarioPath, json: `${JSON.stringify(scenario, null, 2)}\n` });
+    const json = `${JSON.stringify(scenario, null, 2)}\n`;
+    // Two versions of a teacher's scenario played in the room's rounds are two files (the second by its content).
+    const plain = `scenarios/${model.id}.${scenario.id}.json`;
+    const scenarioPath =
+      scenarios.has(plain) && scenarios.get(plain)?.json !== json
+        ? `scenarios/${model.id}.${scenario.id}.${contentHash(json).slice(0, 12)}.json`
+        : plain;
+    if (!scenarios.has(scenarioPath)) scenarios.set(scenarioPath, { path: scenarioPath, json });
     rounds_.row([
       round.id,
       room.code,

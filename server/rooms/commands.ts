@@ -7,6 +7,7 @@ import type { ControlValue } from '../../shared/sim/types.ts';
 import type { ChangeRecord, TeacherMessage } from '../../shared/protocol/types.ts';
 import type { IdSource, Write } from '../db/writes.ts';
 import type { EventName, Emit } from './output.ts';
+import type { ScenarioContent } from './scenario-content.ts';
 import type { PlayerState, RoomState, RoundRun } from './state.ts';
 
 /** A teacher's configuration patch as it arrives (the simulator is checked by the transition). */
@@ -37,9 +38,14 @@ export interface Commands {
   bots: { input: { teams: readonly SeatPilot['skill'][]; role?: string }; reply: undefined };
   /** A teammate takes the roles of a seat dropped past its grace ("ask the team"). */
   take: { input: { playerId: number; fromId: number }; reply: undefined };
-  configure: { input: { patch: ConfigPatch }; reply: undefined };
+  /**
+   * `content`: the teacher's own scenario the patch names, read from the database by the shell before the command
+   * is dispatched (so that the transition stays pure).
+   */
+  configure: { input: { patch: ConfigPatch; content?: ScenarioContent }; reply: undefined };
   tempo: { input: { tempo: Tempo }; reply: undefined };
-  clock: { input: { action: ClockAction }; reply: undefined };
+  /** `content`: for `next`, the teacher's own scenario the configuration names, at its version now (as configure's). */
+  clock: { input: { action: ClockAction; content?: ScenarioContent }; reply: undefined };
   move: { input: { playerId: number; teamId: number }; reply: undefined };
   rename: { input: { teamId: number; name: string }; reply: undefined };
   remove: { input: { playerId: number }; reply: undefined };

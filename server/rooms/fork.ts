@@ -4,13 +4,13 @@
 // stores it.
 import { ClassroomError, ErrorCode } from '../../shared/protocol/errors.ts';
 import type { RoomView, RoundConfig } from '../../shared/protocol/types.ts';
-import { getModel } from '../../shared/sim/registry.ts';
 import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Store } from '../db/store.ts';
 import type { Write } from '../db/writes.ts';
 import type { Turns } from '../lib/turns.ts';
 import { resolveConfig, storedConfig } from './config.ts';
 import type { RoomDeps } from './room.ts';
+import { playOf, roundContent } from './scenario-content.ts';
 import { checkPending, forkRoom, type ForkSource } from './transitions/open.ts';
 import { roomView } from './views.ts';
 
@@ -39,7 +39,12 @@ export async function readFork(store: Store, ask: ForkAsk): Promise<{ config: Ro
   const team = (await store.roundTeams(roundId)).find((t) => t.teamId === teamId);
   if (!team) throw new ClassroomError(ErrorCode.TEAM_NOT_FOUND, `team ${teamId} did not play round ${roundId}`);
   const { simulator, scenario, minutes, tempo } = origin;
-  const config = resolveConfig(storedConfig({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }), {});
+  const content = await roundContent(store, origin);
+  const config = resolveConfig(
+    storedConfig({ simulator, scenario, minutes, tempo, seed, teamCount: 1 }, content),
+    {},
+    content,
+  );
   // The team's changes to the end, not only to the fork's minute: a pending change the team itself made
   // later keeps its author's name, so only the coach's own change reads "by Coach".
   const [all, snapshots] = await Promise.all([
@@ -57,7 +62,11 @@ export async function readFork(store: Store, ask: ForkAsk): Promise<{ config: Ro
       minute,
       changes,
       snapshots,
-      pending: checkPending(getModel(simulator), pending, minute, minutes).map((c) => ({ ...c, author: authorOf(c) })),
+      content,
+      pending: checkPending(playOf(simulator, scenario, content).model, pending, minute, minutes).map((c) => ({
+        ...c,
+        author: authorOf(c),
+      })),
     },
   };
 }

@@ -11,6 +11,7 @@ import type { Store } from '../db/store.ts';
 import { AppendOnly } from './append-only.ts';
 import { storedConfig } from './config.ts';
 import { rebuildTeam, roundRun, storedTeam, withStoredResult } from './round.ts';
+import { roundContent } from './scenario-content.ts';
 import { memberKey, type RoomState, type RoundRun, type TeamRun } from './state.ts';
 
 /** Minutes whose re-simulation differs from what was stored, by team. */
@@ -18,14 +19,15 @@ export type Mismatches = { teamId: number; minutes: number[] }[];
 
 /** What the round's record keeps besides its minutes: role changes, members, messages. */
 async function roundRecord(store: Store, row: RoundRecord): Promise<RoundRun> {
-  const [roleChanges, members, messages, seatTurns] = await Promise.all([
+  const [roleChanges, members, messages, seatTurns, content] = await Promise.all([
     store.roleChangesOfRound(row.id),
     store.roundMembers(row.id),
     store.messagesOfRound(row.id),
     store.seatTurnsOfRound(row.id),
+    roundContent(store, row),
   ]);
   return {
-    ...roundRun(row),
+    ...roundRun(row, content),
     roleChanges: AppendOnly.of(roleChanges),
     members: new Map(members.map((m) => [memberKey(m.teamId, m.playerId), m])),
     messages: AppendOnly.of(messages),
@@ -99,7 +101,7 @@ export async function loadRoom(store: Store, row: RoomRecord): Promise<{ state: 
     id: row.id,
     code: row.code,
     teacherId: row.teacherId,
-    config: storedConfig(row.config),
+    config: storedConfig(row.config, round.content),
     teams: teams.map((t) => ({ id: t.id, idx: t.idx, name: t.name, whatIf: t.whatIf })),
     players: new Map(
       players.map((p) => [

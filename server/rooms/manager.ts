@@ -10,7 +10,7 @@ import type { ScheduledChange } from '../../shared/sim/types.ts';
 import type { Write } from '../db/writes.ts';
 import type { RoomRecord, RoundRecord } from '../db/records.ts';
 import type { Timer } from '../lib/clock.ts';
-import type { ConfigPatch } from './commands.ts';
+import type { Command, ConfigPatch } from './commands.ts';
 import { DEFAULT_CONFIG, resolveConfig } from './config.ts';
 import { CreationGate, DEFAULT_ROOM_LIMITS, hashSecret, newCode, newSecret, type RoomLimits } from './creation.ts';
 import { makeFork } from './fork.ts';
@@ -19,6 +19,7 @@ import { loadRoom } from './load.ts';
 import { type Loaded, recoverRooms } from './recover.ts';
 import { type GuardEvents, NotOwnerError, type Ownership, type RoomGuard, unsure } from './ownership.ts';
 import { Room, type RoomDeps } from './room.ts';
+import { isBuiltIn, readContent, type ScenarioContent } from './scenario-content.ts';
 import { sweepIdle } from './sweep.ts';
 import { openRoom } from './transitions/open.ts';
 import { Turns } from '../lib/turns.ts';
@@ -89,12 +90,18 @@ export class RoomManager {
     from: Requester = {},
   ): Promise<{ room: Room; teacherKey: string }> {
     if (this.halting) throw stoppingError();
-    const config = resolveConfig(DEFAULT_CONFIG, patch);
+    const { scenario, simulator = DEFAULT_CONFIG.simulator } = patch;
+    // A teacher's own scenario is read with their key; any other is checked before anything is counted.
+    const own = scenario !== undefined && !isBuiltIn(simulator, scenario);
+    const config = own ? null : resolveConfig(DEFAULT_CONFIG, patch);
     const created = (async () => {
       const known = teacherKey === undefined ? undefined : await this.teacherOf(teacherKey);
+      const content = own && known !== undefined ? await this.ownContent(known, scenario, patch.simulator) : undefined;
+      const resolved =
+        config ?? resolveConfig(DEFAULT_CONFIG, content ? { ...patch, simulator: content.simulator } : patch, content);
       this.gate.allow(from, known);
-      if (known === undefined) return this.createFor(config, teacherKey);
-      return this.gate.withinQuota(known, () => this.createFor(config, teacherKey, known));
+      if (known === undefined) return this.createFor(resolved, teacherKey);
+      return this.gate.withinQuota(known, () => this.createFor(resolved, teacherKey, known, content));
     })();
     this.creating.add(created);
     return created.finally(() => this.creating.delete(created));
@@ -104,6 +111,7 @@ export class RoomManager {
     config: RoundConfig,
     teacherKey: string | undefined,
     known?: number,
+    content?: ScenarioContent,
   ): Promise<{ room: Room; teacherKey: string }> {
     const { store, clock } = this.deps;
     const code = await this.freeCode();
@@ -120,7 +128,7 @@ export class RoomManager {
       teacherId = store.ids.next('teachers');
       writes.push({ op: 'insertTeacher', id: teacherId, keyHash: hashSecret(key), createdAt: now });
     }
-    const opened = openRoom({ code, teacherId, config }, { now, ids: store.ids });
+    const opened = openRoom({ code, teacherId, config }, { now, ids: store.ids }, content);
     const guard = await this.claimNew(code);
     await this.storedNew(guard, opened.state.id, [...writes, ...opened.writes]);
     const room = this.add(new Room(this.deps, opened.state, [], guard));
@@ -216,6 +224,38 @@ export class RoomManager {
       this.loading.set(row.code, p);
     }
     return p;
+  }
+
+  /**
+   * A teacher's configure, or next round, with the content of the teacher's own scenario it names (its version now),
+   * read from the database before the command is dispatched — the transition stays pure. In cluster mode the
+   * process that holds the room reads it from the database every process shares. A built-in, or an id the teacher
+   * has no scenario of, is left to the transition (which refuses an unknown one).
+   */
+  async withContent<C extends Command>(room: Room, command: C): Promise<C> {
+    const { config } = room.state;
+    let id: string | undefined;
+    let simulator: string | undefined;
+    if (command.type === 'configure') {
+      id = command.patch.scenario;
+      simulator = command.patch.simulator;
+    } else if (command.type === 'clock' && command.action === 'next') {
+      id = config.scenario;
+      simulator = config.simulator;
+    }
+    if (id === undefined || isBuiltIn(simulator ?? config.simulator, id)) return command;
+    const content = await this.ownContent(room.teacherId, id, simulator);
+    if (!content) return command;
+    if (command.type === 'configure')
+      return { ...command, patch: { ...command.patch, simulator: content.simulator }, content };
+    return command.type === 'clock' ? { ...command, content } : command;
+  }
+
+  /** The teacher's own scenario of this id (of `simulator` if given), at its version now. */
+  private async ownContent(teacherId: number, id: string, simulator?: string): Promise<ScenarioContent | undefined> {
+    const own = await this.deps.store.scenarioOfTeacher(teacherId, id);
+    if (!own || (simulator !== undefined && simulator !== own.simulator)) return undefined;
+    return readContent({ hash: own.hash, simulator: own.simulator, text: own.text });
   }
 
   /** The room with this code (typed loosely, as people type it), loading it if needed. */

@@ -1,15 +1,16 @@
 // A round's teams as values: minute 0 of a team, its next minute, a team rebuilt by re-simulation, and
 // a finished team read back from its stored minutes.
-import { createRound, scenarioDef, stepRound } from '../../shared/sim/engine.ts';
-import { getModel } from '../../shared/sim/registry.ts';
+import { createRound, stepRound } from '../../shared/sim/engine.ts';
 import { ledgerAt } from '../../shared/classroom/ledger.ts';
 import { evaluateTallies, noTallies, scoreRuleOf, tallyGoals, type GoalTallies } from '../../shared/sim/score.ts';
 import type { ChangeRecord, RoundConfig } from '../../shared/protocol/types.ts';
 import type { ControlChange, SimStateBase, Snapshot } from '../../shared/sim/types.ts';
 import type { RoundRecord } from '../db/records.ts';
 import type { TeamResultRecord } from '../db/records.ts';
+import type { Write } from '../db/writes.ts';
 import { AppendOnly } from './append-only.ts';
 import { roundBaseline, type RoundBaseline } from './baseline.ts';
+import { builtInContent, playOf, type ScenarioContent } from './scenario-content.ts';
 import type { RoundRun, TeamRun } from './state.ts';
 
 export interface TeamSeat {
@@ -29,10 +30,25 @@ export function baselineOf(round: Pick<RoundRun, 'model' | 'scenario' | 'seed' |
   });
 }
 
+/**
+ * The content a new round of this configuration plays: a built-in's as this code has it, else the teacher's own
+ * scenario given (`authored`, when its id is the configuration's). Throws for a scenario that is neither.
+ */
+export function contentFor(
+  config: Pick<RoundConfig, 'simulator' | 'scenario'>,
+  authored?: ScenarioContent | null,
+): ScenarioContent {
+  const builtIn = builtInContent(config.simulator, config.scenario);
+  if (builtIn) return builtIn;
+  if (authored && authored.file.id === config.scenario && authored.simulator === config.simulator) return authored;
+  throw new Error(`no content for scenario "${config.scenario}" of ${config.simulator}`);
+}
+
 /** A new round's row, in the lobby with the room's configuration: a room's first round, or the next one. */
 export function lobbyRound(
   config: RoundConfig,
   round: { id: number; roomId: number; number: number; createdAt: number },
+  content: ScenarioContent,
 ): RoundRecord {
   const { simulator, scenario, seed, minutes, tempo } = config;
   return {
@@ -41,6 +57,7 @@ export function lobbyRound(
     number: round.number,
     simulator,
     scenario,
+    scenarioHash: content.hash,
     seed,
     minutes,
     tempo,
@@ -54,9 +71,25 @@ export function lobbyRound(
   };
 }
 
-/** A round as stored, with no team playing yet (a lobby, or before its teams are rebuilt). */
-export function roundRun(row: RoundRecord): RoundRun {
-  const model = getModel(row.simulator);
+/** A new round's writes: its content (unless stored already), then its row, which refers to it. */
+export function insertRound(row: RoundRecord, content: ScenarioContent | null, at: number): Write[] {
+  if (!content) return [{ op: 'insertRound', round: row }];
+  const { hash, simulator, text } = content;
+  return [
+    { op: 'insertContent', content: { hash, simulator, text }, at },
+    { op: 'insertRound', round: row },
+  ];
+}
+
+/**
+ * A round as stored, with no team playing yet (a lobby, or before its teams are rebuilt), playing `content` (the
+ * content of its hash, read by the caller; a built-in's is found here).
+ */
+export function roundRun(row: RoundRecord, content?: ScenarioContent): RoundRun {
+  const own = content ?? (row.scenarioHash === null ? undefined : builtInContent(row.simulator, row.scenario));
+  if (row.scenarioHash !== null && own?.hash !== row.scenarioHash)
+    throw new Error(`round ${row.id}: its scenario content ${row.scenarioHash} was not read`);
+  const { model, def } = playOf(row.simulator, row.scenario, own);
   const started = row.state !== 'lobby' && row.seed !== null;
   return {
     id: row.id,
@@ -71,7 +104,8 @@ export function roundRun(row: RoundRecord): RoundRun {
     minute: row.minute,
     forkOf: row.forkOf,
     model,
-    scenarioDef: scenarioDef(model, row.scenario),
+    scenarioDef: def,
+    content: own ?? null,
     baseline: started
       ? baselineOf({ model, scenario: row.scenario, seed: row.seed, minutes: row.minutes, noise: row.noise })
       : null,

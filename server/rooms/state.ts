@@ -1,6 +1,7 @@
 // A room's state as one immutable value: configuration, teams, players and the round with every
 // team's simulation. Transitions (transitions/*.ts) build the next value and never change this one;
 // who is connected right now is not part of it (presence.ts).
+import type { ScenarioContent } from './scenario-content.ts';
 import type {
   ChangeRecord,
   LedgerFigures,
@@ -97,6 +98,8 @@ export interface RoundRun {
   readonly forkOf: RoundView['forkOf'];
   readonly model: SimModel;
   readonly scenarioDef: ScenarioDef;
+  /** The content it plays, whose hash the round records (null: a round stored before contents were, a built-in). */
+  readonly content: ScenarioContent | null;
   /** Doing nothing and a calm hour on this round's seed and minutes, from its start on (null in the lobby). */
   readonly baseline: RoundBaseline | null;
   /** Empty in the lobby; one entry per playing team once started, in team order. */

@@ -16,6 +16,7 @@ import type {
 import type { GoalResult, Snapshot } from '../../shared/sim/types.ts';
 import { activePlayers, activeTeams } from './roster.ts';
 import { headlineKeys } from './round.ts';
+import { ownScenario } from './scenario-content.ts';
 import type { RoomState, RoundRun, TeamRun } from './state.ts';
 
 /**
@@ -34,6 +35,7 @@ export interface SeatPresence {
 export function roomView(s: RoomState, presence: (playerId: number) => SeatPresence, audience: Audience): RoomView {
   const { id, number, state, simulator, scenario, seed, minutes, tempo, minute, forkOf } = s.round;
   const secret = audience !== 'teacher';
+  const own = ownScenario(s.round.content);
   return {
     code: s.code,
     config: secret ? { ...s.config, seed: null } : s.config,
@@ -48,6 +50,7 @@ export function roomView(s: RoomState, presence: (playerId: number) => SeatPrese
       tempo,
       minute,
       forkOf,
+      ...(own ? { own } : {}),
       endedEarlyAt: endedEarlyAt(s.round),
     },
     teams: activeTeams(s, s.config.teamCount).map((t) => ({ id: t.id, idx: t.idx, name: t.name, whatIf: t.whatIf })),

@@ -16,11 +16,13 @@ const SURGE_PER_INSTANCE = 210;
 const CARRY_UTIL = 0.75;
 /** The share of the low-priority traffic shed the minute a swarm of crawlers is announced. */
 const SWARM_SHED = 0.6;
+/** Minutes before an announced surge's start at which its fleet is ordered: the boot and two to spare. */
+const LEAD = 6;
 
 /**
  * Fleet: size the fleet by hand — lean between surges (a floor sized for the opening minutes' requests); for an
- * announced surge as big as the banner says, ordered at once (instances boot for four minutes) and kept until
- * the surge has ended; otherwise for the load its instances carry — and give instances back once the load has
+ * announced surge as big as the banner says, ordered to be in service just before it starts (the banner says when;
+ * instances boot for four minutes) and kept until the surge has ended; otherwise for the load its instances carry — and give instances back once the load has
  * fallen for three minutes, so that the next shift takes over a fleet of normal size. Slow answers from a
  * struggling database or a bad build are not the fleet's to fix, nor crawlers the traffic role sheds. Careless:
  * doubles the fleet at a surge and keeps it.
@@ -38,28 +40,35 @@ export const fleet: Brain = (r, memo0) => {
     if (has(r, 'surge-announced')) set(r, out, 'minInstances', Math.min(40, 2 * min));
     return { changes: out, memo };
   }
-  // The surges announced and not yet over, oldest first (a surge may be announced the minute the last one ends),
-  // with the fleet each needs as its banner says.
-  const surges = typeof memo.surges === 'string' && memo.surges !== '' ? memo.surges.split(',').map(Number) : [];
+  // The surges announced and not yet over, oldest first (a surge may be announced the minute the last one ends):
+  // the minute each starts and the fleet it needs as its banner says.
+  const surges: [number, number][] =
+    typeof memo.surges === 'string' && memo.surges !== ''
+      ? memo.surges.split(',').map((x) => x.split(':').map(Number) as [number, number])
+      : [];
   if (has(r, 'surge-end')) surges.shift();
   for (const e of r.view.events)
     if (e.kind === 'surge-announced')
-      surges.push(
+      surges.push([
+        r.view.minute + (typeof e.in === 'number' ? e.in : 0),
         Math.ceil(((typeof e.size === 'number' ? e.size : 2) * num(memo, 'normal', rps)) / SURGE_PER_INSTANCE),
-      );
-  memo.surges = surges.join(',');
+      ]);
+  memo.surges = surges.map((x) => x.join(':')).join(',');
+  // A surge's fleet is ordered to be in service just before it starts (instances boot for four minutes; ordered
+  // earlier, they would be paid for idle).
+  const due = surges.filter(([at]) => at - r.view.minute <= LEAD).map(([, n]) => n);
   // The load the serving instances carry, as instances at 75 % of their workers (an overloaded fleet reads 100 %:
   // then by the requests).
   const serving = ind(r, 'instancesServing');
   const util = ind(r, 'utilization');
   const carried = util >= 0.97 ? Math.ceil(rps / PER_INSTANCE) : Math.ceil((serving * util) / CARRY_UTIL);
-  const need = Math.min(40, Math.max(base, carried, ...surges));
+  const need = Math.min(40, Math.max(base, carried, ...due));
   if (need > min) {
     if (steady(r, memo, 'up', true)) set(r, out, 'minInstances', need);
     memo.down = 0;
   } else {
     memo.up = 0;
-    memo.down = need < min - 1 ? num(memo, 'down') + 1 : 0;
+    memo.down = need < min ? num(memo, 'down') + 1 : 0;
     if (num(memo, 'down') >= 3) set(r, out, 'minInstances', need);
   }
   return { changes: out, memo };
@@ -87,7 +96,7 @@ export const cache: Brain = (r, memo0) => {
     return { changes: out, memo };
   }
   if (memo.failover === true || memo.surge === true || steady(r, memo, 'dbHot', db > 0.8))
-    set(r, out, 'cacheTtlS', 200);
+    set(r, out, 'cacheTtlS', 120);
   else if (db < 0.6) set(r, out, 'cacheTtlS', 60);
   // Warm the cache once it has been emptied (a flush, a rollback, new pages) and the database has room.
   const warming = num(memo, 'warmUntil') > r.view.minute;
@@ -152,15 +161,19 @@ export const release: Brain = (r, memo0) => {
   if (has(r, 'deploy')) {
     memo.deployAt = r.view.minute;
     memo.pressed = false;
+    // The errors before this build: what the fleet or the database was failing anyway (not the build's).
+    memo.before = num(memo, 'last');
   }
+  memo.last = err;
   if (r.skill === 'careless') {
     if (has(r, 'deploy')) out.push({ key: 'rollback', value: PRESS });
     return { changes: out, memo };
   }
-  // A bad build fails several percent of the answers on its share of the traffic: a tenth of a percent is already
-  // its mark — unless the fleet or the database is overloaded, whose errors are not the build's.
+  // A bad build fails several percent of the answers on its share of the traffic: a tenth of a percent more than
+  // before it went out is already its mark — unless the fleet or the database is overloaded, whose errors are not
+  // the build's.
   const overloaded = ind(r, 'utilization') > 0.97 || ind(r, 'dbLoad') > 0.97;
-  const suspicious = share > 0 && !overloaded && err > 0.004 * share + 0.0005;
+  const suspicious = share > 0 && !overloaded && err > 1.2 * num(memo, 'before') + 0.004 * share + 0.0005;
   if (memo.pressed !== true && steady(r, memo, 'bad', suspicious)) {
     out.push({ key: 'rollback', value: PRESS });
     memo.pressed = true;

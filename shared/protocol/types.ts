@@ -1,6 +1,7 @@
 // Payloads of the classroom protocol. They carry keys and numbers, never display text, so every
 // person in a room can read it in their own language.
-import type { ControlValue, GoalResult, SimulatorId, Snapshot, Status } from '../sim/types.ts';
+import type { ScenarioFile } from '../scenarios/format.ts';
+import type { ControlValue, GoalResult, ScenarioDef, SimulatorId, Snapshot, Status } from '../sim/types.ts';
 import type { Chapter } from '../replay/chapters.ts';
 import type { SnapshotColumns } from '../replay/columns.ts';
 import type { ProtocolError } from './errors.ts';
@@ -170,6 +171,23 @@ export interface RoundView {
   forkOf: { roundId: number; teamId: number; minute: number } | null;
   /** The teacher ended the round at this minute, before its last: "ended at minute m". Null otherwise. */
   endedEarlyAt: number | null;
+  /** When the round plays a teacher's own scenario (not a built-in): what the desks show of it. */
+  own?: OwnScenario;
+}
+
+/**
+ * A teacher's own scenario as the desks are sent it: its words in every language it has, its goals, starting
+ * controls and roles — not its shocks nor its messages, which would tell the class what is coming.
+ */
+export interface OwnScenario {
+  id: string;
+  kind: ScenarioDef['kind'];
+  minutes?: number;
+  splitView?: boolean;
+  controls?: ScenarioDef['controls'];
+  goals: ScenarioDef['goals'];
+  roles?: ScenarioDef['roles'];
+  briefs: ScenarioFile['briefs'];
 }
 export interface RoomView {
   code: string;
@@ -382,6 +400,19 @@ export interface TeacherJoined {
   seatTurns: SeatTurn[];
   /** Every message of this round. */
   messages: TeacherMessage[];
+  /** The teacher's own scenarios, latest saved first: the set-up offers them after the built-ins. */
+  scenarios: ScenarioEntry[];
+}
+/** A scenario a teacher may pick (`GET /api/teacher/scenarios`): a built-in, or one of their own. */
+export interface ScenarioEntry {
+  id: string;
+  simulator: SimulatorId;
+  /** The English brief's name. */
+  title: string;
+  source: 'builtin' | 'mine';
+  /** Their own: its version and when it was last saved (epoch ms). */
+  version?: number;
+  updatedAt?: number;
 }
 export interface ObserverJoined {
   room: RoomView;
@@ -491,6 +522,8 @@ export interface RoundReplay {
    * teams played: a student's replay keeps only their team's rank, but counts every team.
    */
   standing: RoundStanding;
+  /** When the round played a teacher's own scenario: its words, goals and roles (RoundView.own). */
+  own?: OwnScenario;
 }
 export interface RoundStanding {
   teams: number;

@@ -19,9 +19,9 @@ export interface MeaningOptions {
 }
 
 /** A [low, high] of whole minutes; `after` references an earlier episode's start or end bounds. */
-type Bounds = readonly [number, number];
+export type Bounds = readonly [number, number];
 type StartSpec = Bounds | { after: number; from: 'start' | 'end'; gap: Bounds };
-interface EpisodeLike {
+export interface EpisodeLike {
   kind: string;
   start?: StartSpec;
   length?: Bounds;
@@ -144,6 +144,35 @@ function checkRoles(
   });
   for (const r of meta.roles)
     if (!seen.has(r.id)) error('roles', `role "${r.id}" is missing: list every role, or none (the model's)`);
+}
+
+/** When an episode can happen: the earliest and latest minute it starts and ends (null: it refers to no earlier one). */
+export interface EpisodeSpan {
+  start: Bounds;
+  end: Bounds;
+}
+
+/**
+ * Each episode's span, as the draws allow it (an editor's timeline draws them): a release train spans its first
+ * build to its last; a backlog follows the episode it names. `after` and `notAs` count drawn episodes, which a
+ * train is not.
+ */
+export function episodeSpans(episodes: readonly EpisodeLike[]): (EpisodeSpan | null)[] {
+  const drawn: EpisodeSpan[] = [];
+  return episodes.map((e) => {
+    if (e.kind === 'train') {
+      const s = e.start as Bounds;
+      const every = (e as { every?: Bounds }).every ?? [0, 0];
+      const n = Math.max(0, (e.count ?? 1) - 1);
+      return { start: s, end: [s[0] + n * every[0], s[1] + n * every[1]] };
+    }
+    const len = e.length ?? [0, 0];
+    const ref = e.kind === 'backlog' ? drawn[e.after ?? -1] : undefined;
+    const start = e.kind === 'backlog' ? (ref?.end ?? null) : e.start ? startBounds(e.start, drawn) : null;
+    const span = start ? { start, end: [start[0] + len[0], start[1] + len[1]] as Bounds } : null;
+    drawn.push(span ?? { start: [0, 0], end: [0, 0] });
+    return span;
+  });
 }
 
 /** Earliest and latest minute a start can fall on, with the episodes before it known. */

@@ -22,6 +22,8 @@ export interface Verdict {
   /** A stable key for screens and tests, e.g. 'nothing-wins'. */
   key: string;
   message: string;
+  /** The goal a verdict is about (goal-free, goal-unmet), for screens that word it themselves. */
+  goal?: string;
 }
 
 /** What each strategy achieved over the seeds. */
@@ -108,12 +110,14 @@ function verdictsOf(
       out.push({
         level: 'warning',
         key: 'goal-free',
+        goal: g.id,
         message: `Goal "${g.id}" is met by doing nothing on every seed: it asks nothing of the team.`,
       });
     if (careful.goalRates[i] === 0 && posture.goalRates[i] === 0)
       out.push({
         level: 'warning',
         key: 'goal-unmet',
+        goal: g.id,
         message: `Goal "${g.id}" was met by no bot team and no posture on any seed: it may be out of reach.`,
       });
   });

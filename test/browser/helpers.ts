@@ -188,6 +188,22 @@ export const LAPTOP = { width: 1366, height: 768 };
 export const WALL = { width: 1920, height: 1080 };
 export const HANDSET = { width: 390, height: 844 };
 
+/** Runs `take` with the page at each of the three screens (laptop, wall, phone), then back on the laptop. */
+export async function atEveryScreen(
+  page: Page,
+  take: (screen: 'laptop' | 'wall' | 'phone') => Promise<unknown>,
+): Promise<void> {
+  for (const [screen, viewport] of [
+    ['laptop', LAPTOP],
+    ['wall', WALL],
+    ['phone', HANDSET],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await take(screen);
+  }
+  await page.setViewportSize(LAPTOP);
+}
+
 /** Opens a room as the teacher's page does; the body is the set-up (simulator, scenario, minutes…). */
 export async function createRoom(url: string, body: object): Promise<{ code: string; teacherKey: string }> {
   const res = await fetch(`${url}/api/rooms`, {

@@ -224,6 +224,7 @@ describe('the pg migrations on a real PostgreSQL', () => {
               number: 1,
               simulator: 'web-service',
               scenario: 's',
+              scenarioHash: null,
               seed: 0xffffffff,
               minutes: 60,
               tempo: 1,

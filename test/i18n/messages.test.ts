@@ -53,6 +53,11 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   // (stand-in, switch, retry storm, seed) and the web service's (cache, load balancer, database, build,
   // autoscaling, burn rate).
   it: [
+    // The editor's words: Italian: "Scenario", "Id", "shock" (the usage), "OK".
+    'editor_title_mine',
+    'editor_id',
+    'editor_shock_n',
+    'editor_level_ok',
     // "Email" is the Italian and Indonesian word.
     'data_roster_email',
     // The AUTO badge on a seat the autopilot plays: the word is Italian and Dutch as it is.
@@ -82,6 +87,11 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   // Indonesian: simulator, tempo, target; the seed's loanwords (stand-in, switch, seed) and the web
   // service's (cache, load balancer, build, autoscaling).
   id: [
+    // The editor's words: Indonesian: "Id", "Nepali", "Target", "OK" are the Indonesian words.
+    'editor_id',
+    'editor_lang_ne',
+    'editor_goal_target',
+    'editor_level_ok',
     'data_roster_email',
     'setup_simulator',
     'setup_tempo',
@@ -100,6 +110,13 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   // Dutch: team, score, simulator, scenario, tempo, indicator, servers; the loanwords of the seed
   // (load shedding, backoff, stand-in, switch, release, autoscaling, seed).
   nl: [
+    // The editor's words: Dutch: "Scenario", "Id", "Indicator", "Crawlers", "Builds", "OK".
+    'editor_title_mine',
+    'editor_id',
+    'editor_goal_indicator',
+    'editor_kind_crawl',
+    'editor_field_count',
+    'editor_level_ok',
     // The AUTO badge on a seat the autopilot plays: the word is Italian and Dutch as it is.
     'seat_auto',
     'team_default',

@@ -6,7 +6,8 @@
 // 1920×1080 (lobby, ten teams running, the end), a replay and the teacher's history, the hindsight
 // coach in the teacher's replay, a student's debrief, a desk in each language, and the seats that never freeze
 // (a seat dropped, then on autopilot on a teammate's desk, the teacher's first screen and the projector; the student
-// back with the summary; the teacher in a seat; the minutes others played each seat in the scores). Each picture is the
+// back with the summary; the teacher in a seat; the minutes others played each seat in the scores), the teacher's
+// scenarios and the scenario editor at 1366×768, 1920×1080 and 390×844. Each picture is the
 // first screen (no scrolling), as people see it. The server runs in-process on a manual clock with
 // fixed seeds, so the figures are the same from run to run (only the dates shown are the day's).
 // `npm test` never writes here.
@@ -18,6 +19,7 @@ import type { Browser, Page } from 'playwright-core';
 import { io, type Socket } from 'socket.io-client';
 import {
   assertBuilt,
+  atEveryScreen,
   createRoom,
   eventually,
   HANDSET,
@@ -443,13 +445,29 @@ async function seats(browser: Browser, server: WebServer): Promise<void> {
   await shotOf(dash, 'scores', 'seats-scores');
 }
 
+/** The teacher's scenarios and the editor (a copy of Black Friday, its dry run done) on a laptop, a wall and a phone. */
+async function scenarios(browser: Browser, server: WebServer): Promise<void> {
+  const room = await createRoom(server.url, { simulator: 'payment-switch', scenario: 'sale-surge', tempo: 5 });
+  const { page } = await newPage(browser, LAPTOP);
+  await page.goto(`${server.url}/teacher/scenarios#key=${room.teacherKey}`);
+  await page.getByTestId('scenarios-builtin').waitFor();
+  await atEveryScreen(page, (screen) => shot(page, screen === 'laptop' ? 'scenarios' : `scenarios-${screen}`));
+  await page.goto(`${server.url}/teacher/scenarios?from=black-friday&simulator=payment-switch`);
+  await eventually(async () => {
+    if ((await page.getByTestId('dry-run-status').getAttribute('data-status')) !== 'done') throw new Error('running');
+  }, 120_000);
+  await atEveryScreen(page, (screen) =>
+    shot(page, screen === 'laptop' ? 'scenario-editor' : `scenario-editor-${screen}`),
+  );
+}
+
 async function main(): Promise<void> {
   assertBuilt();
   mkdirSync(out, { recursive: true });
   // Join links at a classroom's LAN address, as `npm start` prints it (the README's example).
   const server = await startWebServer({ publicUrl: 'http://192.168.1.20:3000' });
   const browser = await launchBrowser();
-  const parts = { desks, dashboard, teamOfOne, splitView, projector, replay, debrief, languages, seats };
+  const parts = { desks, dashboard, teamOfOne, splitView, projector, replay, debrief, languages, seats, scenarios };
   // `-- --only seats` (or any part's name) refreshes one part.
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
   if (only !== null && !Object.hasOwn(parts, only))

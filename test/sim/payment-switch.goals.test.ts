@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../server/cli/sim-cli.ts';
 import { formatDisplay } from '../../shared/format.ts';
 import { scenarioDef } from '../../shared/sim/engine.ts';
+import { WORST_STRETCH } from '../../shared/sim/score.ts';
+import type { GoalDef } from '../../shared/sim/types.ts';
 import { paymentSwitch } from '../../shared/sim/payment-switch/index.ts';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -60,13 +62,19 @@ function result(argv: readonly string[]): { stdout: string; result: CliResult } 
   return { stdout: out.stdout, result: JSON.parse(lines[lines.length - 1]).result as CliResult };
 }
 
+/** How a goal's value is taken, as the page's table heads say it. */
+function aggregateWords(g: GoalDef): string {
+  if (g.aggregate === 'final') return 'final';
+  if (g.aggregate === 'worst') return `worst ${g.stretch ?? WORST_STRETCH} minutes`;
+  return `mean from ${g.from ?? 1}`;
+}
+
 /** The figure table the page shows for a command line, seeds 1–5, in the indicators' own displays. */
 function figuresTable(scenario: string, argv: readonly string[]): string {
   const goals = scenarioDef(paymentSwitch, scenario).goals;
   const display = (indicator: string) => paymentSwitch.indicators.find((i) => i.key === indicator)!.display;
   const head = goals.map(
-    (g) =>
-      `${g.id}: ${g.aggregate === 'final' ? 'final' : `mean from ${g.from ?? 1}`} ${g.op} ${formatDisplay(display(g.indicator), g.target)}`,
+    (g) => `${g.id}: ${aggregateWords(g)} ${g.op} ${formatDisplay(display(g.indicator), g.target)}`,
   );
   const rows = SEEDS.map((seed) => {
     const r = result(forSeed(argv, seed)).result;

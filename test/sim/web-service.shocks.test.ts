@@ -234,7 +234,7 @@ describe('web service: full shifts', () => {
 });
 
 describe('web service: the product launch’s surges', () => {
-  it('one small and one large, in the seed’s order, each announced with its size', () => {
+  it('one small and one large, in the seed’s order, each announced with its size and the minutes until it starts', () => {
     const order = new Set<string>();
     for (const seed of SEEDS) {
       const states = launchStates(seed);
@@ -247,6 +247,14 @@ describe('web service: the product launch’s surges', () => {
       order.add(sizes[0] < 3 ? 'small first' : 'large first');
       const announced = states.flatMap((s) => s.snapshot.events.filter((e) => e.kind === 'surge-announced'));
       expect(announced.map((e) => e.size)).toEqual(sizes.map((x) => Math.round(x * 10) / 10));
+      // The banner's minutes are exact: the surge starts that many minutes after the minute it shows, 6–8 ahead.
+      const at = states.filter((s) => s.snapshot.events.some((e) => e.kind === 'surge-announced'));
+      const starts = states.filter((s) => s.snapshot.events.some((e) => e.kind === 'surge-start'));
+      expect(
+        at.map((s) => s.snapshot.minute + (s.snapshot.events.find((e) => e.kind === 'surge-announced')?.in as number)),
+      ).toEqual(starts.map((s) => s.snapshot.minute));
+      for (const e of announced) expect(e.in).toBeGreaterThanOrEqual(6);
+      for (const e of announced) expect(e.in).toBeLessThanOrEqual(8);
     }
     expect(order.size).toBe(2);
   });

@@ -4,7 +4,8 @@ import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
 import { type ClockAction, LIMITS, type RoundState } from '../../../shared/protocol/types.ts';
 import { unchanged, type Transition, type TransitionCtx } from '../commands.ts';
 import { activeTeams } from '../roster.ts';
-import { baselineOf, lobbyRound, openTeam, roundRun } from '../round.ts';
+import { baselineOf, contentFor, insertRound, lobbyRound, openTeam, roundRun } from '../round.ts';
+import type { ScenarioContent } from '../scenario-content.ts';
 import type { RoomState } from '../state.ts';
 import { Draft } from './draft.ts';
 import { recordStart } from './roles.ts';
@@ -56,21 +57,22 @@ function start(d: Draft, ctx: TransitionCtx): void {
 }
 
 /** A new round in the lobby, with the room's configuration and the same teams. */
-function nextRound(d: Draft, ctx: TransitionCtx): void {
-  const row = lobbyRound(d.state.config, {
-    id: ctx.ids.next('rounds'),
-    roomId: d.state.id,
-    number: d.state.round.number + 1,
-    createdAt: ctx.now,
-  });
-  d.write({ op: 'insertRound', round: row });
-  d.patchRound(roundRun(row));
+function nextRound(d: Draft, ctx: TransitionCtx, authored: ScenarioContent | undefined): void {
+  // The teacher's own scenario at its version now (read by the shell), else at the one this room has.
+  const content = contentFor(d.state.config, authored ?? d.state.round.content);
+  const row = lobbyRound(
+    d.state.config,
+    { id: ctx.ids.next('rounds'), roomId: d.state.id, number: d.state.round.number + 1, createdAt: ctx.now },
+    content,
+  );
+  d.write(...insertRound(row, content, ctx.now));
+  d.patchRound(roundRun(row, content));
   // Seats still piloted go on so in the new round: its record says so from its lobby.
   carryPilots(d, ctx.now);
   d.send({ kind: 'room' });
 }
 
-export const clock: Transition<'clock'> = (s: RoomState, { action }, ctx) => {
+export const clock: Transition<'clock'> = (s: RoomState, { action, content }, ctx) => {
   const state = s.round.state;
   const allowed = ALLOWED[action];
   if (!allowed.from.includes(state)) {
@@ -102,7 +104,7 @@ export const clock: Transition<'clock'> = (s: RoomState, { action }, ctx) => {
       finish(d, ctx.now);
       break;
     case 'next':
-      nextRound(d, ctx);
+      nextRound(d, ctx, content);
       break;
   }
   return d.done(undefined);

@@ -1,10 +1,10 @@
 // The teacher's settings: the next round's configuration (lobby only) and the tempo (at any time).
-import { scenarioDef } from '../../../shared/sim/engine.ts';
 import { ClassroomError, ErrorCode } from '../../../shared/protocol/errors.ts';
-import { getModel } from '../../../shared/sim/registry.ts';
 import { SEAT_DEFAULTS } from '../../../shared/protocol/types.ts';
 import { unchanged, type Transition } from '../commands.ts';
 import { checkTempo, resolveConfig } from '../config.ts';
+import { contentFor } from '../round.ts';
+import { playOf } from '../scenario-content.ts';
 import { Draft } from './draft.ts';
 import { dealEveryTeam } from './roles.ts';
 import { setTeamCount } from './roster.ts';
@@ -53,18 +53,26 @@ export const configure: Transition<'configure'> = (s, cmd, ctx) => {
     d.send({ kind: 'room' });
     return d.done(undefined);
   }
-  const config = resolveConfig(s.config, patch);
+  // The teacher's own scenario named now (read by the shell), or the one the round has.
+  const authored = cmd.content ?? s.round.content;
+  const config = resolveConfig(s.config, patch, authored);
+  const content = contentFor(config, authored);
   // What the round in the lobby takes from the configuration (the team count, split view and the seats' rules are
   // the room's).
   const { simulator, scenario, minutes, tempo: t, seed } = config;
   const round = { simulator, scenario, minutes, tempo: t, seed };
-  const model = getModel(round.simulator);
+  const { model, def } = playOf(simulator, scenario, content);
   const d = new Draft(s);
   d.patch({ config });
-  d.write({ op: 'setRoomConfig', roomId: s.id, config }, { op: 'updateRound', id: s.round.id, set: round });
+  const { hash, text } = content;
+  if (hash !== s.round.content?.hash) d.write({ op: 'insertContent', content: { hash, simulator, text }, at: ctx.now });
+  d.write(
+    { op: 'setRoomConfig', roomId: s.id, config },
+    { op: 'updateRound', id: s.round.id, set: { ...round, scenarioHash: hash } },
+  );
   // Seats change under the roles people hold now; another simulator then deals its own roles.
   setTeamCount(d, config.teamCount, ctx);
-  d.patchRound({ ...round, model, scenarioDef: scenarioDef(model, round.scenario) });
+  d.patchRound({ ...round, model, scenarioDef: def, content });
   if (round.simulator !== s.round.simulator) dealEveryTeam(d, ctx);
   d.send({ kind: 'room' });
   return d.done(undefined);

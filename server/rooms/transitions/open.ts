@@ -8,7 +8,8 @@ import type { MinuteRecord } from '../../db/records.ts';
 import type { Write } from '../../db/writes.ts';
 import type { RoundRecord } from '../../db/records.ts';
 import type { TransitionCtx } from '../commands.ts';
-import { lobbyRound, rebuildTeam, roundRun } from '../round.ts';
+import { contentFor, insertRound, lobbyRound, rebuildTeam, roundRun } from '../round.ts';
+import type { ScenarioContent } from '../scenario-content.ts';
 import type { RoomState, TeamState } from '../state.ts';
 
 export interface Opened {
@@ -16,11 +17,14 @@ export interface Opened {
   writes: Write[];
 }
 
+/** A new room; its first round plays the built-in its configuration names, or `authored` (the teacher's own). */
 export function openRoom(
   room: { code: string; teacherId: number; config: RoundConfig },
   ctx: Pick<TransitionCtx, 'now' | 'ids'>,
+  authored?: ScenarioContent,
 ): Opened {
   const { code, teacherId, config } = room;
+  const content = contentFor(config, authored);
   const id = ctx.ids.next('rooms');
   const teams: TeamState[] = Array.from({ length: config.teamCount }, (_, idx) => ({
     id: ctx.ids.next('teams'),
@@ -28,7 +32,7 @@ export function openRoom(
     name: '',
     whatIf: null,
   }));
-  const row = lobbyRound(config, { id: ctx.ids.next('rounds'), roomId: id, number: 1, createdAt: ctx.now });
+  const row = lobbyRound(config, { id: ctx.ids.next('rounds'), roomId: id, number: 1, createdAt: ctx.now }, content);
   return {
     state: {
       id,
@@ -37,14 +41,14 @@ export function openRoom(
       config,
       teams,
       players: new Map(),
-      round: roundRun(row),
+      round: roundRun(row, content),
       locked: false,
       replayShared: false,
     },
     writes: [
       { op: 'insertRoom', id, code, teacherId, config, createdAt: ctx.now },
       ...teams.map((t): Write => ({ op: 'insertTeam', id: t.id, roomId: id, idx: t.idx, name: t.name })),
-      { op: 'insertRound', round: row },
+      ...insertRound(row, content, ctx.now),
     ],
   };
 }
@@ -58,6 +62,8 @@ export interface ForkSource {
   changes: readonly ChangeRecord[];
   /** The team's stored minutes up to `minute`. */
   snapshots: readonly MinuteRecord[];
+  /** The content the round played (read by its hash; none for a round stored before contents were). */
+  content?: ScenarioContent;
   /**
    * Changes to record as pending in the fork (each after `minute`, checked: `checkPending`): the hindsight
    * coach's play. One the team itself made at that minute keeps its author; the others are the coach's.
@@ -116,6 +122,7 @@ export function forkRoom(
     number: 1,
     simulator: o.simulator,
     scenario: o.scenario,
+    scenarioHash: o.scenarioHash,
     seed: o.seed,
     minutes: o.minutes,
     tempo: o.tempo,
@@ -148,7 +155,7 @@ export function forkRoom(
       actor: { kind: 'what-if' },
       at: ctx.now,
     });
-  const base = roundRun(row);
+  const base = roundRun(row, from.content);
   const seat = { teamId: team.id, idx: 0, name: team.name };
   const stored = new Map(from.snapshots.map((s) => [s.minute, s.data]));
   const rebuilt = rebuildTeam(base, seat, o.seed, changes, stored, from.minute);
@@ -167,7 +174,7 @@ export function forkRoom(
     writes: [
       { op: 'insertRoom', id, code, teacherId, config, createdAt: ctx.now },
       { op: 'insertTeam', id: team.id, roomId: id, idx: 0, name: team.name, whatIf },
-      { op: 'insertRound', round: row },
+      ...insertRound(row, from.content ?? null, ctx.now),
       { op: 'insertRoundTeams', roundId: row.id, teams: [seat] },
       { op: 'insertChanges', changes },
       {

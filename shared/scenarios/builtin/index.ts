@@ -8,6 +8,7 @@ import psIssuerOutage from './payment-switch/issuer-outage.json' with { type: 'j
 import psSaleDay from './payment-switch/sale-day.json' with { type: 'json' };
 import psIssuerTrouble from './payment-switch/issuer-trouble.json' with { type: 'json' };
 import wsFree from './web-service/free.json' with { type: 'json' };
+import wsProductLaunch from './web-service/product-launch.json' with { type: 'json' };
 import wsBadDeploy from './web-service/bad-deploy.json' with { type: 'json' };
 import wsTrafficSurge from './web-service/traffic-surge.json' with { type: 'json' };
 import wsCacheFlush from './web-service/cache-flush.json' with { type: 'json' };
@@ -26,6 +27,7 @@ export const BUILT_IN_FILES = {
   ] as unknown as readonly ScenarioFile[],
   'web-service': [
     wsFree,
+    wsProductLaunch,
     wsBadDeploy,
     wsTrafficSurge,
     wsCacheFlush,

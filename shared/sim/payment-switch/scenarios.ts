@@ -17,7 +17,8 @@ const IN_CODE: readonly ScenarioDef[] = [
     goals: [
       { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.885 },
       { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.922 },
-      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'mean', op: '<=', target: 36 },
+      // Over its worst ten minutes running: a screen held all hour lets each attack through whole.
+      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'worst', stretch: 10, op: '<=', target: 88 },
       { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.04 },
       { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 940 },
       { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 1.3e6 },

@@ -194,8 +194,8 @@ export function episodeMinute(ep: Episodes, m: number, warm: number, events: Sim
     const fading = e.end !== null && m === e.end;
     switch (e.kind) {
       case 'surge':
-        // Marketing says how big a surge they expect (to a tenth).
-        if (m === e.at) events.push({ kind: 'surge-announced', size: Math.round(e.size * 10) / 10 });
+        // Marketing says how big a surge they expect (to a tenth) and in how many minutes it starts.
+        if (m === e.at) events.push({ kind: 'surge-announced', size: Math.round(e.size * 10) / 10, in: e.start - m });
         if (first) events.push({ kind: 'surge-start' });
         if (fading) events.push({ kind: 'surge-end' });
         if (e.cold && m >= e.start && m < e.start + e.ramp) w *= (1 - e.cold) ** (1 / e.ramp);

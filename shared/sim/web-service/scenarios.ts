@@ -1,27 +1,12 @@
 // The web-service scenarios (docs/models/web-service.md, "Scenarios"): the list. Their goals and starting
-// controls are in their files; their shocks in setups.ts. The seed gives no goals: every number is ours.
+// controls are in their files; their shocks in the files or in setups.ts. The seed gives no goals: every number is
+// ours.
 import { BUILT_IN_FILES } from '../../scenarios/builtin/index.ts';
 import { builtInList } from '../../scenarios/def.ts';
 import type { ScenarioDef } from '../types.ts';
 
 /** Built-ins still defined in code: each becomes a file with `npm run scenario-export` (docs/scenarios.md). */
-const IN_CODE: readonly ScenarioDef[] = [
-  {
-    id: 'product-launch',
-    kind: 'full-shift',
-    splitView: true,
-    controls: { autoscaling: false },
-    goals: [
-      { id: 'budget', indicator: 'errorBudgetRemaining', aggregate: 'final', op: '>=', target: 0.22 },
-      { id: 'p99', indicator: 'p99Ms', aggregate: 'mean', op: '<=', target: 1050 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 13.7 },
-      { id: 'hitRatio', indicator: 'cacheHitRatio', aggregate: 'final', op: '>=', target: 0.6 },
-      { id: 'recommendations', indicator: 'recommendationsAvailable', aggregate: 'mean', op: '>=', target: 0.62 },
-      { id: 'throttled', indicator: 'throttledShare', aggregate: 'mean', op: '<=', target: 0.12 },
-      { id: 'handover', indicator: 'instancesServing', aggregate: 'final', op: '<=', target: 10 },
-    ],
-  },
-];
+const IN_CODE: readonly ScenarioDef[] = [];
 
 /**
  * Every scenario, in the order they are offered: the built-in files (shared/scenarios/builtin/web-service/) and

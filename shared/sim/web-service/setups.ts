@@ -23,6 +23,8 @@ export const SETUPS: Record<string, ScenarioSetup> = {
   // Product launch: two surges into the lunch peak, one small and one large in the seed's order (the banner says
   // which: the fleet is sized by reading it), the first with new pages the cache has never seen; a swarm of
   // crawlers after each, an eviction storm, and the release train — seven builds, five of them bad.
+  // The built-in's file (shared/scenarios/builtin/web-service/product-launch.json) carries the same episodes; this
+  // setup is the timeline a scenario file may name (test/scenarios/builtin.test.ts: both play the same rounds).
   'product-launch': {
     clock: 11 * 60 + 10,
     bootMinutes: BOOT_MINUTES,
@@ -33,14 +35,14 @@ export const SETUPS: Record<string, ScenarioSetup> = {
       {
         kind: 'surge',
         start: [9, 12],
-        length: [10, 13],
+        length: [12, 15],
         size: {
           oneOf: [
             [1.7, 2.1],
             [3.2, 3.8],
           ],
         },
-        ramp: [7, 9],
+        ramp: [9, 12],
         cold: [0.3, 0.45],
         warn: [6, 8],
       },
@@ -49,7 +51,7 @@ export const SETUPS: Record<string, ScenarioSetup> = {
       {
         kind: 'surge',
         start: { after: 1, from: 'end', gap: [8, 12] },
-        length: [9, 12],
+        length: [11, 14],
         size: {
           oneOf: [
             [1.7, 2.1],
@@ -57,7 +59,7 @@ export const SETUPS: Record<string, ScenarioSetup> = {
           ],
           notAs: 1,
         },
-        ramp: [7, 9],
+        ramp: [9, 12],
         warn: [6, 8],
       },
       { kind: 'crawl', start: [42, 48], length: [6, 9], size: [1.2, 1.6], ramp: [4, 6] },

@@ -33,6 +33,10 @@ export const MORE_PREFIXES = [
   'data_',
   'practice_',
   'rehearsal_',
+  'editor_',
+  'debrief_',
+  'skill_',
+  'app_tagline',
 ] as const;
 
 /** Keys under those prefixes that the desk uses all the same. */

@@ -118,7 +118,7 @@ export const webServiceText: SimText = {
     },
   },
   events: {
-    'surge-announced': (p) => m.ws_evt_surge_announced({ size: p.size ?? '' }),
+    'surge-announced': (p) => m.ws_evt_surge_announced({ size: p.size ?? '', minutes: p.in ?? '' }),
     'deploy-done': m.ws_evt_deploy_done,
     'autoscaler-away': m.ws_evt_autoscaler_away,
     'autoscaler-back': m.ws_evt_autoscaler_back,
