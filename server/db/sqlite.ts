@@ -1,10 +1,12 @@
 // SQLite, the engine of one process: opening the file (a clear error for a path that cannot hold a database),
 // pragmas for durability, the migrations in migrations/, SQLite's quick check of every page, and the Store's SQL run
-// on better-sqlite3 (synchronous: a transaction holds the event loop for its fsync, under a millisecond here).
+// on better-sqlite3. better-sqlite3 is synchronous: SQLite's own fsync at each commit (synchronous = FULL) would hold
+// the event loop for a disk flush per transaction, so the commit only writes the log and the flush that makes it
+// durable runs on libuv's thread pool; a caller hears "stored" after that flush (see `SqliteEngine.sync`).
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { mkdirSync, type Stats, statSync } from 'node:fs';
+import { fsync, mkdirSync, openSync, closeSync, type Stats, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { projectPath } from '../lib/paths.ts';
 import type { Engine } from './store.ts';
@@ -81,8 +83,10 @@ function openFile(path: string): Database.Database {
   try {
     sqlite = new Database(path);
     sqlite.pragma('journal_mode = WAL');
-    // FULL: a minute that was broadcast survives a power cut, not only a process crash.
-    sqlite.pragma('synchronous = FULL');
+    // NORMAL writes each commit to the log without flushing it to the disk; the engine flushes the log itself, off
+    // the event loop, before any caller hears a write is stored — what FULL does, so that a minute that was
+    // broadcast survives a power cut, not only a process crash. Checkpoints still flush under NORMAL.
+    sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     // Table-rebuild migrations turn foreign keys off inside their transaction, where it does nothing.
     sqlite.pragma('foreign_keys = OFF');
@@ -131,16 +135,36 @@ const bindable = (params: readonly unknown[]): unknown[] =>
 /** Statements prepared once per SQL text (the writes of every minute repeat a few texts). */
 const CACHED = 500;
 
+/** Flushes a file to the disk on libuv's thread pool (the event loop goes on meanwhile). */
+export type Flush = (fd: number) => Promise<void>;
+const flushFile: Flush = (fd) => new Promise((ok, fail) => fsync(fd, (e) => (e ? fail(e) : ok())));
+
 export class SqliteEngine implements Engine {
   readonly db: Database.Database;
   readonly ids: IdSource;
   readonly integrity: readonly string[];
   private readonly prepared = new Map<string, Database.Statement>();
+  /**
+   * The write-ahead log, open for flushing (none for ':memory:'). It stays open until the database closes: closing
+   * any descriptor of a file drops the process's POSIX locks on it, and SQLite keeps the log file (reset in place,
+   * never replaced) while the database is open.
+   */
+  private readonly wal: number | null;
 
-  constructor(path: string) {
+  constructor(
+    path: string,
+    private readonly flush: Flush = flushFile,
+  ) {
     this.db = openFile(path);
     this.integrity = quickCheck(this.db);
     this.ids = new CountingIds(this.db);
+    // openFile wrote its probe, so the log exists.
+    this.wal = path === ':memory:' ? null : openSync(`${path}-wal`, 'r');
+  }
+
+  /** Everything written so far, on the disk: what each write awaits before its caller hears it is stored. */
+  private sync(): Promise<void> {
+    return this.wal === null ? Promise.resolve() : this.flush(this.wal);
   }
 
   private statement(sql: string): Database.Statement {
@@ -154,7 +178,11 @@ export class SqliteEngine implements Engine {
   }
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.statement(sql).all(...bindable(params)) as T[];
+    const s = this.statement(sql);
+    const rows = s.all(...bindable(params)) as T[];
+    // A write outside a transaction (a room claimed, a key made) commits on its own: flushed like one.
+    if (!s.readonly) await this.sync();
+    return rows;
   }
 
   async transaction(statements: readonly Statement[]): Promise<void> {
@@ -168,13 +196,16 @@ export class SqliteEngine implements Engine {
         } else s.run(...params);
       }
     })();
+    await this.sync();
   }
 
   async probe(at: number): Promise<void> {
     this.statement(PROBE_WRITE).run(at);
+    await this.sync();
   }
 
   async close(): Promise<void> {
     this.db.close();
+    if (this.wal !== null) closeSync(this.wal);
   }
 }
