@@ -6,6 +6,7 @@ import psFree from './payment-switch/free.json' with { type: 'json' };
 import psSaleSurge from './payment-switch/sale-surge.json' with { type: 'json' };
 import psFraudWave from './payment-switch/fraud-wave.json' with { type: 'json' };
 import psIssuerOutage from './payment-switch/issuer-outage.json' with { type: 'json' };
+import psBlackFriday from './payment-switch/black-friday.json' with { type: 'json' };
 import psSaleDay from './payment-switch/sale-day.json' with { type: 'json' };
 import psIssuerTrouble from './payment-switch/issuer-trouble.json' with { type: 'json' };
 
@@ -15,6 +16,7 @@ export const PAYMENT_SWITCH_FILES = [
   psSaleSurge,
   psFraudWave,
   psIssuerOutage,
+  psBlackFriday,
   psSaleDay,
   psIssuerTrouble,
 ] as unknown as readonly ScenarioFile[];

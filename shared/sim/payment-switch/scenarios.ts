@@ -6,25 +6,7 @@ import type { ScenarioDef, ScenarioFace, SimEvent } from '../types.ts';
 import { BASE_FRAUD_SHARE, ISSUER_MEAN_S } from './constants.ts';
 
 /** Built-ins still defined in code: each becomes a file with `npm run scenario-export` (docs/scenarios.md). */
-export const IN_CODE: readonly ScenarioDef[] = [
-  // Full shifts: the shocks are drawn from the seed (recipes.ts); the goals are ours (docs/models/payment-switch.md).
-  {
-    id: 'black-friday',
-    kind: 'full-shift',
-    splitView: true,
-    minutes: 60,
-    controls: { servers: 14 },
-    goals: [
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.885 },
-      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.922 },
-      // Over its worst ten minutes running: a screen held all hour lets each attack through whole.
-      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'worst', stretch: 10, op: '<=', target: 88 },
-      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.04 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 940 },
-      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 1.3e6 },
-    ],
-  },
-];
+export const IN_CODE: readonly ScenarioDef[] = [];
 
 /**
  * Every scenario's id, in the order they are offered: the built-in files (shared/scenarios/builtin/payment-switch/)
