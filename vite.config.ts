@@ -6,16 +6,18 @@ import { oneLanguage } from './web/lib/i18n/one-language.ts';
 const LOCALES = ['en', 'id', 'hu', 'it', 'nl', 'ne'] as const;
 
 /**
- * The built-in scenario files as the browser gets them: without their words, which the pages take from the app's
- * translations in every language (the desk's JavaScript budget); the files on disk, and the server, keep them.
+ * The built-in scenario files as the browser gets them (the desk's JavaScript budget): without their words, which the
+ * pages take from the app's translations in every language, and without their shocks, which only the engine reads
+ * (the browser never plays a round: its pages draw the meta's scenarios, `ScenarioFace`). The files on disk, and the
+ * server, keep both.
  */
-function builtInScenariosWithoutWords(): Plugin {
+function builtInScenariosAsDrawn(): Plugin {
   return {
     name: 'opsroom:built-in-scenarios',
     enforce: 'pre',
     transform(code, id) {
       if (!/\/shared\/scenarios\/builtin\/[^/]+\/[^/]+\.json$/.test(id)) return null;
-      const { briefs: _words, ...file } = JSON.parse(code);
+      const { briefs: _words, shocks: _shocks, ...file } = JSON.parse(code);
       return { code: JSON.stringify(file), map: null };
     },
   };
@@ -41,7 +43,7 @@ export default defineConfig({
         './web/routes/join/[code]/+page.svelte',
       ],
     }),
-    builtInScenariosWithoutWords(),
+    builtInScenariosAsDrawn(),
     sveltekit(),
   ],
   server: {

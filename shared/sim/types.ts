@@ -126,6 +126,12 @@ export interface ScenarioDef {
   roles?: readonly RoleDef[];
 }
 
+/**
+ * A scenario as the screens that draw a round know it: everything but its shocks, which only the engine reads (so a
+ * desk does not download the built-ins' timelines).
+ */
+export type ScenarioFace = Omit<ScenarioDef, 'shocks'>;
+
 /** A scenario's shocks from its model's library (checked by `shared/scenarios`; each model reads its own kinds). */
 export interface ScenarioShocks {
   setting: Readonly<Record<string, number | boolean>>;
@@ -235,7 +241,7 @@ export interface SimModel<S extends SimStateBase = SimStateBase> {
 }
 
 /** A simulator's description without its engine: what a screen needs (the browser never simulates). */
-export type SimMeta = Omit<SimModel, 'create' | 'step'>;
+export type SimMeta = Omit<SimModel, 'create' | 'step' | 'scenarios'> & { scenarios: readonly ScenarioFace[] };
 
 export interface GoalResult {
   id: string;

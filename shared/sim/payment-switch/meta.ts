@@ -1,14 +1,14 @@
 // The payment switch's description without its engine (for screens that only draw it).
 import type { SimMeta } from '../types.ts';
 import { CONTROLS, INDICATORS, LEDGER, ROLES, statusOf, TABLE_COLUMNS } from './defs.ts';
-import { SCENARIOS, TIMELINES } from './scenarios.ts';
+import { FACES, TIMELINES } from './scenarios.ts';
 
 export const paymentSwitchMeta = {
   id: 'payment-switch',
   controls: CONTROLS,
   roles: ROLES,
   indicators: INDICATORS,
-  scenarios: SCENARIOS,
+  scenarios: FACES,
   timelines: TIMELINES,
   ledger: LEDGER,
   defaultMinutes: 60,

@@ -1,7 +1,19 @@
 // The payment-switch model: state, opening screen and the minute step (spec "The model, minute by
 // minute", §10 servers). States are plain JSON and never mutated; the step copies what it changes.
+import { PAYMENT_SWITCH_FILES } from '../../scenarios/builtin/payment-switch.ts';
+import { toDef } from '../../scenarios/def.ts';
+import { builtInList } from '../../scenarios/face.ts';
 import { arrivalCount, rngFromSeed, uniform, type Rng } from '../rng.ts';
-import type { ControlChange, ControlValue, CreateOptions, SimEvent, SimStateBase, Snapshot, Status } from '../types.ts';
+import type {
+  ControlChange,
+  ControlValue,
+  CreateOptions,
+  ScenarioDef,
+  SimEvent,
+  SimStateBase,
+  Snapshot,
+  Status,
+} from '../types.ts';
 import {
   ARRIVAL_BURST,
   BASE_RATE_TPS,
@@ -19,7 +31,7 @@ import {
 import { CONTROLS, HEADLINE_KEYS, statusOf } from './defs.ts';
 import { simulateMinute, type MinuteFlows } from './flows.ts';
 import { emptyRetries } from './retries.ts';
-import { conditions, scenarioEvents, SCENARIOS, type Conditions } from './scenarios.ts';
+import { conditions, IN_CODE, ORDER, scenarioEvents, type Conditions } from './scenarios.ts';
 import { adaptWave, drawPlan, shiftConditions, shiftEvents, type ShiftPlan } from './shift.ts';
 import {
   adaptShockWave,
@@ -31,6 +43,9 @@ import {
   type Shocks,
 } from './shocks.ts';
 import { RECIPES } from './recipes.ts';
+
+/** Every scenario as the engine plays it, with its shocks (scenarios.ts: the order, and what the screens draw). */
+export const SCENARIOS: readonly ScenarioDef[] = builtInList(ORDER, PAYMENT_SWITCH_FILES, IN_CODE, toDef);
 
 export interface PaymentSwitchState extends SimStateBase {
   model: 'payment-switch';

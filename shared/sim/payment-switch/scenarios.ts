@@ -1,41 +1,30 @@
 // The crisis scenarios (spec "Crisis scenarios"): the list, and the seed's levels' timelines. Their goals and
 // starting controls are in their files (the seed's goal numbers).
-import { BUILT_IN_FILES } from '../../scenarios/builtin/index.ts';
-import { builtInList } from '../../scenarios/def.ts';
-import type { ScenarioDef, SimEvent } from '../types.ts';
+import { PAYMENT_SWITCH_FILES } from '../../scenarios/builtin/payment-switch.ts';
+import { builtInList, toFace } from '../../scenarios/face.ts';
+import type { ScenarioDef, ScenarioFace, SimEvent } from '../types.ts';
 import { BASE_FRAUD_SHARE, ISSUER_MEAN_S } from './constants.ts';
 
 /** Built-ins still defined in code: each becomes a file with `npm run scenario-export` (docs/scenarios.md). */
-const IN_CODE: readonly ScenarioDef[] = [
-  // Full shifts: the shocks are drawn from the seed (recipes.ts); the goals are ours (docs/models/payment-switch.md).
-  {
-    id: 'black-friday',
-    kind: 'full-shift',
-    splitView: true,
-    minutes: 60,
-    controls: { servers: 14 },
-    goals: [
-      { id: 'approval', indicator: 'goodApproval', aggregate: 'mean', op: '>=', target: 0.885 },
-      { id: 'healthyApproval', indicator: 'healthyApproval', aggregate: 'mean', op: '>=', target: 0.922 },
-      // Over its worst ten minutes running: a screen held all hour lets each attack through whole.
-      { id: 'fraudRate', indicator: 'fraudRateBp', aggregate: 'worst', stretch: 10, op: '<=', target: 88 },
-      { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'mean', op: '<=', target: 0.04 },
-      { id: 'cost', indicator: 'costSoFar', aggregate: 'final', op: '<=', target: 940 },
-      { id: 'exposure', indicator: 'standInExposure', aggregate: 'final', op: '<=', target: 1.3e6 },
-    ],
-  },
-];
+export const IN_CODE: readonly ScenarioDef[] = [];
 
 /**
- * Every scenario, in the order they are offered: the built-in files (shared/scenarios/builtin/payment-switch/)
+ * Every scenario's id, in the order they are offered: the built-in files (shared/scenarios/builtin/payment-switch/)
  * and the definitions above. The retired shifts (shift.ts) are kept so that their stored rounds replay and keep
  * their scores; they are not offered.
  */
-export const SCENARIOS: readonly ScenarioDef[] = builtInList(
-  ['free', 'sale-surge', 'fraud-wave', 'issuer-outage', 'black-friday', 'sale-day', 'issuer-trouble'],
-  BUILT_IN_FILES['payment-switch'],
-  IN_CODE,
-);
+export const ORDER: readonly string[] = [
+  'free',
+  'sale-surge',
+  'fraud-wave',
+  'issuer-outage',
+  'black-friday',
+  'sale-day',
+  'issuer-trouble',
+];
+
+/** The list as the screens draw it (the meta's): without the shocks, which the engine's list (model.ts) adds. */
+export const FACES: readonly ScenarioFace[] = builtInList(ORDER, PAYMENT_SWITCH_FILES, IN_CODE, toFace);
 
 /**
  * The timelines in code a scenario may name: the seed's levels (and a calm day), the retired shifts' (shift.ts) and

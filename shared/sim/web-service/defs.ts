@@ -119,5 +119,3 @@ export function idle(key: string, s: Snapshot): string | null {
   const bad = s.indicators.badBuildShare;
   return bad === 0 ? 'nothing-to-roll-back' : null;
 }
-
-export { scenarios } from './scenarios.ts';

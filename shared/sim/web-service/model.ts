@@ -1,9 +1,20 @@
 // The web-service state machine: minute 0 (create) and every following minute (step).
 // The state is plain JSON and never mutated; the generator state lives in state.rng.
+import { WEB_SERVICE_FILES } from '../../scenarios/builtin/web-service.ts';
+import { toDef } from '../../scenarios/def.ts';
+import { builtInList } from '../../scenarios/face.ts';
 import { arrivalCount, type Rng } from '../rng.ts';
-import { PRESS, type ControlChange, type ControlValue, type CreateOptions, type SimEvent } from '../types.ts';
+import {
+  PRESS,
+  type ControlChange,
+  type ControlValue,
+  type CreateOptions,
+  type ScenarioDef,
+  type SimEvent,
+} from '../types.ts';
 import { ARRIVAL_BURST, LOW_PRIORITY_SHARE, ROLLBACK_MINUTES, WARMUP_MINUTES } from './constants.ts';
-import { controls as controlDefs, scenarios } from './defs.ts';
+import { controls as controlDefs } from './defs.ts';
+import { IN_CODE, ORDER } from './scenarios.ts';
 import { applyFloor, autoscale, completeBoots, type Fleet, fleetSize } from './fleet.ts';
 import { dailyRate } from './flows.ts';
 import { EMPTY_LEDGER } from './ledger.ts';
@@ -26,6 +37,9 @@ import {
   type Episodes,
 } from './episodes.ts';
 import { BASE_RATE } from './constants.ts';
+
+/** Every scenario as the engine plays it, with its shocks (scenarios.ts: the order, and what the screens draw). */
+export const scenarios: readonly ScenarioDef[] = builtInList(ORDER, WEB_SERVICE_FILES, IN_CODE, toDef);
 
 /** Minutes the release train waits after a rollback before the next build goes out. */
 const TRAIN_PAUSE = 3;
