@@ -12,6 +12,7 @@ import { fromColumns } from '$shared/replay/columns.ts';
 import { evaluateWithSeries, ledgerAt } from '$shared/classroom/ledger.ts';
 import { scoreRuleOf } from '$shared/sim/score.ts';
 import type { ScenarioDef, Snapshot } from '$shared/sim/types.ts';
+import { type Shown, shownScenario } from '$lib/sims/shown.ts';
 import type { Sim } from '$lib/sims/types.ts';
 import { DeskState } from '$lib/state/desk.svelte.ts';
 import { changesUpTo, clampMinute, lastMinuteOf, rosterOf, snapshotsUpTo, stateAt } from './logic.ts';
@@ -92,6 +93,11 @@ export class ReplayView {
   private stopTimer(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /** The scenario the round played, as its screens show it (a teacher's own when it was one). */
+  get scenario(): Shown {
+    return shownScenario(this.sim, this.replay.round.scenario, this.replay.own);
   }
 
   /** The goals and score rule of the round's scenario: a teacher's own when it played one, else the built-in. */
