@@ -108,7 +108,9 @@ describe('a coach suggestion in words', () => {
     expect(effectText(paymentSwitchSim, shownScenario(paymentSwitchSim, 'sale-surge'), met)).toBe(
       'would have met “Average good-customer approval ≥ 95 % from the start of the sale”, “Average authorization time ≤ 500 ms”: +2,053 points.',
     );
-    expect(effectText(paymentSwitchSim, shownScenario(paymentSwitchSim, 'sale-surge'), s({}))).toBe('would have scored +2,053 points.');
+    expect(effectText(paymentSwitchSim, shownScenario(paymentSwitchSim, 'sale-surge'), s({}))).toBe(
+      'would have scored +2,053 points.',
+    );
     expect(figuresText(paymentSwitchSim, met)).toBe('Goals 1 → 3 of 3 · score 0 → 2,053.2 · money lost 530 u → 34 u');
   });
 
@@ -136,7 +138,13 @@ describe('a coach suggestion in words', () => {
     expect(durationText(webServiceSim, s({ key: 'rollback', value: 'press', toMinute: 11 }))).toBeNull();
     expect(durationText(paymentSwitchSim, s({ kind: 'drop', fromMinute: 3, toMinute: null }))).toBeNull();
     // A goal given up for others is said.
-    expect(effectText(paymentSwitchSim, shownScenario(paymentSwitchSim, 'sale-surge'), s({ goalsNowMet: ['approval'], goalsNowMissed: ['cost'] }))).toBe(
+    expect(
+      effectText(
+        paymentSwitchSim,
+        shownScenario(paymentSwitchSim, 'sale-surge'),
+        s({ goalsNowMet: ['approval'], goalsNowMissed: ['cost'] }),
+      ),
+    ).toBe(
       'would have met “Average good-customer approval ≥ 95 % from the start of the sale”: +2,053 points. It would have missed “Server cost ≤ 75 u” instead.',
     );
   });
