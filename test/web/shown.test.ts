@@ -17,7 +17,11 @@ const own: OwnScenario = {
     { id: 'stepUp', indicator: 'stepUpShare', aggregate: 'worst', stretch: 10, op: '<=', target: 0.2 },
   ],
   briefs: {
-    en: { name: 'My <b>sale</b> day', brief: 'Keep the shop open & honest.', goals: { approval: 'Approve ≥ {target}' } },
+    en: {
+      name: 'My <b>sale</b> day',
+      brief: 'Keep the shop open & honest.',
+      goals: { approval: 'Approve ≥ {target}' },
+    },
     hu: { name: 'Az én akcióm', brief: 'Tartsd nyitva a boltot.' },
   },
 };
@@ -52,9 +56,7 @@ describe('shownScenario', () => {
     expect(s.name).toBe(sim.text.scenarios['sale-surge'].name());
     expect(s.goals).toEqual(def?.goals);
     const approval = s.goals.find((g) => g.id === 'approval');
-    expect(approval && s.goalLine(approval)).toBe(
-      sim.text.scenarios['sale-surge'].goals.approval({ target: '95 %' }),
-    );
+    expect(approval && s.goalLine(approval)).toBe(sim.text.scenarios['sale-surge'].goals.approval({ target: '95 %' }));
     const unknown = shownScenario(sim, 'black-friday-copy');
     expect([unknown.name, unknown.brief, unknown.goals.length]).toEqual(['black-friday-copy', null, 0]);
   });
