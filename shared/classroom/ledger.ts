@@ -28,7 +28,7 @@ export function ledgerAt(s: Snapshot, totalKey: string, series: BaselineSeries, 
 
 /** `evaluateRound` with the baseline given as its totals by minute (the same numbers, the same score). */
 export function evaluateWithSeries(
-  scenario: ScenarioDef,
+  scenario: Pick<ScenarioDef, 'goals' | 'scoreRule'>,
   snapshots: readonly Snapshot[],
   series: BaselineSeries,
   totalKey: string,

@@ -10,10 +10,12 @@ import {
   atEveryScreen,
   createRoom,
   eventually,
+  joinAsStudent,
   LAPTOP,
   newPage,
   quietStudents,
   screenshot,
+  showTab,
   useBrowserSuite,
   type WebServer,
 } from './helpers.ts';
@@ -160,12 +162,29 @@ describe('the scenario editor', () => {
     await setup.getByRole('button', { name: 'Save set-up' }).click();
     await eventually(async () => expect(await setup.getByRole('status').innerText()).toBe('Set-up saved.'));
 
-    // A round on the manual clock, with one student.
+    // A student's desk shows the scenario's own words: its name, its brief and each goal's line with its target.
+    const desk = await newPage(browser, LAPTOP);
+    await joinAsStudent(desk.page, server.url, room.code, 'Bea');
+    const fraudLine = 'Fraud rate over the worst 10 minutes in a row ≤ 30';
+    const goals = desk.page.getByTestId('goals');
+    await eventually(async () => expect(await goals.locator('li').count()).toBe(file.goals.length));
+    expect(await goals.locator('[data-goal="fraudRate"] .sentence').innerText()).toContain(fraudLine);
+    await showTab(desk.page, 'about');
+    expect(await desk.page.locator('.scenario-name').innerText()).toBe('Black Friday, early bots');
+    expect(await desk.page.locator('.brief').innerText()).toMatch(/^Sales may be announced/);
+
+    // A round on the manual clock, with two students.
     const students = await quietStudents(server.url, room.code, ['Ana']);
     await page.getByRole('button', { name: 'Start' }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();
     server.minutes(60, TEMPO);
     await eventually(async () => expect(await page.getByTestId('round-state').first().innerText()).toBe('Finished'));
+    // The round's verdicts on the desk say each goal in the scenario's words.
+    const over = desk.page.getByTestId('round-over');
+    await eventually(async () =>
+      expect(await over.locator('[data-goal="fraudRate"] .sentence').innerText()).toContain(fraudLine),
+    );
+    await desk.context.close();
     const href = await page.getByTestId('open-replay').getAttribute('href');
     const roundId = Number(/\/replay\/(\d+)/.exec(href ?? '')?.[1]);
     for (const s of students) s.disconnect();
@@ -173,6 +192,7 @@ describe('the scenario editor', () => {
     const before = await replayOf(roundId, key);
     expect(before.round.scenario).toBe(ID);
     const shownBefore = await replayEnd(page, roundId);
+    expect(await page.locator('header.round-head').innerText()).toContain('Black Friday, early bots');
 
     // The scenario edited again: the bots later, a harsher goal — version 2.
     await page.goto(`${server.url}/teacher/scenarios?id=${ID}`);

@@ -9,6 +9,7 @@ import { fmtIndicator, NOTHING_UNDER } from '../../web/lib/format.ts';
 import { durationText, effectText, figuresText, suggestionText } from '../../web/lib/replay/coach-text.ts';
 import { fmtSaved } from '../../web/lib/sims/money.ts';
 import { paymentSwitchSim } from '../../web/lib/sims/payment-switch.ts';
+import { shownScenario } from '../../web/lib/sims/shown.ts';
 import { webServiceSim } from '../../web/lib/sims/web-service.ts';
 import { hiddenKeys, seersOf } from '../../web/lib/state/split-view.ts';
 
@@ -104,10 +105,12 @@ describe('a coach suggestion in words', () => {
 
   test('what it would have done, and its figures', () => {
     const met = s({ goalsNowMet: ['approval', 'authTime'] });
-    expect(effectText(paymentSwitchSim, 'sale-surge', met)).toBe(
+    expect(effectText(paymentSwitchSim, shownScenario(paymentSwitchSim, 'sale-surge'), met)).toBe(
       'would have met “Average good-customer approval ≥ 95 % from the start of the sale”, “Average authorization time ≤ 500 ms”: +2,053 points.',
     );
-    expect(effectText(paymentSwitchSim, 'sale-surge', s({}))).toBe('would have scored +2,053 points.');
+    expect(effectText(paymentSwitchSim, shownScenario(paymentSwitchSim, 'sale-surge'), s({}))).toBe(
+      'would have scored +2,053 points.',
+    );
     expect(figuresText(paymentSwitchSim, met)).toBe('Goals 1 → 3 of 3 · score 0 → 2,053.2 · money lost 530 u → 34 u');
   });
 
@@ -127,7 +130,7 @@ describe('a coach suggestion in words', () => {
       after: { goalsMet: 3, goals: 4, score: 990.9, ledgerTotal: 4388.7 },
     });
     expect(durationText(paymentSwitchSim, swing)).toBe('until minute 41, when your own 3.0 σ applies');
-    expect(effectText(paymentSwitchSim, 'sale-day', swing)).toBe(
+    expect(effectText(paymentSwitchSim, shownScenario(paymentSwitchSim, 'sale-day'), swing)).toBe(
       'would have met “Average fraud rate ≤ 20 bp”, at the cost of 235 u more lost: +287 points.',
     );
     expect(durationText(paymentSwitchSim, s({ until: null }))).toBe('until the end of the round');
@@ -135,7 +138,13 @@ describe('a coach suggestion in words', () => {
     expect(durationText(webServiceSim, s({ key: 'rollback', value: 'press', toMinute: 11 }))).toBeNull();
     expect(durationText(paymentSwitchSim, s({ kind: 'drop', fromMinute: 3, toMinute: null }))).toBeNull();
     // A goal given up for others is said.
-    expect(effectText(paymentSwitchSim, 'sale-surge', s({ goalsNowMet: ['approval'], goalsNowMissed: ['cost'] }))).toBe(
+    expect(
+      effectText(
+        paymentSwitchSim,
+        shownScenario(paymentSwitchSim, 'sale-surge'),
+        s({ goalsNowMet: ['approval'], goalsNowMissed: ['cost'] }),
+      ),
+    ).toBe(
       'would have met “Average good-customer approval ≥ 95 % from the start of the sale”: +2,053 points. It would have missed “Server cost ≤ 75 u” instead.',
     );
   });

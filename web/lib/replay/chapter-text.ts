@@ -4,8 +4,8 @@
 // takes a {target}, test/web/messages.test.ts).
 import type { Chapter } from '$shared/replay/chapters.ts';
 import { m } from '$lib/paraglide/messages.js';
-import { fmtTarget, fmtInt } from '$lib/format.ts';
-import type { Sim } from '$lib/sims/types.ts';
+import { fmtInt } from '$lib/format.ts';
+import type { Shown } from '$lib/sims/shown.ts';
 
 type Count = { count: string };
 const titles: Record<string, (p: Count) => string> = {
@@ -40,15 +40,10 @@ const titles: Record<string, (p: Count) => string> = {
   'autoscaler-back': m.chapter_autoscaler_back,
 };
 
-export function chapterTitle(sim: Sim, scenario: string, c: Chapter): string {
+export function chapterTitle(scenario: Shown, c: Chapter): string {
   if (c.kind === 'goal-lost') {
-    const goal = sim.model.scenarios.find((s) => s.id === scenario)?.goals.find((g) => g.id === c.goal);
-    const ind = goal && sim.model.indicators.find((i) => i.key === goal.indicator);
-    const sentence =
-      goal && ind
-        ? sim.text.scenarios[scenario]?.goals[goal.id]?.({ target: fmtTarget(ind.display, goal.target) })
-        : undefined;
-    return m.chapter_lost_goal({ goal: sentence ?? c.goal ?? '' });
+    const goal = scenario.goals.find((g) => g.id === c.goal);
+    return m.chapter_lost_goal({ goal: goal ? scenario.goalLine(goal) : (c.goal ?? '') });
   }
   const title = titles[c.kind];
   return title ? title({ count: c.count === undefined ? '' : fmtInt(c.count) }) : m.chapter_other({ kind: c.kind });

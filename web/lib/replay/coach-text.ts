@@ -3,10 +3,11 @@
 // ("would have met “Error budget remaining ≥ 20 %”", with the money it costs when it costs some) and
 // its figures (goals, score and money lost, before → after).
 import type { Suggestion } from '$shared/protocol/types.ts';
-import type { ControlValue, GoalDef } from '$shared/sim/types.ts';
+import type { ControlValue } from '$shared/sim/types.ts';
 import { m } from '$lib/paraglide/messages.js';
-import { fmtControl, fmtInt, fmtTarget } from '$lib/format.ts';
+import { fmtControl, fmtInt } from '$lib/format.ts';
 import { fmtMoney } from '$lib/sims/money.ts';
+import type { Shown } from '$lib/sims/shown.ts';
 import type { Sim } from '$lib/sims/types.ts';
 
 /** The change itself. `old`: the value the team chose at that minute (for a changed value). */
@@ -48,18 +49,13 @@ export function durationText(sim: Sim, s: Suggestion): string | null {
  * What it would have done: the goals it meets that the team missed — with the money it costs, when it
  * loses more than the team did — or the points it gains; and the goals it would have missed instead.
  */
-export function effectText(sim: Sim, scenario: string, s: Suggestion): string {
-  const goals = sim.model.scenarios.find((x) => x.id === scenario)?.goals ?? [];
+export function effectText(sim: Sim, scenario: Shown, s: Suggestion): string {
   const names = (ids: readonly string[]) =>
     ids
-      .map((id) =>
-        goalName(
-          sim,
-          scenario,
-          goals.find((g) => g.id === id),
-          id,
-        ),
-      )
+      .map((id) => {
+        const goal = scenario.goals.find((g) => g.id === id);
+        return m.coach_goal_quoted({ goal: goal ? scenario.goalLine(goal) : id });
+      })
       .join(', ');
   const points = signed(Math.round((s.after.score ?? 0) - (s.before.score ?? 0)));
   const more = s.after.ledgerTotal - s.before.ledgerTotal;
@@ -86,15 +82,6 @@ export function figuresText(sim: Sim, s: Suggestion): string {
     lost: fmtMoney(sim, s.before.ledgerTotal),
     lostAfter: fmtMoney(sim, s.after.ledgerTotal),
   });
-}
-
-function goalName(sim: Sim, scenario: string, goal: GoalDef | undefined, id: string): string {
-  const ind = goal ? sim.model.indicators.find((i) => i.key === goal.indicator) : undefined;
-  const sentence =
-    goal && ind
-      ? sim.text.scenarios[scenario]?.goals[id]?.({ target: fmtTarget(ind.display, goal.target) })
-      : undefined;
-  return m.coach_goal_quoted({ goal: sentence ?? id });
 }
 
 const signed = (n: number) => (n > 0 ? `+${fmtInt(n)}` : fmtInt(n));

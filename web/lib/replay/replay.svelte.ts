@@ -11,7 +11,8 @@ import {
 import { fromColumns } from '$shared/replay/columns.ts';
 import { evaluateWithSeries, ledgerAt } from '$shared/classroom/ledger.ts';
 import { scoreRuleOf } from '$shared/sim/score.ts';
-import type { Snapshot } from '$shared/sim/types.ts';
+import type { ScenarioDef, Snapshot } from '$shared/sim/types.ts';
+import { type Shown, shownScenario } from '$lib/sims/shown.ts';
 import type { Sim } from '$lib/sims/types.ts';
 import { DeskState } from '$lib/state/desk.svelte.ts';
 import { changesUpTo, clampMinute, lastMinuteOf, rosterOf, snapshotsUpTo, stateAt } from './logic.ts';
@@ -94,10 +95,20 @@ export class ReplayView {
     this.timer = null;
   }
 
+  /** The scenario the round played, as its screens show it (a teacher's own when it was one). */
+  get scenario(): Shown {
+    return shownScenario(this.sim, this.replay.round.scenario, this.replay.own);
+  }
+
+  /** The goals and score rule of the round's scenario: a teacher's own when it played one, else the built-in. */
+  private scenarioDef(): Pick<ScenarioDef, 'goals' | 'scoreRule'> | undefined {
+    return this.replay.own ?? this.sim.model.scenarios.find((s) => s.id === this.replay.round.scenario);
+  }
+
   /** Every team's ledger at its last minute against doing nothing then (the results' money column). */
   endLedgers(): Map<number, LedgerFigures> {
     const out = new Map<number, LedgerFigures>();
-    const def = this.sim.model.scenarios.find((s) => s.id === this.replay.round.scenario);
+    const def = this.scenarioDef();
     const ruleOf = def ? scoreRuleOf(def) : 1;
     for (const t of this.replay.teams) {
       const last = this.snapshotsOf(t.teamId).at(-1);
@@ -122,7 +133,7 @@ export class ReplayView {
     const team = this.team;
     if (!team) return;
     const snapshots = snapshotsUpTo(this.snapshotsOf(team.teamId), this.minute);
-    const scenario = this.sim.model.scenarios.find((s) => s.id === this.replay.round.scenario);
+    const scenario = this.scenarioDef();
     // At the end of a finished round the stored verdict is shown; before, the progress as it was live.
     const final = this.minute >= this.last && this.replay.round.state === 'finished' ? team.result : null;
     // Live figures against the round's references at the same minute (a round not started has none).
@@ -169,6 +180,7 @@ export class ReplayView {
           seed: r.seed,
         },
         ...{ minutes: r.minutes, tempo: r.tempo, minute, forkOf: r.forkOf, endedEarlyAt: r.endedEarlyAt },
+        ...(this.replay.own ? { own: this.replay.own } : {}),
       },
       teams: this.replay.teams.map((t) => ({ id: t.teamId, idx: t.idx, name: t.name, whatIf: t.whatIf })),
       players: rosterOf(this.replay.teams, minute),

@@ -185,21 +185,33 @@ export function changeMarks(
  */
 export function startingControls(
   model: Pick<SimMeta, 'controls' | 'scenarios'>,
-  scenario: string,
+  scenario: ScenarioRef,
 ): Record<string, ControlValue> {
   const out: Record<string, ControlValue> = {};
   for (const c of model.controls) if (c.kind !== 'action') out[c.key] = c.default;
-  return { ...out, ...(model.scenarios.find((s) => s.id === scenario)?.controls ?? {}) };
+  return { ...out, ...(defOf(model, scenario)?.controls ?? {}) };
+}
+
+/**
+ * A scenario as these functions read it: a built-in's id, or what a screen shows (`shownScenario`, which is a
+ * teacher's own scenario when the round plays one).
+ */
+export type ScenarioRef = string | { goals: readonly GoalDef[]; controls?: Readonly<Record<string, ControlValue>> };
+function defOf(model: Pick<SimMeta, 'scenarios'>, scenario: ScenarioRef) {
+  return typeof scenario === 'string' ? model.scenarios.find((s) => s.id === scenario) : scenario;
 }
 
 /** The scenario's goals on one indicator (its goal lines). */
-export function goalsOn(model: Pick<SimMeta, 'scenarios'>, scenario: string, indicator: string): GoalDef[] {
-  return (model.scenarios.find((s) => s.id === scenario)?.goals ?? []).filter((g) => g.indicator === indicator);
+export function goalsOn(model: Pick<SimMeta, 'scenarios'>, scenario: ScenarioRef, indicator: string): GoalDef[] {
+  return (defOf(model, scenario)?.goals ?? []).filter((g) => g.indicator === indicator);
 }
 
 /** The charted indicators: the headline ones, then those the scenario's goals are about. */
-export function chartedIndicators(model: Pick<SimMeta, 'indicators' | 'scenarios'>, scenario: string): IndicatorDef[] {
-  const goals = new Set((model.scenarios.find((s) => s.id === scenario)?.goals ?? []).map((g) => g.indicator));
+export function chartedIndicators(
+  model: Pick<SimMeta, 'indicators' | 'scenarios'>,
+  scenario: ScenarioRef,
+): IndicatorDef[] {
+  const goals = new Set((defOf(model, scenario)?.goals ?? []).map((g) => g.indicator));
   return [
     ...model.indicators.filter((i) => i.headline),
     ...model.indicators.filter((i) => !i.headline && goals.has(i.key)),
