@@ -118,8 +118,9 @@ export function ownScenario(content: ScenarioContent | null): OwnScenario | unde
   if (!content || isBuiltIn(content.simulator, content.file.id)) return undefined;
   let own = owns.get(content);
   if (!own) {
-    const { id, kind, minutes, splitView, controls, goals, roles, briefs } = content.file;
+    const { id, kind, minutes, splitView, controls, goals, roles, briefs, scoreRule } = content.file;
     own = { id, kind, goals, briefs };
+    if (scoreRule !== undefined) own.scoreRule = scoreRule;
     if (minutes !== undefined) own.minutes = minutes;
     if (splitView !== undefined) own.splitView = splitView;
     if (controls) own.controls = controls;

@@ -186,6 +186,8 @@ export interface OwnScenario {
   splitView?: boolean;
   controls?: ScenarioDef['controls'];
   goals: ScenarioDef['goals'];
+  /** The file's score rule when it names one (docs/scoring.md), so a replay's live figures are the stored ones. */
+  scoreRule?: ScenarioDef['scoreRule'];
   roles?: ScenarioDef['roles'];
   briefs: ScenarioFile['briefs'];
 }

@@ -1,11 +1,20 @@
 // What a round plays, as content: every built-in read back from its stored text is the definition the code plays (so
 // a built-in round recorded by hash plays as before), and a stored content that differs from the code — a built-in
 // reworked since the round was played — is played as it was stored.
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { scenarioDef } from '../../shared/sim/engine.ts';
 import { models } from '../../shared/sim/registry.ts';
 import { contentFor } from '../../server/rooms/round.ts';
-import { builtInContent, contentHash, playOf, readContent } from '../../server/rooms/scenario-content.ts';
+import {
+  builtInContent,
+  contentHash,
+  contentOfFile,
+  ownScenario,
+  playOf,
+  readContent,
+} from '../../server/rooms/scenario-content.ts';
+import { parseScenarioFile } from '../../shared/scenarios/load.ts';
 
 describe('built-ins as content', () => {
   const all = Object.values(models).flatMap((m) => m.scenarios.map((s) => [m.id, s.id] as const));
@@ -37,4 +46,13 @@ describe('built-ins as content', () => {
       scenarioDef(models['payment-switch'], 'sale-surge'),
     );
   });
+});
+
+test('a teacher’s own scenario tells the desks its score rule when the file names one, so a replay scores as stored', () => {
+  const example = JSON.parse(readFileSync(new URL('../../docs/scenarios/late-sale.json', import.meta.url), 'utf8'));
+  const file = (extra: object) => parseScenarioFile({ ...example, id: 'ruled', ...extra });
+  expect(ownScenario(contentOfFile(file({ scoreRule: 1 })))?.scoreRule).toBe(1);
+  expect(ownScenario(contentOfFile(file({})))).not.toHaveProperty('scoreRule');
+  // A built-in's words and rule are the app's own: nothing is sent.
+  expect(ownScenario(builtInContent('payment-switch', 'black-friday') ?? null)).toBeUndefined();
 });
